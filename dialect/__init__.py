@@ -1,0 +1,1 @@
+"""The sparkcep SQL dialect for sqlglot."""

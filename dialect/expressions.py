@@ -1,0 +1,184 @@
+"""AST nodes the sparkcep dialect adds to sqlglot's.
+
+``MatchRecognize`` is attached to a table reference (a table, a subquery, a join operand), unlike
+sqlglot's own ``exp.MatchRecognize``, which is a SELECT-level modifier. Its PATTERN is a tree of
+``RowPattern`` nodes, not a string.
+
+Every node carries its source span in ``meta``: ``meta["start"]`` and ``meta["end"]`` are 0-based
+character offsets into the statement text, ``end`` exclusive (``sql[start:end]`` is the node's
+text), so errors can point at the user's SQL and the rewrite can splice by position.
+Use :func:`dialect.spans.span` to read them.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+
+class MatchRecognize(exp.Expression):
+    """``<this> MATCH_RECOGNIZE ( ... ) [AS] alias``.
+
+    Args:
+        this: the input relation (``exp.Table``, ``exp.Subquery``, ...).
+        partition_by: list of expressions.
+        order: ``exp.Order``.
+        measures: list of ``Measure``.
+        rows_per_match: ``RowsPerMatch`` or None (default ONE ROW PER MATCH).
+        after_match_skip: ``AfterMatchSkip`` or None (default PAST LAST ROW).
+        strategy: ``SelectionStrategy`` or None (default STRICT CONTIGUITY).
+        pattern: a ``RowPattern`` node.
+        within: ``Within`` or None.
+        subsets: list of ``SubsetDefinition``.
+        define: list of ``VariableDefinition``.
+        alias: ``exp.TableAlias`` or None.
+    """
+
+    arg_types = {
+        "this": True,
+        "partition_by": False,
+        "order": False,
+        "measures": False,
+        "rows_per_match": False,
+        "after_match_skip": False,
+        "strategy": False,
+        "pattern": True,
+        "within": False,
+        "subsets": False,
+        "define": False,
+        "alias": False,
+    }
+
+
+class Measure(exp.Expression):
+    """``expression AS name`` in MEASURES. ``this`` is the expression, ``alias`` an Identifier."""
+
+    arg_types = {"this": True, "alias": True}
+
+
+class RunningFinal(exp.Expression):
+    """``RUNNING f(...)`` or ``FINAL f(...)``: ``this`` is the navigation or aggregate call,
+    ``final`` is True for FINAL. A call without the keyword is not wrapped (RUNNING by default)."""
+
+    arg_types = {"this": True, "final": True}
+
+
+class RowsPerMatch(exp.Expression):
+    """``this`` is one of ``ONE``, ``ALL``, ``ALL_SHOW_EMPTY``, ``ALL_OMIT_EMPTY``,
+    ``ALL_WITH_UNMATCHED`` (``ALL`` alone means SHOW EMPTY MATCHES)."""
+
+    arg_types = {"this": True}
+
+
+class AfterMatchSkip(exp.Expression):
+    """``this`` is one of ``PAST_LAST_ROW``, ``TO_NEXT_ROW``, ``TO_FIRST``, ``TO_LAST``;
+    ``variable`` is an Identifier for the TO FIRST/TO LAST forms (``SKIP TO v`` is ``TO_LAST``;
+    ``explicit_last`` records whether the keyword LAST was written, for round trips)."""
+
+    arg_types = {"this": True, "variable": False, "explicit_last": False}
+
+
+class SelectionStrategy(exp.Expression):
+    """``this`` is one of ``STRICT_CONTIGUITY``, ``SKIP_TILL_NEXT_MATCH``, ``SKIP_TILL_ANY_MATCH``."""
+
+    arg_types = {"this": True}
+
+
+class Within(exp.Expression):
+    """``WITHIN <interval or number>``: ``this`` is an ``exp.Interval`` or an ``exp.Literal``."""
+
+    arg_types = {"this": True}
+
+
+class SubsetDefinition(exp.Expression):
+    """``SUBSET name = (v1, v2, ...)``: ``this`` Identifier, ``expressions`` Identifiers."""
+
+    arg_types = {"this": True, "expressions": True}
+
+
+class VariableDefinition(exp.Expression):
+    """``name AS condition`` in DEFINE: ``this`` Identifier, ``condition`` expression."""
+
+    arg_types = {"this": True, "condition": True}
+
+
+# ---------------------------------------------------------------------------------------------
+# PATTERN
+# ---------------------------------------------------------------------------------------------
+
+
+class RowPattern(exp.Expression):
+    """Base class of the PATTERN tree."""
+
+
+class PatternVariable(RowPattern):
+    """A primary pattern variable; ``this`` is an Identifier (case as written, see analysis for
+    name resolution)."""
+
+    arg_types = {"this": True}
+
+    @property
+    def name(self) -> str:
+        return self.this.name
+
+
+class PatternEmpty(RowPattern):
+    """The empty pattern ``()``."""
+
+    arg_types = {}
+
+
+class PatternAnchor(RowPattern):
+    """``^`` (``this="^"``, partition start) or ``$`` (``this="$"``, partition end)."""
+
+    arg_types = {"this": True}
+
+
+class PatternConcat(RowPattern):
+    """Concatenation; ``expressions`` has two or more elements."""
+
+    arg_types = {"expressions": True}
+
+
+class PatternAlternation(RowPattern):
+    """``a | b | ...``; ``expressions`` has two or more elements, in preference order."""
+
+    arg_types = {"expressions": True}
+
+
+class PatternPermute(RowPattern):
+    """``PERMUTE(a, b, ...)``; ``expressions`` in the order written."""
+
+    arg_types = {"expressions": True}
+
+
+class PatternExclusion(RowPattern):
+    """``{- pattern -}``."""
+
+    arg_types = {"this": True}
+
+
+class PatternGroup(RowPattern):
+    """``( pattern )`` kept for faithful round trips; semantically transparent."""
+
+    arg_types = {"this": True}
+
+
+class PatternQuantified(RowPattern):
+    """``this`` followed by a quantifier.
+
+    Args:
+        this: the quantified pattern.
+        min: int, the minimum number of iterations.
+        max: int or None for unbounded.
+        reluctant: bool.
+        text: the quantifier as written (``"+"``, ``"{2,}"``, ``"*?"``, ...) for round trips.
+    """
+
+    arg_types = {"this": True, "min": True, "max": False, "reluctant": True, "text": True}
+
+
+class PatternNegation(RowPattern):
+    """``!X`` (CEP extension): no row satisfying X's DEFINE lies between the rows matched by the
+    neighbours. ``this`` is a PatternVariable."""
+
+    arg_types = {"this": True}

@@ -1,0 +1,157 @@
+"""What every matching engine consumes and produces.
+
+An engine matches one partition. It sees variable ids and row indices, never SQL: the rows arrive
+as ``RowBlock`` batches in ORDER BY order, each with one boolean per (variable, row) computed by
+Catalyst for the row-local part of DEFINE, plus the columns that match-dependent conditions read.
+Match-dependent conditions (``LAST(B.x, 1)``, running aggregates, ...) are callables over a
+``MatchContext``: the engine says which rows are mapped to which variables so far, the condition
+reads values. Engines keep their state explicit (a dataclass of plain values and arrays), so a
+partition can be consumed batch by batch and, later, checkpointed by Structured Streaming.
+
+Row indices are absolute positions in the partition (0-based, counting every row fed so far).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Callable, Protocol, Sequence, Union
+
+import numpy as np
+
+from sparkcep.rowpattern import Pattern
+
+
+class SkipMode(Enum):
+    PAST_LAST_ROW = "PAST LAST ROW"
+    TO_NEXT_ROW = "TO NEXT ROW"
+    TO_FIRST = "TO FIRST"
+    TO_LAST = "TO LAST"
+
+
+class RowsPerMatch(Enum):
+    ONE = "ONE ROW PER MATCH"
+    ALL_SHOW_EMPTY = "ALL ROWS PER MATCH SHOW EMPTY MATCHES"
+    ALL_OMIT_EMPTY = "ALL ROWS PER MATCH OMIT EMPTY MATCHES"
+    ALL_WITH_UNMATCHED = "ALL ROWS PER MATCH WITH UNMATCHED ROWS"
+
+
+class Strategy(Enum):
+    STRICT_CONTIGUITY = "STRICT CONTIGUITY"
+    SKIP_TILL_NEXT_MATCH = "SKIP TILL NEXT MATCH"
+    SKIP_TILL_ANY_MATCH = "SKIP TILL ANY MATCH"
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Everything an engine needs to know about a query, location-free.
+
+    Attributes:
+        pattern: the row pattern IR.
+        variable_names: name of each variable id (for messages only).
+        skip: the AFTER MATCH SKIP mode.
+        skip_to: the variable ids of the TO FIRST/TO LAST target (a primary variable or a SUBSET's
+            members); None for the other modes.
+        rows_per_match: the output mode (engines report unmatched rows only for
+            ALL_WITH_UNMATCHED; they report empty matches in every mode, the output layer drops
+            them under OMIT EMPTY MATCHES).
+        strategy: the event selection strategy.
+        within: the window in ORDER BY key units (``last - first < within``), or None.
+        max_matches: guard: more matches than this in one partition raise MATCH_BUDGET_EXCEEDED.
+        max_steps: guard: more engine steps (backtracking steps, active runs x rows, ...) than this
+            in one partition raise MATCH_BUDGET_EXCEEDED instead of exhausting time or memory.
+    """
+
+    pattern: Pattern
+    variable_names: tuple[str, ...]
+    skip: SkipMode = SkipMode.PAST_LAST_ROW
+    skip_to: frozenset[int] | None = None
+    rows_per_match: RowsPerMatch = RowsPerMatch.ONE
+    strategy: Strategy = Strategy.STRICT_CONTIGUITY
+    within: float | int | None = None
+    max_matches: int = 10_000_000
+    max_steps: int = 200_000_000
+
+
+@dataclass
+class RowBlock:
+    """Consecutive rows of one partition.
+
+    Attributes:
+        masks: bool array of shape (number of variables, rows): the row-local part of each
+            variable's DEFINE condition (True for a variable without DEFINE). A variable with a
+            match-dependent condition must satisfy both its mask and its condition.
+        columns: arrays (NumPy, or Python lists for nested values) read by match-dependent
+            conditions, by column id.
+        order_key: numeric ORDER BY key per row (int64 or float64) for WITHIN, else None.
+    """
+
+    masks: np.ndarray
+    columns: tuple = ()
+    order_key: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return int(self.masks.shape[1])
+
+
+class MatchContext(Protocol):
+    """What a match-dependent condition sees while an engine tries to map ``row`` to ``var``.
+
+    RUNNING semantics: only the rows mapped so far in the current (partial) match plus the
+    candidate row, tentatively mapped to ``var``, are visible.
+    """
+
+    row: int
+    var: int
+    match_number: int
+
+    def mapped_rows(self, variables: frozenset[int] | None) -> Sequence[int]:
+        """Rows mapped so far to any of ``variables`` (None = every row of the match), in row
+        order, including the candidate row when ``var`` is among them."""
+
+    def value(self, column: int, row: int):
+        """The value of column ``column`` at absolute ``row`` (a row of the current match or of
+        the candidate)."""
+
+    def label_of(self, row: int) -> int:
+        """The variable a mapped row (or the candidate row) is mapped to."""
+
+
+Condition = Callable[[MatchContext], bool]
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match. ``rows`` are increasing absolute row indices (contiguous under strict
+    contiguity); ``labels[i]`` is the variable ``rows[i]`` is mapped to; ``excluded[i]`` marks rows
+    matched inside ``{- -}``. An empty match has no rows and starts at ``start``."""
+
+    number: int
+    start: int
+    rows: tuple[int, ...]
+    labels: tuple[int, ...]
+    excluded: tuple[bool, ...] = field(default=())
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.rows
+
+
+@dataclass(frozen=True)
+class UnmatchedRow:
+    """A row that belongs to no match (reported only under ALL ROWS PER MATCH WITH UNMATCHED ROWS)."""
+
+    row: int
+
+
+MatchEvent = Union[Match, UnmatchedRow]
+
+
+class Engine(Protocol):
+    """A matching engine for one partition."""
+
+    def feed(self, block: RowBlock) -> list[MatchEvent]:
+        """Consume the next rows; return the events that are final given these rows."""
+
+    def finish(self) -> list[MatchEvent]:
+        """The partition has ended; return the remaining events."""

@@ -1,0 +1,47 @@
+"""The public entry points: ``sql``, ``transpile``, ``enable``."""
+
+from __future__ import annotations
+
+from sparkcep.rewrite import compile_statement
+
+
+def transpile(text: str) -> str:
+    """The Spark SQL sparkcep runs for ``text`` (pure: no SparkSession needed).
+
+    The functions it calls are registered by :func:`sql`; a statement without MATCH_RECOGNIZE
+    comes back unchanged."""
+    return compile_statement(text).sql
+
+
+def sql(spark, text: str, args=None, **kwargs):
+    """Run one statement of the sparkcep dialect on ``spark`` and return its DataFrame."""
+    from sparkcep.runtime import register
+
+    compiled = compile_statement(text)
+    for match in compiled.matches:
+        register(spark, match)
+    run = getattr(spark, "_sparkcep_original_sql", spark.sql)
+    if args is None and not kwargs:
+        return run(compiled.sql)
+    return run(compiled.sql, args, **kwargs)
+
+
+def enable(spark) -> None:
+    """Make ``spark.sql(text)`` itself accept the sparkcep dialect on this session."""
+    if getattr(spark, "_sparkcep_original_sql", None) is not None:
+        return
+    original = spark.sql
+    spark._sparkcep_original_sql = original
+
+    def sql_with_match_recognize(sqlQuery, args=None, **kwargs):
+        return sql(spark, sqlQuery, args, **kwargs)
+
+    spark.sql = sql_with_match_recognize
+
+
+def disable(spark) -> None:
+    """Undo :func:`enable`."""
+    original = getattr(spark, "_sparkcep_original_sql", None)
+    if original is not None:
+        spark.sql = original
+        del spark._sparkcep_original_sql

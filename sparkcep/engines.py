@@ -1,0 +1,29 @@
+"""Choosing the matching engine for a query.
+
+Strict contiguity (the SQL standard) runs on ``sparkcep.matcher``; the SASE event selection
+strategies run on ``sparkcep.sase`` (NFA^b runs with a shared match buffer, or postponed result
+construction for SKIP TILL ANY MATCH).
+"""
+
+from __future__ import annotations
+
+from sparkcep.matching import Condition, Engine, MatchSpec, Strategy
+
+
+def unsupported_reason(spec: MatchSpec) -> str | None:
+    """Why the engine for ``spec``'s strategy cannot run its pattern, or None."""
+    if spec.strategy is Strategy.STRICT_CONTIGUITY:
+        return None
+    from sparkcep import sase
+
+    return sase.unsupported_reason(spec)
+
+
+def make_engine(spec: MatchSpec, conditions: dict[int, Condition]) -> Engine:
+    if spec.strategy is Strategy.STRICT_CONTIGUITY:
+        from sparkcep.matcher import RowPatternMatcher
+
+        return RowPatternMatcher(spec, conditions)
+    from sparkcep import sase
+
+    return sase.make_engine(spec, conditions)

@@ -1,0 +1,344 @@
+"""Evaluating match-dependent expressions in Python.
+
+The expressions are ``sparkcep.plan`` trees. A compiled expression is a function of a
+``MatchContext`` (``sparkcep.matching``): the same code serves DEFINE, where the context is the
+engine's partial match plus the candidate row (RUNNING semantics), and MEASURES, where
+``MatchView`` presents a finished match as of one of its rows (RUNNING) or as of its last row
+(FINAL). Operators follow SQL's three-valued logic: NULL (None) propagates and a condition that is
+NULL does not hold.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from typing import Any, Callable, Sequence
+
+from sparkcep import plan as p
+from sparkcep.errors import MatchRuntimeError
+from sparkcep.matching import Match, MatchContext
+
+Evaluator = Callable[[MatchContext], Any]
+
+
+def _numeric_pair(a, b):
+    if isinstance(a, Decimal) and isinstance(b, float):
+        return float(a), b
+    if isinstance(a, float) and isinstance(b, Decimal):
+        return a, float(b)
+    return a, b
+
+
+def _arithmetic(operation):
+    def apply(a, b):
+        if a is None or b is None:
+            return None
+        a, b = _numeric_pair(a, b)
+        return operation(a, b)
+
+    return apply
+
+
+def _divide(a, b):
+    if b == 0:
+        return None
+    if isinstance(a, int) and isinstance(b, int):
+        return a / b  # Spark's '/' on integers yields a double
+    return a / b
+
+
+def _modulo(a, b):
+    if b == 0:
+        return None
+    if isinstance(a, float) or isinstance(b, float):
+        return math.fmod(a, b)
+    remainder = abs(a) % abs(b)
+    return -remainder if a < 0 else remainder
+
+
+def _compare(operation):
+    def apply(a, b):
+        if a is None or b is None:
+            return None
+        a, b = _numeric_pair(a, b)
+        return operation(a, b)
+
+    return apply
+
+
+BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": _compare(lambda a, b: a == b),
+    "neq": _compare(lambda a, b: a != b),
+    "gt": _compare(lambda a, b: a > b),
+    "gte": _compare(lambda a, b: a >= b),
+    "lt": _compare(lambda a, b: a < b),
+    "lte": _compare(lambda a, b: a <= b),
+    "add": _arithmetic(lambda a, b: a + b),
+    "sub": _arithmetic(lambda a, b: a - b),
+    "mul": _arithmetic(lambda a, b: a * b),
+    "div": _arithmetic(_divide),
+    "mod": _arithmetic(_modulo),
+}
+
+OPERATORS = set(BINARY) | {
+    "and", "or", "not", "neg", "abs", "paren", "null_safe_eq", "coalesce", "greatest", "least",
+    "between", "in", "is", "if", "case", "list",
+}
+
+
+def compile_expression(expression: p.Expression, variable_names: Sequence[str]) -> Evaluator:
+    """Compile a plan expression into a function of a MatchContext."""
+    if isinstance(expression, p.Constant):
+        value = expression.value
+        return lambda ctx: value
+    if isinstance(expression, p.CurrentRow):
+        column = expression.column
+        return lambda ctx: ctx.value(column, ctx.row)
+    if isinstance(expression, p.Navigation):
+        return _navigation(expression)
+    if isinstance(expression, p.Aggregate):
+        return _aggregate(expression)
+    if isinstance(expression, p.MatchNumber):
+        return lambda ctx: ctx.match_number
+    if isinstance(expression, p.Classifier):
+        variables = expression.variables
+
+        def classifier(ctx):
+            rows = ctx.mapped_rows(variables)
+            return variable_names[ctx.label_of(rows[-1])] if rows else None
+
+        return classifier
+    if isinstance(expression, p.Operator):
+        return _operator(expression, variable_names)
+    raise TypeError(f"not a plan expression: {expression!r}")
+
+
+def _navigation(nav: p.Navigation) -> Evaluator:
+    variables, column, offset = nav.variables, nav.column, nav.offset
+    if nav.from_start:
+        def first(ctx):
+            rows = ctx.mapped_rows(variables)
+            return ctx.value(column, rows[offset]) if offset < len(rows) else None
+
+        return first
+
+    def last(ctx):
+        rows = ctx.mapped_rows(variables)
+        return ctx.value(column, rows[-1 - offset]) if offset < len(rows) else None
+
+    return last
+
+
+def aggregate_values(function: str, values: list, distinct: bool):
+    """SQL aggregate semantics over ``values`` (None is NULL)."""
+    present = [v for v in values if v is not None]
+    if distinct:
+        unique: list = []
+        for v in present:
+            if v not in unique:
+                unique.append(v)
+        present = unique
+    if function == "count":
+        return len(present)
+    if function == "collect_list":
+        return present
+    if not present:
+        return None
+    if function == "sum":
+        total = present[0]
+        for v in present[1:]:
+            total = total + v
+        return total
+    if function == "avg":
+        if all(isinstance(v, Decimal) for v in present):
+            return sum(present, Decimal(0)) / len(present)
+        return math.fsum(float(v) for v in present) / len(present)
+    if function == "min":
+        return min(present)
+    if function == "max":
+        return max(present)
+    raise ValueError(f"unknown aggregate {function}")
+
+
+def _aggregate(aggregate: p.Aggregate) -> Evaluator:
+    variables, column = aggregate.variables, aggregate.column
+    function, distinct = aggregate.function, aggregate.distinct
+    if column is None:  # COUNT(*) / COUNT(A.*)
+        return lambda ctx: len(ctx.mapped_rows(variables))
+
+    def evaluate(ctx):
+        values = [ctx.value(column, row) for row in ctx.mapped_rows(variables)]
+        return aggregate_values(function, values, distinct)
+
+    return evaluate
+
+
+def _truth(value) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
+    name = operator.name
+    args = [compile_expression(o, names) for o in operator.operands]
+    if name in BINARY:
+        function, left, right = BINARY[name], args[0], args[1]
+        return lambda ctx: function(left(ctx), right(ctx))
+    if name == "and":
+        def conjunction(ctx):
+            unknown = False
+            for arg in args:
+                value = _truth(arg(ctx))
+                if value is False:
+                    return False
+                unknown = unknown or value is None
+            return None if unknown else True
+
+        return conjunction
+    if name == "or":
+        def disjunction(ctx):
+            unknown = False
+            for arg in args:
+                value = _truth(arg(ctx))
+                if value is True:
+                    return True
+                unknown = unknown or value is None
+            return None if unknown else False
+
+        return disjunction
+    if name == "not":
+        (arg,) = args
+        return lambda ctx: None if (v := _truth(arg(ctx))) is None else not v
+    if name == "neg":
+        (arg,) = args
+        return lambda ctx: None if (v := arg(ctx)) is None else -v
+    if name == "abs":
+        (arg,) = args
+        return lambda ctx: None if (v := arg(ctx)) is None else abs(v)
+    if name == "paren":
+        return args[0]
+    if name == "null_safe_eq":
+        left, right = args
+        return lambda ctx: _null_safe_eq(left(ctx), right(ctx))
+    if name == "coalesce":
+        def coalesce(ctx):
+            for arg in args:
+                value = arg(ctx)
+                if value is not None:
+                    return value
+            return None
+
+        return coalesce
+    if name in ("greatest", "least"):
+        pick = max if name == "greatest" else min
+
+        def extreme(ctx):  # Spark's greatest/least skip NULLs
+            values = [v for v in (arg(ctx) for arg in args) if v is not None]
+            return pick(values) if values else None
+
+        return extreme
+    if name == "between":
+        subject, low, high = args
+
+        def between(ctx):
+            value = subject(ctx)
+            lower = BINARY["gte"](value, low(ctx))
+            upper = BINARY["lte"](value, high(ctx))
+            if lower is False or upper is False:
+                return False
+            return None if lower is None or upper is None else True
+
+        return between
+    if name == "list":
+        return lambda ctx: [arg(ctx) for arg in args]
+    if name == "in":
+        subject, options = args
+
+        def membership(ctx):
+            value = subject(ctx)
+            if value is None:
+                return None
+            unknown = False
+            for option in options(ctx):
+                equal = BINARY["eq"](value, option)
+                if equal:
+                    return True
+                unknown = unknown or equal is None
+            return None if unknown else False
+
+        return membership
+    if name == "is":
+        subject, _null = args
+        return lambda ctx: subject(ctx) is None
+    if name == "if":
+        condition, then, otherwise = args
+        return lambda ctx: then(ctx) if _truth(condition(ctx)) else otherwise(ctx)
+    if name == "case":
+        subject, default, *branches = args
+        has_subject = operator.operands[0] != p.Constant(None)
+        pairs = list(zip(branches[0::2], branches[1::2]))
+
+        def case(ctx):
+            value = subject(ctx) if has_subject else None
+            for when, then in pairs:
+                test = BINARY["eq"](value, when(ctx)) if has_subject else when(ctx)
+                if _truth(test):
+                    return then(ctx)
+            return default(ctx)
+
+        return case
+    raise ValueError(f"unknown operator {name}")
+
+
+def _null_safe_eq(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return BINARY["eq"](a, b)
+
+
+def make_condition(expression: p.Expression, variable_names: Sequence[str]):
+    """A DEFINE condition: True only when the expression is TRUE (NULL does not hold)."""
+    evaluate = compile_expression(expression, variable_names)
+
+    def condition(ctx) -> bool:
+        try:
+            return _truth(evaluate(ctx)) is True
+        except TypeError as error:
+            raise MatchRuntimeError(
+                "DEFINE_EVALUATION_ERROR",
+                f"a DEFINE condition could not be evaluated: {error}",
+            ) from None
+
+    return condition
+
+
+class MatchView:
+    """A finished match seen as of one of its rows: the context MEASURES are evaluated in.
+
+    ``upto`` is the number of the match's rows visible (RUNNING semantics at row ``upto - 1``; the
+    whole match for FINAL)."""
+
+    def __init__(self, match: Match, read: Callable[[int, int], Any]) -> None:
+        self.match = match
+        self.match_number = match.number
+        self._read = read
+        self._labels = dict(zip(match.rows, match.labels))
+        self.upto = len(match.rows)
+        self.row = match.rows[-1] if match.rows else match.start
+
+    def at(self, upto: int) -> "MatchView":
+        self.upto = upto
+        self.row = self.match.rows[upto - 1] if upto else self.match.start
+        return self
+
+    def mapped_rows(self, variables):
+        rows = self.match.rows[: self.upto]
+        if variables is None:
+            return rows
+        labels = self.match.labels
+        return [row for row, label in zip(rows, labels) if label in variables]
+
+    def value(self, column: int, row: int):
+        return self._read(column, row)
+
+    def label_of(self, row: int) -> int:
+        return self._labels[row]

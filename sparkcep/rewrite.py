@@ -1,0 +1,353 @@
+"""Rewriting a statement: every MATCH_RECOGNIZE clause becomes a call of a registered function.
+
+The statement text is copied as the user wrote it; only the span of each ``<relation>
+MATCH_RECOGNIZE (...) [AS alias]`` is replaced, by a subquery over a Python table function:
+
+    (SELECT <output columns> FROM sparkcep_mr_<hash>(
+        TABLE(SELECT __sparkcep_in.*, <DEFINE masks>, <value columns>, <order key>
+              FROM <relation> AS __sparkcep_in)
+        PARTITION BY (<partition columns>) ORDER BY (<order items>))) [AS alias]
+
+Catalyst scans, shuffles and sorts the rows and computes the masks (the row-local part of each
+DEFINE) and the value columns (the arguments of navigation and aggregates, PREV/NEXT as
+lag/lead); the function runs the matching engine and returns the passthrough columns plus one
+column per match-dependent measure component; the outer projection computes each measure with
+the user's own expression text. Compilation is pure: no SparkSession is needed. The column types
+the function returns are learned when it is registered (``sparkcep.runtime``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+import dialect
+from dialect import expressions as dx
+from sparkcep import plan as p
+from sparkcep.analysis import Analysis, analyze
+from sparkcep.errors import AnalysisError
+from sparkcep.lowering import Lowering, ValueColumns
+from sparkcep.matching import MatchSpec, RowsPerMatch, Strategy
+from sparkcep.splice import Splicer, quote_identifier
+
+PREFIX = "__sparkcep_"
+INPUT_ALIAS = f"{PREFIX}in"
+ORDER_KEY = f"{PREFIX}k"
+
+
+def mask_name(var: int) -> str:
+    return f"{PREFIX}d{var}"
+
+
+def value_name(column: int) -> str:
+    return f"{PREFIX}v{column}"
+
+
+def component_name(index: int) -> str:
+    return f"{PREFIX}c{index}"
+
+
+@dataclass(frozen=True)
+class CompiledMatch:
+    """One MATCH_RECOGNIZE clause, compiled.
+
+    Attributes:
+        function_name: the name the function is registered under (a hash of the compiled plan).
+        plan: the executor-side plan; column types and passthrough columns are filled in at
+            registration.
+        table_sql: the query feeding the function (with inner clauses already rewritten).
+        probe_prefix: ``WITH ...`` clauses the table query may refer to, or "".
+        component_probes: per measure component, a Spark SQL aggregate over ``table_sql`` whose
+            result type is the component's type.
+        within_kind: "interval" or "number" when WITHIN is used.
+        within_node_offset: where WITHIN was written (for type errors found at registration).
+    """
+
+    function_name: str
+    plan: p.MatchPlan
+    table_sql: str
+    probe_prefix: str
+    component_probes: tuple[str, ...]
+    within_kind: str | None = None
+    within_position: tuple[int, int] | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class CompiledStatement:
+    sql: str
+    matches: tuple[CompiledMatch, ...] = field(default=())
+
+
+def compile_statement(sql: str) -> CompiledStatement:
+    """Compile one statement; statements without MATCH_RECOGNIZE come back unchanged."""
+    if not dialect.contains_match_recognize(sql):
+        return CompiledStatement(sql)
+    tree = dialect.parse_one(sql)
+    clauses = [n for n in tree.walk(bfs=False) if isinstance(n, dx.MatchRecognize)]
+    # Post-order: a clause nested in another clause's input is rewritten (and registered) first.
+    clauses.sort(key=lambda n: -_depth(n))
+    splicer = Splicer(sql)
+    compiled: list[CompiledMatch] = []
+    for clause in clauses:
+        match, replacement = _compile_clause(clause, sql, splicer)
+        start, end = dialect.span(clause)
+        splicer.replace(start, end, replacement)
+        compiled.append(match)
+    return CompiledStatement(splicer.render(), tuple(compiled))
+
+
+def _depth(node: exp.Expression) -> int:
+    depth = 0
+    while node.parent is not None:
+        node, depth = node.parent, depth + 1
+    return depth
+
+
+def _plain_text(node: exp.Expression, sql: str, splicer: Splicer) -> str:
+    """The node's text with any column qualifiers dropped (inside the generated query the input
+    relation is called ``__sparkcep_in``)."""
+    local = Splicer(sql, [e for e in splicer.edits])
+    for column in node.find_all(exp.Column):
+        if column.args.get("table") is not None and not isinstance(column.this, exp.Star):
+            local.replace(*dialect.span(column), quote_identifier(column.this.name))
+    return local.render(*dialect.span(node))
+
+
+def _relation_text(relation: exp.Expression, sql: str, splicer: Splicer) -> str:
+    """The input relation without its alias, with inner rewrites applied."""
+    if isinstance(relation, exp.Table) and isinstance(relation.this, exp.Identifier):
+        parts = [relation.args.get(k) for k in ("catalog", "db", "this")]
+        return ".".join(quote_identifier(part.name) for part in parts if part is not None)
+    if isinstance(relation, exp.Subquery):
+        inner = relation.this
+        return "(" + splicer.render(*dialect.span(inner)) + ")"
+    alias = relation.args.get("alias")
+    start, end = dialect.span(relation)
+    if alias is not None:
+        end = dialect.span(alias)[0]
+        text = splicer.render(start, end).rstrip()
+        if text.upper().endswith(" AS"):
+            text = text[:-3]
+        return text
+    return splicer.render(start, end)
+
+
+def _visible_ctes(clause: exp.Expression, splicer: Splicer) -> str:
+    """``WITH ...`` holding the CTEs the clause's input may refer to, rewritten."""
+    texts: list[str] = []
+    child, node = clause, clause.parent
+    while node is not None:
+        with_ = node.args.get("with_") if isinstance(node, exp.Expression) else None
+        if with_ is None and isinstance(node, exp.Expression):
+            with_ = node.args.get("with")
+        if isinstance(with_, exp.With) and child is not with_:
+            texts = [splicer.render(*dialect.span(cte)) for cte in with_.expressions] + texts
+        elif isinstance(node, exp.With):
+            ctes = node.expressions
+            position = ctes.index(child) if child in ctes else len(ctes)
+            texts = [splicer.render(*dialect.span(cte)) for cte in ctes[:position]] + texts
+        child, node = node, node.parent
+    return ("WITH " + ", ".join(texts) + " ") if texts else ""
+
+
+_INTERVAL_MICROS = {
+    "MICROSECOND": 1, "MICROSECONDS": 1,
+    "MILLISECOND": 1_000, "MILLISECONDS": 1_000,
+    "SECOND": 1_000_000, "SECONDS": 1_000_000,
+    "MINUTE": 60_000_000, "MINUTES": 60_000_000,
+    "HOUR": 3_600_000_000, "HOURS": 3_600_000_000,
+    "DAY": 86_400_000_000, "DAYS": 86_400_000_000,
+    "WEEK": 7 * 86_400_000_000, "WEEKS": 7 * 86_400_000_000,
+}
+
+
+def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
+    within = analysis.within
+    if within is None:
+        return None, None
+    value = within.this
+    scope = analysis.scope
+    if isinstance(value, exp.Interval):
+        unit = value.args.get("unit")
+        unit_name = unit.name.upper() if unit is not None else ""
+        amount = value.this
+        if unit_name not in _INTERVAL_MICROS or not isinstance(amount, exp.Literal):
+            raise scope.error(
+                "WITHIN_UNSUPPORTED_INTERVAL",
+                "WITHIN takes an interval of one fixed-length unit (WEEK, DAY, HOUR, MINUTE, "
+                "SECOND, MILLISECOND, MICROSECOND), e.g. INTERVAL '10' MINUTE",
+                within,
+            )
+        try:
+            number = float(amount.this)
+        except ValueError:
+            raise scope.error(
+                "WITHIN_UNSUPPORTED_INTERVAL", "the WITHIN interval must be a number", within
+            ) from None
+        if number <= 0:
+            raise scope.error("WITHIN_NOT_POSITIVE", "the WITHIN window must be positive", within)
+        return round(number * _INTERVAL_MICROS[unit_name]), "interval"
+    if isinstance(value, exp.Literal) and not value.is_string:
+        number = float(value.this)
+        if number <= 0:
+            raise scope.error("WITHIN_NOT_POSITIVE", "the WITHIN window must be positive", within)
+        return (int(number) if number.is_integer() else number), "number"
+    if isinstance(value, exp.Neg):
+        raise scope.error("WITHIN_NOT_POSITIVE", "the WITHIN window must be positive", within)
+    raise scope.error(
+        "WITHIN_UNSUPPORTED_INTERVAL",
+        "WITHIN takes an INTERVAL literal or a positive number",
+        within,
+    )
+
+
+def _component_probe(component: p.Expression) -> str:
+    if isinstance(component, p.Navigation):
+        return f"first({quote_identifier(value_name(component.column))})"
+    if isinstance(component, p.Aggregate):
+        argument = "1" if component.column is None else quote_identifier(value_name(component.column))
+        return f"{component.function}({argument})"
+    if isinstance(component, p.MatchNumber):
+        return "max(CAST(1 AS BIGINT))"
+    if isinstance(component, p.Classifier):
+        return "max(CAST(NULL AS STRING))"
+    raise TypeError(component)
+
+
+def _compile_clause(
+    clause: dx.MatchRecognize, sql: str, splicer: Splicer
+) -> tuple[CompiledMatch, str]:
+    from sparkcep import engines  # the engines' own static checks
+
+    analysis = analyze(clause, sql)
+    scope = analysis.scope
+
+    partition_sql = [_plain_text(item, sql, splicer) for item in analysis.partition_by]
+    order_sql = [_plain_text(item, sql, splicer) for item in analysis.order_by]
+    window = None
+    if order_sql:
+        window = (f"PARTITION BY {', '.join(partition_sql)} " if partition_sql else "") + (
+            f"ORDER BY {', '.join(order_sql)}"
+        )
+
+    values = ValueColumns()
+    lowering = Lowering(scope, window, values)
+    masks: list[str | None] = []
+    conditions: dict[int, p.Expression] = {}
+    for var in range(len(scope.variables)):
+        condition = analysis.definitions.get(var)
+        if condition is None:
+            masks.append(None)
+            continue
+        mask, dependent = lowering.lower_define(var, condition)
+        masks.append(mask)
+        if dependent is not None:
+            conditions[var] = dependent
+
+    one_row = analysis.rows_per_match is RowsPerMatch.ONE
+    components: list[p.Expression] = []
+    measure_sql = [
+        (name, lowering.lower_measure(expression, components, one_row))
+        for name, expression, _ in analysis.measures
+    ]
+
+    within, within_kind = _within(analysis)
+    spec = MatchSpec(
+        pattern=analysis.pattern,
+        variable_names=tuple(scope.variables),
+        skip=analysis.skip,
+        skip_to=analysis.skip_to,
+        rows_per_match=analysis.rows_per_match,
+        strategy=analysis.strategy,
+        within=within,
+    )
+    reason = engines.unsupported_reason(spec)
+    if reason is not None:
+        raise scope.error("UNSUPPORTED_PATTERN_FOR_STRATEGY", reason, clause.args["pattern"])
+
+    # The query feeding the function.
+    select = [f"{INPUT_ALIAS}.*"]
+    select += [f"{mask} AS {quote_identifier(mask_name(v))}" for v, mask in enumerate(masks) if mask]
+    select += [f"{text} AS {quote_identifier(value_name(i))}" for i, text in enumerate(values.texts)]
+    if within_kind == "interval":
+        select.append(f"unix_micros(CAST({order_sql[0]} AS TIMESTAMP)) AS {quote_identifier(ORDER_KEY)}")
+    elif within_kind == "number":
+        select.append(f"CAST({order_sql[0]} AS DOUBLE) AS {quote_identifier(ORDER_KEY)}")
+    relation = _relation_text(clause.this, sql, splicer)
+    table_sql = f"SELECT {', '.join(select)} FROM {relation} AS {INPUT_ALIAS}"
+
+    partition_names = tuple(item.name for item in analysis.partition_by)
+    order_items = [item for item in analysis.order_by]
+    order_names = tuple(
+        o.this.name for o in order_items if isinstance(o.this, exp.Column)
+        and o.this.name not in partition_names
+    )
+    all_rows = not one_row
+    plan = p.MatchPlan(
+        spec=spec,
+        conditions=conditions,
+        components=tuple(components),
+        all_rows=all_rows,
+        output_empty_matches=analysis.rows_per_match is not RowsPerMatch.ALL_OMIT_EMPTY,
+        output_unmatched_rows=analysis.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED,
+        mask_columns=tuple(mask_name(v) if mask else None for v, mask in enumerate(masks)),
+        value_columns=tuple(value_name(i) for i in range(len(values.texts))),
+        order_key_column=ORDER_KEY if within_kind else None,
+        partition_columns=partition_names,
+        passthrough_columns=partition_names,
+    )
+    digest = hashlib.sha256(repr((plan, table_sql, measure_sql)).encode()).hexdigest()[:16]
+    function_name = f"sparkcep_mr_{digest}"
+
+    if partition_sql:
+        distribution = f"PARTITION BY ({', '.join(quote_identifier(n) for n in partition_names)})"
+    else:
+        distribution = "WITH SINGLE PARTITION"
+    ordering = f" ORDER BY ({', '.join(order_sql)})" if order_sql else ""
+    call = f"{function_name}(TABLE({table_sql}) {distribution}{ordering})"
+
+    output = [quote_identifier(n) for n in partition_names]
+    if all_rows:
+        output += [quote_identifier(n) for n in order_names]
+    output += [f"{text} AS {quote_identifier(name)}" for name, text in measure_sql]
+    if all_rows:
+        hidden = [*partition_names, *order_names] + [component_name(i) for i in range(len(components))]
+        output.append(f"* EXCEPT ({', '.join(quote_identifier(n) for n in hidden)})" if hidden else "*")
+    if not output:
+        raise scope.error(
+            "NO_OUTPUT_COLUMNS",
+            "ONE ROW PER MATCH without PARTITION BY needs at least one measure",
+            clause,
+        )
+    replacement = f"(SELECT {', '.join(output)} FROM {call})"
+    alias = clause.args.get("alias")
+    if alias is not None:
+        replacement += " AS " + splicer.render(*dialect.span(alias)).strip()
+        if replacement.upper().endswith(" AS AS"):  # defensive: alias span included AS
+            replacement = replacement[:-3]
+
+    within_position = None
+    if analysis.within is not None:
+        within_position = dialect.span(analysis.within)
+    compiled = CompiledMatch(
+        function_name=function_name,
+        plan=plan,
+        table_sql=table_sql,
+        probe_prefix=_visible_ctes(clause, splicer),
+        component_probes=tuple(_component_probe(c) for c in components),
+        within_kind=within_kind,
+        within_position=within_position,
+        source=sql,
+    )
+    return compiled, replacement
+
+
+def transpile(sql: str) -> str:
+    """The Spark SQL for ``sql`` (functions it calls must be registered before it runs)."""
+    return compile_statement(sql).sql
+
+
+__all__ = ["CompiledMatch", "CompiledStatement", "compile_statement", "transpile", "AnalysisError"]

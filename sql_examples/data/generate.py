@@ -1,0 +1,281 @@
+"""Generate the small input tables bundled with sql_examples/.
+
+Deterministic: a fixed seed per table, no wall-clock input. Re-running it rewrites
+data/*.csv and data/*.schema byte-for-byte identically (tests/test_examples_data.py checks this).
+
+    .venv/bin/python sql_examples/data/generate.py [OUT_DIR]
+
+Conventions (see sql_examples/README.md): CSV with a header row, ',' separator, '\n' line ends,
+timestamps as 'YYYY-MM-DD HH:MM:SS' (naive, read them with spark.sql.session.timeZone=UTC),
+doubles in Python's shortest round-trip form, NULL as an empty field (no table has NULLs today).
+Each <table>.schema holds one Spark DDL schema string.
+
+All names (tickers, users, cards, sensors, merchants) are fictional.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import sys
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+SCHEMAS = {
+    "stock_ticks": "symbol STRING, ts TIMESTAMP, price DOUBLE",
+    "companies": "symbol STRING, company STRING, sector STRING",
+    "clicks": "user_id STRING, ts TIMESTAMP, page STRING",
+    "users": "user_id STRING, country STRING, plan STRING",
+    "card_txns": "txn_id BIGINT, card_id STRING, ts TIMESTAMP, amount DOUBLE, merchant STRING",
+    "sensor_readings": "sensor_id STRING, ts TIMESTAMP, temp_c DOUBLE, vibration_mm_s DOUBLE",
+}
+
+
+def fmt(v):
+    if v is None:
+        return ""
+    if isinstance(v, datetime):
+        return v.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(v, float):
+        return repr(round(v, 6))
+    return str(v)
+
+
+def write_table(out: Path, name: str, rows: list[tuple]) -> None:
+    cols = [c.strip().split()[0] for c in SCHEMAS[name].split(",")]
+    with open(out / f"{name}.csv", "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            assert len(r) == len(cols), (name, r)
+            w.writerow([fmt(v) for v in r])
+    (out / f"{name}.schema").write_text(SCHEMAS[name] + "\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# stock_ticks: daily closing prices (16:00) for 3 tickers over 40 trading days.
+# A random walk in whole cents, with a few designed stretches so that every stock example has
+# matches (V and W shapes, long rising runs, a flat day that breaks a run).
+
+
+def trading_days(start: date, n: int) -> list[date]:
+    out, d = [], start
+    while len(out) < n:
+        if d.weekday() < 5:
+            out.append(d)
+        d += timedelta(days=1)
+    return out
+
+
+def stock_ticks() -> list[tuple]:
+    rng = random.Random(20240304)
+    days = trading_days(date(2024, 3, 4), 40)
+    # Per ticker: start price (cents) and an optional designed move script: a string of
+    # 'u' (up), 'd' (down), 'f' (flat) used for the first len(script) moves; the rest random.
+    tickers = {
+        # V, then a W, then a long rally, a flat day inside a decline
+        "ACME": (10250, "ddduu" "dduudu" "uuuuuu" "ddfdduu"),
+        # choppy: many short V's, a long slide, then a strong rally that breaks the 10% cap
+        "GLOBX": (4310, "dudu" "dddddd" "uuuuuuu" "duddu"),
+        # mostly random
+        "INITC": (18875, "uuu" "ddd" "uuuu"),
+    }
+    rows = []
+    for sym, (start, script) in tickers.items():
+        price = start
+        for i, d in enumerate(days):
+            if i > 0:
+                move = script[i - 1] if i - 1 < len(script) else rng.choice("uuudddf")
+                step = rng.randint(max(1, price // 200), max(2, price // 45))  # ~0.5%..2.2%
+                if move == "u":
+                    price += step
+                elif move == "d":
+                    price -= step
+                # 'f' (or ' ') keeps the price: a flat day is neither UP nor DOWN
+            rows.append((sym, datetime(d.year, d.month, d.day, 16, 0, 0), price / 100))
+    return rows
+
+
+def companies() -> list[tuple]:
+    return [
+        ("ACME", "Acme Anvils plc", "Industrials"),
+        ("GLOBX", "Globex Logistics", "Industrials"),
+        ("INITC", "Initech Software", "Technology"),
+        ("UMBR", "Umbrella Health", "Healthcare"),  # no ticks: drops out of inner joins
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# clicks: web clickstream of 5 users over two days. Sessions are built from page templates;
+# the gaps inside a session are < 30 minutes, the gaps between sessions >= 30 minutes, with two
+# designed boundary cases: a gap of exactly 30:00 (new session) and 29:59 (same session).
+
+TEMPLATES = {
+    "browse": ["home", "search", "product", "product", "home"],
+    "buy": ["home", "product", "cart", "checkout", "purchase"],
+    "abandon": ["search", "product", "product", "cart", "checkout", "help"],
+    "quick": ["product"],
+    "support": ["help", "help", "home"],
+    "compare": ["search", "product", "cart", "product", "cart", "cart", "checkout", "purchase"],
+}
+
+
+def clicks() -> list[tuple]:
+    rng = random.Random(7)
+    # (user, first event, [(template, gap before this session in minutes or None, special)])
+    plan = {
+        "u01": (datetime(2024, 6, 3, 8, 12, 5), ["buy", "browse", "quick"]),
+        "u02": (datetime(2024, 6, 3, 9, 40, 30), ["abandon", "compare"]),
+        "u03": (datetime(2024, 6, 3, 11, 2, 0), ["browse", "support", "buy", "quick"]),
+        "u04": (datetime(2024, 6, 3, 19, 55, 10), ["compare"]),
+        "u05": (datetime(2024, 6, 3, 22, 30, 45), ["quick", "browse", "abandon"]),
+    }
+    rows = []
+    for user, (t, sessions) in plan.items():
+        for si, tmpl in enumerate(sessions):
+            if si > 0:
+                t += timedelta(minutes=rng.randint(45, 600))
+            for pi, page in enumerate(TEMPLATES[tmpl]):
+                if pi > 0:
+                    t += timedelta(minutes=rng.randint(1, 20), seconds=rng.randint(0, 59))
+                rows.append((user, t, page))
+    # Boundary cases, appended to u02 and u04 after their last event.
+    last = {u: max(r[1] for r in rows if r[0] == u) for u in ("u02", "u04")}
+    t = last["u02"] + timedelta(minutes=30)  # exactly 30:00 later -> starts a new session
+    rows.append(("u02", t, "home"))
+    rows.append(("u02", t + timedelta(minutes=29, seconds=59), "product"))  # 29:59 -> same session
+    rows.append(("u02", t + timedelta(minutes=59, seconds=58), "cart"))  # 29:59 again
+    t = last["u04"] + timedelta(minutes=29, seconds=59)  # same session as the 'compare' one
+    rows.append(("u04", t, "help"))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return rows
+
+
+def users() -> list[tuple]:
+    return [
+        ("u01", "DE", "pro"),
+        ("u02", "FR", "free"),
+        ("u03", "DE", "free"),
+        ("u04", "US", "pro"),
+        ("u05", "US", "free"),
+        ("u06", "JP", "pro"),  # never clicked
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# card_txns: card transactions. Normal spending (10.00..180.00, 20 min..9 h apart) with designed
+# "card testing" bursts: several small (< 10.00) charges followed by a large (>= 200.00) one.
+
+MERCHANTS = ["GroceryMart", "CityFuel", "BookNook", "CafeLuna", "PharmaPlus", "StreamFlix",
+             "TransitPass", "HardwareHub"]
+SHADY = ["gift-cards-24", "e-vouchers.example", "topup-now", "digital-goods-x"]
+
+
+def card_txns() -> list[tuple]:
+    rng = random.Random(4242)
+
+    def normal(t0: datetime, n: int) -> tuple[list[tuple], datetime]:
+        out, t = [], t0
+        for _ in range(n):
+            t += timedelta(minutes=rng.randint(20, 540), seconds=rng.randint(0, 59))
+            out.append((t, rng.randint(1000, 18000) / 100, rng.choice(MERCHANTS)))
+        return out, t
+
+    def burst(t0: datetime, offsets_s: list[int], amounts: list[float]) -> tuple[list, datetime]:
+        out = [(t0 + timedelta(seconds=o), a, rng.choice(SHADY)) for o, a in zip(offsets_s, amounts)]
+        return out, out[-1][0]
+
+    # Each card: a script of ("n", count) normal stretches and ("b", offsets_s, amounts) bursts.
+    scripts = {
+        # 3 small in 4 minutes, big 6:40 after the first small -> fraud match
+        "card-1001": [("n", 5), ("b", [0, 70, 235, 400], [3.5, 1.0, 7.25, 849.99]), ("n", 4),
+                      # small, small, normal(!), small, big: the normal charge breaks contiguity
+                      ("b", [0, 50, 130, 200, 260], [2.0, 4.99, 35.0, 1.5, 420.0]), ("n", 2)],
+        # 5 small spanning 12 min, big at +14 min: starts at the 1st and 2nd small fail the
+        # 10-minute window; the match starts at the 3rd small (3 small + big)
+        "card-1002": [("n", 3), ("b", [0, 180, 360, 540, 720, 840],
+                                   [1.0, 2.0, 3.0, 4.0, 5.0, 999.0]), ("n", 6)],
+        # 2 small then big -> too few small; later 4 small then a 150.00 -> not big;
+        # later 3 small then big at 9:50 -> match
+        "card-1003": [("n", 2), ("b", [0, 60, 120], [9.99, 9.99, 500.0]), ("n", 3),
+                      ("b", [0, 30, 60, 90, 120], [0.99, 0.99, 0.99, 0.99, 150.0]), ("n", 2),
+                      ("b", [0, 200, 400, 590], [6.0, 8.0, 5.0, 1200.0]), ("n", 2)],
+        # 3 small then big 12 min after the first small -> no match; then two bigs in a row;
+        # later 4 small summing to 38.40 (>= 30) then big: the start at the 1st small fails the
+        # SUM condition, the start at the 2nd small (3 small, 28.90) matches
+        "card-1004": [("n", 4), ("b", [0, 240, 480, 720], [4.0, 4.5, 5.0, 300.0]),
+                      ("b", [1500, 1560], [250.0, 260.0]), ("n", 3),
+                      ("b", [0, 60, 120, 180, 300], [9.5, 9.75, 9.25, 9.9, 640.0]), ("n", 2)],
+    }
+    rows, txn_id = [], 50001
+    for ci, (card, script) in enumerate(scripts.items()):
+        t = datetime(2024, 5, 6, 7, 0, 0) + timedelta(minutes=37 * ci)
+        for step in script:
+            if step[0] == "n":
+                part, t = normal(t, step[1])
+            else:
+                part, t_end = burst(t + timedelta(minutes=rng.randint(30, 180)), step[1], step[2])
+                t = t_end
+            for ts, amount, merchant in part:
+                rows.append([None, card, ts, amount, merchant])
+    rows.sort(key=lambda r: (r[2], r[1]))  # txn ids increase with time across all cards
+    for r in rows:
+        r[0] = txn_id
+        txn_id += 1
+    rows.sort(key=lambda r: (r[1], r[2]))
+    return [tuple(r) for r in rows]
+
+
+# ---------------------------------------------------------------------------------------------
+# sensor_readings: 3 machines, one reading every 5 minutes for 40 readings each.
+# Normal: temp_c in [52, 72], vibration_mm_s in [1.2, 4.8]. HOT means temp_c > 85,
+# SHAKY means vibration_mm_s > 7 (the examples' thresholds); injected values stay far from them.
+
+SENSOR_EVENTS = {
+    # index -> set of anomalies injected at that reading
+    "press-01": {5: "H", 6: "S", 12: "S", 13: "H", 20: "HS", 21: "S", 30: "H", 31: "H", 32: "H"},
+    "press-02": {8: "HS", 9: "H", 15: "H", 18: "S", 19: "S", 25: "H", 30: "S",
+                 33: "H", 34: "H", 37: "H"},
+    "pump-07": {4: "S", 6: "H", 7: "S", 10: "H", 11: "H", 12: "H", 13: "H",
+                20: "H", 21: "H", 22: "S", 36: "S", 37: "HS"},
+}
+
+
+def sensor_readings() -> list[tuple]:
+    rng = random.Random(99)
+    rows = []
+    for si, (sensor, events) in enumerate(SENSOR_EVENTS.items()):
+        t0 = datetime(2024, 7, 1, 8, 0, 0) + timedelta(minutes=si)  # offsets keep it realistic
+        for i in range(40):
+            temp = round(rng.uniform(52, 72), 1)
+            vib = round(rng.uniform(1.2, 4.8), 1)
+            ev = events.get(i, "")
+            if "H" in ev:
+                temp = round(rng.uniform(86, 97), 1)
+            if "S" in ev:
+                vib = round(rng.uniform(7.6, 11.5), 1)
+            rows.append((sensor, t0 + timedelta(minutes=5 * i), temp, vib))
+    return rows
+
+
+TABLES = {
+    "stock_ticks": stock_ticks,
+    "companies": companies,
+    "clicks": clicks,
+    "users": users,
+    "card_txns": card_txns,
+    "sensor_readings": sensor_readings,
+}
+
+
+def main(out_dir: str | None = None) -> None:
+    out = Path(out_dir) if out_dir else HERE
+    out.mkdir(parents=True, exist_ok=True)
+    for name, fn in TABLES.items():
+        write_table(out, name, fn())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else None)

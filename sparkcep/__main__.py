@@ -1,0 +1,3 @@
+from sparkcep.cli import main
+
+main()

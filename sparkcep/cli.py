@@ -1,0 +1,152 @@
+"""The ``sparkcep`` command line: run, explain, demo (and serve, for SQL clients).
+
+Every user mistake ends as one message with its code and position on stderr and exit status 2;
+nothing prints a Python traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from sparkcep.errors import SparkCepError
+
+
+def _fail(error: Exception) -> None:
+    click.secho(str(error), fg="red", err=True)
+    sys.exit(2)
+
+
+def _statement(file: str | None, execute: str | None) -> str:
+    if execute:
+        return execute
+    if file:
+        return Path(file).read_text()
+    raise click.UsageError("give a .sql file or -e 'SQL'")
+
+
+def _register_tables(spark, tables: tuple[str, ...]) -> None:
+    for spec in tables:
+        if "=" not in spec:
+            raise click.UsageError(f"--table takes NAME=PATH, got {spec!r}")
+        name, path = spec.split("=", 1)
+        if path.endswith(".parquet") or Path(path).is_dir():
+            frame = spark.read.parquet(path)
+        elif path.endswith(".json"):
+            frame = spark.read.json(path)
+        else:
+            schema_file = Path(path).with_suffix(".schema")
+            reader = spark.read.option("header", True)
+            if schema_file.exists():
+                reader = reader.schema(schema_file.read_text().strip())
+            else:
+                reader = reader.option("inferSchema", True)
+            frame = reader.csv(path)
+        frame.createOrReplaceTempView(name)
+
+
+def _show(frame, output_format: str, output: str | None) -> None:
+    if output_format == "parquet":
+        if not output:
+            raise click.UsageError("--format parquet needs --output PATH")
+        frame.write.mode("overwrite").parquet(output)
+        return
+    rows = frame.collect()
+    columns = frame.columns
+    if output_format == "csv":
+        import csv
+
+        stream = open(output, "w", newline="") if output else sys.stdout
+        writer = csv.writer(stream)
+        writer.writerow(columns)
+        writer.writerows([["" if v is None else v for v in row] for row in rows])
+        return
+    if output_format == "json":
+        import json
+
+        text = "\n".join(json.dumps(row.asDict(recursive=True), default=str) for row in rows)
+        (Path(output).write_text(text + "\n") if output else click.echo(text))
+        return
+    cells = [[("NULL" if v is None else str(v)) for v in row] for row in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    line = "+".join("-" * (w + 2) for w in widths)
+    click.echo(" | ".join(c.ljust(w) for c, w in zip(columns, widths)))
+    click.echo(line)
+    for row in cells:
+        click.echo(" | ".join(v.ljust(w) for v, w in zip(row, widths)))
+    click.secho(f"({len(rows)} rows)", dim=True)
+
+
+@click.group()
+def main() -> None:
+    """MATCH_RECOGNIZE and complex event processing for Spark SQL."""
+
+
+@main.command()
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("-e", "--execute", help="the SQL statement to run")
+@click.option("-t", "--table", "tables", multiple=True, help="NAME=PATH (CSV, JSON, Parquet)")
+@click.option("-f", "--format", "output_format", default="table",
+              type=click.Choice(["table", "csv", "json", "parquet"]))
+@click.option("-o", "--output", help="write the result to this path")
+@click.option("--master", default="local[2]", show_default=True)
+def run(file, execute, tables, output_format, output, master) -> None:
+    """Run a statement (a .sql file or -e) on Spark and print the result."""
+    import sparkcep
+    from sparkcep.session import local_session
+
+    text = _statement(file, execute)
+    try:
+        sparkcep.transpile(text)  # syntax and analysis errors before starting Spark
+        spark = local_session(master)
+        _register_tables(spark, tables)
+        _show(sparkcep.sql(spark, text), output_format, output)
+    except SparkCepError as error:
+        _fail(error)
+    except Exception as error:  # Spark's own errors: first line only
+        _fail(_spark_message(error))
+
+
+def _spark_message(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+@main.command()
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("-e", "--execute", help="the SQL statement to explain")
+@click.option("--dot", is_flag=True, help="print the automaton as Graphviz DOT")
+def explain(file, execute, dot) -> None:
+    """Show the Spark SQL, the compiled pattern and its automaton (no Spark needed)."""
+    from sparkcep.explain import explain_statement
+
+    try:
+        click.echo(explain_statement(_statement(file, execute), dot=dot))
+    except SparkCepError as error:
+        _fail(error)
+
+
+@main.command()
+@click.option("--master", default="local[2]", show_default=True)
+def demo(master) -> None:
+    """Run a V-shape query over bundled stock ticks on local Spark."""
+    import sparkcep
+    from sparkcep.session import local_session
+
+    data = resources.files("sparkcep") / "data"
+    text = (data / "demo.sql").read_text()
+    click.secho(text.strip(), dim=True)
+    try:
+        spark = local_session(master)
+        with resources.as_file(data / "ticks.csv") as path:
+            _register_tables(spark, (f"ticks={path}",))
+            _show(sparkcep.sql(spark, text), "table", None)
+    except SparkCepError as error:
+        _fail(error)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -182,3 +182,36 @@ class PatternNegation(RowPattern):
     neighbours. ``this`` is a PatternVariable."""
 
     arg_types = {"this": True}
+
+
+# ---------------------------------------------------------------------------------------------
+# Row pattern navigation and MATCH_RECOGNIZE-only functions (added by the dialect)
+# ---------------------------------------------------------------------------------------------
+
+
+class Navigation(exp.Expression):
+    """``PREV(x[, n])``, ``NEXT(x[, n])``, ``FIRST(x[, n])``, ``LAST(x[, n])`` inside MEASURES or
+    DEFINE.
+
+    Args:
+        this: the navigated expression (e.g. ``exp.Column`` ``A.price``).
+        kind: ``"PREV"``, ``"NEXT"``, ``"FIRST"`` or ``"LAST"`` (upper case).
+        offset: the offset expression as written, or None when omitted (then 1 for PREV/NEXT,
+            0 for FIRST/LAST).
+
+    Outside MATCH_RECOGNIZE these names keep their Spark meaning (``FIRST``/``LAST`` aggregates).
+    """
+
+    arg_types = {"this": True, "kind": True, "offset": False}
+
+
+class Classifier(exp.Expression):
+    """``CLASSIFIER()`` or ``CLASSIFIER(var)``; ``this`` is an Identifier or None."""
+
+    arg_types = {"this": False}
+
+
+class MatchNumber(exp.Expression):
+    """``MATCH_NUMBER()``."""
+
+    arg_types = {}

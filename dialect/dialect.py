@@ -1,0 +1,82 @@
+"""The ``SparkCep`` sqlglot dialect: Spark SQL plus MATCH_RECOGNIZE (registered as
+``"sparkcep"``, so ``sqlglot.parse_one(sql, read="sparkcep")`` works once :mod:`dialect` is
+imported).
+
+Differences from ``Spark``:
+
+* the tokenizer maps ``MATCH_RECOGNIZE`` to ``TokenType.MATCH_RECOGNIZE`` (so it cannot be used
+  as an unquoted identifier) and reports an unclosed ``/*`` comment;
+* the parser (:mod:`dialect.parser`) attaches ``MatchRecognize`` to table references and
+  records source spans (:mod:`dialect.spans`);
+* the generator (:mod:`dialect.generator`) prints the new nodes;
+* ``SparkCep().parse`` / ``parse_into`` / ``tokenize`` raise :class:`sparkcep.errors.ParseError`
+  instead of sqlglot's ``ParseError`` / ``TokenError``.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from sqlglot.dialects.spark import Spark
+from sqlglot.errors import ParseError as SqlglotParseError
+from sqlglot.errors import TokenError
+from sqlglot.tokens import TokenType
+
+from dialect.errors_map import convert_parse_error, convert_token_error
+from dialect.generator import SparkCepGenerator
+from dialect.parser import SparkCepParser
+
+
+class SparkCep(Spark):
+    class Tokenizer(Spark.Tokenizer):
+        KEYWORDS = {
+            **Spark.Tokenizer.KEYWORDS,
+            "MATCH_RECOGNIZE": TokenType.MATCH_RECOGNIZE,
+        }
+
+        def tokenize(self, sql: str) -> list:
+            try:
+                return super().tokenize(sql)
+            except TokenError as error:
+                if getattr(error, "cep_offset", None) is None:
+                    error.cep_offset = self._start  # type: ignore[attr-defined]
+                raise
+
+        def _scan_comment(self, comment_start: str) -> bool:
+            start = self._current - 1
+            scanned = super()._scan_comment(comment_start)
+            if scanned and comment_start == "/*" and not self.sql[: self._current].endswith("*/"):
+                error = TokenError("comment '/*' is never closed")
+                error.cep_offset = start  # type: ignore[attr-defined]
+                raise error
+            if scanned and comment_start == "/*" and self._current - start < 4:
+                error = TokenError("comment '/*' is never closed")
+                error.cep_offset = start  # type: ignore[attr-defined]
+                raise error
+            return scanned
+
+    Parser = SparkCepParser
+
+    Generator = SparkCepGenerator
+
+    def parse(self, sql: str, **opts: t.Any) -> list:
+        try:
+            return super().parse(sql, **opts)
+        except SqlglotParseError as error:
+            raise convert_parse_error(error, sql) from None
+        except TokenError as error:
+            raise convert_token_error(error, sql) from None
+
+    def parse_into(self, expression_type: t.Any, sql: str, **opts: t.Any) -> list:
+        try:
+            return super().parse_into(expression_type, sql, **opts)
+        except SqlglotParseError as error:
+            raise convert_parse_error(error, sql) from None
+        except TokenError as error:
+            raise convert_token_error(error, sql) from None
+
+    def tokenize(self, sql: str, dialect: t.Any = None) -> list:
+        try:
+            return super().tokenize(sql, dialect=dialect)
+        except TokenError as error:
+            raise convert_token_error(error, sql) from None

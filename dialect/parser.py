@@ -1,0 +1,729 @@
+"""The sparkcep parser: Spark's parser plus MATCH_RECOGNIZE on table references.
+
+AST produced inside ``MATCH_RECOGNIZE ( ... )`` (classes in :mod:`dialect.expressions`):
+
+* ``MatchRecognize(this=<input relation>, partition_by=[expr], order=exp.Order,
+  measures=[Measure], rows_per_match=RowsPerMatch, after_match_skip=AfterMatchSkip,
+  strategy=SelectionStrategy, pattern=RowPattern, within=Within,
+  subsets=[SubsetDefinition], define=[VariableDefinition], alias=exp.TableAlias)``. It replaces
+  the table reference in the FROM / JOIN tree (``exp.From.this``, ``exp.Join.this``), so joins
+  stay outside it. sqlglot's own SELECT-modifier ``exp.MatchRecognize`` is never produced.
+* In MEASURES and DEFINE expressions (and only there):
+
+  - ``PREV(x[, n])``, ``NEXT(x[, n])``, ``FIRST(x[, n])``, ``LAST(x[, n])`` ->
+    ``Navigation(this=x, kind="PREV"|"NEXT"|"FIRST"|"LAST", offset=n or None)``. (Spark's
+    ``FIRST``/``LAST`` aggregates would silently drop the offset; outside MATCH_RECOGNIZE
+    they keep their Spark meaning.)
+  - ``CLASSIFIER()`` / ``CLASSIFIER(v)`` -> ``Classifier(this=None | exp.Identifier)``.
+  - ``MATCH_NUMBER()`` -> ``MatchNumber()``.
+  - ``RUNNING call`` / ``FINAL call`` -> ``RunningFinal(this=call, final=False|True)``; a call
+    without the keyword is not wrapped.
+  - ``COUNT(*)`` -> ``exp.Count(this=exp.Star())``; ``COUNT(A.*)`` ->
+    ``exp.Count(this=exp.Column(this=exp.Star(), table=Identifier("A")))`` (sqlglot's shape);
+    ``A.price`` -> ``exp.Column(this=price, table=A)``.
+* PATTERN -> ``RowPattern`` tree (see :mod:`dialect.pattern_parser`).
+
+Clauses may come in any order; a repeated clause is ``DUPLICATE_CLAUSE``. Errors are raised as
+:class:`SignalError` (a sqlglot ``ParseError`` so sqlglot's backtracking still works) carrying
+the :class:`sparkcep.errors.ParseError`; :mod:`dialect.errors_map` converts everything.
+
+Spans: see :mod:`dialect.spans`.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from sqlglot import exp
+from sqlglot.dialects.spark import Spark
+from sqlglot.errors import ParseError as SqlglotParseError
+from sqlglot.tokens import Token, TokenType
+
+from dialect import expressions as cx
+from dialect.pattern_parser import parse_pattern_at
+from dialect.spans import RANGE_KEY, finalize_spans, record
+from sparkcep.errors import ParseError as CepParseError
+
+NAVIGATION = frozenset({"PREV", "NEXT", "FIRST", "LAST"})
+SPECIAL_CALLS = NAVIGATION | {"CLASSIFIER", "MATCH_NUMBER"}
+
+CLAUSE_NAMES = {
+    "PARTITION_BY": "PARTITION BY",
+    "ORDER_BY": "ORDER BY",
+    "MEASURES": "MEASURES",
+    "ROWS_PER_MATCH": "ROWS PER MATCH",
+    "AFTER_MATCH_SKIP": "AFTER MATCH SKIP",
+    "STRATEGY": "event selection strategy",
+    "PATTERN": "PATTERN",
+    "WITHIN": "WITHIN",
+    "SUBSET": "SUBSET",
+    "DEFINE": "DEFINE",
+}
+
+
+class SignalError(SqlglotParseError):
+    """A sqlglot ParseError that carries a sparkcep ParseError (``.cep``)."""
+
+    def __init__(self, cep: CepParseError) -> None:
+        super().__init__(
+            str(cep),
+            errors=[
+                {
+                    "description": cep.message,
+                    "line": cep.line,
+                    "col": cep.column,
+                    "start_context": "",
+                    "highlight": "",
+                    "end_context": "",
+                    "into_expression": None,
+                    "cep": cep,
+                }
+            ],
+        )
+        self.cep = cep
+
+
+def token_text(sql: str, tok: Token | None) -> str:
+    if not tok or tok.token_type == TokenType.SENTINEL:
+        return "end of input"
+    return f"'{sql[tok.start : tok.end + 1]}'"
+
+
+class SparkCepParser(Spark.Parser):
+    QUERY_MODIFIER_PARSERS = {
+        k: v for k, v in Spark.Parser.QUERY_MODIFIER_PARSERS.items() if k != TokenType.MATCH_RECOGNIZE
+    }
+
+    def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._cep_ctx = 0
+        self._cep_errors: list[CepParseError] = []
+
+    def reset(self) -> None:
+        super().reset()
+        self._cep_ctx = 0
+        self._cep_errors = []
+
+    # ------------------------------------------------------------------------------------
+    # entry points: finalize spans
+    # ------------------------------------------------------------------------------------
+    def parse(self, raw_tokens: list[Token], sql: str) -> list[exp.Expr | None]:
+        statements = super().parse(raw_tokens, sql)
+        for statement in statements:
+            if statement is not None:
+                finalize_spans(statement)
+        return statements
+
+    def parse_into(self, expression_types: t.Any, raw_tokens: list[Token], sql: str | None = None):
+        statements = super().parse_into(expression_types, raw_tokens, sql)
+        for statement in statements:
+            if statement is not None:
+                finalize_spans(statement)
+        return statements
+
+    def parse_mr_expression(self, raw_tokens: list[Token], sql: str) -> exp.Expr | None:
+        """Parse one expression as if inside MEASURES/DEFINE (RUNNING/FINAL, PREV, ...)."""
+
+        def method(parser: SparkCepParser) -> exp.Expr | None:
+            parser._cep_ctx += 1
+            try:
+                return parser._parse_assignment()
+            finally:
+                parser._cep_ctx -= 1
+
+        result = self._parse(method, raw_tokens, sql)[0]
+        if result is not None:
+            finalize_spans(result)
+        return result
+
+    # ------------------------------------------------------------------------------------
+    # errors
+    # ------------------------------------------------------------------------------------
+    def _cep_fail(self, code: str, message: str, tok: Token | int | None = None, length: int | None = None) -> t.NoReturn:
+        if tok is None:
+            tok = self._curr if self._curr else None
+        if isinstance(tok, Token) and tok.token_type != TokenType.SENTINEL:
+            offset, n = tok.start, tok.end - tok.start + 1
+        elif isinstance(tok, int):
+            offset, n = tok, 1
+        else:  # end of input
+            offset = self._prev.end + 1 if self._prev else len(self.sql)
+            n = 1
+        err = CepParseError.at_offset(code, message, self.sql, offset, length or n)
+        self._cep_errors.append(err)
+        raise SignalError(err)
+
+    def _found(self, tok: Token | None = None) -> str:
+        return token_text(self.sql, self._curr if tok is None else tok)
+
+    def raise_error(self, message: str, token: Token | None = None) -> None:
+        tok = token or (self._curr if self._curr else None)
+        if tok is not None and tok.token_type != TokenType.SENTINEL:
+            info = {"offset": tok.start, "length": tok.end - tok.start + 1, "found": self._found(tok),
+                    "token_type": tok.token_type}
+        else:
+            end = self._prev.end + 1 if self._prev else len(self.sql)
+            info = {"offset": end, "length": 1, "found": "end of input", "token_type": None}
+        before = len(self.errors)
+        try:
+            if token:
+                super().raise_error(message, token)
+            else:
+                super().raise_error(message)
+        except SqlglotParseError as e:
+            e.errors[0]["cep_info"] = info
+            raise
+        if len(self.errors) > before:
+            self.errors[-1].errors[0]["cep_info"] = info
+
+    # ------------------------------------------------------------------------------------
+    # helpers
+    # ------------------------------------------------------------------------------------
+    def _cep_record_from(self, node: exp.Expr, start_index: int) -> exp.Expr:
+        if self._index > start_index:
+            record(node, self._tokens[start_index].start, self._tokens[self._index - 1].end + 1)
+        return node
+
+    def _cep_word(self, offset: int = 0) -> str:
+        idx = self._index + offset
+        if idx < self._tokens_size:
+            tok = self._tokens[idx]
+            if tok.token_type in (TokenType.STRING, TokenType.IDENTIFIER):
+                return ""
+            return tok.text.upper()
+        return ""
+
+    def _cep_tok(self, offset: int = 0) -> Token | None:
+        idx = self._index + offset
+        return self._tokens[idx] if idx < self._tokens_size else None
+
+    def _cep_clause(self, strict: bool) -> str | None:
+        """Which MATCH_RECOGNIZE clause starts at the current token (None if none).
+
+        ``strict`` requires the clause's second word too (used to tell a clause keyword from
+        an identifier, e.g. an alias named ``skip``)."""
+        tt = self._curr.token_type
+        if tt == TokenType.PARTITION_BY:
+            return "PARTITION_BY"
+        if tt == TokenType.ORDER_BY:
+            return "ORDER_BY"
+        w0, w1 = self._cep_word(), self._cep_word(1)
+        if w0 in ("MEASURES", "SUBSET", "DEFINE", "WITHIN"):
+            if strict and w0 == "WITHIN":
+                nxt = self._cep_tok(1)
+                if not nxt or nxt.token_type not in (TokenType.INTERVAL, TokenType.NUMBER):
+                    return None
+            if strict and w0 in ("MEASURES", "SUBSET", "DEFINE"):
+                nxt = self._cep_tok(1)
+                if not nxt or nxt.token_type in (TokenType.COMMA, TokenType.R_PAREN, TokenType.DOT, TokenType.ALIAS):
+                    return None
+            return w0
+        if w0 == "PATTERN" and (not strict or w1 == "("):
+            return "PATTERN"
+        if (w0 == "ONE" and (not strict or w1 == "ROW")) or (w0 == "ALL" and (not strict or w1 == "ROWS")):
+            return "ROWS_PER_MATCH"
+        if w0 == "AFTER" and (not strict or w1 == "MATCH"):
+            return "AFTER_MATCH_SKIP"
+        if (w0 == "STRICT" and (not strict or w1 == "CONTIGUITY")) or (w0 == "SKIP" and (not strict or w1 == "TILL")):
+            return "STRATEGY"
+        return None
+
+    def _cep_expect_words(self, words: t.Sequence[str], code: str, what: str) -> None:
+        for word in words:
+            if self._cep_word() == word:
+                self._advance()
+            else:
+                self._cep_fail(code, f"expected '{word}' in {what}, found {self._found()}")
+
+    # ------------------------------------------------------------------------------------
+    # table references
+    # ------------------------------------------------------------------------------------
+    def _parse_table(self, *args: t.Any, **kwargs: t.Any) -> exp.Expr | None:
+        start_index = self._index
+        this = super()._parse_table(*args, **kwargs)
+        if kwargs.get("schema") or kwargs.get("is_db_reference"):
+            return this
+        while this is not None and self._curr.token_type == TokenType.MATCH_RECOGNIZE:
+            self._cep_record_from(this, start_index)
+            this = self._cep_parse_match_recognize(this, start_index)
+        return this
+
+    def _cep_parse_match_recognize(self, this: exp.Expr, start_index: int) -> cx.MatchRecognize:
+        mr_token = self._curr
+        self._advance()
+        if not self._match(TokenType.L_PAREN):
+            self._cep_fail(
+                "MATCH_RECOGNIZE_SYNTAX_ERROR", f"expected '(' after MATCH_RECOGNIZE, found {self._found()}"
+            )
+        open_paren = self._prev
+        args: dict[str, t.Any] = {}
+        seen: dict[str, Token] = {}
+        parsers = {
+            "PARTITION_BY": self._cep_parse_partition_by,
+            "ORDER_BY": self._cep_parse_order_by,
+            "MEASURES": self._cep_parse_measures,
+            "ROWS_PER_MATCH": self._cep_parse_rows_per_match,
+            "AFTER_MATCH_SKIP": self._cep_parse_after_match_skip,
+            "STRATEGY": self._cep_parse_strategy,
+            "PATTERN": self._cep_parse_pattern,
+            "WITHIN": self._cep_parse_within,
+            "SUBSET": self._cep_parse_subset,
+            "DEFINE": self._cep_parse_define,
+        }
+        while not self._match(TokenType.R_PAREN):
+            if not self._curr:
+                self._cep_fail(
+                    "MATCH_RECOGNIZE_SYNTAX_ERROR",
+                    "'(' after MATCH_RECOGNIZE is never closed with ')'",
+                    open_paren,
+                )
+            clause = self._cep_clause(strict=False)
+            if clause is None:
+                if seen:
+                    msg = f"expected ')' to close MATCH_RECOGNIZE, found {self._found()}"
+                else:
+                    msg = (
+                        "expected a MATCH_RECOGNIZE clause (PARTITION BY, ORDER BY, MEASURES, "
+                        f"ROWS PER MATCH, AFTER MATCH SKIP, PATTERN, DEFINE, ...), found {self._found()}"
+                    )
+                self._cep_fail("MATCH_RECOGNIZE_SYNTAX_ERROR", msg)
+            if clause in seen:
+                first = seen[clause]
+                line = self.sql.count("\n", 0, first.start) + 1
+                col = first.start - (self.sql.rfind("\n", 0, first.start) + 1) + 1
+                self._cep_fail(
+                    "DUPLICATE_CLAUSE",
+                    f"duplicate {CLAUSE_NAMES[clause]} clause in MATCH_RECOGNIZE "
+                    f"(first one at line {line}, column {col})",
+                )
+            seen[clause] = self._curr
+            key, value = parsers[clause]()
+            args[key] = value
+
+        close_paren = self._prev
+        if "pattern" not in args:
+            self._cep_fail(
+                "MISSING_PATTERN",
+                "MATCH_RECOGNIZE requires a PATTERN clause",
+                mr_token,
+            )
+        if self._cep_clause(strict=True) is not None:
+            self._cep_fail(
+                "MATCH_RECOGNIZE_SYNTAX_ERROR",
+                f"')' closes MATCH_RECOGNIZE before the clause {self._found()}; "
+                "check the parentheses",
+                close_paren,
+            )
+        alias = self._parse_table_alias()
+        node = cx.MatchRecognize(this=this, alias=alias, **args)
+        self._cep_record_from(node, start_index)
+        return node
+
+    # -- clauses -------------------------------------------------------------------------
+    def _cep_expr(self, what: str, ctx: bool = False) -> exp.Expr:
+        before = self._curr
+        if ctx:
+            self._cep_ctx += 1
+        try:
+            expression = self._parse_assignment()
+        finally:
+            if ctx:
+                self._cep_ctx -= 1
+        if expression is None:
+            self._cep_fail("MATCH_RECOGNIZE_SYNTAX_ERROR", f"expected {what}, found {self._found(before)}", before)
+        return expression
+
+    def _cep_parse_partition_by(self) -> tuple[str, t.Any]:
+        self._advance()
+        items = [self._cep_expr("an expression after PARTITION BY")]
+        while self._match(TokenType.COMMA):
+            items.append(self._cep_expr("an expression after ','"))
+        return "partition_by", items
+
+    def _cep_parse_order_by(self) -> tuple[str, t.Any]:
+        start = self._index
+        if self._cep_tok(1) is None or self._cep_clause_after(1):
+            self._advance()
+            self._cep_fail("MATCH_RECOGNIZE_SYNTAX_ERROR", f"expected a sort key after ORDER BY, found {self._found()}")
+        order = self._parse_order()
+        if not order or not order.expressions:
+            self._cep_fail("MATCH_RECOGNIZE_SYNTAX_ERROR", f"expected a sort key after ORDER BY, found {self._found()}")
+        self._cep_record_from(order, start)
+        return "order", order
+
+    def _cep_clause_after(self, offset: int) -> bool:
+        tok = self._cep_tok(offset)
+        return bool(tok and tok.token_type == TokenType.R_PAREN)
+
+    def _cep_parse_measures(self) -> tuple[str, t.Any]:
+        self._advance()
+        items = [self._cep_parse_measure("MEASURES")]
+        while self._match(TokenType.COMMA):
+            items.append(self._cep_parse_measure("','"))
+        return "measures", items
+
+    def _cep_parse_measure(self, after: str) -> cx.Measure:
+        start = self._index
+        first = self._curr
+        expression = self._cep_expr(f"a measure expression after {after}", ctx=True)
+        if self._match(TokenType.ALIAS):
+            name = self._parse_id_var(any_token=False)
+            if name is None:
+                name = self._parse_id_var(any_token=True)
+            if name is None:
+                self._cep_fail("MISSING_MEASURE_ALIAS", f"expected a measure name after AS, found {self._found()}")
+        elif (
+            self._curr.token_type in self.ID_VAR_TOKENS or self._curr.token_type == TokenType.IDENTIFIER
+        ) and self._cep_clause(strict=True) is None:
+            name = self._parse_id_var(any_token=False)
+        else:
+            name = None
+        if name is None:
+            text = self.sql[first.start : self._prev.end + 1]
+            self._cep_fail(
+                "MISSING_MEASURE_ALIAS",
+                f"measure '{text}' needs a name: write '{text} AS name'",
+                first,
+                self._prev.end + 1 - first.start,
+            )
+        measure = cx.Measure(this=expression, alias=name)
+        return t.cast(cx.Measure, self._cep_record_from(measure, start))
+
+    def _cep_parse_rows_per_match(self) -> tuple[str, t.Any]:
+        start = self._index
+        code = "INVALID_ROWS_PER_MATCH"
+        if self._cep_word() == "ONE":
+            self._cep_expect_words(("ONE", "ROW", "PER", "MATCH"), code, "ONE ROW PER MATCH")
+            kind = "ONE"
+        else:
+            self._cep_expect_words(("ALL", "ROWS", "PER", "MATCH"), code, "ALL ROWS PER MATCH")
+            kind = "ALL"
+            word = self._cep_word()
+            if word == "SHOW":
+                self._cep_expect_words(("SHOW", "EMPTY", "MATCHES"), code, "SHOW EMPTY MATCHES")
+                kind = "ALL_SHOW_EMPTY"
+            elif word == "OMIT":
+                self._cep_expect_words(("OMIT", "EMPTY", "MATCHES"), code, "OMIT EMPTY MATCHES")
+                kind = "ALL_OMIT_EMPTY"
+            elif word == "WITH":
+                self._cep_expect_words(("WITH", "UNMATCHED", "ROWS"), code, "WITH UNMATCHED ROWS")
+                kind = "ALL_WITH_UNMATCHED"
+        node = cx.RowsPerMatch(this=kind)
+        return "rows_per_match", self._cep_record_from(node, start)
+
+    def _cep_variable(self, code: str, what: str) -> exp.Identifier:
+        if self._cep_clause(strict=True) is None:
+            ident = self._parse_id_var(any_token=False)
+            if isinstance(ident, exp.Identifier):
+                return ident
+        self._cep_fail(code, f"expected a pattern variable {what}, found {self._found()}")
+
+    def _cep_parse_after_match_skip(self) -> tuple[str, t.Any]:
+        start = self._index
+        code = "INVALID_AFTER_MATCH_SKIP"
+        self._cep_expect_words(("AFTER", "MATCH", "SKIP"), code, "AFTER MATCH SKIP")
+        if self._match_text_seq("PAST", "LAST", "ROW"):
+            node = cx.AfterMatchSkip(this="PAST_LAST_ROW")
+        elif self._match_text_seq("TO", "NEXT", "ROW"):
+            node = cx.AfterMatchSkip(this="TO_NEXT_ROW")
+        elif self._match_text_seq("TO", "FIRST"):
+            node = cx.AfterMatchSkip(this="TO_FIRST", variable=self._cep_variable(code, "after SKIP TO FIRST"))
+        elif self._match_text_seq("TO", "LAST"):
+            node = cx.AfterMatchSkip(
+                this="TO_LAST", variable=self._cep_variable(code, "after SKIP TO LAST"), explicit_last=True
+            )
+        elif self._match_text_seq("TO"):
+            node = cx.AfterMatchSkip(this="TO_LAST", variable=self._cep_variable(code, "after SKIP TO"))
+        else:
+            self._cep_fail(
+                code,
+                "expected PAST LAST ROW, TO NEXT ROW, TO FIRST <variable>, TO LAST <variable> or "
+                f"TO <variable> after AFTER MATCH SKIP, found {self._found()}",
+            )
+        return "after_match_skip", self._cep_record_from(node, start)
+
+    def _cep_parse_strategy(self) -> tuple[str, t.Any]:
+        start = self._index
+        code = "INVALID_SELECTION_STRATEGY"
+        if self._cep_word() == "STRICT":
+            self._cep_expect_words(("STRICT", "CONTIGUITY"), code, "STRICT CONTIGUITY")
+            kind = "STRICT_CONTIGUITY"
+        else:
+            self._advance()  # SKIP
+            if self._cep_word() != "TILL":
+                self._cep_fail(
+                    code,
+                    f"expected TILL NEXT MATCH or TILL ANY MATCH after SKIP, found {self._found()} "
+                    "(AFTER MATCH SKIP needs the words AFTER MATCH)",
+                )
+            self._advance()
+            word = self._cep_word()
+            if word not in ("NEXT", "ANY"):
+                self._cep_fail(code, f"expected NEXT or ANY after SKIP TILL, found {self._found()}")
+            self._advance()
+            self._cep_expect_words(("MATCH",), code, f"SKIP TILL {word} MATCH")
+            kind = f"SKIP_TILL_{word}_MATCH"
+        node = cx.SelectionStrategy(this=kind)
+        return "strategy", self._cep_record_from(node, start)
+
+    def _cep_parse_pattern(self) -> tuple[str, t.Any]:
+        self._advance()  # PATTERN
+        if self._curr.token_type != TokenType.L_PAREN:
+            self._cep_fail("PATTERN_SYNTAX_ERROR", f"expected '(' after PATTERN, found {self._found()}")
+        open_paren = self._curr
+        try:
+            tree, close_offset = parse_pattern_at(self.sql, open_paren.start)
+        except CepParseError as err:
+            self._cep_errors.append(err)
+            raise SignalError(err) from None
+        while self._curr and self._curr.start < close_offset:
+            self._advance()
+        if not (self._curr and self._curr.token_type == TokenType.R_PAREN and self._curr.start == close_offset):
+            self._cep_fail("PATTERN_SYNTAX_ERROR", "cannot find the end of the PATTERN clause", close_offset)
+        self._advance()
+        return "pattern", tree
+
+    def _cep_parse_within(self) -> tuple[str, t.Any]:
+        start = self._index
+        self._advance()
+        if self._curr.token_type == TokenType.INTERVAL:
+            value = self._cep_parse_interval()
+        elif self._curr.token_type == TokenType.NUMBER:
+            value = self._parse_primary()
+        else:
+            value = None
+        if value is None:
+            self._cep_fail(
+                "INVALID_WITHIN",
+                f"expected an interval (e.g. INTERVAL '10' MINUTE) or a number after WITHIN, found {self._found()}",
+            )
+        node = cx.Within(this=value)
+        return "within", self._cep_record_from(node, start)
+
+    def _cep_parse_interval(self) -> exp.Expr | None:
+        # An INTERVAL without a unit must not swallow the next clause keyword as its unit.
+        start = self._index
+        value = self._parse_interval()
+        if isinstance(value, exp.Interval):
+            unit = value.args.get("unit")
+            if unit is not None and self._index - start == 3:
+                self._retreat(start + 2)
+                if self._cep_clause(strict=True) is not None or self._cep_word() in ("DEFINE", "SUBSET"):
+                    value.set("unit", None)
+                    return value
+                self._retreat(start + 3)
+        if value is None or not isinstance(value, (exp.Interval, exp.Add)):
+            self._retreat(start)
+            self._advance()
+            self._cep_fail("INVALID_WITHIN", f"expected an interval value after INTERVAL, found {self._found()}")
+        return value
+
+    def _cep_parse_subset(self) -> tuple[str, t.Any]:
+        self._advance()
+        items = [self._cep_parse_subset_item()]
+        while self._match(TokenType.COMMA):
+            items.append(self._cep_parse_subset_item())
+        return "subsets", items
+
+    def _cep_parse_subset_item(self) -> cx.SubsetDefinition:
+        start = self._index
+        code = "INVALID_SUBSET"
+        name = self._cep_variable(code, "name in SUBSET")
+        if not self._match(TokenType.EQ):
+            self._cep_fail(code, f"expected '=' after SUBSET {name.sql(dialect='spark')}, found {self._found()}")
+        if not self._match(TokenType.L_PAREN):
+            self._cep_fail(code, f"expected '(' to open the SUBSET variable list, found {self._found()}")
+        members = [self._cep_variable(code, "in the SUBSET list")]
+        while self._match(TokenType.COMMA):
+            members.append(self._cep_variable(code, "after ',' in the SUBSET list"))
+        if not self._match(TokenType.R_PAREN):
+            self._cep_fail(code, f"expected ',' or ')' in the SUBSET list, found {self._found()}")
+        node = cx.SubsetDefinition(this=name, expressions=members)
+        return t.cast(cx.SubsetDefinition, self._cep_record_from(node, start))
+
+    def _cep_parse_define(self) -> tuple[str, t.Any]:
+        self._advance()
+        items = [self._cep_parse_definition()]
+        while self._match(TokenType.COMMA):
+            items.append(self._cep_parse_definition())
+        return "define", items
+
+    def _cep_parse_definition(self) -> cx.VariableDefinition:
+        start = self._index
+        code = "INVALID_DEFINE"
+        name = self._cep_variable(code, "name in DEFINE")
+        if not self._match(TokenType.ALIAS):
+            self._cep_fail(code, f"expected AS after DEFINE {self._found(self._prev)}, found {self._found()}")
+        before = self._curr
+        self._cep_ctx += 1
+        try:
+            condition = self._parse_assignment()
+        finally:
+            self._cep_ctx -= 1
+        if condition is None:
+            self._cep_fail(code, f"expected a condition after '{name.name} AS', found {self._found(before)}", before)
+        node = cx.VariableDefinition(this=name, condition=condition)
+        return t.cast(cx.VariableDefinition, self._cep_record_from(node, start))
+
+    # ------------------------------------------------------------------------------------
+    # MEASURES / DEFINE expressions
+    # ------------------------------------------------------------------------------------
+    def _parse_column(self) -> exp.Expr | None:
+        if self._cep_ctx and self._curr.token_type == TokenType.VAR and self._curr.text.upper() in ("RUNNING", "FINAL"):
+            nxt, after = self._cep_tok(1), self._cep_tok(2)
+            if nxt is not None and nxt.token_type not in (TokenType.L_PAREN, TokenType.DOT) and after is not None:
+                if after.token_type == TokenType.L_PAREN and nxt.token_type != TokenType.STRING:
+                    kw = self._curr
+                    start = self._index
+                    self._advance()
+                    call = self._parse_function()
+                    if call is None:
+                        self._cep_fail(
+                            "INVALID_RUNNING_FINAL",
+                            f"{kw.text.upper()} must be followed by a function call, found {self._found(nxt)}",
+                            nxt,
+                        )
+                    node = cx.RunningFinal(this=call, final=kw.text.upper() == "FINAL")
+                    self._cep_record_from(node, start)
+                    return self._parse_column_ops(node)
+                if after.token_type == TokenType.DOT and nxt.token_type in (TokenType.VAR, TokenType.IDENTIFIER):
+                    self._cep_fail(
+                        "INVALID_RUNNING_FINAL",
+                        f"{self._curr.text.upper()} applies to a function call such as "
+                        f"{self._curr.text.upper()} LAST(A.price), not to a column reference",
+                    )
+        return super()._parse_column()
+
+    def _parse_function_call(self, *args: t.Any, **kwargs: t.Any) -> exp.Expr | None:
+        if (
+            self._cep_ctx
+            and self._next.token_type == TokenType.L_PAREN
+            and self._curr.token_type not in (TokenType.IDENTIFIER, TokenType.STRING)
+            and self._prev.token_type != TokenType.DOT
+            and self._curr.text.upper() in SPECIAL_CALLS
+        ):
+            return self._cep_parse_special_call()
+        return super()._parse_function_call(*args, **kwargs)
+
+    def _cep_parse_special_call(self) -> exp.Expr:
+        name_tok = self._curr
+        name = name_tok.text.upper()
+        self._advance(2)
+        code = "INVALID_FUNCTION_ARGUMENTS"
+        node: exp.Expr
+        if name in NAVIGATION:
+            call_args: list[exp.Expr] = []
+            if self._curr.token_type != TokenType.R_PAREN:
+                call_args.append(self._cep_expr(f"an expression in {name}(", ctx=True))
+                while self._match(TokenType.COMMA):
+                    call_args.append(self._cep_expr(f"an expression after ',' in {name}(", ctx=True))
+            if len(call_args) not in (1, 2):
+                self._cep_fail(
+                    code,
+                    f"{name} takes one or two arguments (expression[, offset]), got {len(call_args)}",
+                    name_tok,
+                )
+            node = cx.Navigation(this=call_args[0], kind=name, offset=call_args[1] if len(call_args) > 1 else None)
+        elif name == "CLASSIFIER":
+            var = None
+            if self._curr.token_type != TokenType.R_PAREN:
+                var = self._parse_id_var(any_token=False)
+                if not isinstance(var, exp.Identifier):
+                    self._cep_fail(code, f"CLASSIFIER takes at most one pattern variable, found {self._found()}")
+            node = cx.Classifier(this=var)
+        else:
+            if self._curr.token_type != TokenType.R_PAREN:
+                self._cep_fail(code, f"MATCH_NUMBER takes no arguments, found {self._found()}")
+            node = cx.MatchNumber()
+        if not self._match(TokenType.R_PAREN):
+            self._cep_fail("PARSE_SYNTAX_ERROR", f"expected ')' to close {name}(, found {self._found()}")
+        return node
+
+    def _parse_window(self, this: exp.Expr | None, *args: t.Any, **kwargs: t.Any) -> exp.Expr | None:
+        # A function call's node only carries its name token's position; its text ends at the
+        # ')' just consumed.
+        if isinstance(this, exp.Expr) and self._prev and self._prev.token_type == TokenType.R_PAREN:
+            meta = this._meta
+            if meta and isinstance(meta.get("start"), int) and RANGE_KEY not in meta and not meta.get("span"):
+                record(this, meta["start"], self._prev.end + 1)
+        return super()._parse_window(this, *args, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# span recording: wrap the expression entry points
+# ---------------------------------------------------------------------------------------------
+
+SPAN_METHODS = (
+    "_parse_statement",
+    "_parse_select",
+    "_parse_table",
+    "_parse_table_parts",
+    "_parse_expression",
+    "_parse_assignment",
+    "_parse_disjunction",
+    "_parse_conjunction",
+    "_parse_equality",
+    "_parse_comparison",
+    "_parse_range",
+    "_parse_is",
+    "_parse_in",
+    "_parse_between",
+    "_parse_bitwise",
+    "_parse_term",
+    "_parse_factor",
+    "_parse_unary",
+    "_parse_type",
+    "_parse_types",
+    "_parse_atom",
+    "_parse_column",
+    "_parse_column_reference",
+    "_parse_column_ops",
+    "_parse_primary",
+    "_parse_paren",
+    "_parse_field",
+    "_parse_function",
+    "_parse_function_call",
+    "_parse_bracket",
+    "_parse_window",
+    "_parse_ordered",
+    "_parse_order",
+    "_parse_interval",
+    "_parse_lambda",
+    "_parse_case",
+    "_parse_id_var",
+    "_parse_var",
+    "_parse_identifier",
+    "_parse_string",
+    "_parse_number",
+    "_parse_null",
+    "_parse_boolean",
+    "_parse_star",
+    "_parse_placeholder",
+    "_parse_table_alias",
+    "_parse_subquery",
+    "_parse_select_or_expression",
+    "_parse_respect_or_ignore_nulls",
+)
+
+
+def _make_span_wrapper(method: t.Callable) -> t.Callable:
+    def wrapper(self: SparkCepParser, *args: t.Any, **kwargs: t.Any) -> t.Any:
+        start = self._index
+        tokens = self._tokens
+        result = method(self, *args, **kwargs)
+        end = self._index
+        if end > start and isinstance(result, exp.Expr) and tokens is self._tokens:
+            record(result, tokens[start].start, tokens[end - 1].end + 1)
+        return result
+
+    wrapper.__name__ = method.__name__
+    wrapper.__qualname__ = getattr(method, "__qualname__", method.__name__)
+    wrapper.__doc__ = method.__doc__
+    wrapper.__wrapped__ = method  # type: ignore[attr-defined]
+    return wrapper
+
+
+for _name in SPAN_METHODS:
+    _method = getattr(SparkCepParser, _name, None)
+    if _method is not None:
+        setattr(SparkCepParser, _name, _make_span_wrapper(_method))

@@ -107,7 +107,7 @@ class PartitionRunner:
         return self._table
 
     def _output(self, events: list[MatchEvent]) -> pa.RecordBatch:
-        take: list[int | None] = []  # buffered row per output row (None: an empty match)
+        take: list[int] = []  # buffered row of each output row
         component_values: list[list] = [[] for _ in self.components]
         for event in events:
             if isinstance(event, UnmatchedRow):
@@ -126,7 +126,8 @@ class PartitionRunner:
             if match.is_empty and self.plan.all_rows and not self.plan.output_empty_matches:
                 return
             view.at(length)
-            take.append(None if self.plan.all_rows else 0)
+            # An empty match is output at its starting row (ALL ROWS PER MATCH SHOW EMPTY MATCHES).
+            take.append(match.start - self.base if self.plan.all_rows else 0)
             for evaluate, values in zip(self.components, component_values):
                 values.append(evaluate(view))
             return
@@ -148,15 +149,7 @@ class PartitionRunner:
             if self.plan.all_rows:
                 indices = pa.array(take, type=pa.int64())
                 table = self._rows_table().take(indices)
-                empty_rows = [i for i, t in enumerate(take) if t is None]
-                for name in self.passthrough:
-                    column = table.column(name).combine_chunks()
-                    if empty_rows and name in self.plan.partition_columns:
-                        values = column.to_pylist()
-                        for i in empty_rows:
-                            values[i] = self.partition_values[name]
-                        column = pa.array(values, type=column.type)
-                    arrays.append(column)
+                arrays += [table.column(name).combine_chunks() for name in self.passthrough]
             else:
                 for name in self.passthrough:
                     field = self.schema.field(name)

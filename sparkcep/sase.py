@@ -346,7 +346,8 @@ class EngineBase:
     Output order: a match is *final* at its completion row -- its last row, or for a SKIP TILL
     NEXT MATCH match ending in an open quantifier, the row that closed it (first row out of the
     window) or the end of the partition. Matches are numbered 1, 2, ... in order of (completion,
-    first row, rows), which does not depend on how the partition is split into batches.
+    first row, rows, components of the rows), which does not depend on how the partition is split
+    into batches.
     """
 
     name = "sase"
@@ -390,11 +391,11 @@ class EngineBase:
         """Number and append the matches completed at one completion point."""
         if not raw:
             return
+        comp_of = self._comp_of_var
         if len(raw) > 1:
-            raw.sort(key=lambda m: (m[0][0], m[0]))
+            raw.sort(key=lambda m: (m[0][0], m[0], tuple(comp_of[v] for v in m[1])))
         if self.matches_out + len(raw) > self.spec.max_matches:
             raise self._budget("matches", self.spec.max_matches)
-        comp_of = self._comp_of_var
         ex = self._excluded
         any_ex = any(ex)
         for rows, labels in raw:

@@ -89,6 +89,15 @@ def _negation_ok(data, conds, elems, rows, labels, owner):
     return True
 
 
+def _order(elems):
+    """Report order: completion, first row, rows, then the element of each row (pattern order)."""
+    rank = {}
+    for e in elems:
+        if e[0] == "pos":
+            rank[e[1]] = len(rank)
+    return lambda m: (m[0], m[1][0], m[1], tuple(rank[v] for v in m[2]))
+
+
 def any_matches(pattern, data, conds, within):
     elems = elements(pattern)
     n = len(data["keys"])
@@ -125,7 +134,7 @@ def any_matches(pattern, data, conds, within):
                     labels + [var] * cnt, owner + [ei] * cnt)
 
     rec(0, -1, [], [], [])
-    results.sort(key=lambda m: (m[0], m[1][0], m[1]))
+    results.sort(key=_order(elems))
     covered = set(r for _c, rows, _l in results for r in rows)
     return results, set(range(n)) - covered
 
@@ -208,6 +217,6 @@ def next_matches(pattern, data, conds, within):
             for (pi, cnt, rows, labels, owner) in runs:
                 if accepting(pi, cnt):
                     results.append((n, tuple(rows), tuple(labels)))
-    results.sort(key=lambda m: (m[0], m[1][0], m[1]))
+    results.sort(key=_order(elems))
     covered = set(r for _c, rows, _l in results for r in rows)
     return results, set(range(n)) - covered

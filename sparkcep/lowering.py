@@ -127,11 +127,16 @@ class Lowering:
         inner = node.this if isinstance(node, dx.RunningFinal) else node
         name = None
         args: list[exp.Expression] = []
-        if isinstance(inner, (exp.First, exp.Last)):
-            name = "FIRST" if isinstance(inner, exp.First) else "LAST"
-            args = [inner.this] + ([inner.expression] if inner.expression else [])
+        if isinstance(inner, dx.Navigation):
+            name = inner.args["kind"].upper()
+            args = [inner.this] + ([inner.args["offset"]] if inner.args.get("offset") else [])
+        elif isinstance(inner, dx.MatchNumber):
+            name = "MATCH_NUMBER"
+        elif isinstance(inner, dx.Classifier):
+            name = "CLASSIFIER"
+            args = [inner.this] if inner.this is not None else []
         elif isinstance(inner, exp.Anonymous) and inner.name.upper() in (
-            "PREV", "NEXT", "FIRST", "LAST", "CLASSIFIER", "MATCH_NUMBER",
+            "PREV", "NEXT", "CLASSIFIER", "MATCH_NUMBER",
         ):
             name = inner.name.upper()
             args = list(inner.expressions)

@@ -325,9 +325,10 @@ def _compile_clause(
     replacement = f"(SELECT {', '.join(output)} FROM {call})"
     alias = clause.args.get("alias")
     if alias is not None:
-        replacement += " AS " + splicer.render(*dialect.span(alias)).strip()
-        if replacement.upper().endswith(" AS AS"):  # defensive: alias span included AS
-            replacement = replacement[:-3]
+        alias_text = splicer.render(*dialect.span(alias)).strip()
+        if alias_text[:2].upper() == "AS" and alias_text[2:3].isspace():
+            alias_text = alias_text[2:].strip()
+        replacement += " AS " + alias_text
 
     within_position = None
     if analysis.within is not None:

@@ -27,6 +27,36 @@ from dialect.generator import SparkCepGenerator
 from dialect.parser import SparkCepParser
 
 
+def _check_unclosed_comment(sql: str, pos: int) -> None:
+    """sqlglot lets an unclosed ``/*`` run to the end of the text; Spark rejects it. Such a
+    comment can only start after the last token."""
+    size = len(sql)
+    while pos < size:
+        if sql[pos].isspace():
+            pos += 1
+        elif sql.startswith("--", pos):
+            nl = sql.find("\n", pos)
+            pos = size if nl < 0 else nl + 1
+        elif sql.startswith("/*", pos):
+            depth, i = 1, pos + 2
+            while i < size and depth:
+                if sql.startswith("*/", i):
+                    depth -= 1
+                    i += 2
+                elif sql.startswith("/*", i):
+                    depth += 1
+                    i += 2
+                else:
+                    i += 1
+            if depth:
+                error = TokenError("comment '/*' is never closed")
+                error.cep_offset = pos  # type: ignore[attr-defined]
+                raise error
+            pos = i
+        else:
+            return
+
+
 class SparkCep(Spark):
     class Tokenizer(Spark.Tokenizer):
         KEYWORDS = {
@@ -36,24 +66,14 @@ class SparkCep(Spark):
 
         def tokenize(self, sql: str) -> list:
             try:
-                return super().tokenize(sql)
+                tokens = super().tokenize(sql)
             except TokenError as error:
                 if getattr(error, "cep_offset", None) is None:
-                    error.cep_offset = self._start  # type: ignore[attr-defined]
+                    core = getattr(self, "_core", self)
+                    error.cep_offset = getattr(core, "_start", None)  # type: ignore[attr-defined]
                 raise
-
-        def _scan_comment(self, comment_start: str) -> bool:
-            start = self._current - 1
-            scanned = super()._scan_comment(comment_start)
-            if scanned and comment_start == "/*" and not self.sql[: self._current].endswith("*/"):
-                error = TokenError("comment '/*' is never closed")
-                error.cep_offset = start  # type: ignore[attr-defined]
-                raise error
-            if scanned and comment_start == "/*" and self._current - start < 4:
-                error = TokenError("comment '/*' is never closed")
-                error.cep_offset = start  # type: ignore[attr-defined]
-                raise error
-            return scanned
+            _check_unclosed_comment(sql, tokens[-1].end + 1 if tokens else 0)
+            return tokens
 
     Parser = SparkCepParser
 

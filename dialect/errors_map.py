@@ -40,7 +40,9 @@ def _message(description: str, found: str) -> str:
         return f"unexpected {found}"
     m = _REQUIRED.match(d)
     if m:
-        return f"incomplete {m.group(2)}: expected {m.group(1)!r}, found {found}"
+        if m.group(1) in ("this", "expression", "expressions"):
+            return f"expected an expression, found {found}"
+        return f"incomplete {m.group(2)}: missing {m.group(1)}, found {found}"
     if d.startswith("Expected table name"):
         return f"expected a table name, found {found}"
     if d.startswith("Expected "):

@@ -136,6 +136,25 @@ class SparkCepParser(Spark.Parser):
             finalize_spans(result)
         return result
 
+    def expression(self, instance: t.Any, token: Token | None = None, comments: list[str] | None = None) -> t.Any:
+        result = super().expression(instance, token, comments)
+        if type(result) is exp.Interval:
+            unit = result.args.get("unit")
+            prev = self._prev
+            if isinstance(unit, exp.Var) and not unit._meta and prev and prev.text.upper() == unit.name.upper():
+                record(unit, prev.start, prev.end + 1)
+        if type(result) is exp.If and self._prev and self._prev.token_type != TokenType.R_PAREN:
+            # CASE ... WHEN cond THEN value: the If spans 'WHEN cond THEN value'
+            cond = result.this
+            rng = cond._meta.get(RANGE_KEY) if isinstance(cond, exp.Expr) and cond._meta else None
+            if rng is not None:
+                idx = self._index - 1
+                while idx > 0 and self._tokens[idx].start > rng[0]:
+                    idx -= 1
+                if idx > 0 and self._tokens[idx - 1].token_type == TokenType.WHEN:
+                    record(result, self._tokens[idx - 1].start, self._prev.end + 1)
+        return result
+
     # ------------------------------------------------------------------------------------
     # errors
     # ------------------------------------------------------------------------------------

@@ -111,3 +111,10 @@ def finalize_spans(root: exp.Expr) -> None:
             elif meta:
                 meta.pop("start", None)
                 meta.pop("end", None)
+
+    # Nodes synthesized without text of their own (e.g. the Literal '10' sqlglot makes of
+    # INTERVAL 10 SECONDS) share their parent's span.
+    for node in order:
+        if not has_span(node) and node.parent is not None and has_span(node.parent):
+            pmeta = node.parent.meta
+            set_span(node, pmeta["start"], pmeta["end"])

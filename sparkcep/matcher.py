@@ -1,0 +1,410 @@
+"""The SQL:2016 row pattern matcher (STRICT CONTIGUITY), batch by batch.
+
+``RowPatternMatcher(spec, conditions)`` implements ``sparkcep.matching.Engine`` for one partition:
+
+    engine = RowPatternMatcher(spec, conditions)
+    for block in blocks:            # consecutive RowBlocks of the partition, in ORDER BY order
+        emit(engine.feed(block))    # the events that are already final
+    emit(engine.finish())           # the rest
+
+Algorithm (details in ``docs/matcher.md``): the pattern is compiled (``sparkcep.program``) to a
+program run by a depth-first backtracking VM, which tries alternatives in preference order, so the
+first match it finds from a start row is the most preferred one. An attempt that needs a row not
+yet fed (or must know whether the partition ends, for ``$``) is suspended with its whole VM state
+and resumed by the next ``feed``/``finish``; events after it wait. Failures of
+(pc, row, live-register state) are memoized where no match-dependent condition lies ahead, so
+patterns over row-local conditions stay polynomial; every VM step counts against
+``spec.max_steps``.
+
+State kept between calls (``_MatcherState`` fields on the instance):
+
+* the buffered rows from ``next_start`` (the start row of the current or next attempt) onwards:
+  masks, columns, order keys, and the candidate-start mask (rows where a variable that can map the
+  first row of a match holds); every earlier row is dropped;
+* ``next_start``, ``covered`` (rows below it belong to an earlier match), ``match_number``,
+  ``steps`` (budget used), ``seen`` (rows fed), ``finished``;
+* the suspended attempt, if any: its start row, VM position (pc, mapped path, registers), the
+  backtracking stack and the memo of failed states. It is bounded by the rows of the attempt times
+  the program size (times 2^live registers, in practice tiny).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from sparkcep import rowpattern as rp
+from sparkcep.errors import InternalError, MatchRuntimeError
+from sparkcep.matching import (
+    Condition,
+    Match,
+    MatchEvent,
+    MatchSpec,
+    RowBlock,
+    RowsPerMatch,
+    SkipMode,
+    Strategy,
+    UnmatchedRow,
+)
+from sparkcep.program import BEGIN, CHECK, END, JUMP, LABEL, MATCH, SAVE, SPLIT, Program, compile_pattern
+
+__all__ = ["RowPatternMatcher"]
+
+_MORE = object()  # the attempt needs rows (or the end of the partition) not yet seen
+_FAIL = object()  # no match starts at the attempt's row
+
+
+class _Attempt:
+    """A (possibly suspended) VM run from one start row."""
+
+    __slots__ = ("start", "pc", "path", "regs", "stack", "visited", "start_key")
+
+    def __init__(self, start: int, n_regs: int, start_key) -> None:
+        self.start = start
+        self.pc = 0
+        self.path: list[int] = []  # LABEL pc per mapped row (row = start + index)
+        self.regs: tuple = (-1,) * n_regs
+        self.stack: list[tuple] = []  # choice points: (pc, path length, regs)
+        self.visited: set = set()  # memoized states; revisiting one means it failed
+        self.start_key = start_key
+
+
+class _Context:
+    """The MatchContext handed to a match-dependent condition (RUNNING semantics)."""
+
+    __slots__ = ("row", "var", "match_number", "_matcher", "_start", "_path")
+
+    def __init__(self, matcher: "RowPatternMatcher", start: int, path: list[int], row: int, var: int, number: int):
+        self._matcher = matcher
+        self._start = start
+        self._path = path
+        self.row = row
+        self.var = var
+        self.match_number = number
+
+    def mapped_rows(self, variables: frozenset[int] | None) -> Sequence[int]:
+        labels = self._matcher._program.arg_a
+        start = self._start
+        if variables is None:
+            rows = list(range(start, start + len(self._path)))
+        else:
+            rows = [start + i for i, pc in enumerate(self._path) if labels[pc] in variables]
+        if variables is None or self.var in variables:
+            rows.append(self.row)
+        return rows
+
+    def value(self, column: int, row: int):
+        return self._matcher._value(column, row)
+
+    def label_of(self, row: int) -> int:
+        if row == self.row:
+            return self.var
+        i = row - self._start
+        if 0 <= i < len(self._path):
+            return self._matcher._program.arg_a[self._path[i]]
+        raise InternalError(f"label_of({row}): row is not mapped in the current match")
+
+
+def _concat(old, new):
+    if old is None or len(old) == 0:
+        return new
+    if isinstance(old, np.ndarray) and isinstance(new, np.ndarray):
+        return np.concatenate([old, new])
+    return list(old) + list(new)
+
+
+class RowPatternMatcher:
+    """SQL:2016 MATCH_RECOGNIZE matcher for one partition (``Strategy.STRICT_CONTIGUITY``).
+
+    Args:
+        spec: the query's MatchSpec.
+        conditions: match-dependent conditions by variable id (a variable maps a row iff its mask
+            is true and, when present, its condition returns a truthy value).
+    """
+
+    def __init__(self, spec: MatchSpec, conditions: dict[int, Condition] | None = None) -> None:
+        if spec.strategy is not Strategy.STRICT_CONTIGUITY:
+            raise InternalError(f"RowPatternMatcher implements STRICT CONTIGUITY, not {spec.strategy}")
+        if spec.skip in (SkipMode.TO_FIRST, SkipMode.TO_LAST) and not spec.skip_to:
+            raise InternalError("AFTER MATCH SKIP TO FIRST/LAST without target variables")
+        self.spec = spec
+        self.conditions = dict(conditions or {})
+        self._program: Program = compile_pattern(spec.pattern, frozenset(self.conditions))
+        self._first = (
+            None if self._program.first_vars is None else sorted(self._program.first_vars)
+        )
+        self._unmatched = spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
+        # buffered rows [base, seen)
+        self._base = 0
+        self._seen = 0
+        self._masks: np.ndarray | None = None
+        self._columns: list | None = None
+        self._order_key = None
+        self._cand: np.ndarray | None = None
+        # progress
+        self._finished = False
+        self._next_start = 0
+        self._covered = 0
+        self._match_number = 0
+        self._steps = 0
+        self._attempt: _Attempt | None = None
+
+    # ------------------------------------------------------------------ Engine API
+
+    def feed(self, block: RowBlock) -> list[MatchEvent]:
+        if self._finished:
+            raise InternalError("feed() after finish()")
+        n = len(block)
+        if n == 0:
+            return []
+        masks = np.asarray(block.masks, dtype=bool)
+        if self._masks is None or self._masks.shape[1] == 0:
+            self._masks = masks
+            self._columns = list(block.columns)
+            self._order_key = None if block.order_key is None else np.asarray(block.order_key)
+        else:
+            self._masks = np.concatenate([self._masks, masks], axis=1)
+            self._columns = [_concat(old, new) for old, new in zip(self._columns, block.columns)]
+            if block.order_key is not None:
+                self._order_key = _concat(self._order_key, np.asarray(block.order_key))
+        if self.spec.within is not None and self._order_key is None:
+            raise InternalError("WITHIN needs RowBlock.order_key")
+        if self._first is not None:
+            self._cand = self._masks[self._first].any(axis=0) if self._first else np.zeros(self._masks.shape[1], bool)
+        self._seen += n
+        return self._advance()
+
+    def finish(self) -> list[MatchEvent]:
+        if self._finished:
+            return []
+        self._finished = True
+        return self._advance()
+
+    # ------------------------------------------------------------------ driver
+
+    def _advance(self) -> list[MatchEvent]:
+        events: list[MatchEvent] = []
+        spec = self.spec
+        while True:
+            att = self._attempt
+            if att is None:
+                s = self._next_start
+                if s >= self._seen:
+                    break
+                if self._cand is not None:
+                    # No match can start at a row where no first variable's mask holds: jump to
+                    # the next candidate row (those in between are unmatched).
+                    rest = self._cand[s - self._base:]
+                    hit = int(np.argmax(rest)) if len(rest) else 0
+                    nxt = s + hit if len(rest) and rest[hit] else self._seen
+                    if nxt > s:
+                        if self._unmatched:
+                            events.extend(UnmatchedRow(r) for r in range(max(s, self._covered), nxt))
+                        self._next_start = s = nxt
+                        if s >= self._seen:
+                            break
+                key0 = None if spec.within is None else self._order_key[s - self._base]
+                att = self._attempt = _Attempt(s, self._program.n_regs, key0)
+            result = self._run(att)
+            if result is _MORE:
+                break
+            self._attempt = None
+            s = att.start
+            if result is _FAIL:
+                if self._unmatched and s >= self._covered:
+                    events.append(UnmatchedRow(s))
+                self._next_start = s + 1
+                continue
+            number = self._match_number + 1
+            if number > spec.max_matches:
+                raise MatchRuntimeError(
+                    "MATCH_BUDGET_EXCEEDED",
+                    f"pattern {self._pattern_text()} produced more than {spec.max_matches} matches "
+                    "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
+                )
+            self._match_number = number
+            path = att.path
+            labels = self._program.arg_a
+            flags = self._program.arg_b
+            end = s + len(path)
+            events.append(
+                Match(
+                    number=number,
+                    start=s,
+                    rows=tuple(range(s, end)),
+                    labels=tuple(labels[pc] for pc in path),
+                    excluded=tuple(bool(flags[pc]) for pc in path),
+                )
+            )
+            if not path:
+                self._next_start = s + 1
+                continue
+            self._covered = max(self._covered, end)
+            self._next_start = self._skip_target(s, end, [labels[pc] for pc in path])
+        self._trim()
+        return events
+
+    def _skip_target(self, start: int, end: int, labels: list[int]) -> int:
+        spec = self.spec
+        if spec.skip is SkipMode.PAST_LAST_ROW:
+            return end
+        if spec.skip is SkipMode.TO_NEXT_ROW:
+            return start + 1
+        targets = spec.skip_to
+        hits = [i for i, v in enumerate(labels) if v in targets]
+        names = ", ".join(spec.variable_names[v] for v in sorted(targets))
+        mode = "FIRST" if spec.skip is SkipMode.TO_FIRST else "LAST"
+        if not hits:
+            raise MatchRuntimeError(
+                "SKIP_TO_VARIABLE_WITHOUT_ROWS",
+                f"AFTER MATCH SKIP TO {mode} ({names}): match {self._match_number} starting at row "
+                f"{start} maps no row to the target variable",
+            )
+        target = start + (hits[0] if spec.skip is SkipMode.TO_FIRST else hits[-1])
+        if target == start:
+            raise MatchRuntimeError(
+                "SKIP_TO_FIRST_ROW_OF_MATCH",
+                f"AFTER MATCH SKIP TO {mode} ({names}): match {self._match_number} would resume at "
+                f"its own first row {start} (this would loop forever)",
+            )
+        return target
+
+    def _trim(self) -> None:
+        """Drop the buffered rows before the earliest row still needed."""
+        keep = self._next_start if self._attempt is None else self._attempt.start
+        k = keep - self._base
+        if k <= 0 or self._masks is None:
+            return
+        self._masks = self._masks[:, k:]
+        self._columns = [col[k:] for col in self._columns]
+        if self._order_key is not None:
+            self._order_key = self._order_key[k:]
+        if self._cand is not None:
+            self._cand = self._cand[k:]
+        self._base = keep
+
+    def _value(self, column: int, row: int):
+        i = row - self._base
+        if i < 0 or row >= self._seen:
+            raise InternalError(f"value({column}, {row}): row is not buffered")
+        return self._columns[column][i]
+
+    def _pattern_text(self) -> str:
+        return rp.to_text(self.spec.pattern, list(self.spec.variable_names))
+
+    def _budget_error(self) -> MatchRuntimeError:
+        return MatchRuntimeError(
+            "MATCH_BUDGET_EXCEEDED",
+            f"matching pattern {self._pattern_text()} needed more than {self.spec.max_steps} steps "
+            "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
+        )
+
+    # ------------------------------------------------------------------ the VM
+
+    def _run(self, att: _Attempt):
+        prog = self._program
+        ops, arg_a, arg_b, live, memo_ok = prog.ops, prog.arg_a, prog.arg_b, prog.live, prog.memo_ok
+        masks = self._masks
+        base = self._base
+        avail = self._seen
+        finished = self._finished
+        conditions = self.conditions
+        within = self.spec.within
+        keys = self._order_key
+        start = att.start
+        start_key = att.start_key
+        path, regs, stack, visited = att.path, att.regs, att.stack, att.visited
+        pc = att.pc
+        pos = start + len(path)
+        budget = self.spec.max_steps - self._steps
+        steps = 0
+        number = self._match_number + 1
+        try:
+            while True:
+                steps += 1
+                if steps > budget:
+                    raise self._budget_error()
+                op = ops[pc]
+                ok = True
+                if op == LABEL:
+                    if pos >= avail:
+                        if not finished:
+                            att.pc, att.regs = pc, regs
+                            return _MORE
+                        ok = False
+                    else:
+                        if memo_ok[pc]:
+                            lv = live[pc]
+                            key = (pc, pos, tuple(regs[r] == pos for r in lv)) if lv else (pc, pos)
+                            if key in visited:
+                                ok = False
+                            else:
+                                visited.add(key)
+                        if ok:
+                            var = arg_a[pc]
+                            i = pos - base
+                            if not masks[var, i]:
+                                ok = False
+                            elif within is not None and not (keys[i] - start_key < within):
+                                ok = False
+                            else:
+                                cond = conditions.get(var)
+                                if cond is not None and not cond(_Context(self, start, path, pos, var, number)):
+                                    ok = False
+                        if ok:
+                            path.append(pc)
+                            pos += 1
+                            pc += 1
+                            continue
+                elif op == SPLIT:
+                    if memo_ok[pc]:
+                        lv = live[pc]
+                        key = (pc, pos, tuple(regs[r] == pos for r in lv)) if lv else (pc, pos)
+                        if key in visited:
+                            ok = False
+                        else:
+                            visited.add(key)
+                    if ok:
+                        stack.append((arg_b[pc], len(path), regs))
+                        pc = arg_a[pc]
+                        continue
+                elif op == JUMP:
+                    pc = arg_a[pc]
+                    continue
+                elif op == SAVE:
+                    r = arg_a[pc]
+                    regs = regs[:r] + (pos,) + regs[r + 1:]
+                    pc += 1
+                    continue
+                elif op == CHECK:
+                    if regs[arg_a[pc]] != pos:
+                        pc += 1
+                        continue
+                    ok = False
+                elif op == BEGIN:
+                    if pos == 0:
+                        pc += 1
+                        continue
+                    ok = False
+                elif op == END:
+                    if pos < avail:
+                        ok = False
+                    elif not finished:
+                        att.pc, att.regs = pc, regs
+                        return _MORE
+                    else:
+                        pc += 1
+                        continue
+                elif op == MATCH:
+                    return path
+                else:  # pragma: no cover
+                    raise InternalError(f"bad opcode {op}")
+                # failure: backtrack to the latest choice point
+                if not stack:
+                    return _FAIL
+                pc, length, regs = stack.pop()
+                del path[length:]
+                pos = start + length
+        finally:
+            self._steps += steps

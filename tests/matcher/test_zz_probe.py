@@ -1,3 +1,0 @@
-def test_x():
-    import dialect, sys
-    print("DIALECT", dialect, [p for p in sys.path][:4])

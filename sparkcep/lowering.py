@@ -81,6 +81,15 @@ class NavKey:
 
 CONST, LOCAL, NAV, DEP = "const", "local", "nav", "dep"
 
+# Operators that do not return NULL for a NULL operand. A navigation that points at no row is
+# NULL, so f(LAST(A.x, 1)) may only be pushed into the navigation (computed per row as f(x))
+# when f is strict; these, and functions we know nothing about, are evaluated over the
+# navigation's value instead.
+NON_STRICT = (
+    exp.Is, exp.Coalesce, exp.Case, exp.If, exp.And, exp.Or, exp.NullSafeEQ, exp.ConcatWs,
+    exp.Array, exp.Struct, exp.Anonymous,
+)
+
 
 @dataclass(frozen=True)
 class Kind:
@@ -386,7 +395,7 @@ class Lowering:
         if len(keys) > 1 or (keys and has_local):
             return Kind(DEP)
         if keys:
-            return Kind(NAV, keys.pop())
+            return Kind(DEP) if isinstance(node, NON_STRICT) else Kind(NAV, keys.pop())
         return Kind(LOCAL) if has_local else Kind(CONST)
 
     def lower_dependent(self, node: exp.Expression, kind: Kind) -> p.Expression:
@@ -448,7 +457,7 @@ class Lowering:
                 )
             argument = argument.expressions[0]
         extra = [a for k, a in inner.args.items() if k not in ("this", "big_int", "nulls_excluded")
-                 and a not in (None, False)]
+                 and a]
         if extra:
             raise self.scope.error(
                 "UNSUPPORTED_AGGREGATE",

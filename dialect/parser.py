@@ -232,9 +232,17 @@ class SparkCepParser(Spark.Parser):
                 nxt = self._cep_tok(1)
                 if not nxt or nxt.token_type not in (TokenType.INTERVAL, TokenType.NUMBER):
                     return None
-            if strict and w0 in ("MEASURES", "SUBSET", "DEFINE"):
+            if strict and w0 in ("SUBSET", "DEFINE"):
+                # DEFINE <var> AS ... / SUBSET <name> = ...
+                after = self._cep_tok(2)
+                want = TokenType.ALIAS if w0 == "DEFINE" else TokenType.EQ
+                if not after or after.token_type != want:
+                    return None
+            if strict and w0 == "MEASURES":
                 nxt = self._cep_tok(1)
                 if not nxt or nxt.token_type in (TokenType.COMMA, TokenType.R_PAREN, TokenType.DOT, TokenType.ALIAS):
+                    return None
+                if self._cep_word(1) in ("PATTERN", "DEFINE", "SUBSET", "WITHIN", "ONE", "ALL", "AFTER", "STRICT", "SKIP"):
                     return None
             return w0
         if w0 == "PATTERN" and (not strict or w1 == "("):
@@ -386,6 +394,8 @@ class SparkCepParser(Spark.Parser):
         first = self._curr
         expression = self._cep_expr(f"a measure expression after {after}", ctx=True)
         if self._match(TokenType.ALIAS):
+            if self._cep_clause(strict=True) is not None:
+                self._cep_fail("MISSING_MEASURE_ALIAS", f"expected a measure name after AS, found {self._found()}")
             name = self._parse_id_var(any_token=False)
             if name is None:
                 name = self._parse_id_var(any_token=True)

@@ -33,6 +33,7 @@ from dialect.spans import NoSpanError, find_span, has_span, span
 from sparkcep.errors import ParseError
 
 __all__ = [
+    "ParseError",
     "SparkCep",
     "parse",
     "parse_one",

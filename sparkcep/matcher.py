@@ -60,13 +60,16 @@ class _Attempt:
 
     __slots__ = ("start", "pc", "path", "regs", "stack", "visited", "start_key")
 
-    def __init__(self, start: int, n_regs: int, start_key) -> None:
+    def __init__(self, start: int, n_regs: int, start_key, visited: dict) -> None:
         self.start = start
         self.pc = 0
         self.path: list[int] = []  # LABEL pc per mapped row (row = start + index)
         self.regs: tuple = (-1,) * n_regs
         self.stack: list[tuple] = []  # choice points: (pc, path length, regs)
-        self.visited: set = set()  # memoized states; revisiting one means it failed
+        # memoized states by position: {row: {pc or (pc, live-register flags)}}. A state met again
+        # has failed: the search stops at the first success, and a state is never reached again
+        # inside its own subtree (every iteration past a quantifier's minimum consumes a row).
+        self.visited = visited
         self.start_key = start_key
 
 
@@ -149,6 +152,9 @@ class RowPatternMatcher:
         self._match_number = 0
         self._steps = 0
         self._attempt: _Attempt | None = None
+        # failure memo carried from failed attempts to the next one (see _new_attempt)
+        self._memo: dict[int, set] = {}
+        self._memo_low = 0
 
     # ------------------------------------------------------------------ Engine API
 
@@ -204,13 +210,14 @@ class RowPatternMatcher:
                         self._next_start = s = nxt
                         if s >= self._seen:
                             break
-                key0 = None if spec.within is None else self._order_key[s - self._base]
-                att = self._attempt = _Attempt(s, self._program.n_regs, key0)
+                att = self._attempt = self._new_attempt(s)
             result = self._run(att)
             if result is _MORE:
                 break
             self._attempt = None
             s = att.start
+            if result is not _FAIL or spec.within is not None:
+                self._memo = {}
             if result is _FAIL:
                 if self._unmatched and s >= self._covered:
                     events.append(UnmatchedRow(s))
@@ -244,6 +251,24 @@ class RowPatternMatcher:
             self._next_start = self._skip_target(s, end, [labels[pc] for pc in path])
         self._trim()
         return events
+
+    def _new_attempt(self, start: int) -> _Attempt:
+        """Start the VM at ``start``. Without WITHIN, a memoized state's future depends only on
+        (pc, row, live registers vs row), not on the start row, so the states of failed attempts
+        (all of which failed) stay valid for the next attempt: a run of failing start rows costs
+        O(program x rows), not O(program x rows^2). Memo entries for rows before ``start`` can
+        never be met again and are dropped."""
+        memo = self._memo
+        if memo:
+            if start - self._memo_low < len(memo):
+                for row in range(self._memo_low, start):
+                    memo.pop(row, None)
+            else:
+                for row in [r for r in memo if r < start]:
+                    del memo[row]
+        self._memo_low = start
+        key0 = None if self.spec.within is None else self._order_key[start - self._base]
+        return _Attempt(start, self._program.n_regs, key0, memo)
 
     def _skip_target(self, start: int, end: int, labels: list[int]) -> int:
         spec = self.spec
@@ -336,11 +361,14 @@ class RowPatternMatcher:
                     else:
                         if memo_ok[pc]:
                             lv = live[pc]
-                            key = (pc, pos, tuple(regs[r] == pos for r in lv)) if lv else (pc, pos)
-                            if key in visited:
+                            key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
+                            seen = visited.get(pos)
+                            if seen is None:
+                                visited[pos] = {key}
+                            elif key in seen:
                                 ok = False
                             else:
-                                visited.add(key)
+                                seen.add(key)
                         if ok:
                             var = arg_a[pc]
                             i = pos - base
@@ -360,11 +388,14 @@ class RowPatternMatcher:
                 elif op == SPLIT:
                     if memo_ok[pc]:
                         lv = live[pc]
-                        key = (pc, pos, tuple(regs[r] == pos for r in lv)) if lv else (pc, pos)
-                        if key in visited:
+                        key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
+                        seen = visited.get(pos)
+                        if seen is None:
+                            visited[pos] = {key}
+                        elif key in seen:
                             ok = False
                         else:
-                            visited.add(key)
+                            seen.add(key)
                     if ok:
                         stack.append((arg_b[pc], len(path), regs))
                         pc = arg_a[pc]

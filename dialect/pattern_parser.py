@@ -384,10 +384,9 @@ class PatternParser:
             raise self.error("PATTERN_SYNTAX_ERROR", "PERMUTE needs at least one pattern", self.tok)
         items = [self.parse_alternation(opener=lparen)]
         while self.tok.kind == COMMA:
-            comma = self.advance()
+            self.advance()
             if self.tok.kind in (RPAREN, COMMA):
                 raise self.error("PATTERN_SYNTAX_ERROR", "expected a pattern after ',' in PERMUTE", self.tok)
-            del comma
             items.append(self.parse_alternation(opener=lparen))
         if self.tok.kind != RPAREN:
             self.unexpected(self.tok, context="permute", opener=lparen)

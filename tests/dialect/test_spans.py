@@ -1,5 +1,4 @@
 import pytest
-from hypothesis import given, settings
 from sqlglot import exp
 
 import dialect

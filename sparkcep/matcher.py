@@ -156,6 +156,16 @@ class RowPatternMatcher:
         self._memo: dict[int, set] = {}
         self._memo_low = 0
 
+    @property
+    def buffered_rows(self) -> int:
+        """Rows currently held (from the earliest row still needed to the last row fed)."""
+        return self._seen - self._base
+
+    @property
+    def steps(self) -> int:
+        """VM steps used so far in this partition (counted against ``spec.max_steps``)."""
+        return self._steps
+
     # ------------------------------------------------------------------ Engine API
 
     def feed(self, block: RowBlock) -> list[MatchEvent]:

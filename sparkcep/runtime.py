@@ -18,10 +18,10 @@ from sparkcep.errors import AnalysisError, MatchRuntimeError, SparkCepError, lin
 from sparkcep.rewrite import PREFIX, CompiledMatch, component_name
 
 
-def _arrow_type(data_type):
+def _arrow_type(data_type, timezone: str):
     from pyspark.sql.pandas.types import to_arrow_type
 
-    return to_arrow_type(data_type)
+    return to_arrow_type(data_type, timezone=timezone)
 
 
 def _spark_error_to_user(error: Exception, match: CompiledMatch) -> SparkCepError:
@@ -97,8 +97,9 @@ def register(spark, match: CompiledMatch) -> None:
         passthrough_columns=tuple(passthrough),
         component_types=tuple(f.dataType.simpleString() for f in component_fields),
     )
+    timezone = spark.conf.get("spark.sql.session.timeZone")
     arrow_schema = pa.schema(
-        [pa.field(f.name, _arrow_type(f.dataType), True) for f in return_type.fields]
+        [pa.field(f.name, _arrow_type(f.dataType, timezone), True) for f in return_type.fields]
     )
     position = None
     if match.within_position is not None:

@@ -135,6 +135,15 @@ def _relation_text(relation: exp.Expression, sql: str, splicer: Splicer) -> str:
     return splicer.render(start, end)
 
 
+def _cte_text(cte: exp.CTE, splicer: Splicer) -> str:
+    alias = cte.args["alias"]
+    columns = alias.columns
+    name = quote_identifier(alias.name)
+    if columns:
+        name += "(" + ", ".join(quote_identifier(c.name) for c in columns) + ")"
+    return f"{name} AS ({splicer.render(*dialect.span(cte.this))})"
+
+
 def _visible_ctes(clause: exp.Expression, splicer: Splicer) -> str:
     """``WITH ...`` holding the CTEs the clause's input may refer to, rewritten."""
     texts: list[str] = []
@@ -144,11 +153,11 @@ def _visible_ctes(clause: exp.Expression, splicer: Splicer) -> str:
         if with_ is None and isinstance(node, exp.Expression):
             with_ = node.args.get("with")
         if isinstance(with_, exp.With) and child is not with_:
-            texts = [splicer.render(*dialect.span(cte)) for cte in with_.expressions] + texts
+            texts = [_cte_text(cte, splicer) for cte in with_.expressions] + texts
         elif isinstance(node, exp.With):
             ctes = node.expressions
             position = ctes.index(child) if child in ctes else len(ctes)
-            texts = [splicer.render(*dialect.span(cte)) for cte in ctes[:position]] + texts
+            texts = [_cte_text(cte, splicer) for cte in ctes[:position]] + texts
         child, node = node, node.parent
     return ("WITH " + ", ".join(texts) + " ") if texts else ""
 

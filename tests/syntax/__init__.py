@@ -1,0 +1,1 @@
+"""Tests of the dialect package: parsing, round trips, spans, syntax errors."""

@@ -307,7 +307,13 @@ class Ctx:
     def mapped_rows(self, variables: frozenset[int] | None) -> Sequence[int]:
         if variables is None:
             return [*self._rows, self.row]
-        out = [r for r, v in zip(self._rows, self._labels) if v in variables]
+        present = set(self._labels)
+        if present <= variables:
+            out = list(self._rows)
+        elif present.isdisjoint(variables):
+            out = []
+        else:
+            out = [r for r, v in zip(self._rows, self._labels) if v in variables]
         if self.var in variables:
             out.append(self.row)
         return out

@@ -58,13 +58,18 @@ class Node:
 
 
 class Run:
-    __slots__ = ("k", "n", "flags", "front", "starts")
+    __slots__ = ("k", "n", "flags", "front", "starts", "path")
 
-    def __init__(self, k: int, n: int, flags: int, front: tuple, starts: tuple = ()) -> None:
+    def __init__(
+        self, k: int, n: int, flags: int, front: tuple, starts: tuple = (), path=None
+    ) -> None:
         self.k = k
         self.n = n
         self.flags = flags
         self.front = front  # tuple of Node
+        # with match-dependent conditions: (rows, labels) lists of the run's path, the run's
+        # "value vector" for opaque conditions (handed to the continuing child, copied on forks)
+        self.path = path
         # SKIP TILL NEXT MATCH with WITHIN only: sorted distinct start keys of the member paths
         # not yet closed by the window
         self.starts = starts
@@ -206,7 +211,9 @@ class NfaEngine(EngineBase):
             k, n = run.k, run.n
             c = comps[k]
             if self.has_conds:
-                rows, labels = chain(front[0])
+                if run.path is None:
+                    run.path = chain(front[0])
+                rows, labels = run.path
             else:
                 rows = labels = ()
             moves: list[tuple[int, int]] = []
@@ -221,7 +228,8 @@ class NfaEngine(EngineBase):
                         moves.append((j, 1))
                     if comps[j].min > 0:
                         break
-            if self.any or not moves:
+            stays = self.any or not moves
+            if stays:
                 # ignore edge: the run stays, watching its negations
                 flags = run.flags
                 if n >= c.min:
@@ -231,15 +239,26 @@ class NfaEngine(EngineBase):
                 if flags == run.flags:
                     new_runs.append(run)
                 else:
-                    new_runs.append(Run(k, n, flags, front, run.starts))
-            for j, nn in moves:
-                node = _new_node(r, comps[j].var, key, front)
-                self._arrive(j, nn, node, lo, raw, new_runs, run.starts)
+                    new_runs.append(Run(k, n, flags, front, run.starts, run.path))
+            for i, (j, nn) in enumerate(moves):
+                var = comps[j].var
+                node = _new_node(r, var, key, front)
+                path = None
+                if self.has_conds:
+                    if stays or i < len(moves) - 1:
+                        path = (rows + [r], labels + [var])
+                    else:  # the last child continues the run: extend its lists in place
+                        rows.append(r)
+                        labels.append(var)
+                        path = (rows, labels)
+                self._arrive(j, nn, node, lo, raw, new_runs, run.starts, path)
         # runs beginning at this row
         for j in pat.start_components:
             if qualifies(comps[j].var, maskrow, r, (), ()):
                 node = Node(r, comps[j].var, key, (), key, key, r)
-                self._arrive(j, 1, node, lo, raw, new_runs, (key,) if self.track_starts else ())
+                path = ([r], [comps[j].var]) if self.has_conds else None
+                starts = (key,) if self.track_starts else ()
+                self._arrive(j, 1, node, lo, raw, new_runs, starts, path)
         if self.merge:
             new_runs = self._merge(new_runs)
         self.runs = new_runs
@@ -248,7 +267,9 @@ class NfaEngine(EngineBase):
         self.stats["steps"] = self.steps
         self._emit(raw, out)
 
-    def _arrive(self, j: int, n: int, node: Node, lo, raw: list, new_runs: list, starts) -> None:
+    def _arrive(
+        self, j: int, n: int, node: Node, lo, raw: list, new_runs: list, starts, path=None
+    ) -> None:
         """A run reached (j, n) by selecting ``node``'s row."""
         self.stats["runs"] += 1
         accepting = n >= self.pat.components[j].min and self.pat.accepting_from[j]
@@ -259,7 +280,7 @@ class NfaEngine(EngineBase):
             else:
                 raw.extend(self._paths((node,), lo))
         if not terminal:
-            new_runs.append(Run(j, n, 0, (node,), starts))
+            new_runs.append(Run(j, n, 0, (node,), starts, path))
 
     def _merge(self, runs: list[Run]) -> list[Run]:
         by_state: dict = {}
@@ -297,27 +318,35 @@ class NfaEngine(EngineBase):
             strict = True
         steps = 0
         for f in front:
-            stack = [(f, ())]
+            trail: list = []  # trail[d] = node at depth d (from the end) of the current path
+            stack = [(f, 0)]
             while stack:
-                node, suffix = stack.pop()
+                node, depth = stack.pop()
                 steps += 1
-                path = ((node.row, node.var),) + suffix
+                del trail[depth:]
+                trail.append(node)
                 if not node.preds:
                     s = node.key
                     if only is not None:
-                        if s in only and (lo is None or s > lo):
-                            found.append(path)
-                    elif lower is None or s > lower:
-                        found.append(path)
+                        ok = s in only and (lo is None or s > lo)
+                    else:
+                        ok = lower is None or s > lower
+                    if ok:
+                        found.append(
+                            (
+                                tuple(x.row for x in reversed(trail)),
+                                tuple(x.var for x in reversed(trail)),
+                            )
+                        )
                     continue
                 for p in node.preds:
                     if lower is not None and (p.ykey < lower or (strict and p.ykey == lower)):
                         continue
                     if upper is not None and p.okey > upper:
                         continue
-                    stack.append((p, path))
+                    stack.append((p, depth + 1))
         self._add_steps(steps)
-        return [(tuple(r for r, _ in path), tuple(v for _, v in path)) for path in found]
+        return found
 
     # -- introspection ----------------------------------------------------------------------------
 

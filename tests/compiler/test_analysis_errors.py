@@ -1,0 +1,117 @@
+"""Invalid queries: each raises a SparkCepError with the right code, at the right token.
+
+A case names the offending token by a marker: the first occurrence of the marker text after
+``MATCH_RECOGNIZE`` (or its n-th occurrence), whose line and column the error must report.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import sparkcep
+from sparkcep.errors import AnalysisError, SparkCepError, line_and_column
+
+
+def query(
+    pattern: str = "A B",
+    define: str = "A AS v > 0",
+    measures: str = "",
+    rows: str = "",
+    skip: str = "",
+    subset: str = "",
+    strategy: str = "",
+    within: str = "",
+    order: str = "ORDER BY id",
+    partition: str = "PARTITION BY p",
+) -> str:
+    parts = [partition, order]
+    if measures:
+        parts.append(f"MEASURES {measures}")
+    parts += [rows, skip, strategy, f"PATTERN ({pattern})", within]
+    if subset:
+        parts.append(f"SUBSET {subset}")
+    if define:
+        parts.append(f"DEFINE {define}")
+    body = "\n  ".join(part for part in parts if part)
+    return f"SELECT *\nFROM t MATCH_RECOGNIZE (\n  {body}\n) AS m"
+
+
+CASES = [
+    ("UNDEFINED_PATTERN_VARIABLE", query(measures="LAST(C.v) AS x"), "C.v", 1),
+    ("UNDEFINED_PATTERN_VARIABLE", query(define="C AS v > 0"), "C AS", 1),
+    ("UNDEFINED_PATTERN_VARIABLE", query(subset="U = (A, Z)"), "Z)", 1),
+    ("UNDEFINED_PATTERN_VARIABLE", query(skip="AFTER MATCH SKIP TO LAST Z"), "Z\n", 1),
+    ("UNDEFINED_PATTERN_VARIABLE", query(measures="CLASSIFIER(Z) AS c"), "Z)", 1),
+    ("UNDEFINED_PATTERN_VARIABLE", query(define="A AS t.v > 0"), "t.v", 1),
+    ("DUPLICATE_DEFINITION", query(define="A AS v > 0, A AS v < 0"), "A AS", 2),
+    ("SUBSET_NAME_CONFLICT", query(subset="A = (A, B)"), "A =", 1),
+    ("DUPLICATE_SUBSET", query(subset="U = (A), U = (B)"), "U =", 2),
+    ("DEFINE_SUBSET", query(subset="U = (A, B)", define="U AS v > 0"), "U AS", 1),
+    ("FINAL_IN_DEFINE", query(define="A AS FINAL LAST(A.v) > 0"), "FINAL", 1),
+    ("INVALID_NAVIGATION_NESTING", query(define="A AS PREV(PREV(v)) > 0"), "PREV(v)", 1),
+    ("INVALID_NAVIGATION_NESTING", query(measures="LAST(PREV(A.v)) AS x"), "PREV(A.v)", 1),
+    ("INVALID_NAVIGATION_NESTING", query(measures="LAST(SUM(A.v)) AS x"), "SUM", 1),
+    ("INVALID_NAVIGATION_NESTING", query(measures="SUM(LAST(A.v)) AS x"), "LAST(A.v)", 1),
+    ("INVALID_NAVIGATION_NESTING", query(measures="LAST(CLASSIFIER()) AS x"), "CLASSIFIER", 1),
+    ("INVALID_NAVIGATION_NESTING", query(measures="PREV(LAST(A.v) + FIRST(A.v)) AS x"), "FIRST", 1),
+    ("INVALID_NAVIGATION_NESTING", query(define="A AS MAX(MIN(A.v)) > 0"), "MIN", 1),
+    ("INCONSISTENT_VARIABLE_REFERENCES", query(measures="LAST(A.v + B.v) AS x"), "LAST", 1),
+    ("INCONSISTENT_VARIABLE_REFERENCES", query(measures="SUM(A.v * B.v) AS x"), "SUM", 1),
+    ("INCONSISTENT_VARIABLE_REFERENCES", query(define="B AS FIRST(A.v + v) > 0"), "FIRST", 1),
+    ("INVALID_NAVIGATION_OFFSET", query(define="A AS PREV(v, v) > 0"), "v)", 1),
+    ("INVALID_NAVIGATION_OFFSET", query(measures="FIRST(A.v, 1.5) AS x"), "1.5", 1),
+    ("NAVIGATION_WITHOUT_COLUMN", query(define="A AS PREV(1) > 0"), "PREV", 1),
+    ("NAVIGATION_WITHOUT_COLUMN", query(measures="LAST(2) AS x"), "LAST", 1),
+    ("EXCLUSION_WITH_UNMATCHED_ROWS",
+     query(pattern="A {- B -}", rows="ALL ROWS PER MATCH WITH UNMATCHED ROWS"), "{-", 1),
+    ("PARTITION_BY_NOT_COLUMN", query(partition="PARTITION BY upper(p)"), "upper", 1),
+    ("PATTERN_VARIABLE_OUTSIDE_MEASURES_OR_DEFINE", query(partition="PARTITION BY A.p"), "A.p", 1),
+    ("WITHIN_REQUIRES_ORDER_BY", query(order="", within="WITHIN 10"), "WITHIN", 1),
+    ("WITHIN_REQUIRES_SINGLE_ORDER_KEY", query(order="ORDER BY id, v", within="WITHIN 10"), "v\n", 1),
+    ("WITHIN_NOT_POSITIVE", query(within="WITHIN 0"), "WITHIN", 1),
+    ("WITHIN_UNSUPPORTED_INTERVAL", query(within="WITHIN INTERVAL '1' MONTH"), "WITHIN", 1),
+    ("NEGATION_REQUIRES_SKIP_STRATEGY", query(pattern="A !B C"), "!B", 1),
+    ("NEGATION_NOT_IN_SEQUENCE",
+     query(pattern="A (!B | C) D", strategy="SKIP TILL NEXT MATCH"), "!B", 1),
+    ("DUPLICATE_MEASURE_NAME", query(measures="A.v AS x, B.v AS X"), "X", 1),
+    ("WINDOW_FUNCTION_IN_MATCH_RECOGNIZE",
+     query(measures="row_number() OVER (ORDER BY id) AS r"), "row_number", 1),
+    ("WINDOW_FUNCTION_IN_MATCH_RECOGNIZE",
+     query(define="A AS v > lag(v) OVER (ORDER BY id)"), "lag", 1),
+    ("UNSUPPORTED_AGGREGATE", query(measures="stddev(A.v) AS s"), "stddev", 1),
+    ("UNSUPPORTED_AGGREGATE", query(define="A AS percentile(A.v, 0.5) > 1"), "percentile", 1),
+    ("INVALID_STAR_REFERENCE", query(measures="SUM(A.*) AS s"), "A.*", 1),
+    ("NAVIGATION_REQUIRES_ORDER_BY", query(order="", define="A AS v > PREV(v)"), "PREV", 1),
+    ("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+     query(define="B AS concat(A.s, B.s) = 'x'"), "concat", 1),
+    ("UNSUPPORTED_QUALIFIED_NAME", query(measures="LAST(A.s.x) AS y"), "A.s.x", 1),
+    ("NO_OUTPUT_COLUMNS", query(partition=""), "t MATCH_RECOGNIZE", 1),
+]
+
+
+def expected_position(sql: str, marker: str, occurrence: int) -> tuple[int, int]:
+    start = sql.index("MATCH_RECOGNIZE") if marker != "t MATCH_RECOGNIZE" else 0
+    offset = start - 1
+    for _ in range(occurrence):
+        offset = sql.index(marker, offset + 1)
+    return line_and_column(sql, offset)
+
+
+@pytest.mark.parametrize(
+    "code, sql, marker, occurrence", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
+)
+def test_invalid_query(code, sql, marker, occurrence):
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.transpile(sql)
+    error = caught.value
+    assert error.code == code, str(error)
+    assert (error.line, error.column) == expected_position(sql, marker, occurrence), str(error)
+    rendered = str(error)
+    assert rendered.splitlines()[0].startswith(f"[{code}]")
+    assert "^" in rendered.splitlines()[-1]
+
+
+def test_errors_are_typed():
+    assert issubclass(AnalysisError, SparkCepError)
+    with pytest.raises(AnalysisError):
+        sparkcep.transpile(query(measures="LAST(C.v) AS x"))

@@ -1,0 +1,3 @@
+WITH recent AS (SELECT * FROM clicks WHERE ts > TIMESTAMP '2024-01-01 00:00:00')
+SELECT * FROM (SELECT `user_id`, `ts`, (`__sparkcep_c0`) AS `session`, (`__sparkcep_c1`) AS `n`, (`__sparkcep_c2`) AS `ends`, (`__sparkcep_c3`) AS `cls`, * EXCEPT (`user_id`, `ts`, `__sparkcep_c0`, `__sparkcep_c1`, `__sparkcep_c2`, `__sparkcep_c3`) FROM sparkcep_mr_85e0268771d69412(TABLE(SELECT __sparkcep_in.*, coalesce((`ts` < lag((`ts`), 1) OVER (PARTITION BY user_id ORDER BY ts) + INTERVAL '30' MINUTE), false) AS `__sparkcep_d1`, (`ts`) AS `__sparkcep_v0` FROM (SELECT user_id, ts, page FROM recent) AS __sparkcep_in) PARTITION BY (`user_id`) ORDER BY (ts)))
+

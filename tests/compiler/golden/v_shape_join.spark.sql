@@ -1,0 +1,4 @@
+/* keep me */ SELECT m.symbol, m.bottom, c.name, nvl(m.top, 0) AS top_or_zero
+FROM (SELECT `symbol`, (`__sparkcep_c0`) AS `top`, (`__sparkcep_c1`) AS `bottom`, (`__sparkcep_c2` - `__sparkcep_c0`) AS `gain` FROM sparkcep_mr_881595700393720c(TABLE(SELECT __sparkcep_in.*, coalesce((`price` < lag((`price`), 1) OVER (PARTITION BY symbol ORDER BY ts)), false) AS `__sparkcep_d0`, coalesce((`price` > lag((`price`), 1) OVER (PARTITION BY symbol ORDER BY ts)), false) AS `__sparkcep_d1`, (`price`) AS `__sparkcep_v0`, ((`price`) * 1.01) AS `__sparkcep_v1` FROM `ticks` AS __sparkcep_in) PARTITION BY (`symbol`) ORDER BY (ts))) AS m JOIN companies c ON m.symbol = c.symbol
+WHERE c.name != 'x'   -- trailing comment
+

@@ -98,7 +98,7 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
     pattern_node = node.args["pattern"]
 
     # Primary variables: in order of first appearance in PATTERN.
-    for variable in pattern_node.find_all(dx.PatternVariable):
+    for variable in pattern_node.find_all(dx.PatternVariable, bfs=False):
         name = canonical_name(variable.this)
         if name not in scope.variable_ids:
             scope.variable_ids[name] = len(scope.variables)

@@ -158,6 +158,12 @@ def test_empty_loops_terminate():
     assert run(star(opt(A)), "A A B") == ([(1, 0, "AA"), (2, 2, "")], None)
     assert run(star(star(A)), "A A B") == ([(1, 0, "AA"), (2, 2, "")], None)
     assert run(plus(plus(star(A))), "A A B") == ([(1, 0, "AA"), (2, 2, "")], None)
+    # Reluctant inner loops: the inner A*? prefers zero rows, but an outer iteration past the
+    # minimum may not be empty, so each outer iteration takes exactly one A. (These also check
+    # that the failure memo tells "this iteration has consumed a row" from "it has not".)
+    assert run(star(star(A, False)), "A A B") == ([(1, 0, "AA"), (2, 2, "")], None)
+    assert run(plus(star(A, False)), "A A A B") == ([(1, 0, "AAA"), (2, 3, "")], None)
+    assert run(star(star(B, False)), "AB AB AB B AB") == ([(1, 0, "BBBBB")], None)
 
 
 def test_preferred_empty_alternative_inside_a_loop_is_skipped():

@@ -226,3 +226,24 @@ def test_statement_without_match_recognize_passes_through(spark):
     text = "SELECT 1 AS one"
     assert sparkcep.transpile(text) == text
     assert sparkcep.sql(spark, text).collect()[0].one == 1
+
+
+def test_unknown_column_is_reported_against_the_users_sql(table, spark):
+    text = ("SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY p ORDER BY id\n"
+            "  MEASURES LAST(A.nosuch) AS x PATTERN (A+) DEFINE A AS v > 0)")
+    with pytest.raises(sparkcep.AnalysisError) as caught:
+        sparkcep.sql(spark, text)
+    error = caught.value
+    assert error.code == "UNRESOLVED_COLUMN"
+    assert "__sparkcep" not in str(error)
+    assert (error.line, error.column) == (2, 19)
+
+
+def test_row_local_define_types_follow_spark(table, spark):
+    # DEFINE conditions are Spark expressions: string functions, CASE, intervals all work.
+    got = run(spark, """
+        MEASURES COUNT(*) AS n
+        PATTERN (A+)
+        DEFINE A AS CASE WHEN upper(p) = 'A' THEN v % 2 = 0 ELSE v > 1 END""")
+    # a: 10 8 6 even (n=3), 4 even (n=1); b: 3 2 above 1 (n=2)
+    assert got == [("a", 1), ("a", 3), ("b", 2)]

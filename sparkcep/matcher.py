@@ -169,6 +169,9 @@ class RowPatternMatcher:
     # ------------------------------------------------------------------ Engine API
 
     def feed(self, block: RowBlock) -> list[MatchEvent]:
+        """Consume the next rows; return the events that are final. A MatchRuntimeError carries
+        the events decided in this call before it in its ``events`` attribute; the engine must
+        not be used after one."""
         if self._finished:
             raise InternalError("feed() after finish()")
         n = len(block)
@@ -201,6 +204,15 @@ class RowPatternMatcher:
 
     def _advance(self) -> list[MatchEvent]:
         events: list[MatchEvent] = []
+        try:
+            self._drain(events)
+        except MatchRuntimeError as error:
+            # the events decided before the error (e.g. the match whose SKIP target is invalid)
+            error.events = events
+            raise
+        return events
+
+    def _drain(self, events: list[MatchEvent]) -> None:
         spec = self.spec
         while True:
             att = self._attempt
@@ -260,7 +272,6 @@ class RowPatternMatcher:
             self._covered = max(self._covered, end)
             self._next_start = self._skip_target(s, end, [labels[pc] for pc in path])
         self._trim()
-        return events
 
     def _new_attempt(self, start: int) -> _Attempt:
         """Start the VM at ``start``. Without WITHIN, a memoized state's future depends only on

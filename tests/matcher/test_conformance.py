@@ -255,6 +255,8 @@ def test_error_message_names_the_variables():
         engine.feed(RowBlock(masks=masks))
         engine.finish()
     assert info.value.code == "SKIP_TO_FIRST_ROW_OF_MATCH" and "TO FIRST (A)" in info.value.message
+    # the match decided before the error travels with it
+    assert brief(info.value.events) == [(1, 0, "AB")]
 
 
 # --------------------------------------------------------------------------- exclusion

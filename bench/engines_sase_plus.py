@@ -12,7 +12,7 @@ that goes up with probability p (default 0.7), down or flat otherwise (step 1..5
     p3:    a[i].price > min(a[..i-1].price)
     b:     b.volume < 150
 
-    .venv/bin/python bench/engines_sase_plus.py                    # defaults, a few minutes
+    .venv/bin/python bench/engines_sase_plus.py                    # W 500, 1000: about 4 minutes
     .venv/bin/python bench/engines_sase_plus.py --windows 500 1000 2000 --events 3
 
 Prints events/s, average match length, runs created per event, peak live runs; SKIP TILL ANY
@@ -71,7 +71,7 @@ def b_mask(vols):
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--windows", type=int, nargs="+", default=[500, 1000, 2000])
+    ap.add_argument("--windows", type=int, nargs="+", default=[500, 1000])
     ap.add_argument("--events", type=float, default=1.0, help="events per symbol, in multiples of W")
     ap.add_argument("--p-up", type=float, default=0.7)
     ap.add_argument("--start", type=int, default=20)

@@ -27,9 +27,24 @@ def sql(spark, text: str, args=None, **kwargs):
 
 
 def enable(spark) -> None:
-    """Make ``spark.sql(text)`` itself accept the sparkcep dialect on this session."""
+    """Make ``spark.sql(text)`` itself accept the sparkcep dialect on this session.
+
+    With the parser extension loaded (``sparkcep.session.extension_session``) this installs the
+    rewriter in the JVM, so every SQL entry point of the session accepts the dialect; otherwise
+    it logs why and wraps ``spark.sql`` in Python."""
     if getattr(spark, "_sparkcep_original_sql", None) is not None:
         return
+    from sparkcep import extension
+
+    if extension.install(spark):
+        return
+    extension.log.warning(
+        "sparkcep: the parser extension is not loaded in this session (it must be configured "
+        "when the session starts: sparkcep.session.extension_session(), or spark.jars=%s and "
+        "spark.sql.extensions=%s); wrapping spark.sql in Python instead, so MATCH_RECOGNIZE "
+        "works in spark.sql() of this session only, not over JDBC/Thrift",
+        extension.jar_path(), extension.EXTENSIONS_CLASS,
+    )
     original = spark.sql
     spark._sparkcep_original_sql = original
 
@@ -41,6 +56,9 @@ def enable(spark) -> None:
 
 def disable(spark) -> None:
     """Undo :func:`enable`."""
+    from sparkcep import extension
+
+    extension.uninstall(spark)
     original = getattr(spark, "_sparkcep_original_sql", None)
     if original is not None:
         spark.sql = original

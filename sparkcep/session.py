@@ -75,3 +75,12 @@ def local_session(master: str = "local[2]", app_name: str = "sparkcep", **conf):
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+def extension_session(master: str = "local[2]", app_name: str = "sparkcep", conf: dict | None = None):
+    """Like :func:`local_session`, with sparkcep's Spark SQL parser extension loaded, so that
+    ``spark.sql`` and anything else parsing SQL in the session (the Thrift server) accepts
+    MATCH_RECOGNIZE. ``conf`` maps Spark setting names to values."""
+    from sparkcep.extension import session
+
+    return session(master, app_name, conf)

@@ -163,6 +163,24 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
         if target is not None:
             skip_to = scope.resolve(target)
 
+    if after is not None and strategy is not Strategy.STRICT_CONTIGUITY:
+        raise scope.error(
+            "AFTER_MATCH_SKIP_WITH_SELECTION_STRATEGY",
+            f"AFTER MATCH SKIP does not apply under {strategy.value}: every match is reported "
+            "(see docs/semantics.md); remove the AFTER MATCH SKIP clause",
+            after,
+        )
+    if strategy is not Strategy.STRICT_CONTIGUITY:
+        for condition in definitions.values():
+            number = condition.find(dx.MatchNumber)
+            if number is not None:
+                raise scope.error(
+                    "MATCH_NUMBER_IN_DEFINE",
+                    f"MATCH_NUMBER() cannot be used in DEFINE under {strategy.value}: a match's "
+                    "number is only known when the match is reported",
+                    number,
+                )
+
     pattern = _lower_pattern(pattern_node, scope, strategy)
     if rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED:
         exclusion = pattern_node.find(dx.PatternExclusion)

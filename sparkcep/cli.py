@@ -148,5 +148,35 @@ def demo(master) -> None:
         _fail(error)
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (non-loopback needs --password-file)")
+@click.option("--port", default=10000, show_default=True, type=int)
+@click.option("--http", is_flag=True, help="HTTP transport (path cliservice) instead of binary")
+@click.option("--master", default="local[2]", show_default=True)
+@click.option("--conf", "confs", multiple=True, metavar="KEY=VALUE", help="a Spark setting (repeatable)")
+@click.option("-t", "--table", "tables", multiple=True, help="NAME=PATH (CSV, JSON, Parquet)")
+@click.option("--password-file", type=click.Path(exists=True, dir_okay=False),
+              help="file of user:password lines; clients must log in with one of them")
+def serve(host, port, http, master, confs, tables, password_file) -> None:
+    """Serve JDBC/ODBC clients and BI tools (Spark Thrift server) with MATCH_RECOGNIZE."""
+    import logging
+
+    from sparkcep.server import ServerOptions, parse_conf
+    from sparkcep.server import serve as run_server
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        options = ServerOptions(host=host, port=port, http=http, master=master,
+                                conf=parse_conf(confs), tables=tables, password_file=password_file)
+        status = run_server(options, echo=lambda line: click.echo(line))
+    except SparkCepError as error:
+        _fail(error)
+    except Exception as error:  # Spark's own errors: first line only
+        _fail(_spark_message(error))
+    sys.stdout.flush()
+    sys.exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -86,6 +86,14 @@ CASES = [
      query(define="B AS concat(A.s, B.s) = 'x'"), "concat", 1),
     ("UNSUPPORTED_QUALIFIED_NAME", query(measures="LAST(A.s.x) AS y"), "A.s.x", 1),
     ("NO_OUTPUT_COLUMNS", query(partition=""), "t MATCH_RECOGNIZE", 1),
+    ("AFTER_MATCH_SKIP_WITH_SELECTION_STRATEGY",
+     query(skip="AFTER MATCH SKIP PAST LAST ROW", strategy="SKIP TILL ANY MATCH"), "AFTER", 1),
+    ("MATCH_NUMBER_IN_DEFINE",
+     query(define="A AS MATCH_NUMBER() < 3", strategy="SKIP TILL NEXT MATCH"), "MATCH_NUMBER", 1),
+    ("UNSUPPORTED_PATTERN_FOR_STRATEGY",
+     query(pattern="A | B", strategy="SKIP TILL ANY MATCH"), "A | B", 1),
+    ("UNSUPPORTED_PATTERN_FOR_STRATEGY",
+     query(pattern="!A B", strategy="SKIP TILL NEXT MATCH"), "!A B", 1),
 ]
 
 

@@ -166,6 +166,7 @@ def serve(host, port, http, master, confs, tables, password_file) -> None:
     from sparkcep.server import serve as run_server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("py4j").setLevel(logging.WARNING)
     try:
         options = ServerOptions(host=host, port=port, http=http, master=master,
                                 conf=parse_conf(confs), tables=tables, password_file=password_file)

@@ -30,6 +30,8 @@ SCHEMAS = {
     "users": "user_id STRING, country STRING, plan STRING",
     "card_txns": "txn_id BIGINT, card_id STRING, ts TIMESTAMP, amount DOUBLE, merchant STRING",
     "sensor_readings": "sensor_id STRING, ts TIMESTAMP, temp_c DOUBLE, vibration_mm_s DOUBLE",
+    "hadoop_log": "event_id BIGINT, ts TIMESTAMP, job_id STRING, task_id STRING, node_id STRING, "
+                  "event STRING, period_s DOUBLE, bytes BIGINT, val DOUBLE",
 }
 
 
@@ -260,6 +262,106 @@ def sensor_readings() -> list[tuple]:
     return rows
 
 
+# ---------------------------------------------------------------------------------------------
+# hadoop_log: one merged monitoring stream of a small Hadoop cluster (4 worker nodes), 09:00 to
+# ~09:50: the Hadoop job/task log of 4 concurrent jobs plus a Ganglia sample every minute.
+# Layout after seed 000 §6.5 (SASE++ Hadoop case study); the jobs, sizes and timings are
+# invented. Columns that do not apply to an event are 0 / 0.0 (the table has no NULLs):
+#  * job events (JobStart, JobEnd, JobKilled): task_id = job_id, node_id 'master';
+#  * map attempts: MapStart, MapEnd (period_s = run time, bytes = map output), MapFailed;
+#  * reduce tasks: ReduceStart, DataPull (one shuffle fetch per map output: period_s = fetch
+#    time, bytes = fetched), ReduceProgress (val = fraction done), ReduceEnd (period_s = run
+#    time, bytes = reduce output);
+#  * Ganglia: one LoadStd sample a minute (job_id 'cluster', task_id 'ganglia', node_id
+#    'gmeta'; val = standard deviation of the CPU load across the nodes). A sample is
+#    "balanced" below 1.0. Reducers marked skewed push it up while they run.
+# Every timestamp is unique in the whole table (so in every partition too), and event_id
+# increases with ts.
+
+HADOOP_JOBS = [
+    # job_id, start (s after 09:00), maps, reducers: (skewed, slow last fetch), fate
+    ("job_01", 70, 5, [(True, False), (False, False)], "JobEnd"),
+    ("job_02", 250, 4, [(False, False), (True, True)], "JobEnd"),
+    ("job_03", 700, 4, [(False, False), (True, True)], "JobEnd"),
+    ("job_04", 1500, 3, [(True, False)], "JobKilled"),
+    ("job_05", 1830, 4, [(False, True), (True, False)], "JobEnd"),
+]
+
+
+def hadoop_log() -> list[tuple]:
+    rng = random.Random(650)
+    t0 = datetime(2024, 9, 16, 9, 0, 0)
+    ev = []  # [seconds, job, task, node, event, period_s, bytes, val]
+    nodes = ["n01", "n02", "n03", "n04"]
+    reducers = []  # (start_s, end_s, skewed) for the load model
+
+    for job, start, n_maps, reds, fate in HADOOP_JOBS:
+        ev.append([start, job, job, "master", "JobStart", 0.0, 0, 0.0])
+        map_ends = []
+        for m in range(n_maps):
+            task, node = f"{job}_m_{m}", nodes[(m + len(job)) % 4]
+            s = start + rng.randint(5, 40)
+            if job == "job_02" and m == 1:  # a failed first attempt, retried on another node
+                run = rng.randint(30, 60)
+                ev.append([s, job, task, node, "MapStart", 0.0, 0, 0.0])
+                ev.append([s + run, job, task, node, "MapFailed", float(run), 0, 0.0])
+                s, node = s + run + rng.randint(3, 9), nodes[(m + 1) % 4]
+            run = rng.randint(60, 170)
+            if job == "job_03" and m == 3:  # a straggling mapper: its output comes 9 min later
+                run += 600
+            out = rng.randint(40, 160) * 1_000_000
+            ev.append([s, job, task, node, "MapStart", 0.0, 0, 0.0])
+            ev.append([s + run, job, task, node, "MapEnd", float(run), out, 0.0])
+            map_ends.append((s + run, out))
+        map_ends.sort()
+        for r, (skewed, slow_last) in enumerate(reds):
+            task, node = f"{job}_r_{r}", nodes[(r + 2 + len(job)) % 4]
+            rs = map_ends[0][0] + rng.randint(8, 30)
+            ev.append([rs, job, task, node, "ReduceStart", 0.0, 0, 0.0])
+            t = rs
+            for k, (m_end, out) in enumerate(map_ends):
+                t = max(t, m_end) + rng.randint(4, 25)
+                fetch = rng.randint(20, 90) / 10  # 2.0 .. 9.0 s
+                if slow_last and k == len(map_ends) - 1:
+                    fetch = rng.randint(300, 400) / 10  # a fetch from an overloaded node
+                share = out // len(reds)  # the last reducer fetches the rest
+                if r == len(reds) - 1:
+                    share = out - (len(reds) - 1) * share
+                ev.append([t, job, task, node, "DataPull", fetch, share, 0.0])
+                if k == 1:
+                    ev.append([t + rng.randint(3, 15), job, task, node, "ReduceProgress", 0.0, 0,
+                               round(0.33 + rng.random() * 0.1, 2)])
+            if fate == "JobKilled":
+                reducers.append((rs, t + 60, skewed))
+                continue
+            re_ = t + rng.randint(30, 100)
+            ev.append([re_, job, task, node, "ReduceEnd", float(re_ - rs),
+                       rng.randint(5, 30) * 1_000_000, 0.0])
+            reducers.append((rs, re_, skewed))
+        last = max(e[0] for e in ev if e[1] == job)
+        ev.append([last + rng.randint(5, 20), job, job, "master", fate, 0.0, 0, 0.0])
+
+    # Unique timestamps: each event moves to the next free second that is not a whole minute
+    # (whole minutes are the Ganglia samples'). Each task's events keep their order.
+    ev.sort(key=lambda e: e[0])
+    used = set()
+    for e in ev:
+        while e[0] in used or e[0] % 60 == 0:
+            e[0] += 1
+        used.add(e[0])
+    end = max(e[0] for e in ev) + 120
+    for minute in range(0, end // 60 + 1):
+        s = 60 * minute
+        load = 0.25 + rng.random() * 0.45
+        for rs, re_, skewed in reducers:
+            if rs <= s < re_:
+                load += min(1.9, 0.2 * (s - rs) / 60 + 0.5) if skewed else 0.1
+        ev.append([s, "cluster", "ganglia", "gmeta", "LoadStd", 0.0, 0, round(load, 2)])
+    ev.sort(key=lambda e: e[0])
+    return [(9_000_001 + i, t0 + timedelta(seconds=s), job, task, node, event, period, nbytes, val)
+            for i, (s, job, task, node, event, period, nbytes, val) in enumerate(ev)]
+
+
 TABLES = {
     "stock_ticks": stock_ticks,
     "companies": companies,
@@ -267,6 +369,7 @@ TABLES = {
     "users": users,
     "card_txns": card_txns,
     "sensor_readings": sensor_readings,
+    "hadoop_log": hadoop_log,
 }
 
 

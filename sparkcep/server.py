@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 import shutil
 import signal
 import socket
@@ -144,13 +145,22 @@ def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
     java_options = [f"-Dderby.stream.error.file={work / 'derby.log'}"]
     if options.password_file:
         password_file = str(Path(options.password_file).resolve())
-        settings["hive.server2.custom.authentication.class"] = "sparkcep.jvm.PasswordFileAuthenticator"
+        # Hive's authentication factory reads a fresh HiveConf (system properties), not the
+        # session's: set the class there too.
+        authenticator = "sparkcep.jvm.PasswordFileAuthenticator"
+        settings["hive.server2.custom.authentication.class"] = authenticator
+        java_options.append(f"-Dhive.server2.custom.authentication.class={authenticator}")
         java_options.append(f"-Dsparkcep.passwordFile={password_file}")
     user = dict(options.conf)
     if user.get("spark.sql.catalogImplementation") == "hive":
         settings["spark.hadoop.javax.jdo.option.ConnectionURL"] = (
             f"jdbc:derby:;databaseName={work / 'metastore_db'};create=true"
         )
+    # on the driver's system class path as well, for classes Hive loads by name (authenticator)
+    from sparkcep.extension import jar_path
+
+    class_path = [p for p in user.pop("spark.driver.extraClassPath", "").split(os.pathsep) if p]
+    settings["spark.driver.extraClassPath"] = os.pathsep.join([jar_path(), *class_path])
     extra = user.pop("spark.driver.extraJavaOptions", "")
     settings["spark.driver.extraJavaOptions"] = " ".join([*java_options, extra]).strip()
     settings.update(user)

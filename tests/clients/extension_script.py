@@ -1,0 +1,84 @@
+"""Run the sql_examples through plain ``spark.sql`` on a session with sparkcep's parser extension
+(a subprocess of the tests: one SparkContext per process).
+
+    python extension_script.py MASTER OUT.json [--few] [--edges] [--conf k=v ...]
+
+Writes {"parser": ..., "examples": {stem: [columns, rows]}, "edges": {...}} with rows
+normalised as in clients_support.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+from clients_support import QUERIES, norm_rows, statement  # noqa: E402
+
+UNDEFINED = """SELECT * FROM stock_ticks MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY ts
+  MEASURES X.price AS p
+  PATTERN (A B+) DEFINE B AS price > PREV(price))"""
+
+
+def edges(spark, jvm) -> dict:
+    v_shape = statement(next(q for q in QUERIES if q.stem == "stock_v_shape"))
+    out = {}
+    plan = spark.sql("EXPLAIN " + v_shape).collect()[0][0]
+    out["explain"] = "Physical Plan" in plan and "sparkcep_mr_" in plan
+    spark.sql("CREATE OR REPLACE TEMP VIEW v_shapes AS " + v_shape)
+    out["view_rows"] = spark.sql("SELECT count(*) FROM v_shapes").collect()[0][0]
+    before = jvm.sparkcep.jvm.MatchRecognizeParser.rewriteCalls()
+    row = spark.sql("SELECT 'MATCH_RECOGNIZE' AS s /* MATCH_RECOGNIZE */ -- match_recognize").collect()
+    out["keyword_in_string"] = [row[0][0], jvm.sparkcep.jvm.MatchRecognizeParser.rewriteCalls() - before]
+    out["lower_case"] = len(spark.sql(v_shape.replace("MATCH_RECOGNIZE", "match_recognize")).collect())
+    out["cte_count"] = spark.sql(f"WITH m AS ({v_shape}) SELECT count(*) FROM m").collect()[0][0]
+    try:
+        spark.sql(UNDEFINED)
+        out["error"] = None
+    except Exception as error:  # pyspark.errors.ParseException
+        out["error"] = [type(error).__name__, str(error), error.getCondition(), error.getSqlState()]
+    try:
+        spark.sql("SELEC 1")
+    except Exception as error:
+        out["spark_error"] = [type(error).__name__, error.getCondition()]
+    out["dataframe_api"] = [r[0] for r in spark.range(3).selectExpr("id * 2").collect()]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("master")
+    parser.add_argument("out")
+    parser.add_argument("--few", action="store_true")
+    parser.add_argument("--edges", action="store_true")
+    parser.add_argument("--conf", action="append", default=[])
+    args = parser.parse_args()
+
+    from test_sql_examples import register_example_tables
+
+    from sparkcep.session import extension_session
+
+    conf = dict(item.split("=", 1) for item in args.conf)
+    spark = extension_session(args.master, "sparkcep-extension-test", conf)
+    jvm = spark.sparkContext._jvm
+    result = {"parser": spark._jsparkSession.sessionState().sqlParser().getClass().getName()}
+    register_example_tables(spark)
+    queries = [q for q in QUERIES if q.stem in {"stock_v_shape", "click_sessions"}] if args.few else QUERIES
+    result["examples"] = {}
+    for query in queries:
+        frame = spark.sql(query.read_text())  # the file as written, trailing semicolon included
+        result["examples"][query.stem] = [frame.columns, norm_rows(frame.collect())]
+    if args.edges:
+        result["edges"] = edges(spark, jvm)
+    result["rewrite_calls"] = jvm.sparkcep.jvm.MatchRecognizeParser.rewriteCalls()
+    Path(args.out).write_text(json.dumps(result))
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

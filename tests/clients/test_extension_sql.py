@@ -1,0 +1,101 @@
+"""``spark.sql`` itself with the parser extension (a fresh JVM in a subprocess), and the
+fallback when the extension is not loaded."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import sparkcep
+from clients_support import expected
+from conftest import child_env
+
+HERE = Path(__file__).resolve().parent
+
+
+def run_script(master: str, out: Path, *args: str, timeout: float = 600) -> dict:
+    result = subprocess.run(
+        [sys.executable, str(HERE / "extension_script.py"), master, str(out), *args],
+        capture_output=True, text=True, env=child_env(), timeout=timeout, cwd=out.parent,
+        start_new_session=True,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    return json.loads(out.read_text())
+
+
+def test_jar_is_built_from_the_sources():
+    from sparkcep.jvm import build
+
+    assert build.jar_source_hash() == build.source_hash(), "run: python -m sparkcep.jvm.build"
+    with zipfile.ZipFile(build.JAR) as jar:
+        names = set(jar.namelist())
+    assert "sparkcep/jvm/MatchRecognizeParser.class" in names
+
+
+def test_extension_conf_merges_lists():
+    from sparkcep import extension
+
+    conf = extension.spark_conf({"spark.jars": "/x/other.jar", "spark.sql.extensions": "a.B"})
+    assert conf["spark.jars"] == f"/x/other.jar,{extension.jar_path()}"
+    assert conf["spark.sql.extensions"] == f"a.B,{extension.EXTENSIONS_CLASS}"
+
+
+def test_explain_prefix_keeps_positions():
+    from sparkcep.extension import error_reply, rewrite_statement
+
+    bad = "EXPLAIN SELECT * FROM t MATCH_RECOGNIZE (\n ORDER BY ts PATTERN (A B+) DEFINE B AS X.v > 1)"
+    with pytest.raises(sparkcep.SparkCepError) as caught:
+        rewrite_statement(bad)
+    assert caught.value.line == 2
+    reply = error_reply(caught.value)
+    code, state, text = reply.split("\x00", 2)[2].split("\n", 2)
+    assert text.startswith(f"[{code}] ") and re.search(r"\(line 2, column \d+\)", text.splitlines()[0])
+
+
+@pytest.mark.spark
+def test_spark_sql_with_the_extension(tmp_path):
+    result = run_script("local[2]", tmp_path / "out.json", "--few", "--edges")
+    assert result["parser"] == "sparkcep.jvm.MatchRecognizeParser"
+    for stem, (columns, rows) in result["examples"].items():
+        want = expected(Path(sparkcep.__file__).parent.parent / "sql_examples" / f"{stem}.sql")
+        assert (columns, [tuple(r) for r in rows]) == want, stem
+    edges = result["edges"]
+    v_rows = len(result["examples"]["stock_v_shape"][1])
+    assert edges["explain"] is True
+    assert edges["view_rows"] == v_rows
+    assert edges["lower_case"] == v_rows
+    assert edges["cte_count"] == v_rows
+    assert edges["keyword_in_string"] == ["MATCH_RECOGNIZE", 0]
+    name, message, condition, state = edges["error"]
+    assert name == "ParseException"
+    assert message.splitlines()[0].startswith("[UNDEFINED_PATTERN_VARIABLE] ")
+    assert message.splitlines()[0].endswith("(line 3, column 12)")
+    assert (condition, state) == ("UNDEFINED_PATTERN_VARIABLE", "42000")
+    assert edges["spark_error"] == ["ParseException", "PARSE_SYNTAX_ERROR"]
+    assert edges["dataframe_api"] == [0, 2, 4]
+
+
+@pytest.mark.spark
+def test_enable_falls_back_without_the_extension(spark, caplog):
+    """The shared test session has no extension: enable() logs why and wraps spark.sql."""
+    from test_sql_examples import register_example_tables
+
+    register_example_tables(spark)
+    with caplog.at_level(logging.WARNING, logger="sparkcep.extension"):
+        sparkcep.enable(spark)
+    try:
+        assert "parser extension is not loaded" in caplog.text
+        rows = spark.sql(
+            "SELECT * FROM stock_ticks MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY ts "
+            "MEASURES COUNT(*) AS n PATTERN (A B+) DEFINE B AS price > PREV(price))"
+        ).collect()
+        assert rows
+    finally:
+        sparkcep.disable(spark)

@@ -1,0 +1,315 @@
+"""Real SQL clients against ``sparkcep serve``: beeline (JDBC), PyHive (DB-API), SQLAlchemy.
+
+One server (binary transport, loopback, no authentication, the sql_examples tables) serves the
+module; its rows are compared with ``sparkcep.sql`` on the in-process session and with the
+examples' expected CSV files. Set SPARKCEP_SOAK_SECONDS for a longer concurrency run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import threading
+import time
+
+import pytest
+
+import sparkcep
+from clients_support import (EXAMPLES, QUERIES, beeline, error_first_line, expected, norm_rows,
+                             result_lines, statement)
+from conftest import (SPARKCEP, child_env, example_table_args, finish, launch_server,
+                      wait_ready)
+
+pytestmark = pytest.mark.spark
+
+hive = pytest.importorskip("pyhive.hive")
+sqlalchemy = pytest.importorskip("sqlalchemy")
+
+SOAK_SECONDS = float(os.environ.get("SPARKCEP_SOAK_SECONDS", "20"))
+
+UNDEFINED = """SELECT * FROM stock_ticks MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY ts
+  MEASURES X.price AS p
+  PATTERN (A B+) DEFINE B AS price > PREV(price))"""
+UNDEFINED_FIRST_LINE = re.compile(
+    r"^Error running query: \[UNDEFINED_PATTERN_VARIABLE\] 'X' is neither a pattern variable .*"
+    r"\(line 3, column 1[12]\)$"
+)
+UNBALANCED = "SELECT * FROM stock_ticks MATCH_RECOGNIZE (PATTERN (A B+ DEFINE B AS price > 1)"
+UNBALANCED_FIRST_LINE = re.compile(
+    r"^Error running query: \[\w+\] .*\(line 1, column \d+\)$"
+)
+
+
+def no_leaks(message: str) -> None:
+    assert "Traceback" not in message
+    assert not re.search(r"/[\w.-]+\.py\b", message), message
+    assert "site-packages" not in message
+
+
+def pyhive_error(cursor, sql: str) -> str:
+    with pytest.raises(hive.OperationalError) as caught:
+        cursor.execute(sql)
+    return caught.value.args[0].status.errorMessage
+
+
+def connect(server, **kwargs):
+    return hive.connect(host="127.0.0.1", port=server.port, username="tester", **kwargs)
+
+
+def _pattern_queries():
+    picks = [q for q in QUERIES if q.stem in {"stock_v_shape", "click_sessions", "sensor_spike_flags"}]
+    return picks or QUERIES[:3]
+
+
+PASSWORD = "s3cret"
+
+
+@pytest.fixture(scope="module")
+def servers(spark, tmp_path_factory):
+    """Two ``sparkcep serve`` on free loopback ports, started together: binary without
+    authentication, and binary with a password file; both with the example tables. While they
+    start, the in-process session computes the reference rows."""
+    from test_sql_examples import register_example_tables
+
+    passwords = tmp_path_factory.mktemp("auth") / "users.txt"
+    passwords.write_text("# users\nanalyst:" + PASSWORD + "\n")
+    open_server = launch_server(example_table_args(), tmp_path_factory.mktemp("serve"))
+    auth_server = launch_server(
+        ["--password-file", str(passwords), "-t", f"stock_ticks={EXAMPLES / 'data' / 'stock_ticks.csv'}"],
+        tmp_path_factory.mktemp("serve-auth"),
+    )
+    try:
+        rows = {query.stem: expected(query) for query in QUERIES}
+        register_example_tables(spark)
+        for query in _pattern_queries():
+            frame = sparkcep.sql(spark, query.read_text())
+            assert (frame.columns, norm_rows(frame.collect())) == rows[query.stem], query.stem
+        wait_ready(open_server)
+        wait_ready(auth_server)
+        yield open_server, auth_server, rows
+    finally:
+        for srv in (open_server, auth_server):
+            finish(srv)
+
+
+@pytest.fixture(scope="module")
+def server(servers):
+    return servers[0]
+
+
+@pytest.fixture(scope="module")
+def reference(servers):
+    """Expected (columns, rows) per example, normalised. The examples' CSV files hold what
+    ``sparkcep.sql`` returns (tests/test_sql_examples.py checks all of them); the queries the
+    clients run most are also run with ``sparkcep.sql`` on the in-process session."""
+    return servers[2]
+
+
+def test_pyhive_runs_every_example(server, reference):
+    connection = connect(server)
+    cursor = connection.cursor()
+    for query in QUERIES:
+        cursor.execute(query.read_text())
+        columns = [d[0].split(".")[-1] for d in cursor.description]
+        assert (columns, norm_rows(cursor.fetchall())) == reference[query.stem], query.stem
+    # a plain statement on the same connection: untouched by the extension
+    cursor.execute("SELECT count(*) FROM stock_ticks WHERE symbol = 'MATCH_RECOGNIZE'")
+    assert cursor.fetchall() == [(0,)]
+    connection.close()
+
+
+def test_beeline_runs_examples(server, reference, tmp_path):
+    queries = _pattern_queries()
+    script = tmp_path / "examples.sql"
+    script.write_text("\n".join(q.read_text().strip() for q in queries) + "\n")
+    code, out, err = beeline(server.jdbc_url, script)
+    assert code == 0, err[-3000:]
+    lines = result_lines(out)
+    position = 0
+    for query in queries:
+        header, rows = reference[query.stem]
+        assert lines[position].split("\t") == header, (query.stem, lines[position])
+        block = lines[position + 1: position + 1 + len(rows)]
+        assert norm_rows(line.split("\t") for line in block) == rows, query.stem
+        position += 1 + len(rows)
+    assert position == len(lines)
+
+
+def test_sqlalchemy_hive_dialect(server, reference):
+    engine = sqlalchemy.create_engine(f"hive://tester@127.0.0.1:{server.port}/default")
+    try:
+        with engine.connect() as connection:
+            for query in _pattern_queries():
+                result = connection.execute(sqlalchemy.text(statement(query)))
+                columns = [c.split(".")[-1] for c in result.keys()]
+                assert (columns, norm_rows(result.fetchall())) == reference[query.stem], query.stem
+        inspector = sqlalchemy.inspect(engine)
+        assert "default" in inspector.get_schema_names()
+        columns = {c["name"]: str(c["type"]) for c in inspector.get_columns("stock_ticks")}
+        assert set(columns) == {"symbol", "ts", "price"}
+    finally:
+        engine.dispose()
+
+
+def test_errors_reach_every_client_with_code_and_position(server, tmp_path):
+    connection = connect(server)
+    cursor = connection.cursor()
+    message = pyhive_error(cursor, UNDEFINED)
+    assert UNDEFINED_FIRST_LINE.match(error_first_line(message)), message
+    no_leaks(message)
+    message = pyhive_error(cursor, UNBALANCED)
+    assert UNBALANCED_FIRST_LINE.match(error_first_line(message)), message
+    no_leaks(message)
+    cursor.execute("SELECT 1")  # the connection stays usable
+    assert cursor.fetchall() == [(1,)]
+    connection.close()
+
+    engine = sqlalchemy.create_engine(f"hive://tester@127.0.0.1:{server.port}/default")
+    try:
+        with engine.connect() as conn, pytest.raises(sqlalchemy.exc.DBAPIError) as caught:
+            conn.execute(sqlalchemy.text(UNDEFINED))
+        message = caught.value.orig.args[0].status.errorMessage
+        assert UNDEFINED_FIRST_LINE.match(error_first_line(message)), message
+    finally:
+        engine.dispose()
+
+    script = tmp_path / "bad.sql"
+    script.write_text(UNDEFINED + ";\n")
+    code, out, err = beeline(server.jdbc_url, script)
+    assert code != 0
+    first = next(line for line in err.splitlines() if line.startswith("Error: "))
+    assert re.search(r"Error running query: \[UNDEFINED_PATTERN_VARIABLE\] .*\(line 3, column \d+\)$",
+                     first), first
+    assert "(state=42000" in err
+    no_leaks(err)
+
+
+def test_bi_metadata_calls(server, tmp_path):
+    """What DBeaver/Tableau ask through JDBC DatabaseMetaData, and the raw Thrift calls."""
+    from TCLIService import ttypes
+
+    connection = connect(server)
+    client, session = connection.client, connection.sessionHandle
+
+    def fetch(response):
+        assert response.status.statusCode == ttypes.TStatusCode.SUCCESS_STATUS, response.status
+        cursor = connection.cursor()
+        cursor._operationHandle = response.operationHandle
+        cursor._state = cursor._STATE_RUNNING
+        return cursor.fetchall()
+
+    schemas = fetch(client.GetSchemas(ttypes.TGetSchemasReq(sessionHandle=session)))
+    assert any(row[0] == "default" for row in schemas)
+    tables = fetch(client.GetTables(ttypes.TGetTablesReq(sessionHandle=session, schemaName="%",
+                                                         tableName="%")))
+    assert "stock_ticks" in {row[2] for row in tables}
+    columns = fetch(client.GetColumns(ttypes.TGetColumnsReq(sessionHandle=session, schemaName="%",
+                                                            tableName="stock_ticks")))
+    assert [row[3] for row in columns] == ["symbol", "ts", "price"]
+    types = fetch(client.GetTypeInfo(ttypes.TGetTypeInfoReq(sessionHandle=session)))
+    assert {"STRING", "TIMESTAMP", "DOUBLE"} <= {row[0] for row in types}
+    connection.close()
+
+    script = tmp_path / "meta.sql"
+    script.write_text("!tables\n!columns stock_ticks\n!metadata getTypeInfo\n")
+    code, out, err = beeline(server.jdbc_url, script)
+    assert code == 0, err[-2000:]
+    assert "stock_ticks" in out and "TIMESTAMP" in out
+
+
+def test_concurrent_sessions(server, reference):
+    """8 connections issue pattern queries for SOAK_SECONDS: every result right, no errors."""
+    queries = _pattern_queries()
+    deadline = time.monotonic() + SOAK_SECONDS
+    done, failures = [], []
+
+    def client(number: int) -> None:
+        try:
+            connection = connect(server)
+            cursor = connection.cursor()
+            iteration = 0
+            while time.monotonic() < deadline:
+                query = queries[(number + iteration) % len(queries)]
+                # a distinct text each time: every statement goes through the rewriter
+                cursor.execute(f"/* client {number} run {iteration} */\n" + statement(query))
+                rows = norm_rows(cursor.fetchall())
+                if rows != reference[query.stem][1]:
+                    failures.append((number, query.stem, "wrong rows"))
+                done.append(query.stem)
+                iteration += 1
+            connection.close()
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append((number, type(error).__name__, str(error)[:500]))
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(SOAK_SECONDS + 300)
+    assert not failures, failures
+    assert len(done) >= 8
+
+
+LONG_QUERY = """SELECT count(*) FROM (
+  SELECT id % 4 AS k, id AS ts, (id * 7919) % 1000 AS v FROM range(1000000000))
+MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES COUNT(*) AS n
+                 PATTERN (A B+) DEFINE B AS v > PREV(v))"""
+
+
+def test_cancel_long_query(server):
+    from TCLIService import ttypes
+
+    connection = connect(server)
+    cursor = connection.cursor()
+    cursor.execute(LONG_QUERY, async_=True)
+    deadline = time.monotonic() + 60
+    while cursor.poll().operationState == ttypes.TOperationState.INITIALIZED_STATE:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    time.sleep(2)
+    assert cursor.poll().operationState == ttypes.TOperationState.RUNNING_STATE
+    started = time.monotonic()
+    cursor.cancel()
+    while cursor.poll().operationState == ttypes.TOperationState.RUNNING_STATE:
+        assert time.monotonic() - started < 60, "cancel did not take effect"
+        time.sleep(0.2)
+    assert cursor.poll().operationState == ttypes.TOperationState.CANCELED_STATE
+    # the server is free again: a quick query answers at once
+    other = connection.cursor()
+    began = time.monotonic()
+    other.execute("SELECT count(*) FROM stock_ticks")
+    assert other.fetchall()[0][0] > 0
+    assert time.monotonic() - began < 30
+    connection.close()
+
+
+def test_serve_refuses_unauthenticated_remote_binds():
+    for args in (["--host", "0.0.0.0"], ["--http"]):
+        result = subprocess.run([*SPARKCEP, "serve", *args], capture_output=True, text=True,
+                                env=child_env(), timeout=120)
+        assert result.returncode == 2
+        assert result.stderr.startswith("[INSECURE_BIND] "), result.stderr
+
+
+def test_password_file(servers, tmp_path):
+    srv = servers[1]
+    query = next(q for q in QUERIES if q.stem == "stock_v_shape")
+    good = hive.connect(host="127.0.0.1", port=srv.port, username="analyst", password=PASSWORD,
+                        auth="CUSTOM")
+    cursor = good.cursor()
+    cursor.execute(statement(query))
+    assert norm_rows(cursor.fetchall()) == expected(query)[1]
+    good.close()
+    for user, password in (("analyst", "wrong"), ("nobody", PASSWORD)):
+        with pytest.raises(Exception, match="Error validating the login"):
+            hive.connect(host="127.0.0.1", port=srv.port, username=user, password=password,
+                         auth="CUSTOM")
+    script = tmp_path / "q.sql"
+    script.write_text(query.read_text())
+    code, out, err = beeline(srv.jdbc_url, script, "-p", PASSWORD, user="analyst")
+    assert code == 0, err[-2000:]
+    assert len(result_lines(out)) == 1 + len(expected(query)[1])
+    code, out, err = beeline(srv.jdbc_url, script, "-p", "wrong", user="analyst")
+    assert code != 0

@@ -1,6 +1,8 @@
 """Choosing the matching engine for a query.
 
-Strict contiguity (the SQL standard) runs on ``sparkcep.matcher``; the SASE event selection
+Strict contiguity (the SQL standard) runs on ``sparkcep.regex_engine`` when every condition is
+row-local and the pattern is one a regex engine runs with the standard's preferment, else on
+``sparkcep.matcher``; the SASE event selection
 strategies run on ``sparkcep.sase`` (NFA^b runs with a shared match buffer, or postponed result
 construction for SKIP TILL ANY MATCH).
 """
@@ -21,6 +23,10 @@ def unsupported_reason(spec: MatchSpec) -> str | None:
 
 def make_engine(spec: MatchSpec, conditions: dict[int, Condition]) -> Engine:
     if spec.strategy is Strategy.STRICT_CONTIGUITY:
+        from sparkcep.regex_engine import RegexMatcher, regex_eligible
+
+        if regex_eligible(spec, has_conditions=bool(conditions)):
+            return RegexMatcher(spec)
         from sparkcep.matcher import RowPatternMatcher
 
         return RowPatternMatcher(spec, conditions)

@@ -1,0 +1,75 @@
+"""The regex fast path agrees with the general matcher (itself checked against the oracle)
+on every pattern it accepts."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from sparkcep import rowpattern as rp
+from sparkcep.errors import MatchRuntimeError
+from sparkcep.matching import RowBlock, RowsPerMatch, SkipMode
+from sparkcep.regex_engine import RegexMatcher, regex_eligible
+
+from .harness import masks_from, run_matcher, spec_of
+from .test_differential import random_case
+
+
+def run_regex(spec, masks, cuts):
+    n = masks.shape[1]
+    bounds = [0] + sorted(set(c for c in cuts if 0 <= c <= n)) + [n]
+    engine = RegexMatcher(spec)
+    events = []
+    try:
+        for lo, hi in zip(bounds, bounds[1:]):
+            events.extend(engine.feed(RowBlock(masks=masks[:, lo:hi])))
+        events.extend(engine.finish())
+    except MatchRuntimeError as error:
+        return events + error.events, error.code
+    return events, None
+
+
+@settings(max_examples=2500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_regex_fast_path_agrees_with_matcher(seed):
+    spec, _conditions, masks, columns, _order_key, cuts = random_case(seed, with_conditions=False)
+    spec = dataclasses.replace(spec, within=None)
+    assume(regex_eligible(spec, has_conditions=False))
+    expected = run_matcher(spec, {}, masks, columns, None, cuts)
+    assert run_regex(spec, masks, cuts) == expected
+
+
+def test_eligibility():
+    a, b = rp.Label(0), rp.Label(1)
+    assert regex_eligible(spec_of(rp.Concat((a, rp.Quantified(b, 1, None))), "AB"), False)
+    assert not regex_eligible(spec_of(rp.Quantified(rp.Quantified(a, 0, 1), 0, None), "A"), False)
+    assert not regex_eligible(spec_of(rp.Exclusion(a), "A"), False)
+    assert not regex_eligible(spec_of(a, "A"), True)
+    assert not regex_eligible(spec_of(a, "A", within=5), False)
+
+
+def test_v_shape_and_unmatched_rows():
+    # S D+ U+ over  S D D U U - S D U : two matches; the '-' row is unmatched.
+    s, d, u = rp.Label(0), rp.Label(1), rp.Label(2)
+    pattern = rp.Concat((s, rp.Quantified(d, 1, None), rp.Quantified(u, 1, None)))
+    masks = masks_from("S D D U U - S D U", "SDU")
+    masks[0] = True  # S has no DEFINE
+    spec = spec_of(pattern, "SDU", rows_per_match=RowsPerMatch.ALL_WITH_UNMATCHED)
+    events, code = run_regex(spec, masks, [])
+    assert code is None
+    assert [(e.rows, e.labels) for e in events if hasattr(e, "labels")] == [
+        ((0, 1, 2, 3, 4), (0, 1, 1, 2, 2)),
+        ((6, 7, 8), (0, 1, 2)),
+    ]
+    assert [e.row for e in events if not hasattr(e, "labels")] == [5]
+    assert (events, code) == run_matcher(spec, {}, masks, (), None, [])
+
+
+def test_skip_errors_carry_the_match():
+    a, b = rp.Label(0), rp.Label(1)
+    spec = spec_of(rp.Concat((a, rp.Quantified(b, 0, 1))), "AB", skip=SkipMode.TO_FIRST,
+                   skip_to=frozenset({0}))
+    masks = masks_from("A A", "AB")
+    assert run_regex(spec, masks, []) == run_matcher(spec, {}, masks, (), None, [])

@@ -114,6 +114,23 @@ def compile_expression(expression: p.Expression, variable_names: Sequence[str]) 
 
 
 def _navigation(nav: p.Navigation) -> Evaluator:
+    variables, column, offset, from_start = nav.variables, nav.column, nav.offset, nav.from_start
+
+    def navigate(ctx):
+        target = ctx.navigate(variables, from_start, offset)
+        return None if target is None else ctx.value(column, target)
+
+    return _with_fallback(navigate, _navigation_by_rows(nav))
+
+
+def _with_fallback(fast: Evaluator, slow: Evaluator) -> Evaluator:
+    def evaluate(ctx):
+        return fast(ctx) if hasattr(ctx, "navigate") else slow(ctx)
+
+    return evaluate
+
+
+def _navigation_by_rows(nav: p.Navigation) -> Evaluator:
     variables, column, offset = nav.variables, nav.column, nav.offset
     if nav.from_start:
         def first(ctx):
@@ -296,12 +313,22 @@ def _null_safe_eq(a, b):
 
 
 def make_condition(expression: p.Expression, variable_names: Sequence[str]):
-    """A DEFINE condition: True only when the expression is TRUE (NULL does not hold)."""
-    evaluate = compile_expression(expression, variable_names)
+    """A DEFINE condition: True only when the expression is TRUE (NULL does not hold).
+
+    It runs the generated fast version (``sparkcep.codegen``) and, when that meets operands of
+    mixed types, the interpreter, which defines the semantics."""
+    from sparkcep.codegen import generate
+
+    interpret = compile_expression(expression, variable_names)
+    fast = generate(expression, variable_names, lambda e: compile_expression(e, variable_names))
 
     def condition(ctx) -> bool:
         try:
-            return _truth(evaluate(ctx)) is True
+            return _truth(fast(ctx)) is True
+        except TypeError:
+            pass
+        try:
+            return _truth(interpret(ctx)) is True
         except TypeError as error:
             raise MatchRuntimeError(
                 "DEFINE_EVALUATION_ERROR",

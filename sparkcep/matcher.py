@@ -78,6 +78,7 @@ class _Context:
 
     __slots__ = ("row", "var", "match_number", "_matcher", "_start", "_path")
 
+
     def __init__(self, matcher: "RowPatternMatcher", start: int, path: list[int], row: int, var: int, number: int):
         self._matcher = matcher
         self._start = start
@@ -96,6 +97,37 @@ class _Context:
         if variables is None or self.var in variables:
             rows.append(self.row)
         return rows
+
+    def navigate(self, variables: frozenset[int] | None, from_start: bool, offset: int) -> int | None:
+        """The row FIRST/LAST(<variables>, offset) points to, or None (without building
+        ``mapped_rows``)."""
+        labels = self._matcher._program.arg_a
+        path, start = self._path, self._start
+        include = variables is None or self.var in variables
+        if from_start:
+            if variables is None:
+                if offset < len(path):
+                    return start + offset
+                return self.row if offset == len(path) else None
+            for i, pc in enumerate(path):
+                if labels[pc] in variables:
+                    if offset == 0:
+                        return start + i
+                    offset -= 1
+            return self.row if include and offset == 0 else None
+        if include:
+            if offset == 0:
+                return self.row
+            offset -= 1
+        if variables is None:
+            i = len(path) - 1 - offset
+            return start + i if i >= 0 else None
+        for i in range(len(path) - 1, -1, -1):
+            if labels[path[i]] in variables:
+                if offset == 0:
+                    return start + i
+                offset -= 1
+        return None
 
     def value(self, column: int, row: int):
         return self._matcher._value(column, row)

@@ -116,6 +116,10 @@ class MatchContext(Protocol):
     def label_of(self, row: int) -> int:
         """The variable a mapped row (or the candidate row) is mapped to."""
 
+    # Optional: ``navigate(variables, from_start, offset) -> row | None``, the row that
+    # FIRST/LAST(<variables>, offset) points to; evaluators use it when a context has it, to avoid
+    # building ``mapped_rows``.
+
 
 Condition = Callable[[MatchContext], bool]
 

@@ -12,8 +12,9 @@ classification. The search runs in C.
 The fast path is used only where it provably agrees with ``sparkcep.matcher``: no quantified
 sub-pattern that can match zero rows (regex engines and the standard differ on empty loop
 iterations), no exclusion, at most 8 variables. Everything else goes to the general matcher.
-The whole partition's classification string is kept (one byte per row); rows' values stay in
-Spark's Arrow batches.
+The regex needs the whole partition, so the rows stay buffered until ``finish``; a partition
+longer than ``max_buffered_rows`` is handed over to the general matcher, which streams it with
+state bounded by the longest match attempt.
 """
 
 from __future__ import annotations
@@ -100,8 +101,14 @@ class RegexMatcher:
     It buffers the classification of the whole partition (one byte per row) and matches at
     ``finish``; ``feed`` returns nothing."""
 
-    def __init__(self, spec: MatchSpec, timeout_seconds: float = 600.0) -> None:
+    def __init__(
+        self, spec: MatchSpec, timeout_seconds: float = 600.0, max_buffered_rows: int = 2_000_000
+    ) -> None:
         self.spec = spec
+        self._max_buffered = max_buffered_rows
+        self._masks: list[np.ndarray] = []
+        self._rows = 0
+        self._delegate = None  # the general matcher, once the partition outgrew the buffer
         translate = _Translation(len(spec.variable_names))
         self._regex = regex.compile(translate(spec.pattern), flags=regex.DOTALL)
         self._group_vars = translate.group_vars
@@ -109,12 +116,32 @@ class RegexMatcher:
         self._chunks: list[str] = []
         self._timeout = timeout_seconds
 
+    @property
+    def buffered_rows(self) -> int:
+        """Rows held: the whole partition so far, until handed over to the general matcher."""
+        return self._delegate.buffered_rows if self._delegate is not None else self._rows
+
     def feed(self, block: RowBlock) -> list[MatchEvent]:
-        codes = (np.asarray(block.masks, dtype=np.uint16) * self._weights).sum(axis=0)
+        if self._delegate is not None:
+            return self._delegate.feed(block)
+        masks = np.asarray(block.masks, dtype=bool)
+        codes = (masks.astype(np.uint16) * self._weights).sum(axis=0)
         self._chunks.append(codes.astype(np.uint8).tobytes().decode("latin-1"))
-        return []
+        self._masks.append(masks)
+        self._rows += masks.shape[1]
+        if self._rows <= self._max_buffered:
+            return []
+        from sparkcep.matcher import RowPatternMatcher
+
+        self._delegate = RowPatternMatcher(self.spec, {})
+        everything = RowBlock(masks=np.concatenate(self._masks, axis=1))
+        self._chunks, self._masks = [], []
+        return self._delegate.feed(everything)
 
     def finish(self) -> list[MatchEvent]:
+        if self._delegate is not None:
+            return self._delegate.finish()
+        self._masks = []
         text = "".join(self._chunks)
         self._chunks = []
         events: list[MatchEvent] = []

@@ -17,10 +17,10 @@ from .harness import masks_from, run_matcher, spec_of
 from .test_differential import random_case
 
 
-def run_regex(spec, masks, cuts):
+def run_regex(spec, masks, cuts, max_buffered_rows=2_000_000):
     n = masks.shape[1]
     bounds = [0] + sorted(set(c for c in cuts if 0 <= c <= n)) + [n]
-    engine = RegexMatcher(spec)
+    engine = RegexMatcher(spec, max_buffered_rows=max_buffered_rows)
     events = []
     try:
         for lo, hi in zip(bounds, bounds[1:]):
@@ -39,6 +39,8 @@ def test_regex_fast_path_agrees_with_matcher(seed):
     assume(regex_eligible(spec, has_conditions=False))
     expected = run_matcher(spec, {}, masks, columns, None, cuts)
     assert run_regex(spec, masks, cuts) == expected
+    # a partition longer than the buffer is handed over to the general matcher mid-stream
+    assert run_regex(spec, masks, cuts, max_buffered_rows=seed % 5) == expected
 
 
 def test_eligibility():

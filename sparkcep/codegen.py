@@ -19,6 +19,12 @@ _COMPARE = {"eq": "==", "neq": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "
 _ARITHMETIC = {"add": "+", "sub": "-", "mul": "*"}
 
 
+def _divide(a, b):
+    from sparkcep.evaluation import BINARY
+
+    return BINARY["div"](a, b)
+
+
 def _truth(value):
     return None if value is None else bool(value)
 
@@ -70,8 +76,9 @@ class _Generator:
                     f"else {a} {symbol} {b})")
         if name == "div":
             a, b = self.temp(), self.temp()
+            divide = self.bind(_divide)
             return (f"(None if ({a} := {self(ops[0])}) is None or ({b} := {self(ops[1])}) is None "
-                    f"or {b} == 0 else {a} / {b})")
+                    f"else {divide}({a}, {b}))")
         if name in ("and", "or"):
             stop = "False" if name == "and" else "True"
             temps = [self.temp() for _ in ops]

@@ -39,9 +39,14 @@ def _arithmetic(operation):
     return apply
 
 
+def _division_by_zero():
+    # Spark 4 runs in ANSI mode by default, where x / 0 raises; a match-dependent DEFINE does too.
+    return MatchRuntimeError("DIVIDE_BY_ZERO", "division by zero in a DEFINE condition")
+
+
 def _divide(a, b):
     if b == 0:
-        return None
+        raise _division_by_zero()
     if isinstance(a, int) and isinstance(b, int):
         return a / b  # Spark's '/' on integers yields a double
     return a / b
@@ -49,7 +54,7 @@ def _divide(a, b):
 
 def _modulo(a, b):
     if b == 0:
-        return None
+        raise _division_by_zero()
     if isinstance(a, float) or isinstance(b, float):
         return math.fmod(a, b)
     remainder = abs(a) % abs(b)

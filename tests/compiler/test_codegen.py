@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from sparkcep import plan as p
 from sparkcep.codegen import generate
+from sparkcep.errors import SparkCepError
 from sparkcep.evaluation import compile_expression
 
 NAMES = ("A", "B")
@@ -81,8 +82,8 @@ def outcome(function, ctx):
         return ("value", function(ctx))
     except TypeError:
         return ("type error", None)
-    except ArithmeticError:
-        return ("arithmetic error", None)
+    except (ArithmeticError, SparkCepError) as error:
+        return ("error", getattr(error, "code", type(error).__name__))
 
 
 @settings(max_examples=1200, deadline=None)

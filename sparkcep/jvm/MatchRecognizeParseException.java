@@ -36,6 +36,11 @@ public final class MatchRecognizeParseException extends ParseException {
 
     @Override public String getSqlState() { return sqlState; }
 
+    /** For the JSON error formats (MINIMAL, STANDARD): the first line of the message. */
+    @Override public java.util.Map<String, String> getMessageParameters() {
+        return java.util.Map.of("message", rendered.strip().split("\n", 2)[0]);
+    }
+
     @Override public String toString() {
         String prefix = "[" + code + "] ";
         return rendered.startsWith(prefix) ? rendered.substring(prefix.length()) : rendered;

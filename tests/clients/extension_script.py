@@ -47,6 +47,15 @@ def edges(spark, jvm) -> dict:
     except Exception as error:
         out["spark_error"] = [type(error).__name__, error.getCondition()]
     out["dataframe_api"] = [r[0] for r in spark.range(3).selectExpr("id * 2").collect()]
+    # Every ParserInterface method (abstract or default) must be ours: a method Spark adds later
+    # would otherwise skip the delegate (AbstractMethodError, or a lost SparkSqlParser override).
+    ours = spark._jsparkSession.sessionState().sqlParser().getClass()
+    interface = jvm.java.lang.Class.forName("org.apache.spark.sql.catalyst.parser.ParserInterface")
+    out["not_overridden"] = sorted(
+        m.getName() for m in interface.getMethods()
+        if not jvm.java.lang.reflect.Modifier.isStatic(m.getModifiers())
+        and not ours.getMethod(m.getName(), m.getParameterTypes()).getDeclaringClass().equals(ours)
+    )
     return out
 
 

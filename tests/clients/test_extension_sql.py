@@ -80,6 +80,7 @@ def test_spark_sql_with_the_extension(tmp_path):
     assert (condition, state) == ("UNDEFINED_PATTERN_VARIABLE", "42000")
     assert edges["spark_error"] == ["ParseException", "PARSE_SYNTAX_ERROR"]
     assert edges["dataframe_api"] == [0, 2, 4]
+    assert edges["not_overridden"] == [], "rebuild the extension for this Spark version"
 
 
 @pytest.mark.spark

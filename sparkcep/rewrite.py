@@ -278,13 +278,25 @@ def _compile_clause(
         raise scope.error("UNSUPPORTED_PATTERN_FOR_STRATEGY", reason, clause.args["pattern"])
 
     # The query feeding the function.
-    select = [f"{INPUT_ALIAS}.*"]
+    if one_row:
+        # ONE ROW PER MATCH outputs no input columns but the partition key: pass only the columns
+        # the partitioning and ordering refer to (less data through Arrow to Python).
+        needed: list[str] = []
+        for item in [*analysis.partition_by, *analysis.order_by]:
+            for column in item.find_all(exp.Column):
+                if column.name not in needed:
+                    needed.append(column.name)
+        select = [f"{INPUT_ALIAS}.{quote_identifier(name)}" for name in needed]
+    else:
+        select = [f"{INPUT_ALIAS}.*"]
     select += [f"{mask} AS {quote_identifier(mask_name(v))}" for v, mask in enumerate(masks) if mask]
     select += [f"{text} AS {quote_identifier(value_name(i))}" for i, text in enumerate(values.texts)]
     if within_kind == "interval":
         select.append(f"unix_micros(CAST({order_sql[0]} AS TIMESTAMP)) AS {quote_identifier(ORDER_KEY)}")
     elif within_kind == "number":
         select.append(f"CAST({order_sql[0]} AS DOUBLE) AS {quote_identifier(ORDER_KEY)}")
+    if not select:
+        select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
     relation = _relation_text(clause.this, sql, splicer)
     table_sql = f"SELECT {', '.join(select)} FROM {relation} AS {INPUT_ALIAS}"
 

@@ -247,3 +247,26 @@ def test_row_local_define_types_follow_spark(table, spark):
         DEFINE A AS CASE WHEN upper(p) = 'A' THEN v % 2 = 0 ELSE v > 1 END""")
     # a: 10 8 6 even (n=3), 4 even (n=1); b: 3 2 above 1 (n=2)
     assert got == [("a", 1), ("a", 3), ("b", 2)]
+
+
+def test_two_clauses_in_one_statement_and_nesting(table, spark):
+    # Two clauses joined, and a clause over another clause's output: each becomes its own
+    # function; everything around them stays Spark's.
+    frame = sparkcep.sql(spark, """
+        SELECT d.p, d.n AS downs, u.n AS ups
+        FROM t MATCH_RECOGNIZE (PARTITION BY p ORDER BY id MEASURES COUNT(*) AS n
+                                PATTERN (D+) DEFINE D AS v < PREV(v)) AS d
+        JOIN t MATCH_RECOGNIZE (PARTITION BY p ORDER BY id MEASURES COUNT(*) AS n
+                                PATTERN (U+) DEFINE U AS v > PREV(v)) AS u
+          ON d.p = u.p AND d.n = u.n""")
+    # a: down runs 2,3 (n=2) and 6,7 (n=2); up runs 4,5 (n=2) and 8 (n=1); b: down run n=2
+    assert sorted(map(tuple, frame.collect())) == [("a", 2, 2), ("a", 2, 2)]
+    nested = sparkcep.sql(spark, """
+        SELECT * FROM (
+          SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY p ORDER BY id
+            MEASURES MATCH_NUMBER() AS m, COUNT(*) AS n, FIRST(id) AS f
+            PATTERN (D+) DEFINE D AS v < PREV(v))
+        ) MATCH_RECOGNIZE (PARTITION BY p ORDER BY m
+            MEASURES COUNT(*) AS runs, SUM(X.n) AS rows_down
+            PATTERN (X+) DEFINE X AS n >= 2)""")
+    assert sorted(map(tuple, nested.collect())) == [("a", 2, 4), ("b", 1, 2)]

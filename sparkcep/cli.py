@@ -103,7 +103,10 @@ def run(file, execute, tables, output_format, output, master) -> None:
         sparkcep.transpile(text)  # syntax and analysis errors before starting Spark
         spark = local_session(master)
         _register_tables(spark, tables)
-        _show(sparkcep.sql(spark, text), output_format, output)
+        from sparkcep.progress import progress
+
+        with progress(spark):
+            _show(sparkcep.sql(spark, text), output_format, output)
     except SparkCepError as error:
         _fail(error)
     except Exception as error:  # Spark's own errors: first line only

@@ -47,6 +47,26 @@ def edges(spark, jvm) -> dict:
     except Exception as error:
         out["spark_error"] = [type(error).__name__, error.getCondition()]
     out["dataframe_api"] = [r[0] for r in spark.range(3).selectExpr("id * 2").collect()]
+    # A hung rewriter: the statement fails after the timeout with our code; later ones work.
+    import time
+
+    from sparkcep import extension
+
+    class Slow(extension.Rewriter):
+        def rewrite(self, sql, jsession):
+            time.sleep(3)
+            return super().rewrite(sql, jsession)
+
+    parser_class = jvm.sparkcep.jvm.MatchRecognizeParser
+    parser_class.setRewriter(Slow(spark), 500)
+    try:
+        spark.sql(v_shape)
+        out["timeout"] = None
+    except Exception as error:
+        out["timeout"] = [error.getCondition(), str(error).splitlines()[0]]
+    finally:
+        parser_class.setRewriter(spark._sparkcep_rewriter, 120_000)
+    out["after_timeout_rows"] = len(spark.sql(v_shape).collect())
     # Every ParserInterface method (abstract or default) must be ours: a method Spark adds later
     # would otherwise skip the delegate (AbstractMethodError, or a lost SparkSqlParser override).
     ours = spark._jsparkSession.sessionState().sqlParser().getClass()

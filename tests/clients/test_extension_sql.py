@@ -80,6 +80,11 @@ def test_spark_sql_with_the_extension(tmp_path):
     assert (condition, state) == ("UNDEFINED_PATTERN_VARIABLE", "42000")
     assert edges["spark_error"] == ["ParseException", "PARSE_SYNTAX_ERROR"]
     assert edges["dataframe_api"] == [0, 2, 4]
+    assert edges["timeout"] == [
+        "MATCH_RECOGNIZE_REWRITE_TIMEOUT",
+        "[MATCH_RECOGNIZE_REWRITE_TIMEOUT] rewriting the statement took longer than 0.5 s",
+    ]
+    assert edges["after_timeout_rows"] == v_rows
     assert edges["not_overridden"] == [], "rebuild the extension for this Spark version"
 
 

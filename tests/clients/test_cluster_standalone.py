@@ -15,7 +15,7 @@ import pyspark
 import pytest
 
 from clients_support import QUERIES, expected, norm_rows
-from conftest import child_env, free_port, start_server, stop_group
+from clients_support import child_env, free_port, start_server, stop_group
 from test_extension_sql import run_script
 
 pytestmark = [pytest.mark.spark, pytest.mark.cluster]
@@ -71,7 +71,7 @@ def test_examples_through_spark_sql_on_cluster(cluster, tmp_path):
 
 def test_examples_through_serve_on_cluster(cluster, tmp_path):
     hive = pytest.importorskip("pyhive.hive")
-    from conftest import example_table_args
+    from clients_support import example_table_args
 
     # HTTP transport with a password file here (the binary transport is covered by
     # test_thrift_clients.py), so each transport is exercised once without an extra server.

@@ -15,7 +15,7 @@ import pytest
 
 import sparkcep
 from clients_support import expected
-from conftest import child_env
+from clients_support import child_env
 
 HERE = Path(__file__).resolve().parent
 

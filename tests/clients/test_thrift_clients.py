@@ -18,7 +18,7 @@ import pytest
 import sparkcep
 from clients_support import (EXAMPLES, QUERIES, beeline, error_first_line, expected, norm_rows,
                              result_lines, statement)
-from conftest import (SPARKCEP, child_env, example_table_args, finish, launch_server,
+from clients_support import (SPARKCEP, child_env, example_table_args, finish, launch_server,
                       wait_ready)
 
 pytestmark = pytest.mark.spark

@@ -1,0 +1,184 @@
+"""Plots of the benchmark results (JSON lines written with --json by bench/peers.py,
+bench/scaling.py and bench/sase_spark.py) as PNGs under docs/img/.
+
+    .venv/bin/pip install -e '.[bench]'          # matplotlib
+    .venv/bin/python bench/plot.py                # reads bench/results/*.jsonl
+    .venv/bin/python bench/plot.py --results bench/results --out docs/img
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+def read(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def save(fig, out: Path, name: str) -> None:
+    fig.tight_layout()
+    fig.savefig(out / name, dpi=110)
+    plt.close(fig)
+    print("wrote", out / name)
+
+
+def plot_peers(records: list[dict], out: Path) -> None:
+    rows = [r for r in records if r.get("seconds")]
+    if not rows:
+        return
+    # the last run only (a file may hold several)
+    last_commit = rows[-1]["commit"]
+    rows = [r for r in rows if r["commit"] == last_commit and r["total_rows"] == rows[-1]["total_rows"]]
+    queries = [q for q in dict.fromkeys(r["query"] for r in rows) if not q.startswith(("pass", "Spark lag"))]
+    engines = ["sparkcep", "pandas-match-recognize", "Flink SQL"]
+    colors = {"sparkcep": "tab:blue", "pandas-match-recognize": "tab:orange", "Flink SQL": "tab:green"}
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    width = 0.26
+    for i, engine in enumerate(engines):
+        xs, ys = [], []
+        for j, q in enumerate(queries):
+            hit = next((r for r in rows if r["query"] == q and r["engine"] == engine), None)
+            if hit:
+                xs.append(j + (i - 1) * width)
+                ys.append(hit["rows"] / hit["seconds"])
+        ax.bar(xs, ys, width, label=engine, color=colors[engine])
+    for name, style in (("pass-through Arrow UDTF (floor)", "--"), ("Spark lag() window", ":")):
+        hit = next((r for r in rows if r["query"] == name), None)
+        if hit:
+            ax.axhline(hit["rows"] / hit["seconds"], color="gray", linestyle=style, label=name)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(queries)))
+    ax.set_xticklabels([q.replace(" (peer form)", "\n(peer form)") for q in queries], fontsize=8)
+    ax.set_ylabel("rows/s (log)")
+    ax.set_title(f"sparkcep vs peers, {rows[-1]['total_rows']:,} stock rows "
+                 f"(pandas-match-recognize on a sample), commit {last_commit}", fontsize=9)
+    ax.legend(fontsize=7)
+    save(fig, out, "peers.png")
+
+
+def plot_scaling(records: list[dict], out: Path) -> None:
+    rows = [r for r in records if r["experiment"] == "scaling_rows"]
+    if rows:
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        series = defaultdict(dict)
+        for r in rows:
+            if r["master"] == "local[2]":
+                series[r["variant"]][r["rows"]] = r["rows"] / r["seconds"]
+        for name, points in series.items():
+            xs = sorted(points)
+            ax.plot(xs, [points[x] for x in xs], marker="o", label=name)
+        ax.set_xscale("log")
+        ax.set_xlabel("rows (1000 rows per symbol)")
+        ax.set_ylabel("rows/s")
+        ax.set_ylim(bottom=0)
+        ax.set_title("throughput vs rows, local[2] (flat = linear scaling)", fontsize=9)
+        ax.legend(fontsize=8)
+        save(fig, out, "scaling_rows.png")
+
+        cores = defaultdict(dict)
+        for r in rows:
+            if r["rows"] == 1_000_000:
+                cores[r["variant"]][r["master"]] = r["rows"] / r["seconds"]
+        if any(len(v) > 1 for v in cores.values()):
+            fig, ax = plt.subplots(figsize=(6, 4))
+            names = list(cores)
+            for i, master in enumerate(["local[1]", "local[2]"]):
+                ax.bar([j + (i - 0.5) * 0.38 for j in range(len(names))],
+                       [cores[n].get(master, 0) for n in names], 0.38, label=master)
+            ax.set_xticks(range(len(names)))
+            ax.set_xticklabels(names)
+            ax.set_ylabel("rows/s")
+            ax.set_title("1M rows: local[1] vs local[2]", fontsize=9)
+            ax.legend(fontsize=8)
+            save(fig, out, "scaling_cores.png")
+    length = [r for r in records if r["experiment"] == "scaling_length" and r["variant"] != "floor"]
+    if length:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        length.sort(key=lambda r: int(r["variant"].split("=")[1]))
+        legs = [int(r["variant"].split("=")[1]) for r in length]
+        ax.plot([1 + 2 * k for k in legs], [r["rows"] / r["seconds"] for r in length], marker="o",
+                label="zigzag STRT (D+ U+) x legs")
+        floor = next((r for r in records if r["experiment"] == "scaling_length" and r["variant"] == "floor"), None)
+        if floor:
+            ax.axhline(floor["rows"] / floor["seconds"], color="gray", linestyle="--", label="floor")
+        ax.set_xlabel("pattern variables")
+        ax.set_ylabel("rows/s")
+        ax.set_ylim(bottom=0)
+        ax.set_title("throughput vs pattern length, 1M rows, local[2]", fontsize=9)
+        ax.legend(fontsize=8)
+        save(fig, out, "scaling_length.png")
+
+
+def plot_sase(records: list[dict], out: Path) -> None:
+    t1 = [r for r in records if r["experiment"] == "sase_table1"]
+    if t1:
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        series = defaultdict(dict)
+        failed = []
+        for r in t1:
+            key = f"{r['pred']} {r['strategy']}"
+            if r["status"]:
+                failed.append(f"{key} W={r['window']}: {r['status']}")
+            else:
+                series[key][r["window"]] = r["events"] / r["seconds"]
+        for name, points in sorted(series.items()):
+            xs = sorted(points)
+            ax.plot(xs, [points[x] for x in xs], marker="o", label=name)
+        ax.set_yscale("log")
+        ax.set_xlabel("W (events per partition window)")
+        ax.set_ylabel("events/s (log)")
+        ax.set_title("SASE+ Table 1 shape on Spark: A1 A* B WITHIN W", fontsize=9)
+        if failed:
+            grouped = defaultdict(list)
+            for f in failed:
+                key, rest = f.split(" W=")
+                w, status = rest.split(": ")
+                grouped[(key, status)].append(w)
+            text = "; ".join(f"{k} {st} at W={','.join(ws)}" for (k, st), ws in sorted(grouped.items()))
+            ax.text(0.01, 0.01, "not plotted: " + text, transform=ax.transAxes, fontsize=6, va="bottom",
+                    wrap=True)
+        ax.legend(fontsize=7)
+        save(fig, out, "sase_table1.png")
+    f5 = [r for r in records if r["experiment"] == "sase_figure5" and not r["status"]]
+    if f5:
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        series = defaultdict(dict)
+        for r in f5:
+            series[f"{r['pred']}, C {r['c_share'] * 100:.0f}%"][r["window"]] = r["events"] / r["seconds"]
+        for name, points in sorted(series.items()):
+            xs = sorted(points)
+            ax.plot(xs, [points[x] for x in xs], marker="o", label=name)
+        ax.set_yscale("log")
+        ax.set_xlabel("W (events)")
+        ax.set_ylabel("events/s (log)")
+        ax.set_title("SASE++ Figure 5 shape on Spark: A B+ C, SKIP TILL ANY MATCH (postponing)", fontsize=9)
+        ax.legend(fontsize=7)
+        save(fig, out, "sase_figure5.png")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--results", default=str(HERE / "results"))
+    parser.add_argument("--out", default=str(HERE.parent / "docs" / "img"))
+    args = parser.parse_args()
+    results, out = Path(args.results), Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    plot_peers(read(results / "peers.jsonl"), out)
+    plot_scaling(read(results / "scaling.jsonl"), out)
+    plot_sase(read(results / "sase.jsonl"), out)
+
+
+if __name__ == "__main__":
+    main()

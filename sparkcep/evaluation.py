@@ -199,34 +199,30 @@ def _truth(value) -> bool | None:
     return None if value is None else bool(value)
 
 
+def _connective(args: list[Evaluator], stop: bool) -> Evaluator:
+    """AND (``stop=False``) or OR (``stop=True``) in three-valued logic, left to right: the
+    first operand equal to ``stop`` decides; otherwise NULL if any operand was NULL."""
+
+    def evaluate(ctx):
+        unknown = False
+        for arg in args:
+            value = _truth(arg(ctx))
+            if value is stop:
+                return stop
+            unknown = unknown or value is None
+        return None if unknown else not stop
+
+    return evaluate
+
+
 def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
     name = operator.name
     args = [compile_expression(o, names) for o in operator.operands]
     if name in BINARY:
         function, left, right = BINARY[name], args[0], args[1]
         return lambda ctx: function(left(ctx), right(ctx))
-    if name == "and":
-        def conjunction(ctx):
-            unknown = False
-            for arg in args:
-                value = _truth(arg(ctx))
-                if value is False:
-                    return False
-                unknown = unknown or value is None
-            return None if unknown else True
-
-        return conjunction
-    if name == "or":
-        def disjunction(ctx):
-            unknown = False
-            for arg in args:
-                value = _truth(arg(ctx))
-                if value is True:
-                    return True
-                unknown = unknown or value is None
-            return None if unknown else False
-
-        return disjunction
+    if name in ("and", "or"):
+        return _connective(args, stop=name == "or")
     if name == "not":
         (arg,) = args
         return lambda ctx: None if (v := _truth(arg(ctx))) is None else not v

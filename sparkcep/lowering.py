@@ -184,6 +184,12 @@ class Lowering:
             offset = int(literal.this)
         return Call(name, args[0], offset, node)
 
+    def reject_star(self, column: exp.Column) -> None:
+        if isinstance(column.this, exp.Star):
+            raise self.scope.error(
+                "INVALID_STAR_REFERENCE", f"{column.sql()} is only valid inside COUNT", column
+            )
+
     def final_of(self, node: exp.Expression) -> bool:
         return bool(isinstance(node, dx.RunningFinal) and node.args.get("final"))
 
@@ -262,10 +268,7 @@ class Lowering:
                 splicer.replace(*dialect.span(n), self.render_call(call))
                 return
             if isinstance(n, exp.Column) and n.args.get("table") is not None:
-                if isinstance(n.this, exp.Star):
-                    raise self.scope.error(
-                        "INVALID_STAR_REFERENCE", f"{n.sql()} is only valid inside COUNT", n
-                    )
+                self.reject_star(n)
                 splicer.replace(*dialect.span(n), quote_identifier(n.this.name))
                 return
             for child in n.iter_expressions():
@@ -379,10 +382,7 @@ class Lowering:
             self.aggregate(node, final=False)  # validates
             return Kind(DEP)
         if isinstance(node, exp.Column):
-            if isinstance(node.this, exp.Star):
-                raise self.scope.error(
-                    "INVALID_STAR_REFERENCE", f"{node.sql()} is only valid inside COUNT", node
-                )
+            self.reject_star(node)
             variables = self.qualifier(node)
             if variables is None or current in variables:
                 return Kind(LOCAL)
@@ -517,10 +517,7 @@ class Lowering:
                     n,
                 )
             if isinstance(n, exp.Column):
-                if isinstance(n.this, exp.Star):
-                    raise self.scope.error(
-                        "INVALID_STAR_REFERENCE", f"{n.sql()} is only valid inside COUNT", n
-                    )
+                self.reject_star(n)
                 nav = p.Navigation(self.qualifier(n), False, 0, self.value_column(n), final)
                 splicer.replace(*dialect.span(n), component(nav))
                 return

@@ -73,17 +73,22 @@ def plot_scaling(records: list[dict], out: Path) -> None:
     if rows:
         fig, ax = plt.subplots(figsize=(7, 4.2))
         series = defaultdict(dict)
+        loads = defaultdict(dict)
         for r in rows:
             if r["master"] == "local[2]":
                 series[r["variant"]][r["rows"]] = r["rows"] / r["seconds"]
+                loads[r["variant"]][r["rows"]] = r["load"]
         for name, points in series.items():
             xs = sorted(points)
             ax.plot(xs, [points[x] for x in xs], marker="o", label=name)
+            for x in xs:
+                ax.annotate(f"load {loads[name][x]}", (x, points[x]), fontsize=6,
+                            textcoords="offset points", xytext=(3, 4))
         ax.set_xscale("log")
         ax.set_xlabel("rows (1000 rows per symbol)")
         ax.set_ylabel("rows/s")
         ax.set_ylim(bottom=0)
-        ax.set_title("throughput vs rows, local[2] (flat = linear scaling)", fontsize=9)
+        ax.set_title("throughput vs rows, local[2] (flat = linear scaling; load average per point)", fontsize=9)
         ax.legend(fontsize=8)
         save(fig, out, "scaling_rows.png")
 

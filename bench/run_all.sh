@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The measurements behind docs/benchmarks.md, in the order they were run (one at a time: the
+# machine has 2 cores). Results: bench/results/*.jsonl (JSON lines) and *.log (the printed tables).
+# Peers need `bash bench/setup_peers.sh` first (else they are skipped with a message).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+py=.venv/bin/python
+out=bench/results
+mkdir -p "$out"
+step() { local name=$1; shift; echo "== $name: $* (start $(date -u +%T), load $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "$out/$name.log"; "$@" 2>&1 | grep -v -e '^\s*at ' -e WARN -e 'log4j' -e 'setLogLevel' >> "$out/$name.log"; echo "== end $(date -u +%T), load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/$name.log"; }
+step scaling $py bench/scaling.py rows --rows 1000000 --master 'local[2]' --json $out/scaling.jsonl
+step scaling $py bench/scaling.py rows --rows 1000000 --master 'local[1]' --json $out/scaling.jsonl
+step scaling $py bench/scaling.py length --rows 1000000 --legs 1 2 4 --json $out/scaling.jsonl
+step sase $py bench/sase_spark.py table1 --windows 500 1000 2000 --strategies next any --json $out/sase.jsonl
+step sase $py bench/sase_spark.py table1 --windows 500 --strategies contiguity --timeout 300 --json $out/sase.jsonl
+step sase $py bench/sase_spark.py figure5 --json $out/sase.jsonl
+step engines $py bench/engines_postponing.py
+step engines $py bench/engines_sase_plus.py --windows 500
+step scaling $py bench/scaling.py rows --rows 5000000 --master 'local[2]' --json $out/scaling.jsonl
+step scaling $py bench/scaling.py rows --rows 10000000 --master 'local[2]' --variants floor v_shape --json $out/scaling.jsonl
+# peers last: bench/peers.py now warms the floor up before timing it (an earlier run in the
+# middle of this sequence did not, and was discarded)
+step peers $py bench/peers.py --rows 1000000 --symbols 1000 --repeat 1 --json $out/peers.jsonl

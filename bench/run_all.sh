@@ -21,3 +21,5 @@ step scaling $py bench/scaling.py rows --rows 10000000 --master 'local[2]' --var
 # peers last: bench/peers.py now warms the floor up before timing it (an earlier run in the
 # middle of this sequence did not, and was discarded)
 step peers $py bench/peers.py --rows 1000000 --symbols 1000 --repeat 1 --json $out/peers.jsonl
+# then, once the machine was quieter, at one commit:
+step scaling_quiet $py bench/scaling.py rows --rows 1000000 5000000 --variants floor v_shape rising --json $out/scaling_quiet.jsonl

@@ -47,7 +47,7 @@ class Aggregate:
 
 @dataclass(frozen=True)
 class MatchNumber:
-    pass
+    """MATCH_NUMBER(): the match's sequential number in its partition."""
 
 
 @dataclass(frozen=True)

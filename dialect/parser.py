@@ -334,7 +334,9 @@ class SparkCepParser(Spark.Parser):
                 "MATCH_RECOGNIZE requires a PATTERN clause",
                 mr_token,
             )
-        if self._cep_clause(strict=True) is not None:
+        # A clause keyword right after ')' means the clause was closed too early; ORDER BY is
+        # exempt: after the table reference it is the enclosing query's ORDER BY.
+        if self._cep_clause(strict=True) not in (None, "ORDER_BY"):
             self._cep_fail(
                 "MATCH_RECOGNIZE_SYNTAX_ERROR",
                 f"')' closes MATCH_RECOGNIZE before the clause {self._found()}; "

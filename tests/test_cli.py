@@ -49,3 +49,14 @@ def test_run_with_tables_and_csv_output(spark, tmp_path):
     expected = (EXAMPLES / "stock_v_shape.expected.csv").read_text().splitlines()
     assert out.read_text().splitlines()[0] == expected[0]
     assert len(out.read_text().splitlines()) == len(expected)
+
+
+@pytest.mark.spark
+def test_demo_runs_on_bundled_data(spark):
+    # The README's first command: the main job on local Spark with the bundled ticks.
+    result = CliRunner().invoke(main, ["demo"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    header = next(line for line in lines if line.startswith("symbol"))
+    assert "match_no" in header and "bottom_price" in header
+    assert "rows)" in lines[-1] and not lines[-1].startswith("(0 rows")

@@ -213,3 +213,13 @@ def test_contains_match_recognize(sql, expected):
 def test_parse_returns_all_statements():
     statements = dialect.parse("SELECT 1; SELECT * FROM t MATCH_RECOGNIZE (PATTERN (A));")
     assert len(statements) == 2 and statements[1].find(cx.MatchRecognize)
+
+
+def test_query_order_by_directly_after_the_clause():
+    # No alias: the ORDER BY after ')' belongs to the enclosing query, not to MATCH_RECOGNIZE.
+    tree = dialect.parse_one(
+        "SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts MEASURES COUNT(*) AS n PATTERN (A+) "
+        "DEFINE A AS x > 0) ORDER BY n"
+    )
+    assert tree.find(cx.MatchRecognize).args.get("alias") is None
+    assert [o.this.name for o in tree.args["order"].expressions] == ["n"]

@@ -72,7 +72,7 @@ def _show(frame, output_format: str, output: str | None) -> None:
         return
     cells = [[("NULL" if v is None else str(v)) for v in row] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-    line = "+".join("-" * (w + 2) for w in widths)
+    line = "-+-".join("-" * w for w in widths)
     click.echo(" | ".join(c.ljust(w) for c, w in zip(columns, widths)))
     click.echo(line)
     for row in cells:

@@ -144,9 +144,7 @@ class PartitionRunner:
         component = self.plan.components[index]
         if not self.gathered[index]:
             return self.components[index](view)
-        rows = view.mapped_rows(component.variables)
-        position = component.offset if component.from_start else len(rows) - 1 - component.offset
-        return rows[position] if 0 <= position < len(rows) else None
+        return view.navigate(component.variables, component.from_start, component.offset)
 
     def _emit_match(self, match: Match, take: list, values: list[list]) -> None:
         view = MatchView(match, self.buffer.read)

@@ -61,8 +61,6 @@ class CompiledMatch:
         probe_prefix: ``WITH ...`` clauses the table query may refer to, or "".
         component_probes: per measure component, a Spark SQL aggregate over ``table_sql`` whose
             result type is the component's type.
-        within_kind: "interval" or "number" when WITHIN is used.
-        within_node_offset: where WITHIN was written (for type errors found at registration).
     """
 
     function_name: str
@@ -70,8 +68,6 @@ class CompiledMatch:
     table_sql: str
     probe_prefix: str
     component_probes: tuple[str, ...]
-    within_kind: str | None = None
-    within_position: tuple[int, int] | None = None
     source: str = ""
 
 
@@ -351,17 +347,12 @@ def _compile_clause(
             alias_text = alias_text[2:].strip()
         replacement += " AS " + alias_text
 
-    within_position = None
-    if analysis.within is not None:
-        within_position = dialect.span(analysis.within)
     compiled = CompiledMatch(
         function_name=function_name,
         plan=plan,
         table_sql=table_sql,
         probe_prefix=_visible_ctes(clause, splicer),
         component_probes=tuple(_component_probe(c) for c in components),
-        within_kind=within_kind,
-        within_position=within_position,
         source=sql,
     )
     return compiled, replacement

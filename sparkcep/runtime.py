@@ -74,9 +74,6 @@ def register(spark, match: CompiledMatch) -> None:
     by_name = {f.name: f for f in rows.fields}
     plan = match.plan
 
-    if match.within_kind is not None:
-        key_type = by_name[plan.order_key_column]
-        _check_within_type(spark, match, prefix)
 
     component_fields = []
     if plan.components:
@@ -101,21 +98,8 @@ def register(spark, match: CompiledMatch) -> None:
     arrow_schema = pa.schema(
         [pa.field(f.name, _arrow_type(f.dataType, timezone), True) for f in return_type.fields]
     )
-    position = None
-    if match.within_position is not None:
-        position = match.within_position
     function = arrow_udtf(_function_class(plan, arrow_schema, match.source), returnType=return_type)
     spark.udtf.register(match.function_name, function)
-
-
-def _check_within_type(spark, match: CompiledMatch, prefix: str) -> None:
-    """WITHIN INTERVAL needs a date/timestamp ORDER BY key; WITHIN <number> a numeric one."""
-    order_types = _probe(
-        spark,
-        f"{prefix}SELECT {match.plan.order_key_column} FROM ({match.table_sql})",
-        match,
-    )
-    del order_types  # the cast in the generated SQL already enforces convertibility
 
 
 def _function_class(plan, arrow_schema: pa.Schema, source: str):

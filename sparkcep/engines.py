@@ -9,7 +9,7 @@ construction for SKIP TILL ANY MATCH).
 
 from __future__ import annotations
 
-from sparkcep.matching import Condition, Engine, MatchSpec, Strategy
+from sparkcep.matching import Condition, Engine, MatchSpec, Strategy, SummaryRequest
 
 
 def unsupported_reason(spec: MatchSpec) -> str | None:
@@ -21,12 +21,16 @@ def unsupported_reason(spec: MatchSpec) -> str | None:
     return sase.unsupported_reason(spec)
 
 
-def make_engine(spec: MatchSpec, conditions: dict[int, Condition]) -> Engine:
+def make_engine(
+    spec: MatchSpec, conditions: dict[int, Condition], summary: SummaryRequest | None = None
+) -> Engine:
+    """The engine for one partition. With ``summary``, an engine that can may return ONE ROW PER
+    MATCH results column-wise (``MatchSummaries``) instead of one ``Match`` each."""
     if spec.strategy is Strategy.STRICT_CONTIGUITY:
         from sparkcep.regex_engine import RegexMatcher, regex_eligible
 
         if regex_eligible(spec, has_conditions=bool(conditions)):
-            return RegexMatcher(spec)
+            return RegexMatcher(spec, summary=summary)
         from sparkcep.matcher import RowPatternMatcher
 
         return RowPatternMatcher(spec, conditions)

@@ -23,8 +23,8 @@ import pyarrow as pa
 
 from sparkcep import engines
 from sparkcep.evaluation import MatchView, compile_expression, make_condition
-from sparkcep.matching import Match, MatchEvent, RowBlock, UnmatchedRow
-from sparkcep.plan import MatchPlan, Navigation
+from sparkcep.matching import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
+from sparkcep.plan import Aggregate, MatchNumber, MatchPlan, Navigation
 
 
 class _Buffer:
@@ -77,7 +77,7 @@ class PartitionRunner:
         self.schema = output_schema
         names = plan.spec.variable_names
         conditions = {v: make_condition(e, names) for v, e in plan.conditions.items()}
-        self.engine = engines.make_engine(plan.spec, conditions)
+        self.engine = engines.make_engine(plan.spec, conditions, summary=summary_request(plan))
         self.components = [compile_expression(c, names) for c in plan.components]
         self.gathered = [isinstance(c, Navigation) for c in plan.components]
         self.final = [bool(getattr(c, "final", False)) for c in plan.components]
@@ -128,6 +128,8 @@ class PartitionRunner:
     # -- output --------------------------------------------------------------------------------
 
     def _output(self, events: list[MatchEvent]) -> pa.RecordBatch:
+        if len(events) == 1 and isinstance(events[0], MatchSummaries):
+            return self._summary_batch(events[0])
         take: list[int] = []  # the row each output row takes its passthrough columns from
         values: list[list] = [[] for _ in self.components]  # a value, or a row for gathered ones
         for event in events:
@@ -169,6 +171,22 @@ class PartitionRunner:
             for k, column in enumerate(values):
                 column.append(finals[k] if self.final[k] else self._evaluate(k, view))
 
+    def _summary_batch(self, summaries: MatchSummaries) -> pa.RecordBatch:
+        """ONE ROW PER MATCH output from column-wise match summaries: each navigation component is
+        one Arrow ``take``; no Python object per match."""
+        n = len(summaries)
+        arrays = [pa.array([self.partition_values[name]] * n, type=self.schema.field(name).type)
+                  for name in self.passthrough]
+        for component, arrow_type in zip(self.plan.components, self.component_types):
+            values = _summary_rows(component, summaries)
+            if isinstance(component, Navigation):
+                rows = pa.array(values - self.buffer.base, mask=values < 0)
+                name = self.plan.value_columns[component.column]
+                arrays.append(self.buffer.column(name).take(rows).combine_chunks().cast(arrow_type))
+            else:
+                arrays.append(pa.array(values, type=pa.int64()).cast(arrow_type))
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
     def _gather(self, name: str, rows: list) -> pa.Array:
         indices = pa.array([None if r is None else r - self.buffer.base for r in rows], pa.int64())
         return self.buffer.column(name).take(indices).combine_chunks()
@@ -189,6 +207,53 @@ class PartitionRunner:
             else:
                 arrays.append(to_arrow(column, arrow_type))
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+
+def summary_request(plan: MatchPlan) -> SummaryRequest | None:
+    """What ONE ROW PER MATCH needs of each match, if every component is answered by a match's
+    span and its variables' first/last rows and counts (see ``_summary_rows``); else None."""
+    if plan.all_rows:
+        return None
+    first: set[int] = set()
+    last: set[int] = set()
+    count: set[int] = set()
+    for component in plan.components:
+        if isinstance(component, MatchNumber):
+            continue
+        if isinstance(component, Navigation):
+            if component.variables is None:
+                continue
+            if component.offset != 0:
+                return None
+            (first if component.from_start else last).update(component.variables)
+        elif (isinstance(component, Aggregate) and component.function == "count"
+              and component.column is None and not component.distinct):
+            count.update(component.variables or ())
+        else:
+            return None
+    return SummaryRequest(frozenset(first), frozenset(last), frozenset(count))
+
+
+def _summary_rows(component, summaries: MatchSummaries) -> np.ndarray:
+    """Per match, the row a navigation component points to (-1 for none), or the value of a
+    MATCH_NUMBER/COUNT component."""
+    start, end = summaries.start, summaries.end
+    if isinstance(component, MatchNumber):
+        return summaries.number
+    if isinstance(component, Aggregate):  # COUNT(*) or COUNT(X.*)
+        if component.variables is None:
+            return end - start
+        return sum(summaries.count[v] for v in component.variables)
+    k = component.offset
+    if component.variables is None:
+        rows = start + k if component.from_start else end - 1 - k
+        return np.where((rows >= start) & (rows < end), rows, -1)
+    if component.from_start:
+        firsts = [np.where(summaries.first[v] < 0, np.iinfo(np.int64).max, summaries.first[v])
+                  for v in component.variables]
+        rows = np.minimum.reduce(firsts)
+        return np.where(rows == np.iinfo(np.int64).max, -1, rows)
+    return np.maximum.reduce([summaries.last[v] for v in component.variables])
 
 
 def to_arrow(values: list, arrow_type: pa.DataType) -> pa.Array:

@@ -148,7 +148,39 @@ class UnmatchedRow:
     row: int
 
 
-MatchEvent = Union[Match, UnmatchedRow]
+@dataclass(frozen=True)
+class SummaryRequest:
+    """What a consumer of ONE ROW PER MATCH output needs to know of each match, when that is only
+    where the match starts and ends and, per variable, its first row, last row and row count.
+    An engine that can answer column-wise (``sparkcep.regex_engine``) then returns one
+    ``MatchSummaries`` instead of a ``Match`` per match."""
+
+    first: frozenset[int] = frozenset()  # variables whose first mapped row is needed
+    last: frozenset[int] = frozenset()  # variables whose last mapped row is needed
+    count: frozenset[int] = frozenset()  # variables whose number of mapped rows is needed
+
+
+@dataclass
+class MatchSummaries:
+    """The matches of one partition, column-wise, in match order (ONE ROW PER MATCH).
+
+    Arrays of equal length: ``number`` (MATCH_NUMBER), ``start`` and ``end`` (the match covers
+    absolute rows ``start <= row < end``; ``start == end`` for an empty match). Per requested
+    variable: ``first``/``last`` hold its first/last mapped row or -1 if it mapped none, ``count``
+    its number of mapped rows."""
+
+    number: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    first: dict[int, np.ndarray]
+    last: dict[int, np.ndarray]
+    count: dict[int, np.ndarray]
+
+    def __len__(self) -> int:
+        return len(self.number)
+
+
+MatchEvent = Union[Match, UnmatchedRow, MatchSummaries]
 
 
 class Engine(Protocol):

@@ -30,10 +30,12 @@ from sparkcep.matching import (
     Match,
     MatchEvent,
     MatchSpec,
+    MatchSummaries,
     RowBlock,
     RowsPerMatch,
     SkipMode,
     Strategy,
+    SummaryRequest,
     UnmatchedRow,
 )
 
@@ -68,6 +70,8 @@ class _Translation:
     def __init__(self, n_vars: int) -> None:
         self.n_vars = n_vars
         self.group_vars: list[int] = []
+        self.group_repeated: list[bool] = []  # per group: inside a quantifier allowing 2+ rounds
+        self._repeat_depth = 0
         self.classes = [self._class(v) for v in range(n_vars)]
 
     def _class(self, var: int) -> str:
@@ -77,6 +81,7 @@ class _Translation:
     def __call__(self, p: rp.Pattern) -> str:
         if isinstance(p, rp.Label):
             self.group_vars.append(p.var)
+            self.group_repeated.append(self._repeat_depth > 0)
             return f"({self.classes[p.var]})"
         if isinstance(p, rp.Empty):
             return "(?:)"
@@ -91,7 +96,11 @@ class _Translation:
             return "(?:" + "|".join("".join(self(item) for item in order) for order in orders) + ")"
         if isinstance(p, rp.Quantified):
             high = "" if p.max is None else str(p.max)
-            return f"(?:{self(p.pattern)}){{{p.min},{high}}}" + ("" if p.greedy else "?")
+            repeats = p.max is None or p.max > 1
+            self._repeat_depth += repeats
+            inner = self(p.pattern)
+            self._repeat_depth -= repeats
+            return f"(?:{inner}){{{p.min},{high}}}" + ("" if p.greedy else "?")
         raise TypeError(f"not supported by the regex fast path: {p!r}")
 
 
@@ -102,9 +111,16 @@ class RegexMatcher:
     ``finish``; ``feed`` returns nothing."""
 
     def __init__(
-        self, spec: MatchSpec, timeout_seconds: float = 600.0, max_buffered_rows: int = 2_000_000
+        self,
+        spec: MatchSpec,
+        timeout_seconds: float = 600.0,
+        max_buffered_rows: int = 2_000_000,
+        summary: SummaryRequest | None = None,
     ) -> None:
         self.spec = spec
+        # ONE ROW PER MATCH consumers that only need spans get them column-wise (MatchSummaries)
+        self._summary = summary if spec.rows_per_match is RowsPerMatch.ONE else None
+        self._can_be_empty = rp.can_match_empty(spec.pattern)
         self._max_buffered = max_buffered_rows
         self._masks: list[np.ndarray] = []
         self._rows = 0
@@ -112,6 +128,7 @@ class RegexMatcher:
         translate = _Translation(len(spec.variable_names))
         self._regex = regex.compile(translate(spec.pattern), flags=regex.DOTALL)
         self._group_vars = translate.group_vars
+        self._group_repeated = translate.group_repeated
         self._weights = (1 << np.arange(len(spec.variable_names), dtype=np.uint16))[:, None]
         self._chunks: list[str] = []
         self._timeout = timeout_seconds
@@ -144,6 +161,9 @@ class RegexMatcher:
         self._masks = []
         text = "".join(self._chunks)
         self._chunks = []
+        if self._summary is not None:
+            summaries = self._summarize(text)
+            return [summaries] if len(summaries) else []
         events: list[MatchEvent] = []
         try:
             self._match(text, events)
@@ -160,49 +180,123 @@ class RegexMatcher:
                 labels[position - start] = var
         return tuple(labels)
 
-    def _match(self, text: str, events: list[MatchEvent]) -> None:
+    def _budget_error(self, what: str) -> MatchRuntimeError:
+        pattern = rp.to_text(self.spec.pattern, list(self.spec.variable_names))
+        return MatchRuntimeError("MATCH_BUDGET_EXCEEDED", f"PATTERN ({pattern}) {what}")
+
+    def _search_all(self, text: str):
+        """Yield ``(searched_from, found)`` for each match in order, where ``found`` is the regex
+        match and ``searched_from`` the row the search for it began at; then ``(position, None)``
+        with the row the next search would begin at."""
         spec = self.spec
         n = len(text)
-        unmatched = spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
+        if spec.skip in (SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW) and not self._can_be_empty:
+            # With non-empty matches, finditer resumes exactly where these skip modes do: at the
+            # end of the match (PAST LAST ROW), or one row after its start (overlapped=True).
+            overlapped = spec.skip is SkipMode.TO_NEXT_ROW
+            position = 0
+            for found in self._regex.finditer(text, overlapped=overlapped, timeout=self._timeout):
+                yield position, found
+                position = found.start() + 1 if overlapped else found.end()
+            yield position, None
+            return
+        search = self._regex.search
+        position = 0
+        while position < n:
+            found = search(text, position, timeout=self._timeout)
+            if found is None or found.start() >= n:
+                break  # a match starts at a row: none starts after the last one
+            yield position, found
+            start, end = found.span()
+            position = start + 1 if end == start else self._resume(start, end, self._labels(found))
+        yield position, None
+
+    def _too_many(self) -> MatchRuntimeError:
+        return self._budget_error(f"produced more than {self.spec.max_matches} matches in one partition")
+
+    def _timed_out(self) -> MatchRuntimeError:
+        return self._budget_error(
+            f"took longer than {self._timeout:.0f} s to match one partition; use a more selective "
+            "DEFINE or a pattern with less backtracking"
+        )
+
+    def _match(self, text: str, events: list[MatchEvent]) -> None:
+        unmatched = self.spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
         number = 0
         covered = 0  # rows before this belong to some match
-        position = 0
-        search = self._regex.search
-        while position < n:
-            try:
-                found = search(text, position, timeout=self._timeout)
-            except TimeoutError:
-                raise MatchRuntimeError(
-                    "MATCH_BUDGET_EXCEEDED",
-                    f"PATTERN ({rp.to_text(spec.pattern, list(spec.variable_names))}) took longer "
-                    f"than {self._timeout:.0f} s to match one partition; use a more selective "
-                    "DEFINE or a pattern with less backtracking",
-                ) from None
-            if found is not None and found.start() >= n:
-                found = None  # a match starts at a row: none starts after the last one
-            start = n if found is None else found.start()
-            if unmatched:
-                events.extend(UnmatchedRow(r) for r in range(max(position, covered), start))
-            if found is None:
-                return
-            number += 1
-            if number > spec.max_matches:
-                raise MatchRuntimeError(
-                    "MATCH_BUDGET_EXCEEDED",
-                    f"PATTERN ({rp.to_text(spec.pattern, list(spec.variable_names))}) produced "
-                    f"more than {spec.max_matches} matches in one partition",
-                )
-            end = found.end()
-            if end == start:
-                events.append(Match(number, start, (), (), ()))
-                position = start + 1
-                covered = max(covered, start)
-                continue
-            labels = self._labels(found)
-            rows = tuple(range(start, end))
-            events.append(Match(number, start, rows, labels, (False,) * len(rows)))
-            covered = max(covered, end)
-            position = self._resume(start, end, labels)
+        try:
+            for position, found in self._search_all(text):
+                start = len(text) if found is None else found.start()
+                if unmatched:
+                    events.extend(UnmatchedRow(r) for r in range(max(position, covered), start))
+                if found is None:
+                    return
+                number += 1
+                if number > self.spec.max_matches:
+                    raise self._too_many()
+                end = found.end()
+                if end == start:
+                    events.append(Match(number, start, (), (), ()))
+                    covered = max(covered, start)
+                    continue
+                labels = self._labels(found)
+                events.append(Match(number, start, tuple(range(start, end)), labels, (False,) * len(labels)))
+                covered = max(covered, end)
+        except TimeoutError:
+            raise self._timed_out() from None
+
+    def _summarize(self, text: str) -> MatchSummaries:
+        """All matches as column arrays (see ``MatchSummaries``), without a ``Match`` per match."""
+        request = self._summary
+        groups = {v: [g for g, var in enumerate(self._group_vars, 1) if var == v]
+                  for v in request.first | request.last | request.count}
+        starts: list[int] = []
+        ends: list[int] = []
+        first = {v: [] for v in request.first}
+        last = {v: [] for v in request.last}
+        count = {v: [] for v in request.count}
+        # A variable with one group (the common case) needs one call per match: start(g) is the
+        # start of the group's last capture (-1 if none), and also of its first one when the group
+        # is not repeated.
+        single_last = [(last[v].append, groups[v][0]) for v in last if len(groups[v]) == 1]
+        single_first = [(first[v].append, groups[v][0]) for v in first
+                        if len(groups[v]) == 1 and not self._group_repeated[groups[v][0] - 1]]
+        other_last = [v for v in last if len(groups[v]) != 1]
+        other_first = [v for v in first if not (
+            len(groups[v]) == 1 and not self._group_repeated[groups[v][0] - 1])]
+        add_start, add_end = starts.append, ends.append
+        max_matches = self.spec.max_matches
+        try:
+            for _, found in self._search_all(text):
+                if found is None:
+                    break
+                if len(starts) == max_matches:
+                    raise self._too_many()
+                span_start = found.start
+                add_start(span_start())
+                add_end(found.end())
+                for append, g in single_last:
+                    append(span_start(g))
+                for append, g in single_first:
+                    append(span_start(g))
+                for v in other_last:
+                    last[v].append(max((span_start(g) for g in groups[v]), default=-1))
+                for v in other_first:
+                    captures = [c[0] for c in (found.starts(g) for g in groups[v]) if c]
+                    first[v].append(min(captures) if captures else -1)
+                for v, values in count.items():
+                    values.append(sum(len(found.starts(g)) for g in groups[v]))
+        except TimeoutError:
+            raise self._timed_out() from None
+        as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
+        return MatchSummaries(
+            number=np.arange(1, len(starts) + 1, dtype=np.int64),
+            start=as_array(starts),
+            end=as_array(ends),
+            first={v: as_array(x) for v, x in first.items()},
+            last={v: as_array(x) for v, x in last.items()},
+            count={v: as_array(x) for v, x in count.items()},
+        )
 
     def _resume(self, start: int, end: int, labels: tuple[int, ...]) -> int:
         spec = self.spec

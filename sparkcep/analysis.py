@@ -35,6 +35,9 @@ class Scope:
     variables: list[str] = field(default_factory=list)
     variable_ids: dict[str, int] = field(default_factory=dict)
     subsets: dict[str, frozenset[int]] = field(default_factory=dict)
+    # variable id -> the ids of all copies of that variable (``sparkcep.unrolling``); a name
+    # stands for all of them
+    aliases: dict[int, frozenset[int]] = field(default_factory=dict)
 
     def error(self, code: str, message: str, node: exp.Expression | None) -> AnalysisError:
         if node is None:
@@ -46,14 +49,18 @@ class Scope:
         """The primary variable ids a pattern variable or SUBSET name stands for."""
         name = canonical_name(identifier)
         if name in self.variable_ids:
-            return frozenset({self.variable_ids[name]})
+            return self.same_variable(self.variable_ids[name])
         if name in self.subsets:
-            return self.subsets[name]
+            return frozenset().union(*(self.same_variable(v) for v in self.subsets[name]))
         raise self.error(
             "UNDEFINED_PATTERN_VARIABLE",
             f"'{identifier.name}' is neither a pattern variable of PATTERN nor a SUBSET name",
             identifier,
         )
+
+    def same_variable(self, var: int) -> frozenset[int]:
+        """``var`` and its copies."""
+        return self.aliases.get(var, frozenset({var}))
 
     def is_variable_or_subset(self, identifier: exp.Identifier) -> bool:
         name = canonical_name(identifier)

@@ -127,6 +127,9 @@ class Lowering:
         self.window = window  # "PARTITION BY ... ORDER BY ..." for lag/lead, None without ORDER BY
         self.values = values
         self.current: int | None = None  # the variable being defined (DEFINE), None in MEASURES
+        # variable id -> its row's position in its unrolled block (1-based; None = past the
+        # unrolled rows), for the copies ``sparkcep.unrolling`` made
+        self.block_position: dict[int, int | None] = {}
 
     # ----------------------------------------------------------------------------------------
     # Recognising calls
@@ -278,8 +281,21 @@ class Lowering:
         start, end = dialect.span(node)
         return "(" + splicer.render(start, end) + ")"
 
+    def own_block_last(self, call: Call) -> bool:
+        """Is ``call`` ``LAST(X.e, k)``, k >= 1, in the DEFINE of a copy of unrolled X?"""
+        current = self.current
+        return (
+            call.name == "LAST" and call.offset > 0 and current in self.block_position
+            and self.references(call.argument) == {self.scope.same_variable(current)}
+        )
+
     def render_call(self, call: Call) -> str:
         if call.name in ("FIRST", "LAST"):
+            if self.own_block_last(call):  # the k-th row back in X's block, if the block has it
+                position = self.block_position[self.current]
+                if position is None or call.offset < position:
+                    return f"lag({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
+                return f"IF(false, {self.render(call.argument)}, NULL)"  # a NULL of e's type
             return self.render(call.argument)
         if call.name in ("PREV", "NEXT"):
             if self.window is None:
@@ -363,6 +379,8 @@ class Lowering:
                 )
             (variables,) = sets
             includes_current = variables is None or current in variables
+            if self.own_block_last(call):
+                return Kind(LOCAL)
             if call.name == "LAST" and call.offset == 0 and includes_current:
                 return Kind(LOCAL)
             return Kind(NAV, NavKey(variables, call.name == "FIRST", call.offset))

@@ -31,6 +31,7 @@ from sparkcep.errors import AnalysisError
 from sparkcep.lowering import Lowering, ValueColumns
 from sparkcep.matching import MatchSpec, RowsPerMatch, Strategy
 from sparkcep.splice import Splicer, quote_identifier
+from sparkcep.unrolling import unroll
 
 PREFIX = "__sparkcep_"
 INPUT_ALIAS = f"{PREFIX}in"
@@ -240,6 +241,7 @@ def _compile_clause(
 
     values = ValueColumns()
     lowering = Lowering(scope, window, values)
+    unroll(analysis, lowering)  # LAST(X.e, k) in X's own DEFINE -> lag(e, k) where exact
     masks: list[str | None] = []
     conditions: dict[int, p.Expression] = {}
     for var in range(len(scope.variables)):

@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from common import bench_session, noop, passthrough_floor, stock_ticks  # noqa: E402
-from stock_patterns import RISING, V_SHAPE  # noqa: E402
+from stock_patterns import RISING, RISING_HIGHS, V_SHAPE  # noqa: E402
 
 import sparkcep  # noqa: E402
 
@@ -70,7 +70,8 @@ def main() -> None:
     parser.add_argument("--rows-per-symbol", type=int, default=1000)
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--variants", nargs="+", default=["floor", "v_shape", "rising"])
+    parser.add_argument("--variants", nargs="+", default=["floor", "v_shape", "rising"],
+                        choices=["floor", "v_shape", "rising", "rising_highs"])
     parser.add_argument("--legs", type=int, nargs="+", default=[1, 2, 4, 8])
     parser.add_argument("--memory", default="8g")
     parser.add_argument("--json", help="append results as JSON lines to this file")
@@ -89,7 +90,8 @@ def main() -> None:
         noop(floor)  # warm-up: Python workers, UDTF registration
         if args.experiment == "rows":
             variants = {"floor": floor, "v_shape": sparkcep.sql(spark, V_SHAPE),
-                        "rising": sparkcep.sql(spark, RISING)}
+                        "rising": sparkcep.sql(spark, RISING),
+                        "rising_highs": sparkcep.sql(spark, RISING_HIGHS)}
             jobs = [(name, variants[name]) for name in args.variants]
         else:
             jobs = [("floor", floor)] + [(f"zigzag legs={k}", sparkcep.sql(spark, zigzag(k)))

@@ -1,5 +1,7 @@
 """Stock V shape (row-local DEFINE) and a rising streak (match-dependent DEFINE) on Spark,
-side by side with the pass-through floor and a Spark-only lag() window, in one run.
+side by side with the pass-through floor and a Spark-only lag() window, in one run. The rising
+streak's LAST(B.price, 1) is unrolled into a row-local condition (``sparkcep.unrolling``); the
+rising-highs query (a running MAX) runs on the general matcher.
 
     .venv/bin/python bench/stock_patterns.py --rows 1000000 --symbols 1000
 """
@@ -30,6 +32,16 @@ SELECT * FROM ticks MATCH_RECOGNIZE (
   DEFINE B AS LAST(B.price, 1) IS NULL OR B.price > LAST(B.price, 1))
 """
 
+# Match-dependent in a way no rewrite removes (a running MAX over the match): the general matcher.
+RISING_HIGHS = """
+SELECT * FROM ticks MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY ts
+  MEASURES FIRST(A.ts) AS start_ts, LAST(B.ts) AS end_ts, COUNT(*) AS n
+  ONE ROW PER MATCH AFTER MATCH SKIP TO NEXT ROW
+  PATTERN (A B{3,})
+  DEFINE B AS B.price > A.price AND B.price >= MAX(B.price))
+"""
+
 LAG_ONLY = """
 SELECT symbol, ts, price - lag(price) OVER (PARTITION BY symbol ORDER BY ts) AS change FROM ticks
 """
@@ -55,9 +67,11 @@ def main() -> None:
     timings.append(timed("sparkcep V shape (row-local DEFINE)", n, lambda: noop(v_shape), args.repeat))
     rising = sparkcep.sql(spark, RISING)
     timings.append(timed("sparkcep rising B{3,} (LAST(B.price,1))", n, lambda: noop(rising), args.repeat))
+    highs = sparkcep.sql(spark, RISING_HIGHS)
+    timings.append(timed("sparkcep rising highs (MAX(B.price))", n, lambda: noop(highs), args.repeat))
     print(f"rows={n:,} symbols={args.symbols} master={args.master}")
     print_table(timings, "pass-through Arrow UDTF (floor)")
-    print("matches: V shape", v_shape.count(), "| rising", rising.count())
+    print("matches: V shape", v_shape.count(), "| rising", rising.count(), "| rising highs", highs.count())
     if args.json:
         with open(args.json, "a") as handle:
             for t in timings:

@@ -24,7 +24,7 @@ import pyarrow as pa
 from sparkcep import engines
 from sparkcep.evaluation import MatchView, compile_expression, make_condition
 from sparkcep.matching import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
-from sparkcep.plan import Aggregate, MatchNumber, MatchPlan, Navigation
+from sparkcep.plan import MASK_BITS, Aggregate, MatchNumber, MatchPlan, Navigation
 
 
 class _Buffer:
@@ -91,11 +91,13 @@ class PartitionRunner:
 
     def _block(self, batch: pa.RecordBatch) -> RowBlock:
         n = batch.num_rows
-        masks = np.ones((len(self.plan.mask_columns), n), dtype=bool)
-        for var, name in enumerate(self.plan.mask_columns):
-            if name is not None:
-                column = batch.column(name).fill_null(False)
-                masks[var] = np.asarray(column.to_numpy(zero_copy_only=False), dtype=bool)
+        n_vars = len(self.plan.spec.variable_names)
+        masks = np.empty((n_vars, n), dtype=bool)
+        for index, name in enumerate(self.plan.bitmask_columns):
+            codes = np.asarray(batch.column(name).to_numpy(zero_copy_only=False), dtype=np.int64)
+            low = index * MASK_BITS
+            bits = np.arange(min(MASK_BITS, n_vars - low), dtype=np.int64)[:, None]
+            masks[low:low + len(bits)] = (codes[None, :] >> bits) & 1
         columns: tuple = ()
         if self.plan.conditions:  # the engine's conditions read values through the context
             columns = tuple(self.buffer.python_values(-1, i) for i in range(len(self.plan.value_columns)))

@@ -110,12 +110,22 @@ def automaton_dot(plan: MatchPlan) -> str:
     return "\n".join(lines)
 
 
+def display_names(names: tuple[str, ...]) -> list[str]:
+    """Variable names, with ``#1``, ``#2``, ... on the copies of an unrolled variable
+    (``sparkcep.unrolling``): B{3,} unrolled shows as ``B#1 B#2{2,}``."""
+    shown = []
+    for var, name in enumerate(names):
+        copies = [v for v, other in enumerate(names) if other == name]
+        shown.append(name if len(copies) == 1 else f"{name}#{copies.index(var) + 1}")
+    return shown
+
+
 def explain_statement(text: str, dot: bool = False) -> str:
     compiled = compile_statement(text)
     parts = ["== Spark SQL ==", compiled.sql]
     for number, match in enumerate(compiled.matches, start=1):
         plan = match.plan
-        names = list(plan.spec.variable_names)
+        names = display_names(plan.spec.variable_names)
         parts.append(f"\n== MATCH_RECOGNIZE #{number}: function {match.function_name} ==")
         parts.append(f"pattern:    {rp.to_text(plan.spec.pattern, names)}")
         parts.append(f"strategy:   {plan.spec.strategy.value}")
@@ -127,7 +137,7 @@ def explain_statement(text: str, dot: bool = False) -> str:
             parts.append(f"within:     {plan.spec.within} (ORDER BY key units)")
         for var, name in enumerate(names):
             where = []
-            if plan.mask_columns[var]:
+            if plan.row_local[var]:
                 where.append("row-local mask (Catalyst)")
             if var in plan.conditions:
                 where.append(f"match-dependent: {plan.conditions[var]}")

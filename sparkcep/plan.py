@@ -84,6 +84,9 @@ Ref = Union[Navigation, Aggregate, MatchNumber, Classifier, CurrentRow]
 Expression = Union[Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, Constant, Operator]
 
 
+MASK_BITS = 63  # variables per bitmask column (a BIGINT at most)
+
+
 @dataclass(frozen=True)
 class MatchPlan:
     """Everything the executor-side function needs.
@@ -97,7 +100,10 @@ class MatchPlan:
         component_types: Spark DDL type of each component (filled at registration time).
         all_rows: ALL ROWS PER MATCH (one output row per matched row) vs ONE ROW PER MATCH.
         output_empty_matches / output_unmatched_rows: the ALL ROWS options.
-        mask_columns: per variable id, the name of its boolean input column, or None (TRUE).
+        bitmask_columns: the integer input columns Catalyst packs the row-local conditions into:
+            variable ``v`` holds at a row iff bit ``v % MASK_BITS`` of column ``v // MASK_BITS``
+            is set (a variable without a row-local condition has its bit always set).
+        row_local: per variable id, whether it has a row-local condition (for EXPLAIN).
         value_columns: names of the input columns match-dependent expressions read, by id.
         order_key_column: the numeric ORDER BY key used by WITHIN, or None.
         partition_columns: names of the input columns holding the partition key values.
@@ -110,7 +116,8 @@ class MatchPlan:
     all_rows: bool
     output_empty_matches: bool
     output_unmatched_rows: bool
-    mask_columns: tuple[str | None, ...]
+    bitmask_columns: tuple[str, ...]
+    row_local: tuple[bool, ...]
     value_columns: tuple[str, ...]
     order_key_column: str | None
     partition_columns: tuple[str, ...]

@@ -38,8 +38,25 @@ INPUT_ALIAS = f"{PREFIX}in"
 ORDER_KEY = f"{PREFIX}k"
 
 
-def mask_name(var: int) -> str:
-    return f"{PREFIX}d{var}"
+def mask_name(index: int) -> str:
+    return f"{PREFIX}m{index}"
+
+
+def _bitmask_sql(masks: list[str | None]) -> list[str]:
+    """The SQL of the bitmask columns: bit ``v % MASK_BITS`` of column ``v // MASK_BITS`` says
+    whether row-local condition ``masks[v]`` holds (always set where it is None, i.e. TRUE).
+    The column is the smallest integer type that holds its bits."""
+    columns = []
+    for low in range(0, len(masks), p.MASK_BITS):
+        group = masks[low:low + p.MASK_BITS]
+        constant = sum(1 << bit for bit, mask in enumerate(group) if mask is None)
+        terms = [f"IF({mask}, {1 << bit}L, 0L)" for bit, mask in enumerate(group) if mask is not None]
+        if constant or not terms:
+            terms.append(f"{constant}L")
+        width = len(group)
+        kind = "TINYINT" if width <= 7 else "SMALLINT" if width <= 15 else "INT" if width <= 31 else "BIGINT"
+        columns.append(f"CAST({' + '.join(terms)} AS {kind})")
+    return columns
 
 
 def value_name(column: int) -> str:
@@ -210,11 +227,12 @@ def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
     )
 
 
-def _component_probe(component: p.Expression) -> str:
+def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) -> str:
+    """An aggregate over the function's input whose type is the component's output type."""
     if isinstance(component, p.Navigation):
-        return f"first({quote_identifier(value_name(component.column))})"
+        return f"first({quote_identifier(value_columns[component.column])})"
     if isinstance(component, p.Aggregate):
-        argument = "1" if component.column is None else quote_identifier(value_name(component.column))
+        argument = "1" if component.column is None else quote_identifier(value_columns[component.column])
         return f"{component.function}({argument})"
     if isinstance(component, p.MatchNumber):
         return "max(CAST(1 AS BIGINT))"
@@ -287,8 +305,16 @@ def _compile_clause(
         select = [f"{INPUT_ALIAS}.{quote_identifier(name)}" for name in needed]
     else:
         select = [f"{INPUT_ALIAS}.*"]
-    select += [f"{mask} AS {quote_identifier(mask_name(v))}" for v, mask in enumerate(masks) if mask]
-    select += [f"{text} AS {quote_identifier(value_name(i))}" for i, text in enumerate(values.texts)]
+    bitmasks = _bitmask_sql(masks)
+    select += [f"{sql} AS {quote_identifier(mask_name(i))}" for i, sql in enumerate(bitmasks)]
+    # A value column that is just an input column already passed on is read under its own name.
+    passed = needed if one_row else []
+    value_columns = [
+        next((name for name in passed if text == f"({quote_identifier(name)})"), value_name(i))
+        for i, text in enumerate(values.texts)
+    ]
+    select += [f"{text} AS {quote_identifier(name)}"
+               for i, (text, name) in enumerate(zip(values.texts, value_columns)) if name == value_name(i)]
     if within_kind == "interval":
         select.append(f"unix_micros(CAST({order_sql[0]} AS TIMESTAMP)) AS {quote_identifier(ORDER_KEY)}")
     elif within_kind == "number":
@@ -312,8 +338,9 @@ def _compile_clause(
         all_rows=all_rows,
         output_empty_matches=analysis.rows_per_match is not RowsPerMatch.ALL_OMIT_EMPTY,
         output_unmatched_rows=analysis.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED,
-        mask_columns=tuple(mask_name(v) if mask else None for v, mask in enumerate(masks)),
-        value_columns=tuple(value_name(i) for i in range(len(values.texts))),
+        bitmask_columns=tuple(mask_name(i) for i in range(len(bitmasks))),
+        row_local=tuple(mask is not None for mask in masks),
+        value_columns=tuple(value_columns),
         order_key_column=ORDER_KEY if within_kind else None,
         partition_columns=partition_names,
         passthrough_columns=partition_names,
@@ -354,7 +381,7 @@ def _compile_clause(
         plan=plan,
         table_sql=table_sql,
         probe_prefix=_visible_ctes(clause, splicer),
-        component_probes=tuple(_component_probe(c) for c in components),
+        component_probes=tuple(_component_probe(c, plan.value_columns) for c in components),
         source=sql,
     )
     return compiled, replacement

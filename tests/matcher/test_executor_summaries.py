@@ -66,13 +66,14 @@ def test_column_wise_output_equals_match_by_match_output(seed):
     plan = MatchPlan(
         spec=spec, conditions={}, components=components, all_rows=False,
         output_empty_matches=True, output_unmatched_rows=False,
-        mask_columns=tuple(f"m{v}" for v in range(n_vars)), value_columns=("x", "y"),
+        bitmask_columns=("m",), row_local=(True,) * n_vars, value_columns=("x", "y"),
         order_key_column=None, partition_columns=("p",), passthrough_columns=("p",),
     )
     types = [pa.int64() if isinstance(c, (MatchNumber, Aggregate)) else (pa.int64() if c.column == 0 else pa.string())
              for c in components]
     schema = pa.schema([("p", pa.string())] + [(f"c{i}", t) for i, t in enumerate(types)])
-    table = pa.table({"p": ["k"] * n, **{f"m{v}": masks[v] for v in range(n_vars)},
+    codes = (masks.astype(np.int64) << np.arange(n_vars)[:, None]).sum(axis=0).astype(np.int8)
+    table = pa.table({"p": ["k"] * n, "m": codes,
                       "x": np.arange(n) * 10, "y": [f"r{i}" for i in range(n)]})
     bounds = [0] + sorted(set(c for c in cuts if 0 <= c <= n)) + [n]
     batches = [b for lo, hi in zip(bounds, bounds[1:]) if hi > lo for b in table.slice(lo, hi - lo).to_batches()]
@@ -90,7 +91,7 @@ def test_the_regex_engine_answers_column_wise():
     plan = MatchPlan(
         spec=spec, conditions={}, components=(Navigation(frozenset({0}), False, 0, 0, final=True),),
         all_rows=False, output_empty_matches=True, output_unmatched_rows=False,
-        mask_columns=("m0",), value_columns=("x",), order_key_column=None,
+        bitmask_columns=("m",), row_local=(True,), value_columns=("x",), order_key_column=None,
         partition_columns=(), passthrough_columns=())
     runner = executor.PartitionRunner(plan, pa.schema([("c0", pa.int64())]))
     runner.engine.feed(RowBlock(masks=np.array([[True, True, False, True]])))

@@ -19,6 +19,7 @@ state bounded by the longest match attempt.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -104,6 +105,42 @@ class _Translation:
         raise TypeError(f"not supported by the regex fast path: {p!r}")
 
 
+@functools.lru_cache(maxsize=256)
+def _compiled(pattern: rp.Pattern, n_vars: int):
+    """The compiled regex of a pattern, with each group's variable and whether it repeats
+    (cached: an engine is built per partition)."""
+    translate = _Translation(n_vars)
+    compiled = regex.compile(translate(pattern), flags=regex.DOTALL)
+    return compiled, translate.group_vars, translate.group_repeated
+
+
+@functools.lru_cache(maxsize=256)
+def _extractor(group_vars: tuple[int, ...], repeated: tuple[bool, ...], request: SummaryRequest):
+    """A function of a regex match returning ``(start, end, *values)``, and the ``(kind, var)``
+    of each value. ``m.start(g)`` is the start of group g's last capture (-1 if none) and, for a
+    group outside any repetition, of its only one; ``m.starts(g)`` lists every capture.
+    The source is built from group numbers only."""
+    order = [("first", v) for v in sorted(request.first)] + [("last", v) for v in sorted(request.last)]
+    order += [("count", v) for v in sorted(request.count)]
+    fields = ["m.start()", "m.end()"]
+    for kind, var in order:
+        groups = [g for g, v in enumerate(group_vars, 1) if v == var]
+        if not groups:
+            fields.append("0" if kind == "count" else "-1")
+        elif kind == "last" and len(groups) == 1:
+            fields.append(f"m.start({groups[0]})")
+        elif kind == "last":
+            fields.append(f"max({', '.join(f'm.start({g})' for g in groups)}, -1)")
+        elif kind == "count":
+            fields.append(" + ".join(f"len(m.starts({g}))" for g in groups))
+        elif len(groups) == 1 and not repeated[groups[0] - 1]:
+            fields.append(f"m.start({groups[0]})")
+        else:
+            firsts = ", ".join(f"*m.starts({g})[:1]" for g in groups)
+            fields.append(f"min(({firsts},), default=-1)")
+    return eval(f"lambda m: ({', '.join(fields)},)"), order  # noqa: S307 - integers only
+
+
 class RegexMatcher:
     """``Engine`` for row-local patterns under strict contiguity (see the module docstring).
 
@@ -125,10 +162,7 @@ class RegexMatcher:
         self._masks: list[np.ndarray] = []
         self._rows = 0
         self._delegate = None  # the general matcher, once the partition outgrew the buffer
-        translate = _Translation(len(spec.variable_names))
-        self._regex = regex.compile(translate(spec.pattern), flags=regex.DOTALL)
-        self._group_vars = translate.group_vars
-        self._group_repeated = translate.group_repeated
+        self._regex, self._group_vars, self._group_repeated = _compiled(spec.pattern, len(spec.variable_names))
         self._weights = (1 << np.arange(len(spec.variable_names), dtype=np.uint16))[:, None]
         self._chunks: list[str] = []
         self._timeout = timeout_seconds
@@ -246,56 +280,32 @@ class RegexMatcher:
             raise self._timed_out() from None
 
     def _summarize(self, text: str) -> MatchSummaries:
-        """All matches as column arrays (see ``MatchSummaries``), without a ``Match`` per match."""
+        """All matches as column arrays (see ``MatchSummaries``), without a ``Match`` per match:
+        one generated expression per match reads the span and the requested group starts."""
         request = self._summary
-        groups = {v: [g for g, var in enumerate(self._group_vars, 1) if var == v]
-                  for v in request.first | request.last | request.count}
-        starts: list[int] = []
-        ends: list[int] = []
-        first = {v: [] for v in request.first}
-        last = {v: [] for v in request.last}
-        count = {v: [] for v in request.count}
-        # A variable with one group (the common case) needs one call per match: start(g) is the
-        # start of the group's last capture (-1 if none), and also of its first one when the group
-        # is not repeated.
-        single_last = [(last[v].append, groups[v][0]) for v in last if len(groups[v]) == 1]
-        single_first = [(first[v].append, groups[v][0]) for v in first
-                        if len(groups[v]) == 1 and not self._group_repeated[groups[v][0] - 1]]
-        other_last = [v for v in last if len(groups[v]) != 1]
-        other_first = [v for v in first if not (
-            len(groups[v]) == 1 and not self._group_repeated[groups[v][0] - 1])]
-        add_start, add_end = starts.append, ends.append
-        max_matches = self.spec.max_matches
+        extract, order = _extractor(tuple(self._group_vars), tuple(self._group_repeated), request)
+        spec = self.spec
         try:
-            for _, found in self._search_all(text):
-                if found is None:
-                    break
-                if len(starts) == max_matches:
-                    raise self._too_many()
-                span_start = found.start
-                add_start(span_start())
-                add_end(found.end())
-                for append, g in single_last:
-                    append(span_start(g))
-                for append, g in single_first:
-                    append(span_start(g))
-                for v in other_last:
-                    last[v].append(max((span_start(g) for g in groups[v]), default=-1))
-                for v in other_first:
-                    captures = [c[0] for c in (found.starts(g) for g in groups[v]) if c]
-                    first[v].append(min(captures) if captures else -1)
-                for v, values in count.items():
-                    values.append(sum(len(found.starts(g)) for g in groups[v]))
+            if spec.skip in (SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW) and not self._can_be_empty:
+                overlapped = spec.skip is SkipMode.TO_NEXT_ROW
+                found = self._regex.finditer(text, overlapped=overlapped, timeout=self._timeout)
+                rows = [extract(m) for m in itertools.islice(found, spec.max_matches + 1)]
+            else:  # stop at the match past the budget, as the match-by-match path does
+                searched = itertools.islice(self._search_all(text), spec.max_matches + 1)
+                rows = [extract(m) for _, m in searched if m is not None]
         except TimeoutError:
             raise self._timed_out() from None
-        as_array = lambda values: np.asarray(values, dtype=np.int64)  # noqa: E731
+        if len(rows) > spec.max_matches:
+            raise self._too_many()
+        table = np.array(rows, dtype=np.int64).reshape(len(rows), 2 + len(order))
+        columns = {key: table[:, i + 2] for i, key in enumerate(order)}
         return MatchSummaries(
-            number=np.arange(1, len(starts) + 1, dtype=np.int64),
-            start=as_array(starts),
-            end=as_array(ends),
-            first={v: as_array(x) for v, x in first.items()},
-            last={v: as_array(x) for v, x in last.items()},
-            count={v: as_array(x) for v, x in count.items()},
+            number=np.arange(1, len(rows) + 1, dtype=np.int64),
+            start=table[:, 0],
+            end=table[:, 1],
+            first={v: columns["first", v] for v in request.first},
+            last={v: columns["last", v] for v in request.last},
+            count={v: columns["count", v] for v in request.count},
         )
 
     def _resume(self, start: int, end: int, labels: tuple[int, ...]) -> int:

@@ -56,7 +56,9 @@ class _Buffer:
         index = bisect.bisect_right(self.starts, row) - 1
         return self.python_values(index, column)[row - self.starts[index]]
 
-    def column(self, name: str) -> pa.ChunkedArray:
+    def column(self, name: str) -> pa.Array | pa.ChunkedArray:
+        if len(self.batches) == 1:
+            return self.batches[0].column(name)
         return pa.chunked_array([b.column(name) for b in self.batches],
                                 type=self.batches[0].schema.field(name).type)
 
@@ -182,16 +184,18 @@ class PartitionRunner:
         for component, arrow_type in zip(self.plan.components, self.component_types):
             values = _summary_rows(component, summaries)
             if isinstance(component, Navigation):
-                rows = pa.array(values - self.buffer.base, mask=values < 0)
+                missing = values < 0
+                rows = pa.array(values - self.buffer.base, mask=missing if missing.any() else None)
                 name = self.plan.value_columns[component.column]
-                arrays.append(self.buffer.column(name).take(rows).combine_chunks().cast(arrow_type))
+                array = _single_chunk(self.buffer.column(name).take(rows))
             else:
-                arrays.append(pa.array(values, type=pa.int64()).cast(arrow_type))
+                array = pa.array(values, type=pa.int64())
+            arrays.append(array if array.type == arrow_type else array.cast(arrow_type))
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
     def _gather(self, name: str, rows: list) -> pa.Array:
         indices = pa.array([None if r is None else r - self.buffer.base for r in rows], pa.int64())
-        return self.buffer.column(name).take(indices).combine_chunks()
+        return _single_chunk(self.buffer.column(name).take(indices))
 
     def _batch(self, take: list[int], values: list[list]) -> pa.RecordBatch:
         arrays: list[pa.Array] = []
@@ -209,6 +213,10 @@ class PartitionRunner:
             else:
                 arrays.append(to_arrow(column, arrow_type))
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+
+def _single_chunk(array: pa.Array | pa.ChunkedArray) -> pa.Array:
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
 def summary_request(plan: MatchPlan) -> SummaryRequest | None:

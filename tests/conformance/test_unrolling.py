@@ -83,3 +83,40 @@ def test_unrolled_query_gives_the_same_rows(table, spark, clause, unrolled):
         without = _rows(spark, query)
     assert with_unrolling == without
     assert without, "the case should produce rows"
+
+
+def _generated_cases(count: int, seed: int = 11) -> list[str]:
+    """Random block shapes: quantifier bounds, greedy/reluctant, offsets 1-3, skip modes, rows per
+    match, with the block alone, first, in the middle or last in the pattern."""
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        low = rng.choice([0, 1, 2, 3])
+        high = rng.choice([None, low + 1, low + 3, 1 if low <= 1 else None])
+        quantifier = f"{{{low},{'' if high is None else high}}}" + rng.choice(["", "?"])
+        k = rng.choice([1, 2, 3])
+        compare = rng.choice([">", ">=", "<>", "<"])
+        define = f"B AS B.v {compare} LAST(B.v, {k}) OR LAST(B.v, {k}) IS NULL"
+        if rng.random() < 0.5:
+            define = f"B AS B.v {compare} LAST(B.v, {k}) + {rng.choice([0, 1])} AND B.v > 0"
+        shape = rng.choice(["B{q}", "A B{q}", "A B{q} C", "B{q} C", "(A | B{q}) C"]).format(q=quantifier)
+        rows = rng.choice(["ONE ROW PER MATCH", "ALL ROWS PER MATCH", "ALL ROWS PER MATCH WITH UNMATCHED ROWS"])
+        skip = rng.choice(["PAST LAST ROW", "TO NEXT ROW"])
+        others = "".join(extra for name, extra in [("A", ", A AS A.v > 2"), ("C", ", C AS C.v < 3")]
+                         if name in shape)
+        cases.append(f"""MEASURES MATCH_NUMBER() AS m, CLASSIFIER() AS c, COUNT(B.*) AS nb, LAST(B.id) AS lb
+            {rows} AFTER MATCH SKIP {skip}
+            PATTERN ({shape})
+            DEFINE {define}{others}""")
+    return cases
+
+
+@pytest.mark.parametrize("clause", _generated_cases(10))
+def test_generated_unrolled_queries_give_the_same_rows(table, spark, clause):
+    query = _query(clause)
+    names = rewrite.compile_statement(query).matches[0].plan.spec.variable_names
+    with_unrolling = _rows(spark, query)
+    with mock.patch.object(rewrite, "unroll", lambda analysis, lowering: None):
+        assert rewrite.compile_statement(query).matches[0].plan.conditions
+        without = _rows(spark, query)
+    assert with_unrolling == without, names

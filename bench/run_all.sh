@@ -23,3 +23,11 @@ step scaling $py bench/scaling.py rows --rows 10000000 --master 'local[2]' --var
 step peers $py bench/peers.py --rows 1000000 --symbols 1000 --repeat 1 --json $out/peers.jsonl
 # then, once the machine was quieter, at one commit:
 step scaling_quiet $py bench/scaling.py rows --rows 1000000 5000000 --variants floor v_shape rising --json $out/scaling_quiet.jsonl
+# session 2 (issue 4 second pass: column-wise regex fast path, bitmask column, Kleene block
+# unrolling), on a quiet machine, at one commit:
+step stock_quiet2 $py bench/stock_patterns.py --rows 1000000 --symbols 1000 --repeat 3 --json $out/stock_quiet2.jsonl
+step peers2 $py bench/peers.py --rows 1000000 --symbols 1000 --repeat 2 --json $out/peers2.jsonl
+step peers2 $py bench/peers.py --rows 10000000 --symbols 1000 --repeat 1 --skip flink --queries "V shape STRT DOWN+ UP+" "V shape STRT DOWN+ UP (peer form)" "rising B{3,}" --json $out/peers2.jsonl
+step scaling2 $py bench/scaling.py rows --rows 1000000 10000000 --variants floor v_shape rising --json $out/scaling2.jsonl
+step scaling2 $py bench/scaling.py rows --rows 1000000 --master 'local[1]' --variants floor v_shape rising --json $out/scaling2.jsonl
+step scaling2 $py bench/scaling.py rows --rows 50000000 --memory 14g --variants floor v_shape rising --json $out/scaling2.jsonl

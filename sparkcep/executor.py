@@ -24,7 +24,7 @@ import pyarrow as pa
 from sparkcep import engines
 from sparkcep.evaluation import MatchView, compile_expression, make_condition
 from sparkcep.matching import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
-from sparkcep.plan import MASK_BITS, Aggregate, MatchNumber, MatchPlan, Navigation
+from sparkcep.plan import MASK_BITS, Aggregate, Classifier, MatchNumber, MatchPlan, Navigation
 
 
 class _Buffer:
@@ -133,6 +133,8 @@ class PartitionRunner:
 
     def _output(self, events: list[MatchEvent]) -> pa.RecordBatch:
         if len(events) == 1 and isinstance(events[0], MatchSummaries):
+            if events[0].labels is not None:
+                return self._per_row_batch(events[0])
             return self._summary_batch(events[0])
         take: list[int] = []  # the row each output row takes its passthrough columns from
         values: list[list] = [[] for _ in self.components]  # a value, or a row for gathered ones
@@ -193,6 +195,31 @@ class PartitionRunner:
             arrays.append(array if array.type == arrow_type else array.cast(arrow_type))
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
+    def _per_row_batch(self, summaries: MatchSummaries) -> pa.RecordBatch:
+        """ALL ROWS PER MATCH output from match spans and row labels (``PerRow``): every column
+        is one Arrow ``take`` or one NumPy array."""
+        per_row = PerRow(summaries)
+        base = self.buffer.base
+        rows = pa.array(per_row.row - base)
+        arrays = [_single_chunk(self.buffer.column(name).take(rows)) for name in self.passthrough]
+        names = np.array(self.plan.spec.variable_names, dtype=object)
+        for component, arrow_type in zip(self.plan.components, self.component_types):
+            values, positions = per_row.values(component)
+            if not positions:
+                array = pa.array(values, type=pa.int64())
+            elif isinstance(component, Classifier):
+                missing = values < 0
+                array = pa.array(np.where(missing, None, names[per_row.labels[values]]),
+                                 type=pa.string(), from_pandas=True)
+            else:
+                missing = values < 0
+                taken = np.where(missing, 0, per_row.row[values]) - base
+                name = self.plan.value_columns[component.column]
+                array = _single_chunk(self.buffer.column(name).take(
+                    pa.array(taken, mask=missing if missing.any() else None)))
+            arrays.append(array if array.type == arrow_type else array.cast(arrow_type))
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
     def _gather(self, name: str, rows: list) -> pa.Array:
         indices = pa.array([None if r is None else r - self.buffer.base for r in rows], pa.int64())
         return _single_chunk(self.buffer.column(name).take(indices))
@@ -220,10 +247,16 @@ def _single_chunk(array: pa.Array | pa.ChunkedArray) -> pa.Array:
 
 
 def summary_request(plan: MatchPlan) -> SummaryRequest | None:
-    """What ONE ROW PER MATCH needs of each match, if every component is answered by a match's
-    span and its variables' first/last rows and counts (see ``_summary_rows``); else None."""
+    """What the output needs of each match, if it can be built column-wise: ONE ROW PER MATCH
+    when every component is answered by a match's span and its variables' first/last rows and
+    counts (``_summary_rows``); ALL ROWS PER MATCH when every component is a navigation,
+    MATCH_NUMBER, COUNT or CLASSIFIER, answered from each row's variable (``PerRow``). Else None."""
     if plan.all_rows:
-        return None
+        per_row = all(
+            isinstance(c, (Navigation, MatchNumber, Classifier)) or _is_count_rows(c)
+            for c in plan.components
+        )
+        return SummaryRequest(labels=True) if per_row else None
     first: set[int] = set()
     last: set[int] = set()
     count: set[int] = set()
@@ -236,12 +269,79 @@ def summary_request(plan: MatchPlan) -> SummaryRequest | None:
             if component.offset != 0:
                 return None
             (first if component.from_start else last).update(component.variables)
-        elif (isinstance(component, Aggregate) and component.function == "count"
-              and component.column is None and not component.distinct):
+        elif _is_count_rows(component):
             count.update(component.variables or ())
         else:
             return None
     return SummaryRequest(frozenset(first), frozenset(last), frozenset(count))
+
+
+def _is_count_rows(component) -> bool:
+    """COUNT(*) or COUNT(X.*)."""
+    return (isinstance(component, Aggregate) and component.function == "count"
+            and component.column is None and not component.distinct)
+
+
+class PerRow:
+    """ALL ROWS PER MATCH, column-wise: one entry per output row (the rows of each match, the
+    matches one after the other), computed with NumPy from the matches' spans and row labels.
+
+    For a variable set X, the rows mapped to X are listed in output order (``occurrences``);
+    ``before[m]`` of them belong to earlier matches, so X's j-th row in match m is entry
+    ``before[m] + j``. RUNNING counts come from a cumulative sum within each match."""
+
+    def __init__(self, summaries: MatchSummaries) -> None:
+        self.summaries = summaries
+        start, end = summaries.start, summaries.end
+        lengths = end - start
+        self.match = np.repeat(np.arange(len(start)), lengths)  # the match of each output row
+        offsets = np.cumsum(lengths) - lengths  # output position of each match's first row
+        self.position = np.arange(int(lengths.sum())) - offsets[self.match]  # 0-based within match
+        self.row = start[self.match] + self.position
+        self.labels = summaries.labels
+        self._sets: dict = {}
+
+    def _of(self, variables: frozenset[int]):
+        found = self._sets.get(variables)
+        if found is None:
+            mapped = np.isin(self.labels, sorted(variables))
+            occurrences = np.flatnonzero(mapped)  # output positions of X's rows
+            total = np.cumsum(mapped)
+            per_match = np.bincount(self.match[mapped], minlength=len(self.summaries))
+            before = np.cumsum(per_match) - per_match
+            running = total - before[self.match]  # X rows of the match up to and incl. this row
+            found = self._sets[variables] = (occurrences, before, running, per_match[self.match])
+        return found
+
+    def values(self, component) -> tuple[np.ndarray, bool]:
+        """The component per output row: (output positions of the rows navigated to, -1 for none;
+        True), or (the values; False)."""
+        s = self.summaries
+        if isinstance(component, MatchNumber):
+            return s.number[self.match], False
+        if isinstance(component, Aggregate):  # COUNT(*) / COUNT(X.*)
+            if component.variables is None:
+                lengths = (s.end - s.start)[self.match]
+                return (lengths if component.final else self.position + 1), False
+            _, _, running, total = self._of(component.variables)
+            return (total if component.final else running), False
+        variables = getattr(component, "variables", None)
+        if isinstance(component, Classifier):
+            component = Navigation(variables, False, 0, -1, component.final)
+        k = component.offset
+        if variables is None:  # every row of the match
+            here = np.arange(len(self.row))
+            first = here - self.position
+            last = first + (s.end - s.start)[self.match] - 1 if component.final else here
+            target = first + k if component.from_start else last - k
+            return np.where((target >= first) & (target <= last), target, -1), True
+        occurrences, before, running, total = self._of(variables)
+        seen = total if component.final else running
+        j = np.full(len(seen), k) if component.from_start else seen - 1 - k
+        valid = (j >= 0) & (j < seen)
+        if not len(occurrences):
+            return np.full(len(j), -1), True
+        return np.where(valid, occurrences[np.where(valid, before[self.match] + j, 0)], -1), True
 
 
 def _summary_rows(component, summaries: MatchSummaries) -> np.ndarray:

@@ -150,14 +150,16 @@ class UnmatchedRow:
 
 @dataclass(frozen=True)
 class SummaryRequest:
-    """What a consumer of ONE ROW PER MATCH output needs to know of each match, when that is only
-    where the match starts and ends and, per variable, its first row, last row and row count.
+    """What a consumer of the output needs to know of each match, when that is only where the
+    match starts and ends and, per variable, its first row, last row and row count (ONE ROW PER
+    MATCH), or the variable of each row (``labels``, ALL ROWS PER MATCH without unmatched rows).
     An engine that can answer column-wise (``sparkcep.regex_engine``) then returns one
     ``MatchSummaries`` instead of a ``Match`` per match."""
 
     first: frozenset[int] = frozenset()  # variables whose first mapped row is needed
     last: frozenset[int] = frozenset()  # variables whose last mapped row is needed
     count: frozenset[int] = frozenset()  # variables whose number of mapped rows is needed
+    labels: bool = False  # the variable of every row of every match
 
 
 @dataclass
@@ -167,7 +169,8 @@ class MatchSummaries:
     Arrays of equal length: ``number`` (MATCH_NUMBER), ``start`` and ``end`` (the match covers
     absolute rows ``start <= row < end``; ``start == end`` for an empty match). Per requested
     variable: ``first``/``last`` hold its first/last mapped row or -1 if it mapped none, ``count``
-    its number of mapped rows."""
+    its number of mapped rows. ``labels``, if requested: the variable of each row of each match,
+    the matches' rows one after the other (``end - start`` entries per match)."""
 
     number: np.ndarray
     start: np.ndarray
@@ -175,6 +178,7 @@ class MatchSummaries:
     first: dict[int, np.ndarray]
     last: dict[int, np.ndarray]
     count: dict[int, np.ndarray]
+    labels: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.number)

@@ -156,8 +156,13 @@ class RegexMatcher:
     ) -> None:
         self.spec = spec
         # ONE ROW PER MATCH consumers that only need spans get them column-wise (MatchSummaries)
-        self._summary = summary if spec.rows_per_match is RowsPerMatch.ONE else None
         self._can_be_empty = rp.can_match_empty(spec.pattern)
+        # column-wise output: ONE ROW PER MATCH, or ALL ROWS PER MATCH when no match is empty and
+        # no row is reported unmatched
+        per_row = spec.rows_per_match in (RowsPerMatch.ALL_SHOW_EMPTY, RowsPerMatch.ALL_OMIT_EMPTY)
+        wanted = (spec.rows_per_match is RowsPerMatch.ONE and summary is not None and not summary.labels) or (
+            per_row and summary is not None and summary.labels and not self._can_be_empty)
+        self._summary = summary if wanted else None
         self._max_buffered = max_buffered_rows
         self._masks: list[np.ndarray] = []
         self._rows = 0
@@ -289,10 +294,11 @@ class RegexMatcher:
             if spec.skip in (SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW) and not self._can_be_empty:
                 overlapped = spec.skip is SkipMode.TO_NEXT_ROW
                 found = self._regex.finditer(text, overlapped=overlapped, timeout=self._timeout)
-                rows = [extract(m) for m in itertools.islice(found, spec.max_matches + 1)]
+                matches = list(itertools.islice(found, spec.max_matches + 1))
             else:  # stop at the match past the budget, as the match-by-match path does
                 searched = itertools.islice(self._search_all(text), spec.max_matches + 1)
-                rows = [extract(m) for _, m in searched if m is not None]
+                matches = [m for _, m in searched if m is not None]
+            rows = [extract(m) for m in matches]
         except TimeoutError:
             raise self._timed_out() from None
         if len(rows) > spec.max_matches:
@@ -306,7 +312,21 @@ class RegexMatcher:
             first={v: columns["first", v] for v in request.first},
             last={v: columns["last", v] for v in request.last},
             count={v: columns["count", v] for v in request.count},
+            labels=self._row_labels(matches, table[:, 0], table[:, 1]) if request.labels else None,
         )
+
+    def _row_labels(self, matches: list, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """The variable of each row of each match, the matches one after the other: per group,
+        all its captures at once, shifted from row numbers to positions in the output."""
+        lengths = ends - starts
+        shift = np.cumsum(lengths) - lengths - starts  # output position = row + shift of its match
+        labels = np.zeros(int(lengths.sum()), dtype=np.int64)
+        for group, var in enumerate(self._group_vars, start=1):
+            captures = [m.starts(group) for m in matches]
+            counts = np.fromiter((len(c) for c in captures), dtype=np.int64, count=len(captures))
+            rows = np.fromiter(itertools.chain.from_iterable(captures), dtype=np.int64, count=int(counts.sum()))
+            labels[rows + np.repeat(shift, counts)] = var
+        return labels
 
     def _resume(self, start: int, end: int, labels: tuple[int, ...]) -> int:
         spec = self.spec

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sparkcep import executor
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.matching import RowsPerMatch
-from sparkcep.plan import Aggregate, MatchNumber, MatchPlan, Navigation
+from sparkcep.plan import Aggregate, Classifier, MatchNumber, MatchPlan, Navigation
 from sparkcep.regex_engine import regex_eligible
 
 from .test_differential import random_case
@@ -100,3 +100,52 @@ def test_the_regex_engine_answers_column_wise():
     assert summaries.last[0].tolist() == [1, 3]
 
 
+
+
+def _row_components(rng: np.random.Generator, n_vars: int) -> tuple:
+    """ALL ROWS PER MATCH components, RUNNING or FINAL."""
+    components = []
+    for _ in range(int(rng.integers(1, 7))):
+        kind = int(rng.integers(0, 6))
+        final = bool(rng.integers(0, 2))
+        variables = None
+        if rng.integers(0, 3):
+            variables = frozenset(int(v) for v in rng.choice(n_vars, size=int(rng.integers(1, n_vars + 1)), replace=False))
+        if kind == 0:
+            components.append(MatchNumber())
+        elif kind == 1:
+            components.append(Aggregate("count", variables, None, final=final))
+        elif kind == 2:
+            components.append(Classifier(variables, final=final))
+        else:
+            components.append(Navigation(variables, bool(rng.integers(0, 2)), int(rng.integers(0, 3)),
+                                         int(rng.integers(0, 2)), final=final))
+    return tuple(components)
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_all_rows_column_wise_equals_match_by_match(seed):
+    spec, _conditions, masks, _columns, _order_key, cuts = random_case(seed, with_conditions=False)
+    rows_per_match = RowsPerMatch.ALL_SHOW_EMPTY if seed % 2 else RowsPerMatch.ALL_OMIT_EMPTY
+    spec = dataclasses.replace(spec, within=None, rows_per_match=rows_per_match)
+    assume(regex_eligible(spec, has_conditions=False))
+    rng = np.random.default_rng(seed)
+    n_vars, n = masks.shape
+    components = _row_components(rng, n_vars)
+    plan = MatchPlan(
+        spec=spec, conditions={}, components=components, all_rows=True,
+        output_empty_matches=rows_per_match is RowsPerMatch.ALL_SHOW_EMPTY, output_unmatched_rows=False,
+        bitmask_columns=("m",), row_local=(True,) * n_vars, value_columns=("x", "y"),
+        order_key_column=None, partition_columns=("p",), passthrough_columns=("p", "x"),
+    )
+    types = [pa.string() if isinstance(c, Classifier) else pa.int64()
+             if isinstance(c, (MatchNumber, Aggregate)) or c.column == 0 else pa.string() for c in components]
+    schema = pa.schema([("p", pa.string()), ("x", pa.int64())] + [(f"c{i}", t) for i, t in enumerate(types)])
+    codes = (masks.astype(np.int64) << np.arange(n_vars)[:, None]).sum(axis=0).astype(np.int8)
+    table = pa.table({"p": ["k"] * n, "m": codes, "x": np.arange(n) * 10, "y": [f"r{i}" for i in range(n)]})
+    bounds = [0] + sorted(set(c for c in cuts if 0 <= c <= n)) + [n]
+    batches = [b for lo, hi in zip(bounds, bounds[1:]) if hi > lo for b in table.slice(lo, hi - lo).to_batches()]
+    assert executor.summary_request(plan) is not None
+    column_wise = _run(plan, schema, batches, column_wise=True)
+    assert _run(plan, schema, batches, column_wise=False) == column_wise

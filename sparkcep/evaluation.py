@@ -317,8 +317,14 @@ def make_condition(expression: p.Expression, variable_names: Sequence[str]):
     """A DEFINE condition: True only when the expression is TRUE (NULL does not hold).
 
     It runs the generated fast version (``sparkcep.codegen``) and, when that meets operands of
-    mixed types, the interpreter, which defines the semantics."""
-    from sparkcep.codegen import generate
+    mixed types, the interpreter, which defines the semantics.
+
+    The returned function also has ``condition.specialize(var, slots)``: the form
+    ``sparkcep.matcher`` calls in its inner loop (``codegen.specialize``: no context object;
+    navigation read from the matcher's per-attempt state), or None when the expression has a part
+    that form does not inline. It raises TypeError where the general form would fall back to the
+    interpreter; the caller then calls ``condition(ctx)`` itself for that row."""
+    from sparkcep.codegen import generate, specialize
 
     interpret = compile_expression(expression, variable_names)
     fast = generate(expression, variable_names, lambda e: compile_expression(e, variable_names))
@@ -336,6 +342,7 @@ def make_condition(expression: p.Expression, variable_names: Sequence[str]):
                 f"a DEFINE condition could not be evaluated: {error}",
             ) from None
 
+    condition.specialize = lambda var, slots: specialize(expression, variable_names, var, slots)
     return condition
 
 

@@ -56,25 +56,42 @@ _FAIL = object()  # no match starts at the attempt's row
 
 
 class _Attempt:
-    """A (possibly suspended) VM run from one start row."""
+    """A (possibly suspended) VM run from one start row.
 
-    __slots__ = ("start", "pc", "path", "regs", "stack", "visited", "start_key")
+    Attributes:
+        start: the start row (absolute).
+        pc, regs: where the VM stands (registers: see ``sparkcep.program``).
+        path: the LABEL pc of each row mapped so far (row = start + index).
+        stack: choice points, ``(pc to resume at, path length, regs)``.
+        tracks: navigation state for the specialized conditions: ``tracks[k]`` holds the path
+            indices (row - start) of the rows mapped so far to a variable of the k-th navigated
+            variable set (``RowPatternMatcher._slots``), increasing. Appended to with ``path``;
+            truncated with it on backtracking (entries >= the restored path length are popped).
+            So FIRST/LAST(S.x, k) is an index into one list.
+        visited: the failure memo (below).
+        start_key: the ORDER BY key of the start row (WITHIN), else None.
+    """
 
-    def __init__(self, start: int, n_regs: int, start_key, visited: dict) -> None:
+    __slots__ = ("start", "pc", "path", "regs", "stack", "visited", "start_key", "tracks")
+
+    def __init__(self, start: int, n_regs: int, start_key, visited: dict, n_tracks: int) -> None:
         self.start = start
         self.pc = 0
-        self.path: list[int] = []  # LABEL pc per mapped row (row = start + index)
+        self.path: list[int] = []
         self.regs: tuple = (-1,) * n_regs
-        self.stack: list[tuple] = []  # choice points: (pc, path length, regs)
+        self.stack: list[tuple] = []
         # memoized states by position: {row: {pc or (pc, live-register flags)}}. A state met again
         # has failed: the search stops at the first success, and a state is never reached again
         # inside its own subtree (every iteration past a quantifier's minimum consumes a row).
         self.visited = visited
         self.start_key = start_key
+        self.tracks: list[list[int]] = [[] for _ in range(n_tracks)]
 
 
 class _Context:
-    """The MatchContext handed to a match-dependent condition (RUNNING semantics)."""
+    """The MatchContext handed to a match-dependent condition (RUNNING semantics) that has no
+    specialized form (see ``RowPatternMatcher.__init__``). One is made per VM run and its ``row``
+    and ``var`` are set before each call: a condition must not keep it."""
 
     __slots__ = ("row", "var", "match_number", "_matcher", "_start", "_path")
 
@@ -170,13 +187,14 @@ class RowPatternMatcher:
             None if self._program.first_vars is None else sorted(self._program.first_vars)
         )
         self._unmatched = spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
+        self._compile_conditions()
         # buffered rows [base, seen)
         self._base = 0
         self._seen = 0
-        self._masks: np.ndarray | None = None
+        self._masks: list[bytes] | None = None  # per variable: one byte (0/1) per buffered row
         self._columns: list | None = None
         self._order_key = None
-        self._cand: np.ndarray | None = None
+        self._cand: bytes | None = None  # per buffered row: 1 if a first variable's mask holds
         # progress
         self._finished = False
         self._next_start = 0
@@ -187,6 +205,33 @@ class RowPatternMatcher:
         # failure memo carried from failed attempts to the next one (see _new_attempt)
         self._memo: dict[int, set] = {}
         self._memo_low = 0
+
+    def _compile_conditions(self) -> None:
+        """Per variable id, how the VM checks its condition:
+
+        * ``_fast[v]``: the specialized form (``codegen.specialize``, obtained through the
+          condition's ``specialize`` attribute, which ``evaluation.make_condition`` provides),
+          called as ``f(i, lo, cols, tracks, number)``; None when there is none;
+        * ``_slow[v]``: the condition itself, called with a ``_Context`` when there is no fast
+          form, and when the fast form raises TypeError (mixed numeric types: the general form
+          falls back to the interpreter);
+        * ``_slots``: navigated variable set -> index in ``_Attempt.tracks``; ``_tracks_of[v]``:
+          the indices of the tracks a row mapped to ``v`` is appended to.
+        """
+        n_vars = len(self.spec.variable_names)
+        for v in self.conditions:
+            n_vars = max(n_vars, v + 1)
+        self._fast: list = [None] * n_vars
+        self._slow: list = [None] * n_vars
+        self._slots: dict[frozenset[int], int] = {}
+        for v, condition in sorted(self.conditions.items()):
+            self._slow[v] = condition
+            specialize = getattr(condition, "specialize", None)
+            if specialize is not None:
+                self._fast[v] = specialize(v, self._slots)
+        self._tracks_of = [
+            tuple(slot for variables, slot in self._slots.items() if v in variables) for v in range(n_vars)
+        ]
 
     @property
     def buffered_rows(self) -> int:
@@ -210,19 +255,25 @@ class RowPatternMatcher:
         if n == 0:
             return []
         masks = np.asarray(block.masks, dtype=bool)
-        if self._masks is None or self._masks.shape[1] == 0:
-            self._masks = masks
+        # One bytes object per variable (indexing bytes is much cheaper than indexing NumPy).
+        rows = [masks[v].tobytes() for v in range(masks.shape[0])]
+        cand = None
+        if self._first is not None:
+            cand = masks[self._first].any(axis=0).tobytes() if self._first else bytes(n)
+        if self._masks is None:
+            self._masks = rows
+            self._cand = cand
             self._columns = list(block.columns)
             self._order_key = None if block.order_key is None else np.asarray(block.order_key)
         else:
-            self._masks = np.concatenate([self._masks, masks], axis=1)
+            self._masks = [old + new for old, new in zip(self._masks, rows)]
+            if cand is not None:
+                self._cand += cand
             self._columns = [_concat(old, new) for old, new in zip(self._columns, block.columns)]
             if block.order_key is not None:
                 self._order_key = _concat(self._order_key, np.asarray(block.order_key))
         if self.spec.within is not None and self._order_key is None:
             raise InternalError("WITHIN needs RowBlock.order_key")
-        if self._first is not None:
-            self._cand = self._masks[self._first].any(axis=0) if self._first else np.zeros(self._masks.shape[1], bool)
         self._seen += n
         return self._advance()
 
@@ -255,9 +306,8 @@ class RowPatternMatcher:
                 if self._cand is not None:
                     # No match can start at a row where no first variable's mask holds: jump to
                     # the next candidate row (those in between are unmatched).
-                    rest = self._cand[s - self._base:]
-                    hit = int(np.argmax(rest)) if len(rest) else 0
-                    nxt = s + hit if len(rest) and rest[hit] else self._seen
+                    hit = self._cand.find(1, s - self._base)
+                    nxt = self._seen if hit < 0 else self._base + hit
                     if nxt > s:
                         if self._unmatched:
                             events.extend(UnmatchedRow(r) for r in range(max(s, self._covered), nxt))
@@ -321,7 +371,7 @@ class RowPatternMatcher:
                     del memo[row]
         self._memo_low = start
         key0 = None if self.spec.within is None else self._order_key[start - self._base]
-        return _Attempt(start, self._program.n_regs, key0, memo)
+        return _Attempt(start, self._program.n_regs, key0, memo, len(self._slots))
 
     def _skip_target(self, start: int, end: int, labels: list[int]) -> int:
         spec = self.spec
@@ -354,7 +404,7 @@ class RowPatternMatcher:
         k = keep - self._base
         if k <= 0 or self._masks is None:
             return
-        self._masks = self._masks[:, k:]
+        self._masks = [m[k:] for m in self._masks]
         self._columns = [col[k:] for col in self._columns]
         if self._order_key is not None:
             self._order_key = self._order_key[k:]
@@ -384,15 +434,18 @@ class RowPatternMatcher:
         prog = self._program
         ops, arg_a, arg_b, live, memo_ok = prog.ops, prog.arg_a, prog.arg_b, prog.live, prog.memo_ok
         masks = self._masks
+        cols = self._columns
         base = self._base
         avail = self._seen
         finished = self._finished
-        conditions = self.conditions
+        fast, slow, tracks_of = self._fast, self._slow, self._tracks_of
         within = self.spec.within
         keys = self._order_key
         start = att.start
+        lo = start - base  # buffer index of the start row
         start_key = att.start_key
-        path, regs, stack, visited = att.path, att.regs, att.stack, att.visited
+        path, regs, stack, visited, tracks = att.path, att.regs, att.stack, att.visited, att.tracks
+        ctx = None  # the _Context for conditions without a fast form, made on first use
         pc = att.pc
         pos = start + len(path)
         budget = self.spec.max_steps - self._steps
@@ -425,15 +478,23 @@ class RowPatternMatcher:
                         if ok:
                             var = arg_a[pc]
                             i = pos - base
-                            if not masks[var, i]:
+                            if not masks[var][i]:
                                 ok = False
                             elif within is not None and not (keys[i] - start_key < within):
                                 ok = False
-                            else:
-                                cond = conditions.get(var)
-                                if cond is not None and not cond(_Context(self, start, path, pos, var, number)):
-                                    ok = False
+                            elif fast[var] is not None:
+                                try:
+                                    ok = fast[var](i, lo, cols, tracks, number)
+                                except TypeError:  # mixed numeric types: the general form converts
+                                    ok = slow[var](_Context(self, start, path, pos, var, number))
+                            elif slow[var] is not None:
+                                if ctx is None:
+                                    ctx = _Context(self, start, path, pos, var, number)
+                                ctx.row, ctx.var = pos, var
+                                ok = slow[var](ctx)
                         if ok:
+                            for slot in tracks_of[var]:
+                                tracks[slot].append(pos - start)
                             path.append(pc)
                             pos += 1
                             pc += 1
@@ -490,5 +551,8 @@ class RowPatternMatcher:
                 pc, length, regs = stack.pop()
                 del path[length:]
                 pos = start + length
+                for track in tracks:
+                    while track and track[-1] >= length:
+                        track.pop()
         finally:
             self._steps += steps

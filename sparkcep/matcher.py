@@ -74,18 +74,19 @@ class _Attempt:
 
     __slots__ = ("start", "pc", "path", "regs", "stack", "visited", "start_key", "tracks")
 
-    def __init__(self, start: int, n_regs: int, start_key, visited: dict, n_tracks: int) -> None:
+    def __init__(self, start: int, pc: int, path: list[int], regs: tuple, stack: list[tuple],
+                 visited: dict, tracks: list[list[int]], start_key) -> None:
         self.start = start
-        self.pc = 0
-        self.path: list[int] = []
-        self.regs: tuple = (-1,) * n_regs
-        self.stack: list[tuple] = []
+        self.pc = pc
+        self.path = path
+        self.regs = regs
+        self.stack = stack
         # memoized states by position: {row: {pc or (pc, live-register flags)}}. A state met again
         # has failed: the search stops at the first success, and a state is never reached again
         # inside its own subtree (every iteration past a quantifier's minimum consumes a row).
         self.visited = visited
+        self.tracks = tracks
         self.start_key = start_key
-        self.tracks: list[list[int]] = [[] for _ in range(n_tracks)]
 
 
 class _Context:
@@ -188,6 +189,8 @@ class RowPatternMatcher:
         )
         self._unmatched = spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
         self._compile_conditions()
+        # per pc: True for a LABEL inside {- -} (Match.excluded)
+        self._excluded = tuple(op == LABEL and bool(b) for op, b in zip(self._program.ops, self._program.arg_b))
         # buffered rows [base, seen)
         self._base = 0
         self._seen = 0
@@ -296,71 +299,191 @@ class RowPatternMatcher:
         return events
 
     def _drain(self, events: list[MatchEvent]) -> None:
+        """Run attempts, in row order, until one needs rows (or the end of the partition) not yet
+        seen, which is then suspended in ``self._attempt``, or no row is left to start at.
+
+        One call runs many attempts (with SKIP TO NEXT ROW, one per row): the buffers and program
+        are bound to locals once, and an attempt's VM state lives in locals, saved to an
+        ``_Attempt`` only when it is suspended. The VM itself is described in ``docs/matcher.md``.
+        """
         spec = self.spec
-        while True:
-            att = self._attempt
-            if att is None:
-                s = self._next_start
-                if s >= self._seen:
-                    break
-                if self._cand is not None:
-                    # No match can start at a row where no first variable's mask holds: jump to
-                    # the next candidate row (those in between are unmatched).
-                    hit = self._cand.find(1, s - self._base)
-                    nxt = self._seen if hit < 0 else self._base + hit
-                    if nxt > s:
-                        if self._unmatched:
-                            events.extend(UnmatchedRow(r) for r in range(max(s, self._covered), nxt))
-                        self._next_start = s = nxt
-                        if s >= self._seen:
+        prog = self._program
+        ops, arg_a, arg_b, live, memo_ok = prog.ops, prog.arg_a, prog.arg_b, prog.live, prog.memo_ok
+        regs0 = (-1,) * prog.n_regs
+        masks = self._masks
+        cols = self._columns
+        cand = self._cand
+        base = self._base
+        avail = self._seen
+        finished = self._finished
+        unmatched = self._unmatched
+        fast, slow, tracks_of = self._fast, self._slow, self._tracks_of
+        n_tracks = len(self._slots)
+        within = spec.within
+        keys = self._order_key
+        budget = spec.max_steps - self._steps
+        steps = 0
+        att = self._attempt
+        try:
+            while True:
+                # -- the next attempt: the suspended one, or a new one at the next candidate row
+                if att is not None:
+                    start, pc, path, regs = att.start, att.pc, att.path, att.regs
+                    stack, visited, tracks, start_key = att.stack, att.visited, att.tracks, att.start_key
+                    self._attempt = att = None
+                else:
+                    start = self._next_start
+                    if start >= avail:
+                        break
+                    if cand is not None:
+                        # No match can start at a row where no first variable's mask holds: jump
+                        # to the next candidate row (those in between are unmatched).
+                        hit = cand.find(1, start - base)
+                        nxt = avail if hit < 0 else base + hit
+                        if nxt > start:
+                            if unmatched:
+                                events.extend(UnmatchedRow(r) for r in range(max(start, self._covered), nxt))
+                            self._next_start = start = nxt
+                            if start >= avail:
+                                break
+                    pc, path, regs, stack = 0, [], regs0, []
+                    visited = self._memo_from(start)
+                    tracks = [[] for _ in range(n_tracks)] if n_tracks else []
+                    start_key = None if within is None else keys[start - base]
+                lo = start - base  # buffer index of the start row
+                pos = start + len(path)
+                number = self._match_number + 1
+                ctx = None  # the _Context for conditions without a fast form, made on first use
+
+                # -- the VM: run until MATCH (result = path), failure (_FAIL) or suspension (_MORE)
+                while True:
+                    steps += 1
+                    if steps > budget:
+                        raise self._budget_error()
+                    op = ops[pc]
+                    ok = True
+                    if op == LABEL:
+                        if pos >= avail:
+                            if not finished:
+                                result = _MORE
+                                break
+                            ok = False
+                        else:
+                            if memo_ok[pc]:
+                                lv = live[pc]
+                                key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
+                                seen = visited.get(pos)
+                                if seen is None:
+                                    visited[pos] = {key}
+                                elif key in seen:
+                                    ok = False
+                                else:
+                                    seen.add(key)
+                            if ok:
+                                var = arg_a[pc]
+                                i = pos - base
+                                if not masks[var][i]:
+                                    ok = False
+                                elif within is not None and not (keys[i] - start_key < within):
+                                    ok = False
+                                elif fast[var] is not None:
+                                    try:
+                                        ok = fast[var](i, lo, cols, tracks, number)
+                                    except TypeError:  # mixed numeric types: the general form converts
+                                        ok = slow[var](_Context(self, start, path, pos, var, number))
+                                elif slow[var] is not None:
+                                    if ctx is None:
+                                        ctx = _Context(self, start, path, pos, var, number)
+                                    ctx.row, ctx.var = pos, var
+                                    ok = slow[var](ctx)
+                            if ok:
+                                for slot in tracks_of[var]:
+                                    tracks[slot].append(pos - start)
+                                path.append(pc)
+                                pos += 1
+                                pc += 1
+                                continue
+                    elif op == SPLIT:
+                        if memo_ok[pc]:
+                            lv = live[pc]
+                            key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
+                            seen = visited.get(pos)
+                            if seen is None:
+                                visited[pos] = {key}
+                            elif key in seen:
+                                ok = False
+                            else:
+                                seen.add(key)
+                        if ok:
+                            stack.append((arg_b[pc], len(path), regs))
+                            pc = arg_a[pc]
+                            continue
+                    elif op == JUMP:
+                        pc = arg_a[pc]
+                        continue
+                    elif op == SAVE:
+                        r = arg_a[pc]
+                        regs = regs[:r] + (pos,) + regs[r + 1:]
+                        pc += 1
+                        continue
+                    elif op == CHECK:
+                        if regs[arg_a[pc]] != pos:
+                            pc += 1
+                            continue
+                        ok = False
+                    elif op == BEGIN:
+                        if pos == 0:
+                            pc += 1
+                            continue
+                        ok = False
+                    elif op == END:
+                        if pos < avail:
+                            ok = False
+                        elif not finished:
+                            result = _MORE
                             break
-                att = self._attempt = self._new_attempt(s)
-            result = self._run(att)
-            if result is _MORE:
-                break
-            self._attempt = None
-            s = att.start
-            if result is not _FAIL or spec.within is not None:
-                self._memo = {}
-            if result is _FAIL:
-                if self._unmatched and s >= self._covered:
-                    events.append(UnmatchedRow(s))
-                self._next_start = s + 1
-                continue
-            number = self._match_number + 1
-            if number > spec.max_matches:
-                raise MatchRuntimeError(
-                    "MATCH_BUDGET_EXCEEDED",
-                    f"pattern {self._pattern_text()} produced more than {spec.max_matches} matches "
-                    "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
-                )
-            self._match_number = number
-            path = att.path
-            labels = self._program.arg_a
-            flags = self._program.arg_b
-            end = s + len(path)
-            events.append(
-                Match(
-                    number=number,
-                    start=s,
-                    rows=tuple(range(s, end)),
-                    labels=tuple(labels[pc] for pc in path),
-                    excluded=tuple(bool(flags[pc]) for pc in path),
-                )
-            )
-            if not path:
-                self._next_start = s + 1
-                continue
-            self._covered = max(self._covered, end)
-            self._next_start = self._skip_target(s, end, [labels[pc] for pc in path])
+                        else:
+                            pc += 1
+                            continue
+                    elif op == MATCH:
+                        result = path
+                        break
+                    else:  # pragma: no cover
+                        raise InternalError(f"bad opcode {op}")
+                    # failure: backtrack to the latest choice point
+                    if not stack:
+                        result = _FAIL
+                        break
+                    pc, length, regs = stack.pop()
+                    del path[length:]
+                    pos = start + length
+                    for track in tracks:
+                        while track and track[-1] >= length:
+                            track.pop()
+
+                # -- the attempt's outcome
+                if result is _MORE:
+                    self._attempt = _Attempt(start, pc, path, regs, stack, visited, tracks, start_key)
+                    break
+                if result is _FAIL:
+                    if within is not None:
+                        self._memo = {}
+                    if unmatched and start >= self._covered:
+                        events.append(UnmatchedRow(start))
+                    self._next_start = start + 1
+                else:
+                    self._memo = {}
+                    self._matched(start, path, events)
+        finally:
+            self._steps += steps
         self._trim()
 
-    def _new_attempt(self, start: int) -> _Attempt:
-        """Start the VM at ``start``. Without WITHIN, a memoized state's future depends only on
-        (pc, row, live registers vs row), not on the start row, so the states of failed attempts
-        (all of which failed) stay valid for the next attempt: a run of failing start rows costs
-        O(program x rows), not O(program x rows^2). Memo entries for rows before ``start`` can
-        never be met again and are dropped."""
+    def _memo_from(self, start: int) -> dict:
+        """The failure memo for an attempt at ``start``. Without WITHIN, a memoized state's future
+        depends only on (pc, row, live registers vs row), not on the start row, so the states of
+        failed attempts (all of which failed) stay valid for the next attempt: a run of failing
+        start rows costs O(program x rows), not O(program x rows^2). Memo entries for rows before
+        ``start`` can never be met again and are dropped."""
         memo = self._memo
         if memo:
             if start - self._memo_low < len(memo):
@@ -370,8 +493,37 @@ class RowPatternMatcher:
                 for row in [r for r in memo if r < start]:
                     del memo[row]
         self._memo_low = start
-        key0 = None if self.spec.within is None else self._order_key[start - self._base]
-        return _Attempt(start, self._program.n_regs, key0, memo, len(self._slots))
+        return memo
+
+    def _matched(self, start: int, path: list[int], events: list[MatchEvent]) -> None:
+        """Record the match of the attempt at ``start`` (``path``: its LABEL pcs) and move
+        ``_next_start`` past it as AFTER MATCH SKIP says."""
+        spec = self.spec
+        number = self._match_number + 1
+        if number > spec.max_matches:
+            raise MatchRuntimeError(
+                "MATCH_BUDGET_EXCEEDED",
+                f"pattern {self._pattern_text()} produced more than {spec.max_matches} matches "
+                "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
+            )
+        self._match_number = number
+        labels = tuple(map(self._program.arg_a.__getitem__, path))
+        end = start + len(path)
+        events.append(
+            Match(
+                number=number,
+                start=start,
+                rows=tuple(range(start, end)),
+                labels=labels,
+                excluded=tuple(map(self._excluded.__getitem__, path)),
+            )
+        )
+        if not path:
+            self._next_start = start + 1
+            return
+        if end > self._covered:
+            self._covered = end
+        self._next_start = self._skip_target(start, end, labels)
 
     def _skip_target(self, start: int, end: int, labels: list[int]) -> int:
         spec = self.spec
@@ -427,132 +579,3 @@ class RowPatternMatcher:
             f"matching pattern {self._pattern_text()} needed more than {self.spec.max_steps} steps "
             "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
         )
-
-    # ------------------------------------------------------------------ the VM
-
-    def _run(self, att: _Attempt):
-        prog = self._program
-        ops, arg_a, arg_b, live, memo_ok = prog.ops, prog.arg_a, prog.arg_b, prog.live, prog.memo_ok
-        masks = self._masks
-        cols = self._columns
-        base = self._base
-        avail = self._seen
-        finished = self._finished
-        fast, slow, tracks_of = self._fast, self._slow, self._tracks_of
-        within = self.spec.within
-        keys = self._order_key
-        start = att.start
-        lo = start - base  # buffer index of the start row
-        start_key = att.start_key
-        path, regs, stack, visited, tracks = att.path, att.regs, att.stack, att.visited, att.tracks
-        ctx = None  # the _Context for conditions without a fast form, made on first use
-        pc = att.pc
-        pos = start + len(path)
-        budget = self.spec.max_steps - self._steps
-        steps = 0
-        number = self._match_number + 1
-        try:
-            while True:
-                steps += 1
-                if steps > budget:
-                    raise self._budget_error()
-                op = ops[pc]
-                ok = True
-                if op == LABEL:
-                    if pos >= avail:
-                        if not finished:
-                            att.pc, att.regs = pc, regs
-                            return _MORE
-                        ok = False
-                    else:
-                        if memo_ok[pc]:
-                            lv = live[pc]
-                            key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
-                            seen = visited.get(pos)
-                            if seen is None:
-                                visited[pos] = {key}
-                            elif key in seen:
-                                ok = False
-                            else:
-                                seen.add(key)
-                        if ok:
-                            var = arg_a[pc]
-                            i = pos - base
-                            if not masks[var][i]:
-                                ok = False
-                            elif within is not None and not (keys[i] - start_key < within):
-                                ok = False
-                            elif fast[var] is not None:
-                                try:
-                                    ok = fast[var](i, lo, cols, tracks, number)
-                                except TypeError:  # mixed numeric types: the general form converts
-                                    ok = slow[var](_Context(self, start, path, pos, var, number))
-                            elif slow[var] is not None:
-                                if ctx is None:
-                                    ctx = _Context(self, start, path, pos, var, number)
-                                ctx.row, ctx.var = pos, var
-                                ok = slow[var](ctx)
-                        if ok:
-                            for slot in tracks_of[var]:
-                                tracks[slot].append(pos - start)
-                            path.append(pc)
-                            pos += 1
-                            pc += 1
-                            continue
-                elif op == SPLIT:
-                    if memo_ok[pc]:
-                        lv = live[pc]
-                        key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
-                        seen = visited.get(pos)
-                        if seen is None:
-                            visited[pos] = {key}
-                        elif key in seen:
-                            ok = False
-                        else:
-                            seen.add(key)
-                    if ok:
-                        stack.append((arg_b[pc], len(path), regs))
-                        pc = arg_a[pc]
-                        continue
-                elif op == JUMP:
-                    pc = arg_a[pc]
-                    continue
-                elif op == SAVE:
-                    r = arg_a[pc]
-                    regs = regs[:r] + (pos,) + regs[r + 1:]
-                    pc += 1
-                    continue
-                elif op == CHECK:
-                    if regs[arg_a[pc]] != pos:
-                        pc += 1
-                        continue
-                    ok = False
-                elif op == BEGIN:
-                    if pos == 0:
-                        pc += 1
-                        continue
-                    ok = False
-                elif op == END:
-                    if pos < avail:
-                        ok = False
-                    elif not finished:
-                        att.pc, att.regs = pc, regs
-                        return _MORE
-                    else:
-                        pc += 1
-                        continue
-                elif op == MATCH:
-                    return path
-                else:  # pragma: no cover
-                    raise InternalError(f"bad opcode {op}")
-                # failure: backtrack to the latest choice point
-                if not stack:
-                    return _FAIL
-                pc, length, regs = stack.pop()
-                del path[length:]
-                pos = start + length
-                for track in tracks:
-                    while track and track[-1] >= length:
-                        track.pop()
-        finally:
-            self._steps += steps

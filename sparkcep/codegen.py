@@ -30,6 +30,7 @@ Two forms are generated from the same expression:
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Sequence
 
 from sparkcep import plan as p
@@ -69,7 +70,12 @@ class _Generator:
         self.counter = 0
         self.var = var
         self.slots = slots
-        self.prologue: dict[str, str] = {}  # local name -> its initialisation (specialized form)
+        # specialized form: local name -> its initialisation, in order (the columns and tracks
+        # read, then each distinct column value / navigation leaf, computed once per call: leaves
+        # are cheap and cannot raise, so evaluating them eagerly changes no result)
+        self.prologue: dict[str, str] = {}
+        self.leaves: dict[p.Expression, str] = {}  # leaf -> its local (specialized form)
+        self.not_null: set[str] = set()  # names known not to be NULL (non-NULL constants)
 
     def temp(self) -> str:
         self.counter += 1
@@ -87,9 +93,18 @@ class _Generator:
 
     def __call__(self, e: p.Expression) -> str:
         if isinstance(e, p.Constant):
-            return self.bind(e.value)
+            name = self.bind(e.value)
+            if e.value is not None:
+                self.not_null.add(name)
+            return name
         if self.var is not None:
-            return self.specialized_leaf(e)
+            if isinstance(e, p.Operator):
+                return self.operator(e)
+            local = self.leaves.get(e)
+            if local is None:
+                local = self.leaves[e] = f"v{len(self.leaves)}"
+                self.prologue[local] = self.specialized_leaf(e)
+            return local
         if isinstance(e, p.CurrentRow):
             return f"value({e.column}, row)"
         if isinstance(e, p.MatchNumber):
@@ -129,8 +144,6 @@ class _Generator:
                 return "(i - lo + 1)"
             included = self.var in e.variables
             return f"(len({self.track(e.variables)}){' + 1' if included else ''})"
-        if isinstance(e, p.Operator):
-            return self.operator(e)
         return self.delegate(e)
 
     def specialized_navigation(self, e: p.Navigation) -> str:
@@ -143,6 +156,10 @@ class _Generator:
                 return f"(None if lo + {k} > i else {c}[lo + {k}])"
             return f"{c}[i]" if k == 0 else f"(None if i - {k} < lo else {c}[i - {k}])"
         m = self.track(e.variables)
+
+        def more_than(j: int) -> str:  # "the track has more than j entries"
+            return m if j == 0 else f"len({m}) > {j}"
+
         if self.var in e.variables:
             if e.from_start:
                 n = self.temp()
@@ -150,41 +167,66 @@ class _Generator:
                         f"else ({c}[i] if {n} == {k} else None))")
             if k == 0:
                 return f"{c}[i]"
-            return f"({c}[lo + {m}[-{k}]] if len({m}) >= {k} else None)"
+            return f"({c}[lo + {m}[-{k}]] if {more_than(k - 1)} else None)"
         if e.from_start:
-            return f"({c}[lo + {m}[{k}]] if len({m}) > {k} else None)"
-        return f"({c}[lo + {m}[-{k + 1}]] if len({m}) > {k} else None)"
+            return f"({c}[lo + {m}[{k}]] if {more_than(k)} else None)"
+        return f"({c}[lo + {m}[-{k + 1}]] if {more_than(k)} else None)"
 
     # -- operators (both forms) ----------------------------------------------------------------
+
+    def strict(self, operands, combine: Callable[..., str]) -> str:
+        """NULL if an operand is NULL (operands evaluated left to right, stopping at the first
+        NULL), else ``combine(names of the operand values)``. An operand that is already a name
+        (a constant, a leaf local) is used as is; a non-NULL constant needs no test."""
+        names, tests = [], []
+        for operand in operands:
+            source = self(operand)
+            if source.isidentifier():
+                name = source
+                if name not in self.not_null:
+                    tests.append(f"{name} is None")
+            else:
+                name = self.temp()
+                tests.append(f"({name} := {source}) is None")
+            names.append(name)
+        if not tests:
+            return f"({combine(*names)})"
+        return f"(None if {' or '.join(tests)} else {combine(*names)})"
 
     def operator(self, e: p.Operator) -> str:
         name, ops = e.name, e.operands
         if name in _COMPARE or name in _ARITHMETIC:
-            a, b = self.temp(), self.temp()
             symbol = _COMPARE.get(name) or _ARITHMETIC[name]
-            return (f"(None if ({a} := {self(ops[0])}) is None or ({b} := {self(ops[1])}) is None "
-                    f"else {a} {symbol} {b})")
+            return self.strict(ops[:2], lambda a, b: f"{a} {symbol} {b}")
         if name == "div":
-            a, b = self.temp(), self.temp()
             divide = self.bind(_divide)
-            return (f"(None if ({a} := {self(ops[0])}) is None or ({b} := {self(ops[1])}) is None "
-                    f"else {divide}({a}, {b}))")
+            return self.strict(ops[:2], lambda a, b: f"{divide}({a}, {b})")
         if name in ("and", "or"):
             # Left to right: an operand whose truth value is the stopping value (FALSE for AND,
             # TRUE for OR) decides; otherwise NULL if any operand was NULL. With t the operand's
             # raw value (None = NULL): "t is TRUE" is just ``t`` (None is falsy), "t is FALSE" is
             # ``t is not None and not t``.
-            temps = [self.temp() for _ in ops]
             done = "False" if name == "and" else "True"
-            expression = f"(None if ({' or '.join(f'{t} is None' for t in temps)}) else {'True' if name == 'and' else 'False'})"
-            for t, operand in reversed(list(zip(temps, ops))):
-                test = (f"({t} := {self(operand)}) is not None and not {t}" if name == "and"
-                        else f"({t} := {self(operand)})")
+            operands = []  # (name of the value, source that computes it into the name)
+            for operand in ops:
+                source = self(operand)
+                if source.isidentifier():
+                    operands.append((source, source))
+                else:
+                    t = self.temp()
+                    operands.append((t, f"({t} := {source})"))
+            names = [t for t, _ in operands]
+            expression = f"(None if ({' or '.join(f'{t} is None' for t in names)}) else {'True' if name == 'and' else 'False'})"
+            for t, source in reversed(operands):
+                test = f"{source} is not None and not {t}" if name == "and" else source
                 expression = f"({done} if {test} else {expression})"
             return expression
         if name == "not":
+            source = self(ops[0])
+            if source.isidentifier():
+                return f"(None if {source} is None else not {source})"
             t = self.temp()
-            return f"(None if ({t} := {self(ops[0])}) is None else not {t})"
+            return f"(None if ({t} := {source}) is None else not {t})"
         if name == "is":
             return f"({self(ops[0])} is None)"
         if name == "paren":
@@ -219,15 +261,29 @@ def specialize(expression: p.Expression, names: Sequence[str], var: int, slots: 
     yet there are added (with the next index), so one dict shared by all the conditions of a
     matcher gives the list of tracks it must maintain. The result of the function is the value of
     the expression (None for NULL): the condition holds iff it is truthy, as with ``generate``.
+
+    Results are cached by (expression, its repr, names, var, slots): the generated functions keep
+    no state, and a plan is run for many partitions (compiling Python source costs ~0.3 ms). The
+    repr tells apart constants that compare equal but differ in type (1, 1.0, True, Decimal(1)).
     """
+    key = (expression, tuple(names), var, tuple(slots.items()))
+    try:
+        function, added = _specialized(*key, repr(expression))
+    except TypeError:  # an unhashable constant (none is expected; then compile every time)
+        function, added = _specialize(*key)
+    slots.update(added)
+    return function
+
+
+def _specialize(expression: p.Expression, names: tuple[str, ...], var: int, slots: tuple, _text: str = ""):
+    """``specialize`` without the cache: (function or None, the slots it added, as items)."""
     trial = dict(slots)
     generator = _Generator(names, None, var=var, slots=trial)
     try:
         body = generator(expression)
     except _NotInlinable:
-        return None
-    slots.update(trial)
-    prologue = "".join(f"    {name} = {init}\n" for name, init in sorted(generator.prologue.items()))
+        return None, ()
+    prologue = "".join(f"    {name} = {init}\n" for name, init in generator.prologue.items())
     source = (
         "def condition(i, lo, cols, tracks, number):\n"
         f"{prologue}"
@@ -237,4 +293,7 @@ def specialize(expression: p.Expression, names: Sequence[str], var: int, slots: 
     exec(compile(source, f"<sparkcep condition of {names[var]}>", "exec"), namespace)
     function = namespace["condition"]
     function.source = source
-    return function
+    return function, tuple(item for item in trial.items() if item[0] not in dict(slots))
+
+
+_specialized = functools.lru_cache(maxsize=256)(_specialize)

@@ -10,6 +10,7 @@ NULL does not hold.
 
 from __future__ import annotations
 
+import functools
 import math
 from decimal import Decimal
 from typing import Any, Callable, Sequence
@@ -313,6 +314,27 @@ def _null_safe_eq(a, b):
     return BINARY["eq"](a, b)
 
 
+def _compile_condition(expression: p.Expression, names: tuple[str, ...], _text: str = ""):
+    from sparkcep.codegen import generate
+
+    interpret = compile_expression(expression, names)
+    return interpret, generate(expression, names, lambda e: compile_expression(e, names))
+
+
+# The interpreter closures and the generated function keep no state, so a plan's conditions are
+# compiled once per process, not once per partition (compiling Python source costs ~0.3 ms).
+# The key has the expression's repr besides the expression: constants that compare equal but
+# differ in type (1, 1.0, True, Decimal(1)) must not share code.
+_compiled_by_expression = functools.lru_cache(maxsize=256)(_compile_condition)
+
+
+def _compiled_condition(expression: p.Expression, names: tuple[str, ...]):
+    try:
+        return _compiled_by_expression(expression, names, repr(expression))
+    except TypeError:  # an unhashable constant (none is expected; then compile every time)
+        return _compile_condition(expression, names)
+
+
 def make_condition(expression: p.Expression, variable_names: Sequence[str]):
     """A DEFINE condition: True only when the expression is TRUE (NULL does not hold).
 
@@ -324,10 +346,9 @@ def make_condition(expression: p.Expression, variable_names: Sequence[str]):
     navigation read from the matcher's per-attempt state), or None when the expression has a part
     that form does not inline. It raises TypeError where the general form would fall back to the
     interpreter; the caller then calls ``condition(ctx)`` itself for that row."""
-    from sparkcep.codegen import generate, specialize
+    from sparkcep.codegen import specialize
 
-    interpret = compile_expression(expression, variable_names)
-    fast = generate(expression, variable_names, lambda e: compile_expression(e, variable_names))
+    interpret, fast = _compiled_condition(expression, tuple(variable_names))
 
     def condition(ctx) -> bool:
         try:

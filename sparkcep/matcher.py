@@ -189,6 +189,10 @@ class RowPatternMatcher:
         )
         self._unmatched = spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
         self._compile_conditions()
+        # False when no state is ever memoized (every LABEL and SPLIT has a match-dependent
+        # condition ahead): the memo then stays empty and needs no pruning
+        prog = self._program
+        self._uses_memo = any(ok for op, ok in zip(prog.ops, prog.memo_ok) if op in (LABEL, SPLIT))
         # per pc: True for a LABEL inside {- -} (Match.excluded)
         self._excluded = tuple(op == LABEL and bool(b) for op, b in zip(self._program.ops, self._program.arg_b))
         # buffered rows [base, seen)
@@ -323,6 +327,8 @@ class RowPatternMatcher:
         keys = self._order_key
         budget = spec.max_steps - self._steps
         steps = 0
+        uses_memo = self._uses_memo
+        spare = None  # the tracks of the last attempt that ended, to reuse
         att = self._attempt
         try:
             while True:
@@ -347,8 +353,13 @@ class RowPatternMatcher:
                             if start >= avail:
                                 break
                     pc, path, regs, stack = 0, [], regs0, []
-                    visited = self._memo_from(start)
-                    tracks = [[] for _ in range(n_tracks)] if n_tracks else []
+                    visited = self._memo_from(start) if uses_memo else self._memo
+                    if spare is None:
+                        tracks = [[] for _ in range(n_tracks)]
+                    else:  # reuse the lists of the last attempt that ended (cheaper than new ones)
+                        tracks, spare = spare, None
+                        for track in tracks:
+                            track.clear()
                     start_key = None if within is None else keys[start - base]
                 lo = start - base  # buffer index of the start row
                 pos = start + len(path)
@@ -465,6 +476,7 @@ class RowPatternMatcher:
                 if result is _MORE:
                     self._attempt = _Attempt(start, pc, path, regs, stack, visited, tracks, start_key)
                     break
+                spare = tracks
                 if result is _FAIL:
                     if within is not None:
                         self._memo = {}

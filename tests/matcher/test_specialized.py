@@ -309,3 +309,17 @@ def test_decimal_and_double_fall_back_to_the_general_form():
     assert engine._fast[0] is not None
     got = run_matcher(spec, {0: make_condition(expression, "A")}, masks, columns)
     assert [(m.start, len(m.rows)) for m in got[0]] == [(0, 1), (2, 1)]
+
+
+def test_compiled_conditions_are_cached_but_not_across_constant_types():
+    one, true = (p.Operator("eq", (p.CurrentRow(0), p.Constant(c))) for c in (1, True))
+    assert specialize(one, "A", 0, {}) is specialize(one, "A", 0, {})
+    assert specialize(one, "A", 0, {}) is not specialize(true, "A", 0, {})
+    assert make_condition(one, "A").specialize(0, {}) is specialize(one, "A", 0, {})
+
+
+def test_a_cached_specialization_still_adds_its_slots():
+    for _ in range(2):
+        slots = {frozenset({1}): 0}
+        specialize(first_or_greater({0}), "AB", 0, slots)
+        assert slots == {frozenset({1}): 0, frozenset({0}): 1}

@@ -195,6 +195,7 @@ class RowPatternMatcher:
         self._uses_memo = any(ok for op, ok in zip(prog.ops, prog.memo_ok) if op in (LABEL, SPLIT))
         # per pc: True for a LABEL inside {- -} (Match.excluded)
         self._excluded = tuple(op == LABEL and bool(b) for op, b in zip(self._program.ops, self._program.arg_b))
+        self._any_excluded = any(self._excluded)
         # buffered rows [base, seen)
         self._base = 0
         self._seen = 0
@@ -330,6 +331,8 @@ class RowPatternMatcher:
         uses_memo = self._uses_memo
         spare = None  # the tracks of the last attempt that ended, to reuse
         att = self._attempt
+        next_start = self._next_start  # written back to self._next_start when the loop ends
+        number = self._match_number + 1  # the number the next match gets
         try:
             while True:
                 # -- the next attempt: the suspended one, or a new one at the next candidate row
@@ -337,8 +340,9 @@ class RowPatternMatcher:
                     start, pc, path, regs = att.start, att.pc, att.path, att.regs
                     stack, visited, tracks, start_key = att.stack, att.visited, att.tracks, att.start_key
                     self._attempt = att = None
+                    pos = start + len(path)
                 else:
-                    start = self._next_start
+                    start = next_start
                     if start >= avail:
                         break
                     if cand is not None:
@@ -349,7 +353,7 @@ class RowPatternMatcher:
                         if nxt > start:
                             if unmatched:
                                 events.extend(UnmatchedRow(r) for r in range(max(start, self._covered), nxt))
-                            self._next_start = start = nxt
+                            next_start = start = nxt
                             if start >= avail:
                                 break
                     pc, path, regs, stack = 0, [], regs0, []
@@ -361,9 +365,8 @@ class RowPatternMatcher:
                         for track in tracks:
                             track.clear()
                     start_key = None if within is None else keys[start - base]
+                    pos = start
                 lo = start - base  # buffer index of the start row
-                pos = start + len(path)
-                number = self._match_number + 1
                 ctx = None  # the _Context for conditions without a fast form, made on first use
 
                 # -- the VM: run until MATCH (result = path), failure (_FAIL) or suspension (_MORE)
@@ -397,9 +400,9 @@ class RowPatternMatcher:
                                     ok = False
                                 elif within is not None and not (keys[i] - start_key < within):
                                     ok = False
-                                elif fast[var] is not None:
+                                elif (condition := fast[var]) is not None:
                                     try:
-                                        ok = fast[var](i, lo, cols, tracks, number)
+                                        ok = condition(i, lo, cols, tracks, number)
                                     except TypeError:  # mixed numeric types: the general form converts
                                         ok = slow[var](_Context(self, start, path, pos, var, number))
                                 elif slow[var] is not None:
@@ -482,12 +485,14 @@ class RowPatternMatcher:
                         self._memo = {}
                     if unmatched and start >= self._covered:
                         events.append(UnmatchedRow(start))
-                    self._next_start = start + 1
+                    next_start = start + 1
                 else:
                     self._memo = {}
-                    self._matched(start, path, events)
+                    next_start = self._matched(start, path, events)
+                    number += 1
         finally:
             self._steps += steps
+            self._next_start = next_start
         self._trim()
 
     def _memo_from(self, start: int) -> dict:
@@ -507,9 +512,9 @@ class RowPatternMatcher:
         self._memo_low = start
         return memo
 
-    def _matched(self, start: int, path: list[int], events: list[MatchEvent]) -> None:
-        """Record the match of the attempt at ``start`` (``path``: its LABEL pcs) and move
-        ``_next_start`` past it as AFTER MATCH SKIP says."""
+    def _matched(self, start: int, path: list[int], events: list[MatchEvent]) -> int:
+        """Record the match of the attempt at ``start`` (``path``: its LABEL pcs); return the row
+        the next attempt starts at (AFTER MATCH SKIP)."""
         spec = self.spec
         number = self._match_number + 1
         if number > spec.max_matches:
@@ -520,22 +525,20 @@ class RowPatternMatcher:
             )
         self._match_number = number
         labels = tuple(map(self._program.arg_a.__getitem__, path))
-        end = start + len(path)
-        events.append(
-            Match(
-                number=number,
-                start=start,
-                rows=tuple(range(start, end)),
-                labels=labels,
-                excluded=tuple(map(self._excluded.__getitem__, path)),
-            )
-        )
+        n = len(path)
+        end = start + n
+        excluded = tuple(map(self._excluded.__getitem__, path)) if self._any_excluded else (False,) * n
+        events.append(Match(number, start, tuple(range(start, end)), labels, excluded))
         if not path:
-            self._next_start = start + 1
-            return
+            return start + 1
         if end > self._covered:
             self._covered = end
-        self._next_start = self._skip_target(start, end, labels)
+        skip = spec.skip
+        if skip is SkipMode.TO_NEXT_ROW:
+            return start + 1
+        if skip is SkipMode.PAST_LAST_ROW:
+            return end
+        return self._skip_target(start, end, labels)
 
     def _skip_target(self, start: int, end: int, labels: list[int]) -> int:
         spec = self.spec

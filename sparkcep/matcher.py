@@ -16,16 +16,24 @@ and resumed by the next ``feed``/``finish``; events after it wait. Failures of
 patterns over row-local conditions stay polynomial; every VM step counts against
 ``spec.max_steps``.
 
-State kept between calls (``_MatcherState`` fields on the instance):
+Match-dependent conditions made by ``evaluation.make_condition`` run in their specialized form
+(``codegen.specialize``): a function of (candidate's buffer index, start's buffer index, columns,
+tracks, match number) that reads FIRST/LAST from the attempt's *tracks* (per navigated variable
+set, the path indices of the rows mapped to it), which the VM appends to and truncates together
+with the path, so navigation is O(1) and no context object is built. Other conditions get a
+``_Context`` (the ``MatchContext`` protocol).
+
+State kept between calls (fields on the instance):
 
 * the buffered rows from ``next_start`` (the start row of the current or next attempt) onwards:
-  masks, columns, order keys, and the candidate-start mask (rows where a variable that can map the
-  first row of a match holds); every earlier row is dropped;
+  masks (one ``bytes`` per variable), columns, order keys, and the candidate-start flags (``bytes``:
+  rows where a variable that can map the first row of a match holds); every earlier row is dropped;
 * ``next_start``, ``covered`` (rows below it belong to an earlier match), ``match_number``,
   ``steps`` (budget used), ``seen`` (rows fed), ``finished``;
-* the suspended attempt, if any: its start row, VM position (pc, mapped path, registers), the
-  backtracking stack and the memo of failed states. It is bounded by the rows of the attempt times
-  the program size (times 2^live registers, in practice tiny).
+* the suspended attempt, if any (``_Attempt``): its start row, VM position (pc, mapped path,
+  registers), the backtracking stack, the navigation tracks and the memo of failed states. It is
+  bounded by the rows of the attempt times the program size (times 2^live registers, in practice
+  tiny). All of it is plain lists, tuples, dicts and ints.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from sparkcep import rowpattern as rp
 from sparkcep.codegen import specialize
 from sparkcep.evaluation import compile_expression, make_condition
 from sparkcep.matcher import RowPatternMatcher
-from sparkcep.matching import MatchSpec, RowsPerMatch, SkipMode
+from sparkcep.matching import MatchSpec, RowBlock, RowsPerMatch, SkipMode
 
 from .harness import run_matcher
 from .oracle import Oracle, OracleTooBig
@@ -323,3 +323,19 @@ def test_a_cached_specialization_still_adds_its_slots():
         slots = {frozenset({1}): 0}
         specialize(first_or_greater({0}), "AB", 0, slots)
         assert slots == {frozenset({1}): 0, frozenset({0}): 1}
+
+
+def test_a_suspended_attempt_keeps_its_tracks_and_pickles():
+    import pickle
+
+    B = rp.Label(0)
+    spec = MatchSpec(pattern=rp.Quantified(B, 3, None, True), variable_names=("B",))
+    engine = RowPatternMatcher(spec, {0: make_condition(first_or_greater({0}), "B")})
+    values = [5, 1, 2, 3, 4, 0]
+    feed = lambda lo, hi: engine.feed(RowBlock(masks=np.ones((1, hi - lo), bool), columns=(values[lo:hi],)))
+    assert feed(0, 3) == []  # 5 fails at row 1; the attempt at row 1 maps rows 1, 2 and waits
+    attempt = pickle.loads(pickle.dumps(engine._attempt))
+    assert (attempt.start, attempt.path, attempt.tracks) == (1, [0, 1], [[0, 1]])
+    assert engine.buffered_rows == 2  # rows before the suspended attempt are dropped
+    assert [(m.start, m.rows) for m in feed(3, 6)] == [(1, (1, 2, 3, 4))]  # resumed: 3, 4 rise
+    assert engine.finish() == []

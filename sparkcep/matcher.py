@@ -99,7 +99,7 @@ class _Attempt:
 
 class _Context:
     """The MatchContext handed to a match-dependent condition (RUNNING semantics) that has no
-    specialized form (see ``RowPatternMatcher.__init__``). One is made per VM run and its ``row``
+    specialized form (see ``RowPatternMatcher._compile_conditions``). One is made per attempt and its ``row``
     and ``var`` are set before each call: a condition must not keep it."""
 
     __slots__ = ("row", "var", "match_number", "_matcher", "_start", "_path")

@@ -276,7 +276,10 @@ def specialize(expression: p.Expression, names: Sequence[str], var: int, slots: 
 
 
 def _specialize(expression: p.Expression, names: tuple[str, ...], var: int, slots: tuple, _text: str = ""):
-    """``specialize`` without the cache: (function or None, the slots it added, as items)."""
+    """``specialize`` without the cache: (function or None, the slots it added, as items).
+    ``slots`` is the slots dict as items; ``_text`` (the expression's repr) is only part of the
+    cache key."""
+    known = dict(slots)
     trial = dict(slots)
     generator = _Generator(names, None, var=var, slots=trial)
     try:
@@ -293,7 +296,7 @@ def _specialize(expression: p.Expression, names: tuple[str, ...], var: int, slot
     exec(compile(source, f"<sparkcep condition of {names[var]}>", "exec"), namespace)
     function = namespace["condition"]
     function.source = source
-    return function, tuple(item for item in trial.items() if item[0] not in dict(slots))
+    return function, tuple(item for item in trial.items() if item[0] not in known)
 
 
 _specialized = functools.lru_cache(maxsize=256)(_specialize)

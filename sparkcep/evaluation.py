@@ -315,6 +315,8 @@ def _null_safe_eq(a, b):
 
 
 def _compile_condition(expression: p.Expression, names: tuple[str, ...], _text: str = ""):
+    """(interpreter, generated function) for a condition; ``_text`` (the expression's repr) is
+    only part of the cache key, see below."""
     from sparkcep.codegen import generate
 
     interpret = compile_expression(expression, names)

@@ -148,13 +148,13 @@ def check_against_oracle(spec, expressions, masks, columns, order_key, cuts):
     return True
 
 
-@settings(max_examples=2500, **SETTINGS)
+@settings(max_examples=1500, **SETTINGS)
 @given(st.integers(0, 2**63 - 1))
 def test_specialized_conditions_match_oracle(seed):
     check_against_oracle(*navigation_case(seed))
 
 
-@settings(max_examples=500, **SETTINGS)
+@settings(max_examples=400, **SETTINGS)
 @given(st.integers(0, 2**63 - 1))
 def test_mixed_specialized_and_general_conditions_match_oracle(seed):
     """Some conditions have parts the specialized form does not inline (SUM): those run with a

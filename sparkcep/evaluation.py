@@ -10,6 +10,7 @@ NULL does not hold.
 
 from __future__ import annotations
 
+import functools
 import math
 from decimal import Decimal
 from typing import Any, Callable, Sequence
@@ -313,15 +314,43 @@ def _null_safe_eq(a, b):
     return BINARY["eq"](a, b)
 
 
+def _compile_condition(expression: p.Expression, names: tuple[str, ...], _text: str = ""):
+    """(interpreter, generated function) for a condition; ``_text`` (the expression's repr) is
+    only part of the cache key, see below."""
+    from sparkcep.codegen import generate
+
+    interpret = compile_expression(expression, names)
+    return interpret, generate(expression, names, lambda e: compile_expression(e, names))
+
+
+# The interpreter closures and the generated function keep no state, so a plan's conditions are
+# compiled once per process, not once per partition (compiling Python source costs ~0.3 ms).
+# The key has the expression's repr besides the expression: constants that compare equal but
+# differ in type (1, 1.0, True, Decimal(1)) must not share code.
+_compiled_by_expression = functools.lru_cache(maxsize=256)(_compile_condition)
+
+
+def _compiled_condition(expression: p.Expression, names: tuple[str, ...]):
+    try:
+        return _compiled_by_expression(expression, names, repr(expression))
+    except TypeError:  # an unhashable constant (none is expected; then compile every time)
+        return _compile_condition(expression, names)
+
+
 def make_condition(expression: p.Expression, variable_names: Sequence[str]):
     """A DEFINE condition: True only when the expression is TRUE (NULL does not hold).
 
     It runs the generated fast version (``sparkcep.codegen``) and, when that meets operands of
-    mixed types, the interpreter, which defines the semantics."""
-    from sparkcep.codegen import generate
+    mixed types, the interpreter, which defines the semantics.
 
-    interpret = compile_expression(expression, variable_names)
-    fast = generate(expression, variable_names, lambda e: compile_expression(e, variable_names))
+    The returned function also has ``condition.specialize(var, slots)``: the form
+    ``sparkcep.matcher`` calls in its inner loop (``codegen.specialize``: no context object;
+    navigation read from the matcher's per-attempt state), or None when the expression has a part
+    that form does not inline. It raises TypeError where the general form would fall back to the
+    interpreter; the caller then calls ``condition(ctx)`` itself for that row."""
+    from sparkcep.codegen import specialize
+
+    interpret, fast = _compiled_condition(expression, tuple(variable_names))
 
     def condition(ctx) -> bool:
         try:
@@ -336,6 +365,7 @@ def make_condition(expression: p.Expression, variable_names: Sequence[str]):
                 f"a DEFINE condition could not be evaluated: {error}",
             ) from None
 
+    condition.specialize = lambda var, slots: specialize(expression, variable_names, var, slots)
     return condition
 
 

@@ -16,16 +16,24 @@ and resumed by the next ``feed``/``finish``; events after it wait. Failures of
 patterns over row-local conditions stay polynomial; every VM step counts against
 ``spec.max_steps``.
 
-State kept between calls (``_MatcherState`` fields on the instance):
+Match-dependent conditions made by ``evaluation.make_condition`` run in their specialized form
+(``codegen.specialize``): a function of (candidate's buffer index, start's buffer index, columns,
+tracks, match number) that reads FIRST/LAST from the attempt's *tracks* (per navigated variable
+set, the path indices of the rows mapped to it), which the VM appends to and truncates together
+with the path, so navigation is O(1) and no context object is built. Other conditions get a
+``_Context`` (the ``MatchContext`` protocol).
+
+State kept between calls (fields on the instance):
 
 * the buffered rows from ``next_start`` (the start row of the current or next attempt) onwards:
-  masks, columns, order keys, and the candidate-start mask (rows where a variable that can map the
-  first row of a match holds); every earlier row is dropped;
+  masks (one ``bytes`` per variable), columns, order keys, and the candidate-start flags (``bytes``:
+  rows where a variable that can map the first row of a match holds); every earlier row is dropped;
 * ``next_start``, ``covered`` (rows below it belong to an earlier match), ``match_number``,
   ``steps`` (budget used), ``seen`` (rows fed), ``finished``;
-* the suspended attempt, if any: its start row, VM position (pc, mapped path, registers), the
-  backtracking stack and the memo of failed states. It is bounded by the rows of the attempt times
-  the program size (times 2^live registers, in practice tiny).
+* the suspended attempt, if any (``_Attempt``): its start row, VM position (pc, mapped path,
+  registers), the backtracking stack, the navigation tracks and the memo of failed states. It is
+  bounded by the rows of the attempt times the program size (times 2^live registers, in practice
+  tiny). All of it is plain lists, tuples, dicts and ints.
 """
 
 from __future__ import annotations
@@ -56,25 +64,43 @@ _FAIL = object()  # no match starts at the attempt's row
 
 
 class _Attempt:
-    """A (possibly suspended) VM run from one start row."""
+    """A (possibly suspended) VM run from one start row.
 
-    __slots__ = ("start", "pc", "path", "regs", "stack", "visited", "start_key")
+    Attributes:
+        start: the start row (absolute).
+        pc, regs: where the VM stands (registers: see ``sparkcep.program``).
+        path: the LABEL pc of each row mapped so far (row = start + index).
+        stack: choice points, ``(pc to resume at, path length, regs)``.
+        tracks: navigation state for the specialized conditions: ``tracks[k]`` holds the path
+            indices (row - start) of the rows mapped so far to a variable of the k-th navigated
+            variable set (``RowPatternMatcher._slots``), increasing. Appended to with ``path``;
+            truncated with it on backtracking (entries >= the restored path length are popped).
+            So FIRST/LAST(S.x, k) is an index into one list.
+        visited: the failure memo (below).
+        start_key: the ORDER BY key of the start row (WITHIN), else None.
+    """
 
-    def __init__(self, start: int, n_regs: int, start_key, visited: dict) -> None:
+    __slots__ = ("start", "pc", "path", "regs", "stack", "visited", "start_key", "tracks")
+
+    def __init__(self, start: int, pc: int, path: list[int], regs: tuple, stack: list[tuple],
+                 visited: dict, tracks: list[list[int]], start_key) -> None:
         self.start = start
-        self.pc = 0
-        self.path: list[int] = []  # LABEL pc per mapped row (row = start + index)
-        self.regs: tuple = (-1,) * n_regs
-        self.stack: list[tuple] = []  # choice points: (pc, path length, regs)
+        self.pc = pc
+        self.path = path
+        self.regs = regs
+        self.stack = stack
         # memoized states by position: {row: {pc or (pc, live-register flags)}}. A state met again
         # has failed: the search stops at the first success, and a state is never reached again
         # inside its own subtree (every iteration past a quantifier's minimum consumes a row).
         self.visited = visited
+        self.tracks = tracks
         self.start_key = start_key
 
 
 class _Context:
-    """The MatchContext handed to a match-dependent condition (RUNNING semantics)."""
+    """The MatchContext handed to a match-dependent condition (RUNNING semantics) that has no
+    specialized form (see ``RowPatternMatcher._compile_conditions``). One is made per attempt and its ``row``
+    and ``var`` are set before each call: a condition must not keep it."""
 
     __slots__ = ("row", "var", "match_number", "_matcher", "_start", "_path")
 
@@ -170,13 +196,21 @@ class RowPatternMatcher:
             None if self._program.first_vars is None else sorted(self._program.first_vars)
         )
         self._unmatched = spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
+        self._compile_conditions()
+        # False when no state is ever memoized (every LABEL and SPLIT has a match-dependent
+        # condition ahead): the memo then stays empty and needs no pruning
+        prog = self._program
+        self._uses_memo = any(ok for op, ok in zip(prog.ops, prog.memo_ok) if op in (LABEL, SPLIT))
+        # per pc: True for a LABEL inside {- -} (Match.excluded)
+        self._excluded = tuple(op == LABEL and bool(b) for op, b in zip(self._program.ops, self._program.arg_b))
+        self._any_excluded = any(self._excluded)
         # buffered rows [base, seen)
         self._base = 0
         self._seen = 0
-        self._masks: np.ndarray | None = None
+        self._masks: list[bytes] | None = None  # per variable: one byte (0/1) per buffered row
         self._columns: list | None = None
         self._order_key = None
-        self._cand: np.ndarray | None = None
+        self._cand: bytes | None = None  # per buffered row: 1 if a first variable's mask holds
         # progress
         self._finished = False
         self._next_start = 0
@@ -187,6 +221,33 @@ class RowPatternMatcher:
         # failure memo carried from failed attempts to the next one (see _new_attempt)
         self._memo: dict[int, set] = {}
         self._memo_low = 0
+
+    def _compile_conditions(self) -> None:
+        """Per variable id, how the VM checks its condition:
+
+        * ``_fast[v]``: the specialized form (``codegen.specialize``, obtained through the
+          condition's ``specialize`` attribute, which ``evaluation.make_condition`` provides),
+          called as ``f(i, lo, cols, tracks, number)``; None when there is none;
+        * ``_slow[v]``: the condition itself, called with a ``_Context`` when there is no fast
+          form, and when the fast form raises TypeError (mixed numeric types: the general form
+          falls back to the interpreter);
+        * ``_slots``: navigated variable set -> index in ``_Attempt.tracks``; ``_tracks_of[v]``:
+          the indices of the tracks a row mapped to ``v`` is appended to.
+        """
+        n_vars = len(self.spec.variable_names)
+        for v in self.conditions:
+            n_vars = max(n_vars, v + 1)
+        self._fast: list = [None] * n_vars
+        self._slow: list = [None] * n_vars
+        self._slots: dict[frozenset[int], int] = {}
+        for v, condition in sorted(self.conditions.items()):
+            self._slow[v] = condition
+            specialize = getattr(condition, "specialize", None)
+            if specialize is not None:
+                self._fast[v] = specialize(v, self._slots)
+        self._tracks_of = [
+            tuple(slot for variables, slot in self._slots.items() if v in variables) for v in range(n_vars)
+        ]
 
     @property
     def buffered_rows(self) -> int:
@@ -210,19 +271,25 @@ class RowPatternMatcher:
         if n == 0:
             return []
         masks = np.asarray(block.masks, dtype=bool)
-        if self._masks is None or self._masks.shape[1] == 0:
-            self._masks = masks
+        # One bytes object per variable (indexing bytes is much cheaper than indexing NumPy).
+        rows = [masks[v].tobytes() for v in range(masks.shape[0])]
+        cand = None
+        if self._first is not None:
+            cand = masks[self._first].any(axis=0).tobytes() if self._first else bytes(n)
+        if self._masks is None:
+            self._masks = rows
+            self._cand = cand
             self._columns = list(block.columns)
             self._order_key = None if block.order_key is None else np.asarray(block.order_key)
         else:
-            self._masks = np.concatenate([self._masks, masks], axis=1)
+            self._masks = [old + new for old, new in zip(self._masks, rows)]
+            if cand is not None:
+                self._cand += cand
             self._columns = [_concat(old, new) for old, new in zip(self._columns, block.columns)]
             if block.order_key is not None:
                 self._order_key = _concat(self._order_key, np.asarray(block.order_key))
         if self.spec.within is not None and self._order_key is None:
             raise InternalError("WITHIN needs RowBlock.order_key")
-        if self._first is not None:
-            self._cand = self._masks[self._first].any(axis=0) if self._first else np.zeros(self._masks.shape[1], bool)
         self._seen += n
         return self._advance()
 
@@ -245,72 +312,203 @@ class RowPatternMatcher:
         return events
 
     def _drain(self, events: list[MatchEvent]) -> None:
+        """Run attempts, in row order, until one needs rows (or the end of the partition) not yet
+        seen, which is then suspended in ``self._attempt``, or no row is left to start at.
+
+        One call runs many attempts (with SKIP TO NEXT ROW, one per row): the buffers and program
+        are bound to locals once, and an attempt's VM state lives in locals, saved to an
+        ``_Attempt`` only when it is suspended. The VM itself is described in ``docs/matcher.md``.
+        """
         spec = self.spec
-        while True:
-            att = self._attempt
-            if att is None:
-                s = self._next_start
-                if s >= self._seen:
-                    break
-                if self._cand is not None:
-                    # No match can start at a row where no first variable's mask holds: jump to
-                    # the next candidate row (those in between are unmatched).
-                    rest = self._cand[s - self._base:]
-                    hit = int(np.argmax(rest)) if len(rest) else 0
-                    nxt = s + hit if len(rest) and rest[hit] else self._seen
-                    if nxt > s:
-                        if self._unmatched:
-                            events.extend(UnmatchedRow(r) for r in range(max(s, self._covered), nxt))
-                        self._next_start = s = nxt
-                        if s >= self._seen:
+        prog = self._program
+        ops, arg_a, arg_b, live, memo_ok = prog.ops, prog.arg_a, prog.arg_b, prog.live, prog.memo_ok
+        regs0 = (-1,) * prog.n_regs
+        masks = self._masks
+        cols = self._columns
+        cand = self._cand
+        base = self._base
+        avail = self._seen
+        finished = self._finished
+        unmatched = self._unmatched
+        fast, slow, tracks_of = self._fast, self._slow, self._tracks_of
+        n_tracks = len(self._slots)
+        within = spec.within
+        keys = self._order_key
+        budget = spec.max_steps - self._steps
+        steps = 0
+        uses_memo = self._uses_memo
+        spare = None  # the tracks of the last attempt that ended, to reuse
+        att = self._attempt
+        next_start = self._next_start  # written back to self._next_start when the loop ends
+        number = self._match_number + 1  # the number the next match gets
+        try:
+            while True:
+                # -- the next attempt: the suspended one, or a new one at the next candidate row
+                if att is not None:
+                    start, pc, path, regs = att.start, att.pc, att.path, att.regs
+                    stack, visited, tracks, start_key = att.stack, att.visited, att.tracks, att.start_key
+                    self._attempt = att = None
+                    pos = start + len(path)
+                else:
+                    start = next_start
+                    if start >= avail:
+                        break
+                    if cand is not None:
+                        # No match can start at a row where no first variable's mask holds: jump
+                        # to the next candidate row (those in between are unmatched).
+                        hit = cand.find(1, start - base)
+                        nxt = avail if hit < 0 else base + hit
+                        if nxt > start:
+                            if unmatched:
+                                events.extend(UnmatchedRow(r) for r in range(max(start, self._covered), nxt))
+                            next_start = start = nxt
+                            if start >= avail:
+                                break
+                    pc, path, regs, stack = 0, [], regs0, []
+                    visited = self._memo_from(start) if uses_memo else self._memo
+                    if spare is None:
+                        tracks = [[] for _ in range(n_tracks)]
+                    else:  # reuse the lists of the last attempt that ended (cheaper than new ones)
+                        tracks, spare = spare, None
+                        for track in tracks:
+                            track.clear()
+                    start_key = None if within is None else keys[start - base]
+                    pos = start
+                lo = start - base  # buffer index of the start row
+                ctx = None  # the _Context for conditions without a fast form, made on first use
+
+                # -- the VM: run until MATCH (result = path), failure (_FAIL) or suspension (_MORE)
+                while True:
+                    steps += 1
+                    if steps > budget:
+                        raise self._budget_error()
+                    op = ops[pc]
+                    ok = True
+                    if op == LABEL:
+                        if pos >= avail:
+                            if not finished:
+                                result = _MORE
+                                break
+                            ok = False
+                        else:
+                            if memo_ok[pc]:
+                                lv = live[pc]
+                                key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
+                                seen = visited.get(pos)
+                                if seen is None:
+                                    visited[pos] = {key}
+                                elif key in seen:
+                                    ok = False
+                                else:
+                                    seen.add(key)
+                            if ok:
+                                var = arg_a[pc]
+                                i = pos - base
+                                if not masks[var][i]:
+                                    ok = False
+                                elif within is not None and not (keys[i] - start_key < within):
+                                    ok = False
+                                elif (condition := fast[var]) is not None:
+                                    try:
+                                        ok = condition(i, lo, cols, tracks, number)
+                                    except TypeError:  # mixed numeric types: the general form converts
+                                        ok = slow[var](_Context(self, start, path, pos, var, number))
+                                elif slow[var] is not None:
+                                    if ctx is None:
+                                        ctx = _Context(self, start, path, pos, var, number)
+                                    ctx.row, ctx.var = pos, var
+                                    ok = slow[var](ctx)
+                            if ok:
+                                for slot in tracks_of[var]:
+                                    tracks[slot].append(pos - start)
+                                path.append(pc)
+                                pos += 1
+                                pc += 1
+                                continue
+                    elif op == SPLIT:
+                        if memo_ok[pc]:
+                            lv = live[pc]
+                            key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
+                            seen = visited.get(pos)
+                            if seen is None:
+                                visited[pos] = {key}
+                            elif key in seen:
+                                ok = False
+                            else:
+                                seen.add(key)
+                        if ok:
+                            stack.append((arg_b[pc], len(path), regs))
+                            pc = arg_a[pc]
+                            continue
+                    elif op == JUMP:
+                        pc = arg_a[pc]
+                        continue
+                    elif op == SAVE:
+                        r = arg_a[pc]
+                        regs = regs[:r] + (pos,) + regs[r + 1:]
+                        pc += 1
+                        continue
+                    elif op == CHECK:
+                        if regs[arg_a[pc]] != pos:
+                            pc += 1
+                            continue
+                        ok = False
+                    elif op == BEGIN:
+                        if pos == 0:
+                            pc += 1
+                            continue
+                        ok = False
+                    elif op == END:
+                        if pos < avail:
+                            ok = False
+                        elif not finished:
+                            result = _MORE
                             break
-                att = self._attempt = self._new_attempt(s)
-            result = self._run(att)
-            if result is _MORE:
-                break
-            self._attempt = None
-            s = att.start
-            if result is not _FAIL or spec.within is not None:
-                self._memo = {}
-            if result is _FAIL:
-                if self._unmatched and s >= self._covered:
-                    events.append(UnmatchedRow(s))
-                self._next_start = s + 1
-                continue
-            number = self._match_number + 1
-            if number > spec.max_matches:
-                raise MatchRuntimeError(
-                    "MATCH_BUDGET_EXCEEDED",
-                    f"pattern {self._pattern_text()} produced more than {spec.max_matches} matches "
-                    "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
-                )
-            self._match_number = number
-            path = att.path
-            labels = self._program.arg_a
-            flags = self._program.arg_b
-            end = s + len(path)
-            events.append(
-                Match(
-                    number=number,
-                    start=s,
-                    rows=tuple(range(s, end)),
-                    labels=tuple(labels[pc] for pc in path),
-                    excluded=tuple(bool(flags[pc]) for pc in path),
-                )
-            )
-            if not path:
-                self._next_start = s + 1
-                continue
-            self._covered = max(self._covered, end)
-            self._next_start = self._skip_target(s, end, [labels[pc] for pc in path])
+                        else:
+                            pc += 1
+                            continue
+                    elif op == MATCH:
+                        result = path
+                        break
+                    else:  # pragma: no cover
+                        raise InternalError(f"bad opcode {op}")
+                    # failure: backtrack to the latest choice point
+                    if not stack:
+                        result = _FAIL
+                        break
+                    pc, length, regs = stack.pop()
+                    del path[length:]
+                    pos = start + length
+                    for track in tracks:
+                        while track and track[-1] >= length:
+                            track.pop()
+
+                # -- the attempt's outcome
+                if result is _MORE:
+                    self._attempt = _Attempt(start, pc, path, regs, stack, visited, tracks, start_key)
+                    break
+                spare = tracks
+                if result is _FAIL:
+                    if within is not None:
+                        self._memo = {}
+                    if unmatched and start >= self._covered:
+                        events.append(UnmatchedRow(start))
+                    next_start = start + 1
+                else:
+                    self._memo = {}
+                    next_start = self._matched(start, path, events)
+                    number += 1
+        finally:
+            self._steps += steps
+            self._next_start = next_start
         self._trim()
 
-    def _new_attempt(self, start: int) -> _Attempt:
-        """Start the VM at ``start``. Without WITHIN, a memoized state's future depends only on
-        (pc, row, live registers vs row), not on the start row, so the states of failed attempts
-        (all of which failed) stay valid for the next attempt: a run of failing start rows costs
-        O(program x rows), not O(program x rows^2). Memo entries for rows before ``start`` can
-        never be met again and are dropped."""
+    def _memo_from(self, start: int) -> dict:
+        """The failure memo for an attempt at ``start``. Without WITHIN, a memoized state's future
+        depends only on (pc, row, live registers vs row), not on the start row, so the states of
+        failed attempts (all of which failed) stay valid for the next attempt: a run of failing
+        start rows costs O(program x rows), not O(program x rows^2). Memo entries for rows before
+        ``start`` can never be met again and are dropped."""
         memo = self._memo
         if memo:
             if start - self._memo_low < len(memo):
@@ -320,8 +518,35 @@ class RowPatternMatcher:
                 for row in [r for r in memo if r < start]:
                     del memo[row]
         self._memo_low = start
-        key0 = None if self.spec.within is None else self._order_key[start - self._base]
-        return _Attempt(start, self._program.n_regs, key0, memo)
+        return memo
+
+    def _matched(self, start: int, path: list[int], events: list[MatchEvent]) -> int:
+        """Record the match of the attempt at ``start`` (``path``: its LABEL pcs); return the row
+        the next attempt starts at (AFTER MATCH SKIP)."""
+        spec = self.spec
+        number = self._match_number + 1
+        if number > spec.max_matches:
+            raise MatchRuntimeError(
+                "MATCH_BUDGET_EXCEEDED",
+                f"pattern {self._pattern_text()} produced more than {spec.max_matches} matches "
+                "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
+            )
+        self._match_number = number
+        labels = tuple(map(self._program.arg_a.__getitem__, path))
+        n = len(path)
+        end = start + n
+        excluded = tuple(map(self._excluded.__getitem__, path)) if self._any_excluded else (False,) * n
+        events.append(Match(number, start, tuple(range(start, end)), labels, excluded))
+        if not path:
+            return start + 1
+        if end > self._covered:
+            self._covered = end
+        skip = spec.skip
+        if skip is SkipMode.TO_NEXT_ROW:
+            return start + 1
+        if skip is SkipMode.PAST_LAST_ROW:
+            return end
+        return self._skip_target(start, end, labels)
 
     def _skip_target(self, start: int, end: int, labels: list[int]) -> int:
         spec = self.spec
@@ -354,7 +579,7 @@ class RowPatternMatcher:
         k = keep - self._base
         if k <= 0 or self._masks is None:
             return
-        self._masks = self._masks[:, k:]
+        self._masks = [m[k:] for m in self._masks]
         self._columns = [col[k:] for col in self._columns]
         if self._order_key is not None:
             self._order_key = self._order_key[k:]
@@ -377,118 +602,3 @@ class RowPatternMatcher:
             f"matching pattern {self._pattern_text()} needed more than {self.spec.max_steps} steps "
             "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
         )
-
-    # ------------------------------------------------------------------ the VM
-
-    def _run(self, att: _Attempt):
-        prog = self._program
-        ops, arg_a, arg_b, live, memo_ok = prog.ops, prog.arg_a, prog.arg_b, prog.live, prog.memo_ok
-        masks = self._masks
-        base = self._base
-        avail = self._seen
-        finished = self._finished
-        conditions = self.conditions
-        within = self.spec.within
-        keys = self._order_key
-        start = att.start
-        start_key = att.start_key
-        path, regs, stack, visited = att.path, att.regs, att.stack, att.visited
-        pc = att.pc
-        pos = start + len(path)
-        budget = self.spec.max_steps - self._steps
-        steps = 0
-        number = self._match_number + 1
-        try:
-            while True:
-                steps += 1
-                if steps > budget:
-                    raise self._budget_error()
-                op = ops[pc]
-                ok = True
-                if op == LABEL:
-                    if pos >= avail:
-                        if not finished:
-                            att.pc, att.regs = pc, regs
-                            return _MORE
-                        ok = False
-                    else:
-                        if memo_ok[pc]:
-                            lv = live[pc]
-                            key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
-                            seen = visited.get(pos)
-                            if seen is None:
-                                visited[pos] = {key}
-                            elif key in seen:
-                                ok = False
-                            else:
-                                seen.add(key)
-                        if ok:
-                            var = arg_a[pc]
-                            i = pos - base
-                            if not masks[var, i]:
-                                ok = False
-                            elif within is not None and not (keys[i] - start_key < within):
-                                ok = False
-                            else:
-                                cond = conditions.get(var)
-                                if cond is not None and not cond(_Context(self, start, path, pos, var, number)):
-                                    ok = False
-                        if ok:
-                            path.append(pc)
-                            pos += 1
-                            pc += 1
-                            continue
-                elif op == SPLIT:
-                    if memo_ok[pc]:
-                        lv = live[pc]
-                        key = (pc, tuple([regs[r] == pos for r in lv])) if lv else pc
-                        seen = visited.get(pos)
-                        if seen is None:
-                            visited[pos] = {key}
-                        elif key in seen:
-                            ok = False
-                        else:
-                            seen.add(key)
-                    if ok:
-                        stack.append((arg_b[pc], len(path), regs))
-                        pc = arg_a[pc]
-                        continue
-                elif op == JUMP:
-                    pc = arg_a[pc]
-                    continue
-                elif op == SAVE:
-                    r = arg_a[pc]
-                    regs = regs[:r] + (pos,) + regs[r + 1:]
-                    pc += 1
-                    continue
-                elif op == CHECK:
-                    if regs[arg_a[pc]] != pos:
-                        pc += 1
-                        continue
-                    ok = False
-                elif op == BEGIN:
-                    if pos == 0:
-                        pc += 1
-                        continue
-                    ok = False
-                elif op == END:
-                    if pos < avail:
-                        ok = False
-                    elif not finished:
-                        att.pc, att.regs = pc, regs
-                        return _MORE
-                    else:
-                        pc += 1
-                        continue
-                elif op == MATCH:
-                    return path
-                else:  # pragma: no cover
-                    raise InternalError(f"bad opcode {op}")
-                # failure: backtrack to the latest choice point
-                if not stack:
-                    return _FAIL
-                pc, length, regs = stack.pop()
-                del path[length:]
-                pos = start + length
-        finally:
-            self._steps += steps

@@ -12,7 +12,8 @@ Instructions (``ops[pc]``, arguments in ``arg_a[pc]`` / ``arg_b[pc]``):
 * ``JUMP target``.
 * ``SAVE reg`` / ``CHECK reg``: record the position at the start of an optional iteration of a
   quantifier; fail at its end if the iteration consumed no row (the empty-iteration rule, see
-  ``docs/matcher.md``).
+  ``docs/matcher.md``). Only emitted when the quantified pattern can match empty (otherwise every
+  iteration consumes a row and the check cannot fail).
 * ``BEGIN`` (``^``: position is 0) / ``END`` (``$``: position is the partition's row count).
 * ``MATCH``: success.
 
@@ -155,7 +156,12 @@ class _Compiler:
         for j in jumps:
             self.arg_a[j] = self.here()
 
-    def optional_iteration(self, body: rp.Pattern, excluded: bool, reg: int) -> None:
+    def optional_iteration(self, body: rp.Pattern, excluded: bool, reg: int | None) -> None:
+        """One iteration past the quantifier's minimum. ``reg`` is None when the body cannot
+        match empty: then the empty-iteration check could never fail and is left out."""
+        if reg is None:
+            self.node(body, excluded)
+            return
         self.open.append(reg)
         self.emit(SAVE, reg)
         self.node(body, excluded)
@@ -169,8 +175,10 @@ class _Compiler:
             self.node(p.pattern, excluded)
         if p.max == p.min:
             return
-        reg = self.n_regs
-        self.n_regs += 1
+        reg = None
+        if rp.can_match_empty(p.pattern):
+            reg = self.n_regs
+            self.n_regs += 1
         if p.max is None:
             head = self.emit(SPLIT)
             body = self.here()

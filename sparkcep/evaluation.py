@@ -221,7 +221,9 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
     args = [compile_expression(o, names) for o in operator.operands]
     if name in BINARY:
         function, left, right = BINARY[name], args[0], args[1]
-        return lambda ctx: function(left(ctx), right(ctx))
+        # NULL on the left: NULL, without evaluating the right (as Spark's null-intolerant binary
+        # expressions do, so NULL = 1/0 is NULL, not DIVIDE_BY_ZERO; the generated code agrees)
+        return lambda ctx: None if (value := left(ctx)) is None else function(value, right(ctx))
     if name in ("and", "or"):
         return _connective(args, stop=name == "or")
     if name == "not":

@@ -108,3 +108,12 @@ def test_decimal_and_double_fall_back():
     from sparkcep.evaluation import make_condition
 
     assert make_condition(expression, NAMES)(ctx) is True
+
+
+def test_null_left_operand_does_not_evaluate_the_right_one():
+    """NULL = MATCH_NUMBER() / 0 is NULL in Spark (a null-intolerant binary expression does not
+    evaluate its right side when the left is NULL); interpreter and generated code both agree."""
+    expression = p.Operator("eq", (p.Constant(None), p.Operator("div", (p.MatchNumber(), p.Constant(0)))))
+    ctx = Context([], 0, [[None] * 5, [None] * 5])
+    assert compile_expression(expression, NAMES)(ctx) is None
+    assert generate(expression, NAMES, lambda e: compile_expression(e, NAMES))(ctx) is None

@@ -67,6 +67,14 @@ def main() -> None:
     timings.append(timed("sparkcep V shape (row-local DEFINE)", n, lambda: noop(v_shape), args.repeat))
     rising = sparkcep.sql(spark, RISING)
     timings.append(timed("sparkcep rising B{3,} (LAST(B.price,1))", n, lambda: noop(rising), args.repeat))
+    from unittest import mock
+
+    from sparkcep import rewrite
+
+    with mock.patch.object(rewrite, "unroll", lambda analysis, lowering: None):  # compile-time only
+        rising_general = sparkcep.sql(spark, RISING)
+    timings.append(timed("rising B{3,}, unrolling off (matcher)", n, lambda: noop(rising_general),
+                         args.repeat))
     highs = sparkcep.sql(spark, RISING_HIGHS)
     timings.append(timed("sparkcep rising highs (MAX(B.price))", n, lambda: noop(highs), args.repeat))
     print(f"rows={n:,} symbols={args.symbols} master={args.master}")

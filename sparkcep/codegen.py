@@ -24,8 +24,8 @@ Two forms are generated from the same expression:
   ``tracks[k]`` = the path indices (row - start of the attempt) of the rows mapped so far, before
   the candidate, to a variable of the k-th navigated variable set, in increasing order (see
   ``slots`` in ``specialize``), ``number`` = the match number under construction. Expressions
-  with a part the specialized form does not inline (aggregates other than COUNT of rows,
-  CLASSIFIER, CASE, ...) are not specialized; the matcher then calls the general form.
+  with a part the specialized form does not inline (aggregates other than COUNT of rows and
+  MIN/MAX, CLASSIFIER, CASE, ...) are not specialized; the matcher then calls the general form.
 """
 
 from __future__ import annotations
@@ -43,6 +43,19 @@ def _divide(a, b):
     from sparkcep.evaluation import BINARY
 
     return BINARY["div"](a, b)
+
+
+def _extreme(pick):
+    def aggregate(values):
+        present = [v for v in values if v is not None]
+        return pick(present) if present else None
+
+    return aggregate
+
+
+# DISTINCT does not change MIN/MAX
+_min_or_max = {(name, distinct): _extreme(pick) for name, pick in (("min", min), ("max", max))
+               for distinct in (False, True)}
 
 
 def _navigate_generic(ctx, variables, from_start, offset):
@@ -144,6 +157,16 @@ class _Generator:
                 return "(i - lo + 1)"
             included = self.var in e.variables
             return f"(len({self.track(e.variables)}){' + 1' if included else ''})"
+        if isinstance(e, p.Aggregate) and e.function in ("min", "max") and e.column is not None:
+            # MIN/MAX(S.c) over the rows mapped so far (with the candidate) to S, NULLs skipped
+            c = self.column(e.column)
+            if e.variables is None:
+                values = f"{c}[lo:i + 1]"
+            else:
+                candidate = f" + [{c}[i]]" if self.var in e.variables else ""
+                values = f"[{c}[lo + j] for j in {self.track(e.variables)}]{candidate}"
+            function = self.bind(_min_or_max[e.function, e.distinct])
+            return f"{function}({values})"
         return self.delegate(e)
 
     def specialized_navigation(self, e: p.Navigation) -> str:

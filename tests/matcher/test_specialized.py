@@ -66,6 +66,9 @@ def random_value(rng, n_vars, depth, inlinable=True):
     if k == 5:
         if not inlinable and rng.integers(0, 2):
             return p.Aggregate("sum", random_variables(rng, n_vars), int(rng.integers(0, 2)))
+        if rng.integers(0, 2):
+            return p.Aggregate(["min", "max"][int(rng.integers(0, 2))], random_variables(rng, n_vars),
+                               int(rng.integers(0, 2)), distinct=bool(rng.integers(0, 2)))
         return p.Aggregate("count", random_variables(rng, n_vars), None)
     if k == 6:
         return p.MatchNumber()

@@ -594,7 +594,7 @@ class RowPatternMatcher:
         return self._columns[column][i]
 
     def _pattern_text(self) -> str:
-        return rp.to_text(self.spec.pattern, list(self.spec.variable_names))
+        return self.spec.pattern_text()
 
     def _budget_error(self) -> MatchRuntimeError:
         return MatchRuntimeError(

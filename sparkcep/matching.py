@@ -60,6 +60,8 @@ class MatchSpec:
         max_matches: guard: more matches than this in one partition raise MATCH_BUDGET_EXCEEDED.
         max_steps: guard: more engine steps (backtracking steps, active runs x rows, ...) than this
             in one partition raise MATCH_BUDGET_EXCEEDED instead of exhausting time or memory.
+        source_pattern: the PATTERN as the user wrote it, for messages, when ``pattern`` was
+            rewritten (``sparkcep.unrolling``); None if it was not.
     """
 
     pattern: Pattern
@@ -71,6 +73,15 @@ class MatchSpec:
     within: float | int | None = None
     max_matches: int = 10_000_000
     max_steps: int = 200_000_000
+    source_pattern: str | None = None
+
+    def pattern_text(self) -> str:
+        """The pattern for messages: the user's, not an internal rewrite of it."""
+        if self.source_pattern is not None:
+            return self.source_pattern
+        from sparkcep.rowpattern import to_text
+
+        return to_text(self.pattern, list(self.variable_names))
 
 
 @dataclass

@@ -220,7 +220,7 @@ class RegexMatcher:
         return tuple(labels)
 
     def _budget_error(self, what: str) -> MatchRuntimeError:
-        pattern = rp.to_text(self.spec.pattern, list(self.spec.variable_names))
+        pattern = self.spec.pattern_text()
         return MatchRuntimeError("MATCH_BUDGET_EXCEEDED", f"PATTERN ({pattern}) {what}")
 
     def _search_all(self, text: str):

@@ -26,6 +26,7 @@ from sqlglot import exp
 import dialect
 from dialect import expressions as dx
 from sparkcep import plan as p
+from sparkcep import rowpattern as rp
 from sparkcep.analysis import Analysis, analyze
 from sparkcep.errors import AnalysisError
 from sparkcep.lowering import Lowering, ValueColumns
@@ -259,6 +260,7 @@ def _compile_clause(
 
     values = ValueColumns()
     lowering = Lowering(scope, window, values)
+    source_pattern = analysis.pattern, rp.to_text(analysis.pattern, list(scope.variables))
     unroll(analysis, lowering)  # LAST(X.e, k) in X's own DEFINE -> lag(e, k) where exact
     masks: list[str | None] = []
     conditions: dict[int, p.Expression] = {}
@@ -288,6 +290,7 @@ def _compile_clause(
         rows_per_match=analysis.rows_per_match,
         strategy=analysis.strategy,
         within=within,
+        source_pattern=None if analysis.pattern == source_pattern[0] else source_pattern[1],
     )
     reason = engines.unsupported_reason(spec)
     if reason is not None:

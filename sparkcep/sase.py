@@ -232,7 +232,7 @@ def unsupported_reason(spec: MatchSpec) -> str | None:
     standard matcher's business: None)."""
     if spec.strategy not in _SASE:
         return None
-    text = rp.to_text(spec.pattern, list(spec.variable_names))
+    text = spec.pattern_text()
     where = f"PATTERN ({text}) with {spec.strategy.value}"
     if spec.skip in (SkipMode.TO_FIRST, SkipMode.TO_LAST):
         return (
@@ -373,7 +373,7 @@ class EngineBase:
         self._covered: set[int] = set()
         self._excluded = tuple(c.excluded for c in self.pat.components)
         self._comp_of_var = {c.var: i for i, c in enumerate(self.pat.components)}
-        self._pattern_text = rp.to_text(spec.pattern, list(spec.variable_names))
+        self._pattern_text = spec.pattern_text()
 
     # -- guards ---------------------------------------------------------------------------------
 

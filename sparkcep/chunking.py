@@ -113,10 +113,13 @@ def chunked_table_sql(
     within_kind: str,
     chunks: int,
     unmatched: bool,
+    partitions: int | None = None,
 ) -> str:
     """The function's input query over ``table_sql`` (which holds ``__sparkcep_k``) with two more
     columns: ``__sparkcep_chunk`` (BIGINT) and ``__sparkcep_owned`` (BOOLEAN); rows near a chunk
-    boundary appear once per chunk that needs them."""
+    boundary appear once per chunk that needs them. With ``partitions`` (the number of shuffle
+    partitions), chunk ids are chosen by :func:`spread_ids` so that chunk c lands in shuffle
+    partition ``c mod partitions`` (plain hashing of 0..7 into 8 partitions fills only 4)."""
     q = quote_identifier
     k = q(ORDER_KEY)
     s, r = f"{PREFIX}s", f"{PREFIX}r"
@@ -159,16 +162,20 @@ def chunked_table_sql(
         f"{r}.{width} AS {width}, {r}.{margin} AS {margin} FROM ({table_sql}) AS {s} {join}"
     )
 
-    def copy(target: str, owned: str) -> str:
-        return f"named_struct('{CHUNK_COLUMN}', {target}, '{OWNED_COLUMN}', {owned})"
-
-    copies = [copy(c, "true"), f"IF({o} < {w} + {margin}, {copy(f'{c} - 1', 'false')}, NULL)"]
-    if unmatched:
-        copies.append(f"IF({o} >= {width} - {w} - {margin}, {copy(f'{c} + 1', 'false')}, NULL)")
     x = q(PREFIX + "x")
+    target = x
+    if partitions:  # a chunk id Spark's hash partitioning places in its own partition
+        cases = " ".join(f"WHEN {i} THEN CAST({v} AS BIGINT)" for i, v in spread_ids(chunks, partitions).items())
+        target = f"CASE {x} {cases} ELSE {x} * {SPREAD} END"
+    none = "CAST(array() AS ARRAY<BIGINT>)"
+    copies = [f"array({c})", f"IF({o} < {w} + {margin}, array({c} - 1), {none})"]
+    if unmatched:
+        copies.append(f"IF({o} >= {width} - {w} - {margin}, array({c} + 1), {none})")
+    # explode (code-generated) rather than a lambda over structs (interpreted)
     return (
-        f"SELECT * EXCEPT ({c}, {o}, {width}, {margin}), "
-        f"inline(filter(array({', '.join(copies)}), {x} -> {x} IS NOT NULL)) FROM ({placed})"
+        f"SELECT * EXCEPT ({c}, {o}, {width}, {margin}, {x}), {target} AS {q(CHUNK_COLUMN)}, "
+        f"{x} = {c} AS {q(OWNED_COLUMN)} FROM ({placed}) AS {q(PREFIX + 'p')} "
+        f"LATERAL VIEW explode(concat({', '.join(copies)})) {q(PREFIX + 'e')} AS {x}"
     )
 
 
@@ -236,3 +243,53 @@ def chunk_count(setting: str | None, default_parallelism: int) -> tuple[int | No
             f"spark.sparkcep.withinChunks must be 'auto', 'off' or a number of chunks, not {setting!r}"
         ) from None
     return (n if n >= 2 else None), True
+
+
+# -- spreading chunks over shuffle partitions ----------------------------------------------------
+
+_MASK = 0xFFFFFFFF
+
+
+def _rotl(x: int, r: int) -> int:
+    return ((x << r) | (x >> (32 - r))) & _MASK
+
+
+def _mix_k1(k1: int) -> int:
+    return (_rotl((k1 * 0xCC9E2D51) & _MASK, 15) * 0x1B873593) & _MASK
+
+
+def _mix_h1(h1: int, k1: int) -> int:
+    return (_rotl(h1 ^ k1, 13) * 5 + 0xE6546B64) & _MASK
+
+
+def spark_hash_long(value: int, seed: int = 42) -> int:
+    """Spark's ``hash()`` of a BIGINT (Murmur3 x86_32, seed 42), as a signed 32-bit int: what
+    its hash partitioning uses to place a row."""
+    v = value & 0xFFFFFFFFFFFFFFFF
+    h1 = _mix_h1(seed, _mix_k1(v & _MASK))
+    h1 = _mix_h1(h1, _mix_k1(v >> 32))
+    h1 ^= 8
+    h1 ^= h1 >> 16
+    h1 = (h1 * 0x85EBCA6B) & _MASK
+    h1 ^= h1 >> 13
+    h1 = (h1 * 0xC2B2AE35) & _MASK
+    h1 ^= h1 >> 16
+    return h1 - (1 << 32) if h1 & 0x80000000 else h1
+
+
+SPREAD = 1024
+
+
+def spread_ids(chunks: int, partitions: int) -> dict[int, int]:
+    """For chunks -1 .. chunks: a distinct BIGINT id per chunk that Spark's hash partitioning
+    over ``partitions`` partitions places in partition ``c mod partitions`` (``c * 1024 + j``
+    for the smallest such j), so that the chunks do not pile up in a few tasks."""
+    out = {}
+    for c in range(-1, chunks + 1):
+        target = c % partitions
+        out[c] = c * SPREAD
+        for j in range(SPREAD):
+            if spark_hash_long(c * SPREAD + j) % partitions == target:
+                out[c] = c * SPREAD + j
+                break
+    return out

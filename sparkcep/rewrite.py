@@ -87,10 +87,13 @@ class ChunkOptions:
         chunks: the number of chunks per partition (>= 2), or None: never chunk.
         partitioned: also chunk clauses with PARTITION BY (by default only a clause without
             PARTITION BY, a single partition, is chunked).
+        shuffle_partitions: the session's number of shuffle partitions, when known: chunk ids
+            are then chosen to land in distinct partitions (``chunking.spread_ids``).
     """
 
     chunks: int | None = None
     partitioned: bool = False
+    shuffle_partitions: int | None = None
 
 
 def compile_statement(sql: str, chunking: ChunkOptions | None = None) -> CompiledStatement:
@@ -400,7 +403,7 @@ def _chunked_input(
         return None
     return chunking_.chunked_table_sql(
         table_sql, plan.partition_columns, plan.spec.within, within_kind, chunking.chunks,
-        unmatched=plan.output_unmatched_rows,
+        unmatched=plan.output_unmatched_rows, partitions=chunking.shuffle_partitions,
     )
 
 

@@ -86,7 +86,14 @@ def chunk_options(spark) -> ChunkOptions:
         chunks, partitioned = chunk_count(setting, parallelism)
     except ValueError as error:
         raise AnalysisError("INVALID_WITHIN_CHUNKS", str(error)) from None
-    return ChunkOptions(chunks, partitioned)
+    partitions = None
+    if chunks is not None:
+        try:
+            initial = spark.conf.get("spark.sql.adaptive.coalescePartitions.initialPartitionNum", None)
+            partitions = int(initial or spark.conf.get("spark.sql.shuffle.partitions"))
+        except (Exception,):  # "auto" partitions on Databricks, or no readable conf
+            partitions = None
+    return ChunkOptions(chunks, partitioned, partitions)
 
 
 def register(spark, match: CompiledMatch) -> None:

@@ -15,7 +15,9 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from sparkcep.chunking import CHUNK_COLUMN, OWNED_COLUMN, OwnedRows, chunk_count
+from sparkcep.chunking import (
+    CHUNK_COLUMN, OWNED_COLUMN, OwnedRows, chunk_count, spark_hash_long, spread_ids,
+)
 from sparkcep.executor import PartitionRunner
 from sparkcep.matching import Match, UnmatchedRow
 from sparkcep.rewrite import ChunkOptions, compile_statement
@@ -211,3 +213,13 @@ def test_input_batches_are_dropped_behind_the_window(strategy: str, pattern: str
         out += o.num_rows
     assert out >= 100_000  # every row is output once at least (matched or unmatched)
     assert max(held) <= 2, max(held)
+
+
+def test_spark_hash_and_spread_ids() -> None:
+    # pmod(hash(CAST(id AS BIGINT)), 8) for id in -1..8, as Spark 4 computes it
+    assert [spark_hash_long(v) % 8 for v in range(-1, 9)] == [1, 5, 5, 0, 3, 4, 4, 5, 3, 4]
+    ids = spread_ids(8, 8)
+    assert sorted(ids) == list(range(-1, 9)) and len(set(ids.values())) == 10
+    assert [spark_hash_long(ids[c]) % 8 for c in range(8)] == list(range(8))
+    sql = compile_statement(ELIGIBLE["any"], ChunkOptions(8, shuffle_partitions=8)).sql
+    assert f"WHEN 0 THEN CAST({ids[0]} AS BIGINT)" in sql

@@ -180,10 +180,10 @@ class Rewriter:
 
     def rewrite(self, sql: str, jsession) -> str:
         try:
-            import dialect
             from sparkcep.runtime import chunk_options, register
 
-            target = self._session(jsession) if dialect.contains_match_recognize(sql) else None
+            # the session (and its chunking setting) only for statements that may need it
+            target = self._session(jsession) if "match_recognize" in sql.lower() else None
             compiled = rewrite_statement(sql, None if target is None else chunk_options(target))
             if compiled.matches:
                 for match in compiled.matches:

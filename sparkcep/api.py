@@ -15,9 +15,9 @@ def transpile(text: str) -> str:
 
 def sql(spark, text: str, args=None, **kwargs):
     """Run one statement of the sparkcep dialect on ``spark`` and return its DataFrame."""
-    from sparkcep.runtime import register
+    from sparkcep.runtime import chunk_options, register
 
-    compiled = compile_statement(text)
+    compiled = compile_statement(text, chunk_options(spark))
     for match in compiled.matches:
         register(spark, match)
     run = getattr(spark, "_sparkcep_original_sql", spark.sql)

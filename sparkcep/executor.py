@@ -22,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 
 from sparkcep import engines
+from sparkcep.chunking import OwnedRows
 from sparkcep.evaluation import MatchView, compile_expression, make_condition
 from sparkcep.matching import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
 from sparkcep.plan import MASK_BITS, Aggregate, Classifier, MatchNumber, MatchPlan, Navigation
@@ -88,6 +89,7 @@ class PartitionRunner:
         self.component_types = [output_schema.field(n_pass + i).type for i in range(len(self.components))]
         self.buffer = _Buffer(plan.value_columns)
         self.partition_values: dict[str, object] | None = None
+        self.owned = OwnedRows(plan.owned_column) if plan.owned_column else None
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -117,17 +119,25 @@ class PartitionRunner:
                 name: batch.column(name)[0].as_py() for name in self.plan.partition_columns
             }
         self.buffer.append(batch)
-        events = self.engine.feed(self._block(batch))
+        if self.owned is not None:
+            self.owned.append(batch)
+        events = self._owned_only(self.engine.feed(self._block(batch)))
         if events:
             yield self._output(events)
         held = getattr(self.engine, "buffered_rows", None)
         if held is not None:
             self.buffer.drop_before(self.buffer.size - held)
+            if self.owned is not None:
+                self.owned.drop_before(self.buffer.base)
 
     def finish(self) -> Iterator[pa.RecordBatch]:
-        events = self.engine.finish()
+        events = self._owned_only(self.engine.finish())
         if events:
             yield self._output(events)
+
+    def _owned_only(self, events: list[MatchEvent]) -> list[MatchEvent]:
+        """In a chunk (``sparkcep.chunking``): the events of the rows this chunk owns."""
+        return events if self.owned is None or not events else self.owned.keep(events)
 
     # -- output --------------------------------------------------------------------------------
 

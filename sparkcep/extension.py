@@ -139,17 +139,18 @@ def uninstall(spark) -> None:
     spark._sparkcep_rewriter = None
 
 
-def rewrite_statement(text: str):
+def rewrite_statement(text: str, chunking=None):
     """Compile one whole statement as the parser receives it: ``EXPLAIN`` around a query is
-    handled here (error positions stay those of ``text``). Returns a ``CompiledStatement``."""
+    handled here (error positions stay those of ``text``). Returns a ``CompiledStatement``.
+    ``chunking``: ``sparkcep.rewrite.ChunkOptions`` (default: no chunking)."""
     from sparkcep.rewrite import CompiledStatement, compile_statement
 
     explain = _EXPLAIN.match(text)
     if explain is None:
-        return compile_statement(text)
+        return compile_statement(text, chunking)
     prefix = text[: explain.end()]
     blanked = re.sub(r"[^\n]", " ", prefix) + text[explain.end():]
-    compiled = compile_statement(blanked)
+    compiled = compile_statement(blanked, chunking)
     return CompiledStatement(prefix + compiled.sql[len(prefix):], compiled.matches)
 
 
@@ -179,11 +180,12 @@ class Rewriter:
 
     def rewrite(self, sql: str, jsession) -> str:
         try:
-            compiled = rewrite_statement(sql)
-            if compiled.matches:
-                from sparkcep.runtime import register
+            from sparkcep.runtime import chunk_options, register
 
-                target = self._session(jsession)
+            # the session (and its chunking setting) only for statements that may need it
+            target = self._session(jsession) if "match_recognize" in sql.lower() else None
+            compiled = rewrite_statement(sql, None if target is None else chunk_options(target))
+            if compiled.matches:
                 for match in compiled.matches:
                     register(target, match)
             return compiled.sql

@@ -108,6 +108,8 @@ class MatchPlan:
         order_key_column: the numeric ORDER BY key used by WITHIN, or None.
         partition_columns: names of the input columns holding the partition key values.
         passthrough_columns: input columns copied to the output (ALL ROWS: every input column).
+        owned_column: when the partition is one chunk of a larger one (``sparkcep.chunking``),
+            the boolean input column marking the rows this chunk owns; None otherwise.
     """
 
     spec: MatchSpec
@@ -123,3 +125,4 @@ class MatchPlan:
     partition_columns: tuple[str, ...]
     passthrough_columns: tuple[str, ...]
     component_types: tuple[str, ...] = field(default=())
+    owned_column: str | None = field(default=None, repr=False)  # repr: keeps digests stable

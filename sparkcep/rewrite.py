@@ -18,6 +18,7 @@ the function returns are learned when it is registered (``sparkcep.runtime``).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 
@@ -25,6 +26,7 @@ from sqlglot import exp
 
 import dialect
 from dialect import expressions as dx
+from sparkcep import chunking as chunking_
 from sparkcep import plan as p
 from sparkcep import rowpattern as rp
 from sparkcep.analysis import Analysis, analyze
@@ -96,8 +98,29 @@ class CompiledStatement:
     matches: tuple[CompiledMatch, ...] = field(default=())
 
 
-def compile_statement(sql: str) -> CompiledStatement:
-    """Compile one statement; statements without MATCH_RECOGNIZE come back unchanged."""
+@dataclass(frozen=True)
+class ChunkOptions:
+    """Splitting eligible clauses into chunks of their WITHIN key (``sparkcep.chunking``).
+
+    Attributes:
+        chunks: the number of chunks per partition (>= 2), or None: never chunk.
+        partitioned: also chunk clauses with PARTITION BY (by default only a clause without
+            PARTITION BY, a single partition, is chunked).
+        shuffle_partitions: the session's number of shuffle partitions, when known: chunk ids
+            are then chosen to land in distinct partitions (``chunking.spread_ids``).
+    """
+
+    chunks: int | None = None
+    partitioned: bool = False
+    shuffle_partitions: int | None = None
+
+
+def compile_statement(sql: str, chunking: ChunkOptions | None = None) -> CompiledStatement:
+    """Compile one statement; statements without MATCH_RECOGNIZE come back unchanged.
+
+    ``chunking`` (default: none) splits eligible clauses into chunks matched in parallel; the
+    runtime chooses it from the session (``sparkcep.runtime.chunk_options``), so compilation
+    stays pure."""
     if not dialect.contains_match_recognize(sql):
         return CompiledStatement(sql)
     tree = dialect.parse_one(sql)
@@ -107,7 +130,7 @@ def compile_statement(sql: str) -> CompiledStatement:
     splicer = Splicer(sql)
     compiled: list[CompiledMatch] = []
     for clause in clauses:
-        match, replacement = _compile_clause(clause, sql, splicer)
+        match, replacement = _compile_clause(clause, sql, splicer, chunking)
         start, end = dialect.span(clause)
         splicer.replace(start, end, replacement)
         compiled.append(match)
@@ -243,7 +266,7 @@ def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) ->
 
 
 def _compile_clause(
-    clause: dx.MatchRecognize, sql: str, splicer: Splicer
+    clause: dx.MatchRecognize, sql: str, splicer: Splicer, chunking: ChunkOptions | None = None
 ) -> tuple[CompiledMatch, str]:
     from sparkcep import engines  # the engines' own static checks
 
@@ -348,15 +371,19 @@ def _compile_clause(
         partition_columns=partition_names,
         passthrough_columns=partition_names,
     )
-    digest = hashlib.sha256(repr((plan, table_sql, measure_sql)).encode()).hexdigest()[:16]
+    digest_text = repr((plan, table_sql, measure_sql))
+    input_sql, keys = table_sql, [quote_identifier(n) for n in partition_names]
+    chunked = _chunked_input(analysis, plan, table_sql, within_kind, chunking)
+    if chunked is not None:
+        input_sql, plan = chunked, dataclasses.replace(plan, owned_column=chunking_.OWNED_COLUMN)
+        keys.append(quote_identifier(chunking_.CHUNK_COLUMN))
+        digest_text += input_sql
+    digest = hashlib.sha256(digest_text.encode()).hexdigest()[:16]
     function_name = f"sparkcep_mr_{digest}"
 
-    if partition_sql:
-        distribution = f"PARTITION BY ({', '.join(quote_identifier(n) for n in partition_names)})"
-    else:
-        distribution = "WITH SINGLE PARTITION"
+    distribution = f"PARTITION BY ({', '.join(keys)})" if keys else "WITH SINGLE PARTITION"
     ordering = f" ORDER BY ({', '.join(order_sql)})" if order_sql else ""
-    call = f"{function_name}(TABLE({table_sql}) {distribution}{ordering})"
+    call = f"{function_name}(TABLE({input_sql}) {distribution}{ordering})"
 
     output = [quote_identifier(n) for n in partition_names]
     if all_rows:
@@ -390,9 +417,31 @@ def _compile_clause(
     return compiled, replacement
 
 
+def _chunked_input(
+    analysis: Analysis, plan: p.MatchPlan, table_sql: str, within_kind: str | None,
+    chunking: ChunkOptions | None,
+) -> str | None:
+    """The chunked input query when ``chunking`` asks for it and the clause is eligible."""
+    if chunking is None or chunking.chunks is None or chunking.chunks < 2 or within_kind is None:
+        return None
+    if analysis.partition_by and not chunking.partitioned:
+        return None
+    first = analysis.order_by[0]
+    ascending = not (isinstance(first, exp.Ordered) and first.args.get("desc"))
+    reason = chunking_.ineligible_reason(
+        plan.spec, plan.components, plan.conditions.values(), ascending
+    )
+    if reason is not None:
+        return None
+    return chunking_.chunked_table_sql(
+        table_sql, plan.partition_columns, plan.spec.within, within_kind, chunking.chunks,
+        unmatched=plan.output_unmatched_rows, partitions=chunking.shuffle_partitions,
+    )
+
+
 def transpile(sql: str) -> str:
     """The Spark SQL for ``sql`` (functions it calls must be registered before it runs)."""
     return compile_statement(sql).sql
 
 
-__all__ = ["CompiledMatch", "CompiledStatement", "compile_statement", "transpile", "AnalysisError"]
+__all__ = ["ChunkOptions", "CompiledMatch", "CompiledStatement", "compile_statement", "transpile", "AnalysisError"]

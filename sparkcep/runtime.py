@@ -15,7 +15,8 @@ import re
 import pyarrow as pa
 
 from sparkcep.errors import AnalysisError, MatchRuntimeError, SparkCepError, line_and_column
-from sparkcep.rewrite import PREFIX, CompiledMatch, component_name
+from sparkcep.chunking import chunk_count
+from sparkcep.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 
 
 def _arrow_type(data_type, timezone: str):
@@ -61,6 +62,38 @@ def _probe(spark, query: str, match: CompiledMatch):
         raise
     except Exception as error:  # Spark's AnalysisException / ParseException
         raise _spark_error_to_user(error, match) from None
+
+
+CHUNKS_CONF = "spark.sparkcep.withinChunks"
+
+
+def chunk_options(spark) -> ChunkOptions:
+    """How to chunk eligible clauses on this session (``sparkcep.chunking``), from the session
+    setting ``spark.sparkcep.withinChunks``: ``auto`` (the default: 4 x the default parallelism,
+    for clauses without PARTITION BY), ``off``, or a number of chunks (every eligible clause,
+    per partition)."""
+    try:
+        setting = spark.conf.get(CHUNKS_CONF, None)
+    except Exception:  # pragma: no cover - a session without a readable conf
+        setting = None
+    parallelism = 1
+    if (setting or "auto").strip().lower() in ("auto", ""):
+        try:
+            parallelism = spark.sparkContext.defaultParallelism
+        except Exception:  # Spark Connect: no SparkContext
+            parallelism = 1
+    try:
+        chunks, partitioned = chunk_count(setting, parallelism)
+    except ValueError as error:
+        raise AnalysisError("INVALID_WITHIN_CHUNKS", str(error)) from None
+    partitions = None
+    if chunks is not None:
+        try:
+            initial = spark.conf.get("spark.sql.adaptive.coalescePartitions.initialPartitionNum", None)
+            partitions = int(initial or spark.conf.get("spark.sql.shuffle.partitions"))
+        except (Exception,):  # "auto" partitions on Databricks, or no readable conf
+            partitions = None
+    return ChunkOptions(chunks, partitioned, partitions)
 
 
 def register(spark, match: CompiledMatch) -> None:

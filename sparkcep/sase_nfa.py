@@ -164,6 +164,12 @@ class NfaEngine(EngineBase):
         self._emit_unmatched(self.n_rows, out)
         return out
 
+    @property
+    def buffered_rows(self) -> int:
+        """Rows a future match or unmatched row may still refer to: from the oldest start row of
+        any live path on (the executor drops older input batches)."""
+        return self.n_rows - self._bound()
+
     def _bound(self) -> int:
         return min((f.orow for run in self.runs for f in run.front), default=self.n_rows)
 

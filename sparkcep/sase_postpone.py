@@ -90,6 +90,12 @@ class PostponingEngine(EngineBase):
         self.stats["steps"] = self.steps
         return out
 
+    @property
+    def buffered_rows(self) -> int:
+        """Rows a future match or unmatched row may still refer to: the window (the executor
+        drops older input batches)."""
+        return self.n_rows - self.buf_start
+
     def finish(self) -> list[MatchEvent]:
         out: list[MatchEvent] = []
         self._emit_unmatched(self.n_rows, out)

@@ -260,7 +260,10 @@ def summary_request(plan: MatchPlan) -> SummaryRequest | None:
     """What the output needs of each match, if it can be built column-wise: ONE ROW PER MATCH
     when every component is answered by a match's span and its variables' first/last rows and
     counts (``_summary_rows``); ALL ROWS PER MATCH when every component is a navigation,
-    MATCH_NUMBER, COUNT or CLASSIFIER, answered from each row's variable (``PerRow``). Else None."""
+    MATCH_NUMBER, COUNT or CLASSIFIER, answered from each row's variable (``PerRow``). Else None
+    (also in a chunk, whose events are filtered one by one by the rows it owns)."""
+    if plan.owned_column is not None:
+        return None
     if plan.all_rows:
         per_row = all(
             isinstance(c, (Navigation, MatchNumber, Classifier)) or _is_count_rows(c)

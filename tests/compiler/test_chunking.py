@@ -135,8 +135,8 @@ def batch(kinds: str, owned: list[bool] | None, first: int = 0) -> pa.RecordBatc
     ids = list(range(first, first + n))
     columns = {
         "id": pa.array(ids, pa.int64()),
-        "__sparkcep_d0": pa.array([k == "a" for k in kinds]),
-        "__sparkcep_d1": pa.array([k == "b" for k in kinds]),
+        # the bitmask column: bit 0 = A holds, bit 1 = B holds
+        "__sparkcep_m0": pa.array([{"a": 1, "b": 2}.get(k, 0) for k in kinds], pa.int8()),
         "__sparkcep_k": pa.array([float(i) for i in ids]),
     }
     if owned is not None:

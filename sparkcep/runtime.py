@@ -67,11 +67,23 @@ def _probe(spark, query: str, match: CompiledMatch):
 CHUNKS_CONF = "spark.sparkcep.withinChunks"
 
 
+def _coalescing_merges_chunks(spark) -> bool:
+    """Whether AQE's partition coalescing is on (Spark's default): the chunks' shuffle partitions
+    are small in bytes, so it merges them into one task and chunking would only add work."""
+    def enabled(key: str) -> bool:
+        try:
+            return str(spark.conf.get(key, "true")).strip().lower() != "false"
+        except Exception:  # pragma: no cover - a session without a readable conf
+            return True
+
+    return enabled("spark.sql.adaptive.enabled") and enabled("spark.sql.adaptive.coalescePartitions.enabled")
+
+
 def chunk_options(spark) -> ChunkOptions:
     """How to chunk eligible clauses on this session (``sparkcep.chunking``), from the session
     setting ``spark.sparkcep.withinChunks``: ``auto`` (the default: 4 x the default parallelism,
-    for clauses without PARTITION BY), ``off``, or a number of chunks (every eligible clause,
-    per partition)."""
+    for clauses without PARTITION BY, when AQE partition coalescing is off), ``off``, or a number
+    of chunks (every eligible clause, per partition)."""
     try:
         setting = spark.conf.get(CHUNKS_CONF, None)
     except Exception:  # pragma: no cover - a session without a readable conf
@@ -86,6 +98,8 @@ def chunk_options(spark) -> ChunkOptions:
         chunks, partitioned = chunk_count(setting, parallelism)
     except ValueError as error:
         raise AnalysisError("INVALID_WITHIN_CHUNKS", str(error)) from None
+    if chunks is not None and not partitioned and _coalescing_merges_chunks(spark):
+        chunks = None  # "auto": AQE would put the chunks back into one task (all cost, no gain)
     partitions = None
     if chunks is not None:
         try:

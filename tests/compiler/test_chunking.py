@@ -223,3 +223,26 @@ def test_spark_hash_and_spread_ids() -> None:
     assert [spark_hash_long(ids[c]) % 8 for c in range(8)] == list(range(8))
     sql = compile_statement(ELIGIBLE["any"], ChunkOptions(8, shuffle_partitions=8)).sql
     assert f"WHEN 0 THEN CAST({ids[0]} AS BIGINT)" in sql
+
+
+class _Session:
+    """What ``chunk_options`` reads of a SparkSession."""
+
+    def __init__(self, **conf: str) -> None:
+        self.conf = self
+        self.values = conf
+        self.sparkContext = self
+        self.defaultParallelism = 2
+
+    def get(self, key, default=None):
+        return self.values.get(key, default)
+
+
+def test_auto_stays_sequential_when_aqe_would_merge_the_chunks():
+    from sparkcep.runtime import chunk_options
+
+    off = "spark.sql.adaptive.coalescePartitions.enabled"
+    assert chunk_options(_Session()).chunks is None  # Spark's defaults: coalescing on
+    assert chunk_options(_Session(**{off: "false"})).chunks == 8
+    assert chunk_options(_Session(**{"spark.sql.adaptive.enabled": "false"})).chunks == 8
+    assert chunk_options(_Session(**{"spark.sparkcep.withinChunks": "6"})).chunks == 6

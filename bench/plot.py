@@ -68,7 +68,7 @@ def plot_peers(records: list[dict], out: Path) -> None:
     save(fig, out, "peers.png")
 
 
-def plot_scaling(records: list[dict], out: Path) -> None:
+def plot_scaling(records: list[dict], out: Path, suffix: str = "") -> None:
     rows = [r for r in records if r["experiment"] == "scaling_rows"]
     if rows:
         fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -90,7 +90,7 @@ def plot_scaling(records: list[dict], out: Path) -> None:
         ax.set_ylim(bottom=0)
         ax.set_title("throughput vs rows, local[2] (flat = linear scaling; load average per point)", fontsize=9)
         ax.legend(fontsize=8)
-        save(fig, out, "scaling_rows.png")
+        save(fig, out, f"scaling_rows{suffix}.png")
 
         cores = defaultdict(dict)
         for r in rows:
@@ -107,7 +107,7 @@ def plot_scaling(records: list[dict], out: Path) -> None:
             ax.set_ylabel("rows/s")
             ax.set_title("1M rows: local[1] vs local[2]", fontsize=9)
             ax.legend(fontsize=8)
-            save(fig, out, "scaling_cores.png")
+            save(fig, out, f"scaling_cores{suffix}.png")
     length = [r for r in records if r["experiment"] == "scaling_length" and r["variant"] != "floor"]
     if length:
         fig, ax = plt.subplots(figsize=(6, 4))
@@ -182,6 +182,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     plot_peers(read(results / "peers.jsonl"), out)
     plot_scaling(read(results / "scaling.jsonl"), out)
+    if (results / "scaling2.jsonl").exists():  # session 2, at one commit on a quiet machine
+        plot_scaling(read(results / "scaling2.jsonl"), out, "_session2")
     plot_sase(read(results / "sase.jsonl"), out)
 
 

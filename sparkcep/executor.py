@@ -196,10 +196,7 @@ class PartitionRunner:
         for component, arrow_type in zip(self.plan.components, self.component_types):
             values = _summary_rows(component, summaries)
             if isinstance(component, Navigation):
-                missing = values < 0
-                rows = pa.array(values - self.buffer.base, mask=missing if missing.any() else None)
-                name = self.plan.value_columns[component.column]
-                array = _single_chunk(self.buffer.column(name).take(rows))
+                array = self._take(self.plan.value_columns[component.column], values)
             else:
                 array = pa.array(values, type=pa.int64())
             arrays.append(array if array.type == arrow_type else array.cast(arrow_type))
@@ -209,8 +206,7 @@ class PartitionRunner:
         """ALL ROWS PER MATCH output from match spans and row labels (``PerRow``): every column
         is one Arrow ``take`` or one NumPy array."""
         per_row = PerRow(summaries)
-        base = self.buffer.base
-        rows = pa.array(per_row.row - base)
+        rows = pa.array(per_row.row - self.buffer.base)
         arrays = [_single_chunk(self.buffer.column(name).take(rows)) for name in self.passthrough]
         names = np.array(self.plan.spec.variable_names, dtype=object)
         for component, arrow_type in zip(self.plan.components, self.component_types):
@@ -222,13 +218,16 @@ class PartitionRunner:
                 array = pa.array(np.where(missing, None, names[per_row.labels[values]]),
                                  type=pa.string(), from_pandas=True)
             else:
-                missing = values < 0
-                taken = np.where(missing, 0, per_row.row[values]) - base
-                name = self.plan.value_columns[component.column]
-                array = _single_chunk(self.buffer.column(name).take(
-                    pa.array(taken, mask=missing if missing.any() else None)))
+                rows = np.where(values < 0, -1, per_row.row[values])
+                array = self._take(self.plan.value_columns[component.column], rows)
             arrays.append(array if array.type == arrow_type else array.cast(arrow_type))
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+    def _take(self, name: str, rows: np.ndarray) -> pa.Array:
+        """Column ``name`` at absolute ``rows`` (NULL where a row is -1)."""
+        missing = rows < 0
+        indices = pa.array(rows - self.buffer.base, mask=missing if missing.any() else None)
+        return _single_chunk(self.buffer.column(name).take(indices))
 
     def _gather(self, name: str, rows: list) -> pa.Array:
         indices = pa.array([None if r is None else r - self.buffer.base for r in rows], pa.int64())

@@ -157,6 +157,11 @@ class RegexMatcher:
         self.spec = spec
         # ONE ROW PER MATCH consumers that only need spans get them column-wise (MatchSummaries)
         self._can_be_empty = rp.can_match_empty(spec.pattern)
+        # With non-empty matches, finditer resumes exactly where PAST LAST ROW (at the match's end)
+        # and TO NEXT ROW (one row after its start: overlapped=True) do; None: search row by row.
+        self._overlapped: bool | None = None
+        if spec.skip in (SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW) and not self._can_be_empty:
+            self._overlapped = spec.skip is SkipMode.TO_NEXT_ROW
         # column-wise output: ONE ROW PER MATCH, or ALL ROWS PER MATCH when no match is empty and
         # no row is reported unmatched
         per_row = spec.rows_per_match in (RowsPerMatch.ALL_SHOW_EMPTY, RowsPerMatch.ALL_OMIT_EMPTY)
@@ -229,10 +234,8 @@ class RegexMatcher:
         with the row the next search would begin at."""
         spec = self.spec
         n = len(text)
-        if spec.skip in (SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW) and not self._can_be_empty:
-            # With non-empty matches, finditer resumes exactly where these skip modes do: at the
-            # end of the match (PAST LAST ROW), or one row after its start (overlapped=True).
-            overlapped = spec.skip is SkipMode.TO_NEXT_ROW
+        overlapped = self._overlapped
+        if overlapped is not None:
             position = 0
             for found in self._regex.finditer(text, overlapped=overlapped, timeout=self._timeout):
                 yield position, found
@@ -291,9 +294,8 @@ class RegexMatcher:
         extract, order = _extractor(tuple(self._group_vars), tuple(self._group_repeated), request)
         spec = self.spec
         try:
-            if spec.skip in (SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW) and not self._can_be_empty:
-                overlapped = spec.skip is SkipMode.TO_NEXT_ROW
-                found = self._regex.finditer(text, overlapped=overlapped, timeout=self._timeout)
+            if self._overlapped is not None:
+                found = self._regex.finditer(text, overlapped=self._overlapped, timeout=self._timeout)
                 matches = list(itertools.islice(found, spec.max_matches + 1))
             else:  # stop at the match past the budget, as the match-by-match path does
                 searched = itertools.islice(self._search_all(text), spec.max_matches + 1)

@@ -102,6 +102,8 @@ class PartitionRunner:
             low = index * MASK_BITS
             bits = np.arange(min(MASK_BITS, n_vars - low), dtype=np.int64)[:, None]
             masks[low:low + len(bits)] = (codes[None, :] >> bits) & 1
+        # one column holds every variable: the engine may use the bit sets as they came
+        packed = codes if len(self.plan.bitmask_columns) == 1 else None
         columns: tuple = ()
         if self.plan.conditions:  # the engine's conditions read values through the context
             columns = tuple(self.buffer.python_values(-1, i) for i in range(len(self.plan.value_columns)))
@@ -109,7 +111,7 @@ class PartitionRunner:
         if self.plan.order_key_column is not None:
             key = batch.column(self.plan.order_key_column).cast(pa.float64())
             order_key = np.asarray(key.fill_null(np.nan).to_numpy(zero_copy_only=False))
-        return RowBlock(masks=masks, columns=columns, order_key=order_key)
+        return RowBlock(masks=masks, columns=columns, order_key=order_key, codes=packed)
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
         if batch.num_rows == 0:

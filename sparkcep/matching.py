@@ -95,11 +95,14 @@ class RowBlock:
         columns: arrays (NumPy, or Python lists for nested values) read by match-dependent
             conditions, by column id.
         order_key: numeric ORDER BY key per row (int64 or float64) for WITHIN, else None.
+        codes: the same masks as one bit set per row (bit v = ``masks[v]``), when the input
+            arrived packed that way (the bitmask column); None otherwise.
     """
 
     masks: np.ndarray
     columns: tuple = ()
     order_key: np.ndarray | None = None
+    codes: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.masks.shape[1])

@@ -186,7 +186,9 @@ class RegexMatcher:
         if self._delegate is not None:
             return self._delegate.feed(block)
         masks = np.asarray(block.masks, dtype=bool)
-        codes = (masks.astype(np.uint16) * self._weights).sum(axis=0)
+        codes = block.codes
+        if codes is None:
+            codes = (masks.astype(np.uint16) * self._weights).sum(axis=0)
         self._chunks.append(codes.astype(np.uint8).tobytes().decode("latin-1"))
         self._masks.append(masks)
         self._rows += masks.shape[1]

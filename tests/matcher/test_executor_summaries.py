@@ -21,13 +21,18 @@ from sparkcep.regex_engine import regex_eligible
 from .test_differential import random_case
 
 
+def _random_variables(rng: np.random.Generator, n_vars: int) -> frozenset[int] | None:
+    """None (every row of the match) one time in three, else a random set of variables."""
+    if not rng.integers(0, 3):
+        return None
+    return frozenset(int(v) for v in rng.choice(n_vars, size=int(rng.integers(1, n_vars + 1)), replace=False))
+
+
 def _components(rng: np.random.Generator, n_vars: int) -> tuple:
     components = []
     for _ in range(int(rng.integers(1, 6))):
         kind = int(rng.integers(0, 5))
-        variables = None
-        if rng.integers(0, 3):
-            variables = frozenset(int(v) for v in rng.choice(n_vars, size=int(rng.integers(1, n_vars + 1)), replace=False))
+        variables = _random_variables(rng, n_vars)
         if kind == 0:
             components.append(MatchNumber())
         elif kind == 1:
@@ -108,9 +113,7 @@ def _row_components(rng: np.random.Generator, n_vars: int) -> tuple:
     for _ in range(int(rng.integers(1, 7))):
         kind = int(rng.integers(0, 6))
         final = bool(rng.integers(0, 2))
-        variables = None
-        if rng.integers(0, 3):
-            variables = frozenset(int(v) for v in rng.choice(n_vars, size=int(rng.integers(1, n_vars + 1)), replace=False))
+        variables = _random_variables(rng, n_vars)
         if kind == 0:
             components.append(MatchNumber())
         elif kind == 1:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 
 def bench_session(master: str = "local[2]", memory: str = "6g"):
-    from sparkcep.session import local_session
+    from sparkcep.clients.session import local_session
 
     os.environ.setdefault("SPARKCEP_BENCH", "1")
     return local_session(

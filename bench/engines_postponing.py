@@ -20,10 +20,11 @@ import time
 
 import numpy as np
 
-from sparkcep import rowpattern as rp
+from sparkcep.engines import rowpattern as rp
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.matching import MatchSpec, RowBlock, Strategy
-from sparkcep.sase import make_engine
+from sparkcep.engines.contract import RowBlock
+from sparkcep.engines.spec import MatchSpec, Strategy
+from sparkcep.engines.selection import make_sase_engine as make_engine
 
 A, B, C = 0, 1, 2
 PATTERN = rp.Concat((rp.Label(A), rp.Quantified(rp.Label(B), 1, None), rp.Label(C)))

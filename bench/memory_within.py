@@ -1,5 +1,5 @@
 """One huge partition with a WITHIN pattern: throughput and peak Python worker memory,
-sequential (one task) and chunked (``spark.sparkcep.withinChunks``, see sparkcep/chunking.py).
+sequential (one task) and chunked (``spark.sparkcep.withinChunks``, see sparkcep/compiler/chunks.py).
 
     python bench/memory_within.py --rows 10000000            # both modes, noop sink
     python bench/memory_within.py --rows 200000 --compare    # also: full result sets equal

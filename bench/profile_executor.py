@@ -1,7 +1,7 @@
 """Python worker cost per input row of the bench queries, without Spark in the timed part.
 
 Spark computes each query's function input once (``CompiledMatch.table_sql``, collected as
-Arrow); then every partition runs through ``sparkcep.executor.PartitionRunner`` in this process,
+Arrow); then every partition runs through ``sparkcep.runtime.partition_runner.PartitionRunner`` in this process,
 as a UDTF on an executor would. Prints CPU µs per input row (best of 3); ``--profile`` adds a
 cProfile listing.
 
@@ -28,9 +28,9 @@ import stock_patterns  # noqa: E402
 from common import bench_session, stock_ticks  # noqa: E402
 
 import sparkcep  # noqa: E402
-from sparkcep import rewrite  # noqa: E402
-from sparkcep.executor import PartitionRunner  # noqa: E402
-from sparkcep.runtime import _arrow_type  # noqa: E402
+from sparkcep.compiler import rewrite  # noqa: E402
+from sparkcep.runtime.partition_runner import PartitionRunner  # noqa: E402
+from sparkcep.runtime.registration import _arrow_type  # noqa: E402
 
 V_SHAPE_ALL_ROWS = """
 SELECT * FROM ticks MATCH_RECOGNIZE (

@@ -1,7 +1,7 @@
 """Profile one partition's matching in-process, without Spark.
 
 Runs a query's plan over random-walk partitions directly through
-``sparkcep.executor.PartitionRunner`` (the code each Spark partition runs) and prints the cost in
+``sparkcep.runtime.partition_runner.PartitionRunner`` (the code each Spark partition runs) and prints the cost in
 microseconds per input row; optionally a cProfile of the same run.
 
     .venv/bin/python bench/profile_partition.py r          # rising B{3,} (match-dependent DEFINE)
@@ -29,8 +29,8 @@ sys.path.insert(0, os.path.dirname(HERE))  # this checkout's sparkcep
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
-import sparkcep.rewrite as rewrite  # noqa: E402
-from sparkcep.executor import PartitionRunner  # noqa: E402
+from sparkcep.compiler import rewrite  # noqa: E402
+from sparkcep.runtime.partition_runner import PartitionRunner  # noqa: E402
 from stock_patterns import RISING, V_SHAPE  # noqa: E402
 
 QUERIES = {"v": V_SHAPE, "r": RISING}

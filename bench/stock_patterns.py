@@ -1,6 +1,6 @@
 """Stock V shape (row-local DEFINE) and a rising streak (match-dependent DEFINE) on Spark,
 side by side with the pass-through floor and a Spark-only lag() window, in one run. The rising
-streak's LAST(B.price, 1) is unrolled into a row-local condition (``sparkcep.unrolling``); the
+streak's LAST(B.price, 1) is unrolled into a row-local condition (``sparkcep.compiler.unrolling``); the
 rising-highs query (a running MAX) runs on the general matcher.
 
     .venv/bin/python bench/stock_patterns.py --rows 1000000 --symbols 1000
@@ -69,7 +69,7 @@ def main() -> None:
     timings.append(timed("sparkcep rising B{3,} (LAST(B.price,1))", n, lambda: noop(rising), args.repeat))
     from unittest import mock
 
-    from sparkcep import rewrite
+    from sparkcep.compiler import rewrite
 
     with mock.patch.object(rewrite, "unroll", lambda analysis, lowering: None):  # compile-time only
         rising_general = sparkcep.sql(spark, RISING)

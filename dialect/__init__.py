@@ -1,7 +1,8 @@
-"""The sparkcep SQL dialect for sqlglot: Spark SQL + MATCH_RECOGNIZE (+ CEP extensions).
+"""Stage 1, parsing: the sparkcep SQL dialect for sqlglot, Spark SQL + MATCH_RECOGNIZE (+ CEP
+extensions), every node with its source span. Kept in the top-level ``dialect/`` folder and
+installed as ``sparkcep.dialect``; importing it registers the ``"sparkcep"`` dialect with sqlglot.
 
-Importing this package registers the ``"sparkcep"`` dialect with sqlglot. It does not need
-pyspark.
+May import: ``sparkcep.errors`` and sqlglot (no pyspark).
 
 Public API:
 
@@ -25,11 +26,11 @@ from sqlglot import exp
 from sqlglot.errors import ParseError as SqlglotParseError
 from sqlglot.tokens import TokenType
 
-from dialect.dialect import SparkCep
-from dialect.errors_map import convert_parse_error
-from dialect.generator import pattern_sql
-from dialect.pattern_parser import parse_pattern
-from dialect.spans import NoSpanError, find_span, has_span, span
+from sparkcep.dialect.dialect import SparkCep
+from sparkcep.dialect.errors_map import convert_parse_error
+from sparkcep.dialect.generator import pattern_sql
+from sparkcep.dialect.pattern_parser import parse_pattern
+from sparkcep.dialect.spans import NoSpanError, find_span, has_span, span
 from sparkcep.errors import ParseError
 
 __all__ = [

@@ -22,9 +22,9 @@ from sqlglot.errors import ParseError as SqlglotParseError
 from sqlglot.errors import TokenError
 from sqlglot.tokens import TokenType
 
-from dialect.errors_map import convert_parse_error, convert_token_error
-from dialect.generator import SparkCepGenerator
-from dialect.parser import SparkCepParser
+from sparkcep.dialect.errors_map import convert_parse_error, convert_token_error
+from sparkcep.dialect.generator import SparkCepGenerator
+from sparkcep.dialect.parser import SparkCepParser
 
 
 def _check_unclosed_comment(sql: str, pos: int) -> None:

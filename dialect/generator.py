@@ -13,7 +13,7 @@ import typing as t
 from sqlglot import exp
 from sqlglot.dialects.spark import Spark
 
-from dialect import expressions as cx
+from sparkcep.dialect import expressions as cx
 
 ROWS_PER_MATCH_SQL = {
     "ONE": "ONE ROW PER MATCH",

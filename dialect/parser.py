@@ -39,9 +39,9 @@ from sqlglot.dialects.spark import Spark
 from sqlglot.errors import ParseError as SqlglotParseError
 from sqlglot.tokens import Token, TokenType
 
-from dialect import expressions as cx
-from dialect.pattern_parser import parse_pattern_at
-from dialect.spans import RANGE_KEY, finalize_spans, record
+from sparkcep.dialect import expressions as cx
+from sparkcep.dialect.pattern_parser import parse_pattern_at
+from sparkcep.dialect.spans import RANGE_KEY, finalize_spans, record
 from sparkcep.errors import ParseError as CepParseError
 
 NAVIGATION = frozenset({"PREV", "NEXT", "FIRST", "LAST"})

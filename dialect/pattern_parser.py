@@ -40,8 +40,8 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from dialect import expressions as cx
-from dialect.spans import set_span
+from sparkcep.dialect import expressions as cx
+from sparkcep.dialect.spans import set_span
 from sparkcep.errors import ParseError
 
 # token kinds

@@ -1,3 +1,3 @@
-from sparkcep.cli import main
+from sparkcep.clients.cli import main
 
 main()

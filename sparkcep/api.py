@@ -1,8 +1,9 @@
-"""The public entry points: ``sql``, ``transpile``, ``enable``."""
+"""The public entry points: ``sql``, ``transpile``, ``enable``/``disable`` and the two ways to start
+a local session. ``transpile`` is pure; the others import pyspark when called."""
 
 from __future__ import annotations
 
-from sparkcep.rewrite import compile_statement
+from sparkcep.compiler.rewrite import compile_statement
 
 
 def transpile(text: str) -> str:
@@ -15,51 +16,37 @@ def transpile(text: str) -> str:
 
 def sql(spark, text: str, args=None, **kwargs):
     """Run one statement of the sparkcep dialect on ``spark`` and return its DataFrame."""
-    from sparkcep.runtime import chunk_options, register
+    from sparkcep.runtime.statement import run_statement
 
-    compiled = compile_statement(text, chunk_options(spark))
-    for match in compiled.matches:
-        register(spark, match)
-    run = getattr(spark, "_sparkcep_original_sql", spark.sql)
-    if args is None and not kwargs:
-        return run(compiled.sql)
-    return run(compiled.sql, args, **kwargs)
+    return run_statement(spark, text, args, **kwargs)
 
 
 def enable(spark) -> None:
-    """Make ``spark.sql(text)`` itself accept the sparkcep dialect on this session.
+    """Make ``spark.sql(text)`` itself accept the sparkcep dialect on this session: through the
+    parser extension when the session has it (every SQL entry point, JDBC/Thrift included),
+    else by wrapping ``spark.sql`` in Python (logged)."""
+    from sparkcep.clients import extension
 
-    With the parser extension loaded (``sparkcep.session.extension_session``) this installs the
-    rewriter in the JVM, so every SQL entry point of the session accepts the dialect; otherwise
-    it logs why and wraps ``spark.sql`` in Python."""
-    if getattr(spark, "_sparkcep_original_sql", None) is not None:
-        return
-    from sparkcep import extension
-
-    if extension.install(spark):
-        return
-    extension.log.warning(
-        "sparkcep: the parser extension is not loaded in this session (it must be configured "
-        "when the session starts: sparkcep.session.extension_session(), or spark.jars=%s and "
-        "spark.sql.extensions=%s); wrapping spark.sql in Python instead, so MATCH_RECOGNIZE "
-        "works in spark.sql() of this session only, not over JDBC/Thrift",
-        extension.jar_path(), extension.EXTENSIONS_CLASS,
-    )
-    original = spark.sql
-    spark._sparkcep_original_sql = original
-
-    def sql_with_match_recognize(sqlQuery, args=None, **kwargs):
-        return sql(spark, sqlQuery, args, **kwargs)
-
-    spark.sql = sql_with_match_recognize
+    extension.enable(spark)
 
 
 def disable(spark) -> None:
     """Undo :func:`enable`."""
-    from sparkcep import extension
+    from sparkcep.clients import extension
 
-    extension.uninstall(spark)
-    original = getattr(spark, "_sparkcep_original_sql", None)
-    if original is not None:
-        spark.sql = original
-        del spark._sparkcep_original_sql
+    extension.disable(spark)
+
+
+def local_session(master: str = "local[2]", app_name: str = "sparkcep", **conf):
+    """A local SparkSession with sparkcep's recommended settings (checks for Java 17+ first)."""
+    from sparkcep.clients.session import local_session as start
+
+    return start(master, app_name, **conf)
+
+
+def extension_session(master: str = "local[2]", app_name: str = "sparkcep", conf: dict | None = None):
+    """A local SparkSession with the parser extension loaded and enabled: ``spark.sql`` accepts
+    MATCH_RECOGNIZE."""
+    from sparkcep.clients.session import extension_session as start
+
+    return start(master, app_name, conf)

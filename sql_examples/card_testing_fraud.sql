@@ -2,7 +2,7 @@
 -- under 30.00, immediately followed by a large charge (>= 200.00) that comes within 10 minutes of
 -- the first small charge and within 5 minutes of the last one. One row per suspicious burst.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * DEFINE is evaluated with RUNNING semantics: inside DEFINE BIG, COUNT(SMALL.*),
 --    SUM(SMALL.amount), FIRST(SMALL.ts) and LAST(SMALL.ts) range over the SMALL rows matched so
 --    far, i.e. the small charges of this attempt only.

@@ -3,7 +3,7 @@
 -- optionally a purchase". The input of MATCH_RECOGNIZE is a CTE that filters the clickstream,
 -- so pages like 'home', 'search' or 'help' between the steps do not break the funnel.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * MATCH_RECOGNIZE can read any table expression: here a named subquery (CTE).
 --    The funnel deliberately ignores session boundaries (u03's and u05's funnels span several
 --    sessions of click_sessions.sql).

@@ -1,7 +1,7 @@
 -- Sessionisation: a session is a maximal run of one user's clicks in which each click follows the
 -- previous one by less than 30 minutes. One row per session.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * A has no DEFINE condition (TRUE), so every click that does not continue a session starts one:
 --    every input row ends up in exactly one session.
 --  * In DEFINE B, B.ts is the candidate row and PREV(B.ts) the row just before it (which may be

@@ -5,7 +5,7 @@
 -- Shows, for every job, the JobStart and then every data-I/O record with the number of bytes
 -- written by finished mappers but not yet fetched by the reducers at that moment.
 --
--- Adaptation: the paper groups by [task_id], which a JobStart does not have (digest flag), so
+-- Adaptation: the paper groups by [task_id], which a JobStart does not have (an inconsistency in the paper), so
 -- this groups by job_id. A DataIO record is a MapEnd (its map output is queued: +bytes) or a
 -- DataPull (a reducer fetched a share: -bytes); the CTE adds that signed delta. The paper's
 -- sum(b[].size) at b[b.LEN] is, row by row, RUNNING SUM(B.delta): ALL ROWS PER MATCH prints the

@@ -2,7 +2,7 @@
 -- readings apart, in either order, pairing each anomaly with the NEAREST anomaly of the other kind
 -- that follows it. One row per pair.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * Strict contiguity: the readings in between must be mapped to a variable too. GAP has no
 --    DEFINE condition (TRUE), so any reading, anomalous or not, can fill the gap.
 --  * GAP{0,3}? is reluctant: it prefers 0, then 1, 2, 3 gap rows, so the match ends on the first

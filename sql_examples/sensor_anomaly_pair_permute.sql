@@ -1,7 +1,7 @@
 -- Two different anomalies on consecutive readings of a machine, in either order: an overheating
 -- reading (temp_c > 85) and a vibration reading (vibration_mm_s > 7). One row per pair.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * PERMUTE(HOT, SHAKY) is the alternation (HOT SHAKY | SHAKY HOT), tried in that order
 --    (permutations in the lexicographic order of the PERMUTE list; left alternatives preferred).
 --  * A row may satisfy both conditions; the pattern decides its label. press-01 at 09:40 is hot

@@ -1,7 +1,7 @@
 -- Flag every reading as part of a temperature spike or not. A spike is two or more consecutive
 -- readings above 85 °C. Every input row is returned exactly once, annotated.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * ALL ROWS PER MATCH WITH UNMATCHED ROWS also returns the rows that are in no match, with all
 --    measures NULL (MATCH_NUMBER() and CLASSIFIER() included). Together with AFTER MATCH SKIP
 --    PAST LAST ROW this yields exactly one output row per input row.

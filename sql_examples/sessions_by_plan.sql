@@ -2,7 +2,7 @@
 -- join the sessions to the users table and aggregate. Shows that a MATCH_RECOGNIZE result is an
 -- ordinary relation: it can be aliased, joined, grouped and ordered like any other.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * The MATCH_RECOGNIZE output here has the partition column user_id followed by the measures;
 --    the input columns ts and page are not visible outside it (ONE ROW PER MATCH).
 --  * Sessions follow click_sessions.sql: gap < 30 minutes, every click in exactly one session.

@@ -2,7 +2,7 @@
 -- days. ALL ROWS PER MATCH returns every day of every rally, labelled with its phase, and shows
 -- the difference between RUNNING and FINAL measures.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * ALL ROWS PER MATCH output columns: partition columns, ORDER BY columns, the measures in order,
 --    then the remaining input columns (here: price). SELECT * shows that order.
 --  * RUNNING (the default) evaluates a measure "as of" the output row: on the k-th row of a match

@@ -2,7 +2,7 @@
 -- stays within 10% of the starting close. Every day that starts such a streak is reported, so
 -- streaks overlap. One row per (symbol, starting day).
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * DEFINE uses RUNNING semantics over the rows matched so far plus the candidate row, which is
 --    tentatively mapped to UP. So inside DEFINE UP, UP.price is the candidate row and
 --    LAST(UP.price, 1) is the previous UP row (NULL for the first UP row, hence the COALESCE

@@ -1,7 +1,7 @@
 -- V shape: a stock's daily close falls on one or more consecutive days, then rises on one or more
 -- consecutive days. One output row per V, per symbol.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * STRT has no DEFINE condition, so it is TRUE for every row: any row can start a match.
 --  * DOWN+ and UP+ are greedy: a match runs through the last rising day, not just the first one.
 --  * A flat day (price = PREV(price)) is neither DOWN nor UP, so it ends a run.

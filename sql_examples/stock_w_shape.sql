@@ -1,7 +1,7 @@
 -- W shape (double bottom): down, up, down, up on consecutive days. One row per W, per symbol.
 -- Consecutive W's may share a leg: the last rising day of one W can start the next one.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * A variable may occur several times in a pattern; DOWN and UP each denote the union of the
 --    rows of both occurrences. So MIN(DOWN.price) ranges over both down legs, LAST(UP.*) is the
 --    final rising day and COUNT(UP.*) counts the days of both rising legs.

@@ -2,7 +2,7 @@
 -- JOINed from the companies table and aggregated per sector. Sectors whose companies have no
 -- ticks (Healthcare) still appear, with zero V shapes and NULL averages.
 --
--- Standard rules this example relies on (ISO/IEC TR 19075-5:2016; anchors.md §4):
+-- Standard rules this example relies on (ISO/IEC TR 19075-5:2016, Row Pattern Recognition in SQL):
 --  * Same matching as stock_v_shape.sql: greedy DOWN+ UP+, AFTER MATCH SKIP PAST LAST ROW.
 --  * ONE ROW PER MATCH output columns: symbol, then the measures; the derived table exposes
 --    exactly those.

@@ -7,7 +7,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def spark():
-    from sparkcep.session import local_session
+    from sparkcep.clients.session import local_session
 
     session = local_session("local[2]", "sparkcep-tests")
     yield session

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sparkcep.cli import main
+from sparkcep.clients.cli import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "sql_examples"
 

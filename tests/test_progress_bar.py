@@ -6,7 +6,7 @@ import io
 import sys
 from types import SimpleNamespace
 
-from sparkcep.progress import _line, progress
+from sparkcep.clients.progress import _line, progress
 
 
 def test_line_shows_tasks_of_the_active_stages():

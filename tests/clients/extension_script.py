@@ -50,7 +50,7 @@ def edges(spark, jvm) -> dict:
     # A hung rewriter: the statement fails after the timeout with our code; later ones work.
     import time
 
-    from sparkcep import extension
+    from sparkcep.clients import extension
 
     class Slow(extension.Rewriter):
         def rewrite(self, sql, jsession):
@@ -90,7 +90,7 @@ def main() -> None:
 
     from test_sql_examples import register_example_tables
 
-    from sparkcep.session import extension_session
+    from sparkcep.clients.session import extension_session
 
     conf = dict(item.split("=", 1) for item in args.conf)
     spark = extension_session(args.master, "sparkcep-extension-test", conf)

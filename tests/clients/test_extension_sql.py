@@ -31,16 +31,16 @@ def run_script(master: str, out: Path, *args: str, timeout: float = 600) -> dict
 
 
 def test_jar_is_built_from_the_sources():
-    from sparkcep.jvm import build
+    from sparkcep.clients.jvm import build
 
-    assert build.jar_source_hash() == build.source_hash(), "run: python -m sparkcep.jvm.build"
+    assert build.jar_source_hash() == build.source_hash(), "run: python -m sparkcep.clients.jvm.build"
     with zipfile.ZipFile(build.JAR) as jar:
         names = set(jar.namelist())
-    assert "sparkcep/jvm/MatchRecognizeParser.class" in names
+    assert "sparkcep/clients/jvm/MatchRecognizeParser.class" in names
 
 
 def test_extension_conf_merges_lists():
-    from sparkcep import extension
+    from sparkcep.clients import extension
 
     conf = extension.spark_conf({"spark.jars": "/x/other.jar", "spark.sql.extensions": "a.B"})
     assert conf["spark.jars"] == f"/x/other.jar,{extension.jar_path()}"
@@ -48,7 +48,7 @@ def test_extension_conf_merges_lists():
 
 
 def test_explain_prefix_keeps_positions():
-    from sparkcep.extension import error_reply, rewrite_statement
+    from sparkcep.clients.extension import error_reply, rewrite_statement
 
     bad = "EXPLAIN SELECT * FROM t MATCH_RECOGNIZE (\n ORDER BY ts PATTERN (A B+) DEFINE B AS X.v > 1)"
     with pytest.raises(sparkcep.SparkCepError) as caught:
@@ -94,7 +94,7 @@ def test_enable_falls_back_without_the_extension(spark, caplog):
     from test_sql_examples import register_example_tables
 
     register_example_tables(spark)
-    with caplog.at_level(logging.WARNING, logger="sparkcep.extension"):
+    with caplog.at_level(logging.WARNING, logger="sparkcep.clients.extension"):
         sparkcep.enable(spark)
     try:
         assert "parser extension is not loaded" in caplog.text

@@ -15,12 +15,13 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from sparkcep.chunking import (
-    CHUNK_COLUMN, OWNED_COLUMN, OwnedRows, chunk_count, spark_hash_long, spread_ids,
+from sparkcep.compiler.chunks import (
+    CHUNK_COLUMN, OWNED_COLUMN, chunk_count, spark_hash_long, spread_ids,
 )
-from sparkcep.executor import PartitionRunner
-from sparkcep.matching import Match, UnmatchedRow
-from sparkcep.rewrite import ChunkOptions, compile_statement
+from sparkcep.runtime.chunk_filter import OwnedRows
+from sparkcep.runtime.partition_runner import PartitionRunner
+from sparkcep.engines.contract import Match, UnmatchedRow
+from sparkcep.compiler.rewrite import ChunkOptions, compile_statement
 
 GOLDEN = Path(__file__).parent / "golden_chunked"
 CASES = sorted(p for p in GOLDEN.glob("*.sql") if not p.name.endswith(".spark.sql"))
@@ -239,7 +240,7 @@ class _Session:
 
 
 def test_auto_stays_sequential_when_aqe_would_merge_the_chunks():
-    from sparkcep.runtime import chunk_options
+    from sparkcep.runtime.registration import chunk_options
 
     off = "spark.sql.adaptive.coalescePartitions.enabled"
     assert chunk_options(_Session()).chunks is None  # Spark's defaults: coalescing on

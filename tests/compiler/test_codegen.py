@@ -7,10 +7,10 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sparkcep import plan as p
-from sparkcep.codegen import generate
+from sparkcep.plan import expressions as p
+from sparkcep.evaluation.codegen import generate
 from sparkcep.errors import SparkCepError
-from sparkcep.evaluation import compile_expression
+from sparkcep.evaluation.interpreter import compile_expression
 
 NAMES = ("A", "B")
 VALUES = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from([0.5, -1.5, 2.0]),
@@ -105,7 +105,7 @@ def test_generated_code_agrees_with_interpreter(expression, labels, var, columns
 def test_decimal_and_double_fall_back():
     expression = p.Operator("gt", (p.Operator("add", (p.CurrentRow(0), p.CurrentRow(1))), p.Constant(1)))
     ctx = Context([], 0, [[Decimal("1.5")], [0.25]])
-    from sparkcep.evaluation import make_condition
+    from sparkcep.evaluation.conditions import make_condition
 
     assert make_condition(expression, NAMES)(ctx) is True
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import dialect
-from dialect import expressions as dx
-from sparkcep.rewrite import compile_statement
+from sparkcep import dialect
+from sparkcep.dialect import expressions as dx
+from sparkcep.compiler.rewrite import compile_statement
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = sorted(p for p in GOLDEN.glob("*.sql") if not p.name.endswith(".spark.sql"))

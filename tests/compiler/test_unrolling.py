@@ -1,4 +1,4 @@
-"""Which DEFINEs ``sparkcep.unrolling`` rewrites, and what the plan looks like (no Spark; the
+"""Which DEFINEs ``sparkcep.compiler.unrolling`` rewrites, and what the plan looks like (no Spark; the
 results are checked on Spark in tests/conformance/test_unrolling.py)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from sparkcep import rowpattern as rp
+from sparkcep.engines import rowpattern as rp
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.executor import PartitionRunner
-from sparkcep.rewrite import compile_statement
+from sparkcep.runtime.partition_runner import PartitionRunner
+from sparkcep.compiler.rewrite import compile_statement
 
 
 def plan_of(clause: str, order: str = "ORDER BY ts"):

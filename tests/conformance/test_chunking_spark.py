@@ -12,8 +12,8 @@ import random
 import pytest
 
 import sparkcep
-from sparkcep.chunking import CHUNK_COLUMN
-from sparkcep.rewrite import ChunkOptions, compile_statement
+from sparkcep.compiler.chunks import CHUNK_COLUMN
+from sparkcep.compiler.rewrite import ChunkOptions, compile_statement
 
 pytestmark = pytest.mark.spark
 
@@ -56,21 +56,21 @@ CASES = {
         MEASURES CLASSIFIER() AS cls, FIRST(A.id) AS a
         ALL ROWS PER MATCH WITH UNMATCHED ROWS SKIP TILL ANY MATCH PATTERN (A B C)
         WITHIN INTERVAL '15' SECOND {ABC})""",
-    "next_trailing_kleene": f"""SELECT * FROM ev MATCH_RECOGNIZE (ORDER BY ts
+    "next_trailing_kleene": """SELECT * FROM ev MATCH_RECOGNIZE (ORDER BY ts
         MEASURES FIRST(A.id) AS a, COUNT(B.*) AS nb, LAST(B.id) AS lb
         ONE ROW PER MATCH SKIP TILL NEXT MATCH PATTERN (A B+) WITHIN INTERVAL '30' SECOND
         DEFINE A AS kind = 'a', B AS kind = 'b')""",
-    "next_negation_condition": f"""SELECT * FROM ev MATCH_RECOGNIZE (ORDER BY ts
+    "next_negation_condition": """SELECT * FROM ev MATCH_RECOGNIZE (ORDER BY ts
         MEASURES FIRST(A.id) AS a, LAST(C.id) AS c, AVG(B.v) AS ab
         ALL ROWS PER MATCH WITH UNMATCHED ROWS SKIP TILL NEXT MATCH
         PATTERN (A !D B+ C) WITHIN INTERVAL '40' SECOND
         DEFINE A AS kind = 'a', B AS kind = 'b' AND B.v >= A.v, C AS kind = 'c', D AS kind = 'd')""",
-    "strict_to_next_row_one_row": f"""SELECT * FROM ev MATCH_RECOGNIZE (ORDER BY ts
+    "strict_to_next_row_one_row": """SELECT * FROM ev MATCH_RECOGNIZE (ORDER BY ts
         MEASURES FIRST(A.id) AS a, LAST(X.id) AS x, COUNT(*) AS n
         ONE ROW PER MATCH AFTER MATCH SKIP TO NEXT ROW PATTERN (A X*? C)
         WITHIN INTERVAL '25' SECOND
         DEFINE A AS kind = 'a', C AS kind = 'c', X AS kind <> 'c')""",
-    "strict_to_next_row_unmatched": f"""SELECT * FROM ev MATCH_RECOGNIZE (ORDER BY ts
+    "strict_to_next_row_unmatched": """SELECT * FROM ev MATCH_RECOGNIZE (ORDER BY ts
         MEASURES CLASSIFIER() AS cls, RUNNING COUNT(*) AS rc, FINAL LAST(B.v) AS lb
         ALL ROWS PER MATCH WITH UNMATCHED ROWS AFTER MATCH SKIP TO NEXT ROW
         PATTERN (A B+ (C | X)) WITHIN INTERVAL '12' SECOND

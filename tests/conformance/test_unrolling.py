@@ -1,4 +1,4 @@
-"""Kleene block unrolling (``sparkcep.unrolling``) does not change any result: each query runs on
+"""Kleene block unrolling (``sparkcep.compiler.unrolling``) does not change any result: each query runs on
 Spark with and without it over the same random data (ties and NULLs included), and the results
 must be identical. The eligible queries must actually be unrolled (checked on the plan)."""
 
@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 
 import sparkcep
-from sparkcep import rewrite
+from sparkcep.compiler import rewrite
 
 pytestmark = pytest.mark.spark
 

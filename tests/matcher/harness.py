@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.matcher import RowPatternMatcher
-from sparkcep.matching import MatchSpec, RowBlock, RowsPerMatch, SkipMode
+from sparkcep.engines.standard.matcher import RowPatternMatcher
+from sparkcep.engines.contract import RowBlock
+from sparkcep.engines.spec import MatchSpec
 
 from .oracle import oracle_events
 

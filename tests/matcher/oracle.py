@@ -1,6 +1,6 @@
 """A brute-force SQL:2016 row pattern matcher, written from the definitions (test oracle).
 
-It shares no code with ``sparkcep.matcher``/``sparkcep.program``: only the IR and contract types.
+It shares no code with ``sparkcep.engines.standard.matcher``/``sparkcep.engines.standard.program``: only the IR and contract types.
 It works on a whole partition at once and is meant to be obviously correct, not fast.
 
 Definitions implemented:
@@ -34,9 +34,10 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from sparkcep import rowpattern as rp
+from sparkcep.engines import rowpattern as rp
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.matching import Match, MatchSpec, RowsPerMatch, SkipMode, UnmatchedRow
+from sparkcep.engines.contract import Match, UnmatchedRow
+from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode
 
 
 class OracleTooBig(Exception):

@@ -1,7 +1,7 @@
 """Hand-written conformance cases for the SQL:2016 row pattern matcher (strict contiguity).
 
-Expected results are worked out by hand from ISO/IEC TR 19075-5 (summary in
-/work/shared/research/anchors.md section 4) and checked against the oracle as well. Notation:
+Expected results are worked out by hand from ISO/IEC TR 19075-5:2016 (Row Pattern Recognition in
+SQL) and checked against the oracle as well. Notation:
 ``brief`` renders a Match as (match number, start row, labels) and an UnmatchedRow as its row;
 mask rows are written as the set of variables whose row-local condition holds ("-" = none).
 """
@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 from sparkcep.errors import InternalError, MatchRuntimeError
-from sparkcep.matcher import RowPatternMatcher
-from sparkcep.matching import Match, MatchSpec, RowBlock, RowsPerMatch, SkipMode, Strategy, UnmatchedRow
-from sparkcep.rowpattern import (
+from sparkcep.engines.standard.matcher import RowPatternMatcher
+from sparkcep.engines.contract import Match, RowBlock, UnmatchedRow
+from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode, Strategy
+from sparkcep.engines.rowpattern import (
     Alternation,
     Anchor,
     Concat,

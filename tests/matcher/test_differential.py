@@ -13,8 +13,8 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sparkcep import rowpattern as rp
-from sparkcep.matching import MatchSpec, RowsPerMatch, SkipMode
+from sparkcep.engines import rowpattern as rp
+from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode
 
 from .harness import run_matcher
 from .oracle import Oracle, OracleTooBig

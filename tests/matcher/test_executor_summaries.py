@@ -12,11 +12,12 @@ import pyarrow as pa
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sparkcep import executor
+from sparkcep.runtime import partition_runner as executor
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.matching import RowsPerMatch
-from sparkcep.plan import Aggregate, Classifier, MatchNumber, MatchPlan, Navigation
-from sparkcep.regex_engine import regex_eligible
+from sparkcep.engines.spec import RowsPerMatch
+from sparkcep.plan.expressions import Aggregate, Classifier, MatchNumber, Navigation
+from sparkcep.plan.match_plan import MatchPlan
+from sparkcep.engines.standard.regex_path import regex_eligible
 
 from .test_differential import random_case
 
@@ -88,8 +89,9 @@ def test_column_wise_output_equals_match_by_match_output(seed):
 
 def test_the_regex_engine_answers_column_wise():
     """Guards the test above against comparing the match-by-match path with itself."""
-    from sparkcep import rowpattern as rp
-    from sparkcep.matching import MatchSpec, MatchSummaries, RowBlock
+    from sparkcep.engines import rowpattern as rp
+    from sparkcep.engines.contract import MatchSummaries, RowBlock
+    from sparkcep.engines.spec import MatchSpec
 
     spec = MatchSpec(pattern=rp.Quantified(rp.Label(0), 1, None), variable_names=("A",),
                      rows_per_match=RowsPerMatch.ONE)

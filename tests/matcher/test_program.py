@@ -1,9 +1,9 @@
-"""Compilation details the matcher relies on (``sparkcep.program``)."""
+"""Compilation details the matcher relies on (``sparkcep.engines.standard.program``)."""
 
 from __future__ import annotations
 
-from sparkcep import rowpattern as rp
-from sparkcep.program import CHECK, SAVE, compile_pattern
+from sparkcep.engines import rowpattern as rp
+from sparkcep.engines.standard.program import CHECK, SAVE, compile_pattern
 
 A, B = rp.Label(0), rp.Label(1)
 

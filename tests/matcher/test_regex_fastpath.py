@@ -8,10 +8,11 @@ import dataclasses
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sparkcep import rowpattern as rp
+from sparkcep.engines import rowpattern as rp
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.matching import MatchSummaries, RowBlock, RowsPerMatch, SkipMode, SummaryRequest
-from sparkcep.regex_engine import RegexMatcher, regex_eligible
+from sparkcep.engines.contract import MatchSummaries, RowBlock, SummaryRequest
+from sparkcep.engines.spec import RowsPerMatch, SkipMode
+from sparkcep.engines.standard.regex_path import RegexMatcher, regex_eligible
 
 from .harness import masks_from, run_matcher, spec_of
 from .test_differential import random_case

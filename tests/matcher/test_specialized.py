@@ -16,12 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sparkcep import plan as p
-from sparkcep import rowpattern as rp
-from sparkcep.codegen import specialize
-from sparkcep.evaluation import compile_expression, make_condition
-from sparkcep.matcher import RowPatternMatcher
-from sparkcep.matching import MatchSpec, RowBlock, RowsPerMatch, SkipMode
+from sparkcep.plan import expressions as p
+from sparkcep.engines import rowpattern as rp
+from sparkcep.evaluation.codegen import specialize
+from sparkcep.evaluation.conditions import make_condition
+from sparkcep.evaluation.interpreter import compile_expression
+from sparkcep.engines.standard.matcher import RowPatternMatcher
+from sparkcep.engines.contract import RowBlock
+from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode
 
 from .harness import run_matcher
 from .oracle import Oracle, OracleTooBig

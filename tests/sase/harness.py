@@ -7,9 +7,10 @@ import random
 
 import numpy as np
 
-from sparkcep import rowpattern as rp
-from sparkcep.matching import Match, MatchSpec, RowBlock, RowsPerMatch, Strategy, UnmatchedRow
-from sparkcep.sase import make_engine
+from sparkcep.engines import rowpattern as rp
+from sparkcep.engines.contract import Match, RowBlock, UnmatchedRow
+from sparkcep.engines.spec import MatchSpec, RowsPerMatch, Strategy
+from sparkcep.engines.selection import make_sase_engine as make_engine
 
 from . import oracle
 

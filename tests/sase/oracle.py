@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from sparkcep import rowpattern as rp
+from sparkcep.engines import rowpattern as rp
 
 
 class OracleCtx:

@@ -9,8 +9,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sparkcep.matching import RowsPerMatch
-from sparkcep.sase import unsupported_reason
+from sparkcep.engines.spec import RowsPerMatch
+from sparkcep.engines.sase.pattern import unsupported_reason
 
 from .harness import ANY, NEXT, oracle_run, random_case, run_engine
 

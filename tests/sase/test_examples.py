@@ -7,12 +7,14 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sparkcep import rowpattern as rp
+from sparkcep.engines import rowpattern as rp
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.matching import MatchSpec, RowBlock, RowsPerMatch, SkipMode, Strategy
-from sparkcep.sase import make_engine, unsupported_reason
+from sparkcep.engines.contract import RowBlock
+from sparkcep.engines.spec import RowsPerMatch, SkipMode, Strategy
+from sparkcep.engines.sase.pattern import unsupported_reason
+from sparkcep.engines.selection import make_sase_engine as make_engine
 
-from .harness import ANY, NEXT, L, N, Q, oracle_run, run_engine, seq, spec_of
+from .harness import ANY, NEXT, L, N, Q, run_engine, seq, spec_of
 
 ANY_ENGINES = [{"engine": "postpone"}, {"engine": "nfa"}, {"engine": "nfa", "merge": False}]
 NEXT_ENGINES = [{"engine": "nfa"}, {"engine": "nfa", "merge": False}]
@@ -138,7 +140,7 @@ def test_figure4_postponing():
     assert nfa.stats["runs"] == 15  # 1 + 1 + 2 + 4 partial runs, 7 complete ones
 
 
-# -- SASE+ Query 3 over the Figure 3 stream (digest A.3.8): R1, R2 after e6, R3 after e8 ---------
+# -- SASE+ Query 3 over the Figure 3 stream (SASE+, SIGMOD 2008, §5.2): R1, R2 after e6, R3 after e8 ---------
 
 
 def test_sase_plus_query3_next():

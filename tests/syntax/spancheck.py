@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-import dialect
-from dialect import expressions as cx
+from sparkcep import dialect
+from sparkcep.dialect import expressions as cx
 
 MR_TEMPLATE = "SELECT * FROM t MATCH_RECOGNIZE ({clause} {pattern})"
 

@@ -4,8 +4,8 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-import dialect
-from dialect import expressions as cx
+from sparkcep import dialect
+from sparkcep.dialect import expressions as cx
 
 
 def mr_of(sql):

@@ -3,7 +3,7 @@
 import pytest
 import sqlglot
 
-import dialect
+from sparkcep import dialect
 from sparkcep.errors import ParseError, SparkCepError
 
 MR = "SELECT * FROM t MATCH_RECOGNIZE ("

@@ -2,7 +2,7 @@
 
 import random
 
-import dialect
+from sparkcep import dialect
 from sparkcep.errors import ParseError
 
 from .corpus import CORPUS

@@ -5,9 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlglot import exp
 
-import dialect
-from dialect import expressions as cx
-from dialect.generator import pattern_sql
+from sparkcep import dialect
+from sparkcep.dialect import expressions as cx
+from sparkcep.dialect.generator import pattern_sql
 
 from .spancheck import strict
 

@@ -1,8 +1,8 @@
 import pytest
 import sqlglot
 
-import dialect
-from dialect import expressions as cx
+from sparkcep import dialect
+from sparkcep.dialect import expressions as cx
 
 from .corpus import CORPUS
 from .spancheck import strict

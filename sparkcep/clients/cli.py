@@ -1,0 +1,168 @@
+"""The ``sparkcep`` command line: run, explain, demo (and serve, for SQL clients).
+
+Every user mistake ends as one message with its code and position on stderr and exit status 2;
+nothing prints a Python traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from sparkcep.clients.tables import register_tables
+from sparkcep.errors import SparkCepError
+
+
+def _fail(error: Exception) -> None:
+    click.secho(str(error), fg="red", err=True)
+    sys.exit(2)
+
+
+def _statement(file: str | None, execute: str | None) -> str:
+    if execute:
+        return execute
+    if file:
+        return Path(file).read_text()
+    raise click.UsageError("give a .sql file or -e 'SQL'")
+
+
+def _show(frame, output_format: str, output: str | None) -> None:
+    if output_format == "parquet":
+        if not output:
+            raise click.UsageError("--format parquet needs --output PATH")
+        frame.write.mode("overwrite").parquet(output)
+        return
+    rows = frame.collect()
+    columns = frame.columns
+    if output_format == "csv":
+        import csv
+
+        stream = open(output, "w", newline="") if output else sys.stdout
+        writer = csv.writer(stream)
+        writer.writerow(columns)
+        writer.writerows([["" if v is None else v for v in row] for row in rows])
+        return
+    if output_format == "json":
+        import json
+
+        text = "\n".join(json.dumps(row.asDict(recursive=True), default=str) for row in rows)
+        (Path(output).write_text(text + "\n") if output else click.echo(text))
+        return
+    cells = [[("NULL" if v is None else str(v)) for v in row] for row in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    line = "-+-".join("-" * w for w in widths)
+    click.echo(" | ".join(c.ljust(w) for c, w in zip(columns, widths)))
+    click.echo(line)
+    for row in cells:
+        click.echo(" | ".join(v.ljust(w) for v, w in zip(row, widths)))
+    click.secho(f"({len(rows)} rows)", dim=True)
+
+
+@click.group()
+def main() -> None:
+    """MATCH_RECOGNIZE and complex event processing for Spark SQL."""
+
+
+@main.command()
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("-e", "--execute", help="the SQL statement to run")
+@click.option("-t", "--table", "tables", multiple=True, help="NAME=PATH (CSV, JSON, Parquet)")
+@click.option("-f", "--format", "output_format", default="table",
+              type=click.Choice(["table", "csv", "json", "parquet"]))
+@click.option("-o", "--output", help="write the result to this path")
+@click.option("--master", default="local[2]", show_default=True)
+def run(file, execute, tables, output_format, output, master) -> None:
+    """Run a statement (a .sql file or -e) on Spark and print the result."""
+    from sparkcep.clients.session import local_session
+    from sparkcep.compiler.rewrite import compile_statement
+    from sparkcep.runtime.statement import run_statement
+
+    text = _statement(file, execute)
+    try:
+        compile_statement(text)  # syntax and analysis errors before starting Spark
+        spark = local_session(master)
+        register_tables(spark, tables)
+        from sparkcep.clients.progress import progress
+
+        with progress(spark):
+            _show(run_statement(spark, text), output_format, output)
+    except SparkCepError as error:
+        _fail(error)
+    except Exception as error:  # Spark's own errors: first line only
+        _fail(_spark_message(error))
+
+
+def _spark_message(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+@main.command()
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("-e", "--execute", help="the SQL statement to explain")
+@click.option("--dot", is_flag=True, help="print the automaton as Graphviz DOT")
+def explain(file, execute, dot) -> None:
+    """Show the Spark SQL, the compiled pattern and its automaton (no Spark needed)."""
+    from sparkcep.compiler.explain import explain_statement
+
+    try:
+        click.echo(explain_statement(_statement(file, execute), dot=dot))
+    except SparkCepError as error:
+        _fail(error)
+
+
+@main.command()
+@click.option("--master", default="local[2]", show_default=True)
+def demo(master) -> None:
+    """Run a V-shape query over bundled stock ticks on local Spark."""
+    from sparkcep.clients.session import local_session
+    from sparkcep.runtime.statement import run_statement
+
+    data = resources.files("sparkcep") / "data"
+    text = (data / "demo.sql").read_text()
+    click.secho(text.strip(), dim=True)
+    try:
+        spark = local_session(master)
+        with resources.as_file(data / "ticks.csv") as path:
+            register_tables(spark, (f"ticks={path}",))
+            _show(run_statement(spark, text), "table", None)
+    except SparkCepError as error:
+        _fail(error)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (non-loopback needs --password-file)")
+@click.option("--port", default=10000, show_default=True, type=int)
+@click.option("--http", is_flag=True, help="HTTP transport (path cliservice) instead of binary")
+@click.option("--master", default="local[2]", show_default=True)
+@click.option("--conf", "confs", multiple=True, metavar="KEY=VALUE", help="a Spark setting (repeatable)")
+@click.option("-t", "--table", "tables", multiple=True, help="NAME=PATH (CSV, JSON, Parquet)")
+@click.option("--password-file", type=click.Path(exists=True, dir_okay=False),
+              help="file of user:password lines; clients must log in with one of them")
+def serve(host, port, http, master, confs, tables, password_file) -> None:
+    """Serve JDBC/ODBC clients and BI tools (Spark Thrift server) with MATCH_RECOGNIZE."""
+    import logging
+
+    from sparkcep.clients.server import ServerOptions, parse_conf
+    from sparkcep.clients.server import serve as run_server
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("py4j").setLevel(logging.WARNING)
+    try:
+        options = ServerOptions(host=host, port=port, http=http, master=master,
+                                conf=parse_conf(confs), tables=tables, password_file=password_file)
+        status = run_server(options, echo=lambda line: click.echo(line))
+    except SparkCepError as error:
+        _fail(error)
+    except Exception as error:  # Spark's own errors: first line only
+        _fail(_spark_message(error))
+    sys.stdout.flush()
+    sys.exit(status)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,218 @@
+"""The Spark SQL parser extension: MATCH_RECOGNIZE in ``spark.sql``, the Thrift server and any
+other SQL entry point of a session, through one rewrite path.
+
+The JVM half (``sparkcep/clients/jvm/*.java``, shipped as ``sparkcep/clients/jars/sparkcep-extension.jar``) wraps
+each session's parser: a statement with the MATCH_RECOGNIZE keyword (outside strings and comments)
+is handed over Py4J to :class:`Rewriter` below, which compiles it, registers its functions on the
+session being parsed for, and returns the Spark SQL to parse instead. Everything else goes to
+Spark's parser untouched. User errors travel back as a marked string and become a
+``ParseException`` whose message is sparkcep's ``[CODE] message (line L, column C)``.
+
+The extension is a static Spark setting: it must be configured when the session's JVM starts
+(:func:`spark_conf`, :func:`session`). :func:`install` then starts the Py4J callback server and
+hands the rewriter to the JVM; ``sparkcep.enable`` calls it and falls back to wrapping
+``spark.sql`` when the extension is not loaded.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import traceback
+from collections import OrderedDict
+from pathlib import Path
+
+from sparkcep.errors import ParseError, SparkCepError
+
+log = logging.getLogger("sparkcep.clients.extension")
+
+JAR = Path(__file__).resolve().parent / "jars" / "sparkcep-extension.jar"
+EXTENSIONS_CLASS = "sparkcep.jvm.MatchRecognizeExtensions"
+PARSER_CLASS = "sparkcep.jvm.MatchRecognizeParser"
+ERROR_MARKER = "\x00sparkcep-error\x00"
+#: Spark conf (read by :func:`install`): how long a statement may wait for its rewrite.
+TIMEOUT_CONF = "spark.sparkcep.rewriteTimeout"
+DEFAULT_TIMEOUT_SECONDS = 120.0
+
+_EXPLAIN = re.compile(r"\s*EXPLAIN(?:\s+(?:EXTENDED|CODEGEN|COST|FORMATTED))?\s", re.IGNORECASE)
+
+
+def jar_path() -> str:
+    """The extension jar (for ``spark.jars`` / ``--jars``)."""
+    return str(JAR)
+
+
+def spark_conf(existing: dict | None = None) -> dict[str, str]:
+    """The settings that load the extension, merged into ``existing`` (``spark.jars`` and
+    ``spark.sql.extensions`` are comma-separated lists, so other entries are kept)."""
+    conf = dict(existing or {})
+
+    def append(key: str, value: str) -> None:
+        items = [v for v in str(conf.get(key, "")).split(",") if v.strip()]
+        if value not in items:
+            items.append(value)
+        conf[key] = ",".join(items)
+
+    append("spark.jars", jar_path())
+    append("spark.sql.extensions", EXTENSIONS_CLASS)
+    return conf
+
+
+def enable(spark) -> None:
+    """Make ``spark.sql(text)`` itself accept the sparkcep dialect on this session.
+
+    With the parser extension loaded (``clients.session.extension_session``) this installs the
+    rewriter in the JVM, so every SQL entry point of the session accepts the dialect; otherwise
+    it logs why and wraps ``spark.sql`` in Python."""
+    if getattr(spark, "_sparkcep_original_sql", None) is not None:
+        return
+    if install(spark):
+        return
+    log.warning(
+        "sparkcep: the parser extension is not loaded in this session (it must be configured "
+        "when the session starts: sparkcep.extension_session(), or spark.jars=%s and "
+        "spark.sql.extensions=%s); wrapping spark.sql in Python instead, so MATCH_RECOGNIZE "
+        "works in spark.sql() of this session only, not over JDBC/Thrift",
+        jar_path(), EXTENSIONS_CLASS,
+    )
+    from sparkcep.runtime.statement import run_statement
+
+    spark._sparkcep_original_sql = spark.sql
+
+    def sql_with_match_recognize(sqlQuery, args=None, **kwargs):
+        return run_statement(spark, sqlQuery, args, **kwargs)
+
+    spark.sql = sql_with_match_recognize
+
+
+def disable(spark) -> None:
+    """Undo :func:`enable`."""
+    uninstall(spark)
+    original = getattr(spark, "_sparkcep_original_sql", None)
+    if original is not None:
+        spark.sql = original
+        del spark._sparkcep_original_sql
+
+
+def is_loaded(spark) -> bool:
+    """Whether ``spark``'s SQL parser is sparkcep's (the extension was configured at start-up)."""
+    try:
+        parser = spark._jsparkSession.sessionState().sqlParser()
+        return parser.getClass().getName() == PARSER_CLASS
+    except Exception:  # Spark Connect sessions, a dead JVM, ...
+        return False
+
+
+def install(spark, timeout: float | None = None) -> bool:
+    """Hand the rewriter to the JVM if ``spark`` has the extension; False (nothing done) otherwise.
+
+    One rewriter serves every session of the JVM (Thrift connections included): it registers a
+    statement's functions on the session the statement is parsed for."""
+    if not is_loaded(spark):
+        return False
+    from pyspark.java_gateway import ensure_callback_server_started
+
+    gateway = spark.sparkContext._gateway
+    # Thrift handler threads (any JVM thread Python did not start) call back through this server.
+    ensure_callback_server_started(gateway)
+    if timeout is None:
+        timeout = float(spark.conf.get(TIMEOUT_CONF, str(DEFAULT_TIMEOUT_SECONDS)).rstrip("s"))
+    rewriter = Rewriter(spark)
+    gateway.jvm.sparkcep.jvm.MatchRecognizeParser.setRewriter(rewriter, int(timeout * 1000))
+    spark._sparkcep_rewriter = rewriter
+    return True
+
+
+def uninstall(spark) -> None:
+    """Take the rewriter out of the JVM (MATCH_RECOGNIZE then fails with a clear error there).
+
+    The Py4J callback server is left running on purpose: shutting it down while the JVM holds
+    callback connections deadlocks in py4j."""
+    if getattr(spark, "_sparkcep_rewriter", None) is None:
+        return
+    try:
+        spark.sparkContext._gateway.jvm.sparkcep.jvm.MatchRecognizeParser.setRewriter(None, 0)
+    except Exception:  # the JVM is already gone
+        pass
+    spark._sparkcep_rewriter = None
+
+
+def rewrite_statement(text: str, chunking=None):
+    """Compile one whole statement as the parser receives it: ``EXPLAIN`` around a query is
+    handled here (error positions stay those of ``text``). Returns a ``CompiledStatement``.
+    ``chunking``: ``compiler.rewrite.ChunkOptions`` (default: no chunking)."""
+    from sparkcep.compiler.rewrite import CompiledStatement, compile_statement
+
+    explain = _EXPLAIN.match(text)
+    if explain is None:
+        return compile_statement(text, chunking)
+    prefix = text[: explain.end()]
+    blanked = re.sub(r"[^\n]", " ", prefix) + text[explain.end():]
+    compiled = compile_statement(blanked, chunking)
+    return CompiledStatement(prefix + compiled.sql[len(prefix):], compiled.matches)
+
+
+def error_reply(error: Exception) -> str:
+    """The string the JVM turns into a ``MatchRecognizeParseException``."""
+    if isinstance(error, SparkCepError):
+        code = error.code
+        state = "42601" if isinstance(error, ParseError) else "42000"
+        text = str(error)
+    else:
+        code = "MATCH_RECOGNIZE_INTERNAL_ERROR"
+        state = "XX000"
+        detail = str(error).strip().splitlines()
+        text = f"[{code}] sparkcep failed on this statement ({type(error).__name__}" + (
+            f": {detail[0]})" if detail else ")"
+        ) + "; the server log has the details"
+    return f"{ERROR_MARKER}{code}\n{state}\n{text}"
+
+
+class Rewriter:
+    """The Py4J callback object implementing ``sparkcep.jvm.Rewriter``."""
+
+    def __init__(self, spark) -> None:
+        self.spark = spark
+        self._sessions: OrderedDict[int, object] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def rewrite(self, sql: str, jsession) -> str:
+        try:
+            from sparkcep.runtime.registration import chunk_options, register
+
+            # the session (and its chunking setting) only for statements that may need it
+            target = self._session(jsession) if "match_recognize" in sql.lower() else None
+            compiled = rewrite_statement(sql, None if target is None else chunk_options(target))
+            if compiled.matches:
+                for match in compiled.matches:
+                    register(target, match)
+            return compiled.sql
+        except SparkCepError as error:
+            return error_reply(error)
+        except Exception as error:  # a bug: log it here, never send a traceback to a client
+            log.error("sparkcep: rewriting a statement failed\n%s", traceback.format_exc())
+            return error_reply(error)
+
+    def _session(self, jsession):
+        """The PySpark session object for the JVM session a statement is parsed for."""
+        from pyspark.sql import SparkSession
+
+        if jsession is None:
+            return self.spark
+        if jsession.equals(self.spark._jsparkSession):
+            return self.spark
+        key = self.spark.sparkContext._jvm.System.identityHashCode(jsession)
+        with self._lock:
+            found = self._sessions.get(key)
+            if found is not None and found._jsparkSession.equals(jsession):
+                self._sessions.move_to_end(key)
+                return found
+            wrapped = SparkSession(self.spark.sparkContext, jsession)
+            self._sessions[key] = wrapped
+            while len(self._sessions) > 64:
+                self._sessions.popitem(last=False)
+            return wrapped
+
+    class Java:
+        implements = ["sparkcep.jvm.Rewriter"]

@@ -1,0 +1,267 @@
+"""``sparkcep serve``: the Spark Thrift server (HiveServer2 protocol) with MATCH_RECOGNIZE.
+
+JDBC/ODBC clients, BI tools and PyHive/SQLAlchemy connect to it and send the sparkcep dialect
+unmodified: the session runs with sparkcep's parser extension (``sparkcep.clients.extension``), so every
+statement goes through the same rewrite path as ``spark.sql``. The server runs in this process
+(``HiveThriftServer2.startWithContext``) with ``spark.sql.hive.thriftServer.singleSession=true``:
+all connections share the driver's session, its tables (``--table``) and the functions the
+rewriter registers.
+
+Safety: without ``--password-file`` the server only binds a loopback address in binary mode
+(``hive.server2.authentication=NONE``). HTTP mode needs a password file too, because Spark's HTTP
+transport listens on every interface whatever the bind host. Derby, warehouse, scratch and
+operation-log files go to a temporary folder that is removed at shutdown.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+import shutil
+import signal
+import socket
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sparkcep.errors import SparkCepError
+
+log = logging.getLogger("sparkcep.clients.server")
+
+
+class ServerError(SparkCepError):
+    """``sparkcep serve`` cannot start as asked."""
+
+
+@dataclass
+class ServerOptions:
+    host: str = "127.0.0.1"
+    port: int = 10000
+    http: bool = False
+    master: str = "local[2]"
+    conf: dict[str, str] = field(default_factory=dict)
+    tables: tuple[str, ...] = ()
+    password_file: str | None = None
+    app_name: str = "sparkcep-serve"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` names is a loopback address."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_loopback for info in infos)
+
+
+def read_password_file(path: str) -> dict[str, str]:
+    """The ``user:password`` entries of a password file (checked before Spark starts)."""
+    users: dict[str, str] = {}
+    for number, raw in enumerate(Path(path).read_text().splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        user, sep, secret = line.partition(":")
+        if not sep or not user or not secret:
+            raise ServerError(
+                "BAD_PASSWORD_FILE",
+                f"{path} line {number}: expected 'user:password' or 'user:sha256:<hex digest>'",
+            )
+        users[user] = secret
+    if not users:
+        raise ServerError("BAD_PASSWORD_FILE", f"{path} has no 'user:password' line")
+    return users
+
+
+def jdbc_url(host: str, port: int, http: bool) -> str:
+    url = f"jdbc:hive2://{host}:{port}/default"
+    if http:
+        url += ";transportMode=http;httpPath=cliservice"
+    return url
+
+
+def sqlalchemy_url(host: str, port: int, http: bool, user: str = "USER") -> str:
+    if http:
+        return f"hive+http://{user}@{host}:{port}/default"
+    return f"hive://{user}@{host}:{port}/default"
+
+
+def check_options(options: ServerOptions) -> None:
+    """Refuse unsafe or impossible settings before anything starts."""
+    if options.password_file is None:
+        if options.http:
+            raise ServerError(
+                "INSECURE_BIND",
+                "--http needs --password-file: Spark's HTTP transport listens on every network "
+                "interface whatever --host says, so it must not run without authentication",
+            )
+        if not is_loopback(options.host):
+            raise ServerError(
+                "INSECURE_BIND",
+                f"--host {options.host} is not a loopback address; serving other machines needs "
+                "--password-file (user:password lines)",
+            )
+    else:
+        read_password_file(options.password_file)
+    if not 0 < options.port < 65536:
+        raise ServerError("BAD_PORT", f"--port must be between 1 and 65535, got {options.port}")
+    bind_host = "0.0.0.0" if options.http else options.host
+    probe = socket.socket(socket.AF_INET6 if ":" in bind_host else socket.AF_INET)
+    try:
+        probe.bind((bind_host, options.port))
+    except OSError as error:
+        raise ServerError(
+            "PORT_IN_USE", f"cannot listen on {bind_host}:{options.port}: {error.strerror}"
+        ) from None
+    finally:
+        probe.close()
+
+
+def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
+    """The Spark and HiveServer2 settings for the session (``--conf`` entries win)."""
+    work = Path(workdir)
+    for name in ("warehouse", "operation_logs", "scratch", "local_scratch", "resources"):
+        (work / name).mkdir(exist_ok=True)
+    auth = "CUSTOM" if options.password_file else "NONE"
+    settings = {
+        "spark.sql.hive.thriftServer.singleSession": "true",
+        "spark.sql.warehouse.dir": str(work / "warehouse"),
+        "hive.server2.thrift.bind.host": options.host,
+        "hive.server2.transport.mode": "http" if options.http else "binary",
+        "hive.server2.thrift.port": str(options.port),
+        "hive.server2.thrift.http.port": str(options.port),
+        "hive.server2.authentication": auth,
+        "hive.server2.logging.operation.log.location": str(work / "operation_logs"),
+        "hive.exec.scratchdir": str(work / "scratch"),
+        "hive.exec.local.scratchdir": str(work / "local_scratch"),
+        "hive.downloaded.resources.dir": str(work / "resources"),
+    }
+    java_options = [f"-Dderby.stream.error.file={work / 'derby.log'}"]
+    if options.password_file:
+        password_file = str(Path(options.password_file).resolve())
+        # Hive's authentication factory reads a fresh HiveConf (system properties), not the
+        # session's: set the class there too.
+        authenticator = "sparkcep.jvm.PasswordFileAuthenticator"
+        settings["hive.server2.custom.authentication.class"] = authenticator
+        java_options.append(f"-Dhive.server2.custom.authentication.class={authenticator}")
+        java_options.append(f"-Dsparkcep.passwordFile={password_file}")
+    user = dict(options.conf)
+    if user.get("spark.sql.catalogImplementation") == "hive":
+        settings["spark.hadoop.javax.jdo.option.ConnectionURL"] = (
+            f"jdbc:derby:;databaseName={work / 'metastore_db'};create=true"
+        )
+    # on the driver's system class path as well, for classes Hive loads by name (authenticator)
+    from sparkcep.clients.extension import jar_path
+
+    class_path = [p for p in user.pop("spark.driver.extraClassPath", "").split(os.pathsep) if p]
+    settings["spark.driver.extraClassPath"] = os.pathsep.join([jar_path(), *class_path])
+    extra = user.pop("spark.driver.extraJavaOptions", "")
+    settings["spark.driver.extraJavaOptions"] = " ".join([*java_options, extra]).strip()
+    settings.update(user)
+    return settings
+
+
+def _wait_for_port(host: str, port: int, seconds: float) -> bool:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+def serve(options: ServerOptions, echo=print, stop: threading.Event | None = None) -> int:
+    """Run the server until SIGINT/SIGTERM (or ``stop`` is set); the exit status."""
+    check_options(options)
+    stop = stop or threading.Event()
+    workdir = tempfile.mkdtemp(prefix="sparkcep-serve-")
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGINT, signal.SIGTERM):
+            previous[number] = signal.signal(number, lambda *_: stop.set())
+    spark = server = None
+    try:
+        from sparkcep.clients import extension
+        from sparkcep.clients.session import extension_session
+        from sparkcep.clients.tables import register_tables
+
+        spark = extension_session(options.master, options.app_name, spark_settings(options, workdir))
+        if not extension.is_loaded(spark):
+            raise ServerError(
+                "EXTENSION_NOT_LOADED",
+                "the sparkcep parser extension did not load, so clients could not use "
+                f"MATCH_RECOGNIZE (is {extension.jar_path()} readable?)",
+            )
+        jvm = spark.sparkContext._jvm
+        if options.password_file:
+            jvm.sparkcep.jvm.PasswordFileAuthenticator.setPasswordFile(
+                str(Path(options.password_file).resolve())
+            )
+        register_tables(spark, options.tables)
+        if stop.is_set():
+            return 0
+        thrift = jvm.org.apache.spark.sql.hive.thriftserver.HiveThriftServer2
+        server = thrift.startWithContext(spark._jsparkSession.sqlContext())
+        connect_host = "127.0.0.1" if options.host in ("0.0.0.0", "::") else options.host
+        if not _wait_for_port(connect_host, options.port, 60):
+            raise ServerError(
+                "SERVER_NOT_LISTENING",
+                f"the Thrift server did not start listening on {options.host}:{options.port}",
+            )
+        mode = "http" if options.http else "binary"
+        auth = "password file" if options.password_file else "none (loopback only)"
+        echo(f"sparkcep serve: Spark {spark.version} on {spark.sparkContext.master}, "
+             f"Thrift server ({mode}, authentication: {auth}) on {options.host}:{options.port}")
+        echo(f"JDBC URL: {jdbc_url(connect_host, options.port, options.http)}")
+        echo(f"SQLAlchemy URL: {sqlalchemy_url(connect_host, options.port, options.http)}")
+        echo("press Ctrl-C to stop")
+        while not stop.wait(1.0):
+            try:
+                stopped = spark.sparkContext._jsc.sc().isStopped()
+            except Exception:  # the JVM is gone
+                stopped = True
+            if stopped:
+                log.error("sparkcep serve: the Spark context stopped; shutting down")
+                return 1
+        echo("sparkcep serve: stopping")
+        return 0
+    finally:
+        if server is not None:
+            try:
+                server.stop()
+            except Exception:  # the JVM may be gone already
+                pass
+        if spark is not None:
+            try:
+                from sparkcep.clients import extension
+
+                extension.uninstall(spark)
+                spark.stop()
+            except Exception:
+                pass
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def parse_conf(items: tuple[str, ...]) -> dict[str, str]:
+    conf = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ServerError("BAD_CONF", f"--conf takes KEY=VALUE, got {item!r}")
+        conf[key.strip()] = value
+    return conf
+
+
+__all__ = ["ServerOptions", "serve", "jdbc_url", "sqlalchemy_url", "is_loopback", "ServerError"]

@@ -1,0 +1,55 @@
+"""Starting a local Spark session the way sparkcep needs it, with or without the parser extension
+(``clients.extension``). Java 17 or newer is checked first (``clients.java``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from sparkcep.clients import extension
+from sparkcep.clients.java import require_java
+
+#: sparkcep's local settings; the caller's entries win.
+LOCAL_SETTINGS = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.shuffle.partitions": "4",
+    "spark.driver.memory": "2g",
+    "spark.sql.session.timeZone": "UTC",
+}
+
+
+def _start(master: str, app_name: str, settings: dict[str, str]):
+    require_java()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.master(master).appName(app_name)
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def local_session(master: str = "local[2]", app_name: str = "sparkcep", **conf):
+    """A local SparkSession with sparkcep's recommended settings (``conf``: Spark settings with
+    ``_`` for ``.``, e.g. ``spark_sql_shuffle_partitions="8"``)."""
+    settings = dict(LOCAL_SETTINGS)
+    settings.update({key.replace("_", "."): str(value) for key, value in conf.items()})
+    return _start(master, app_name, settings)
+
+
+def extension_session(master: str = "local[2]", app_name: str = "sparkcep", conf: dict | None = None):
+    """Like :func:`local_session`, with sparkcep's Spark SQL parser extension loaded and the
+    rewriter installed, so that ``spark.sql`` and anything else parsing SQL in the session (the
+    Thrift server) accepts MATCH_RECOGNIZE. ``conf`` maps Spark setting names to values; its
+    entries win. If a SparkSession already exists in this process, Spark returns it as it is: the
+    extension then cannot be loaded and ``spark.sql`` is wrapped instead (logged)."""
+    settings = dict(LOCAL_SETTINGS)
+    settings.update({key: str(value) for key, value in (conf or {}).items()})
+    spark = _start(master, app_name, extension.spark_conf(settings))
+    extension.enable(spark)
+    return spark

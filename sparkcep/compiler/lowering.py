@@ -1,0 +1,642 @@
+"""Lowering DEFINE and MEASURES expressions.
+
+Each expression is split by what it depends on:
+
+* parts that depend only on the row they are evaluated at (plain columns, PREV/NEXT, which are
+  ``lag``/``lead``, and any Spark function of those) become columns that Catalyst computes before
+  the rows reach the matcher; their SQL is the user's own text, spliced (pattern-variable
+  qualifiers dropped, PREV/NEXT turned into window functions, CLASSIFIER() of the variable being
+  defined turned into its name);
+* parts that depend on the match (FIRST/LAST over other rows, references to other variables,
+  aggregates, MATCH_NUMBER, CLASSIFIER of a SUBSET) become ``sparkcep.plan`` expressions, which the
+  executors evaluate while matching (DEFINE) or after it (MEASURES).
+
+A subexpression whose only match-dependent part is one navigation, e.g. ``LAST(A.ts) + INTERVAL
+'30' MINUTE``, is pushed into that navigation's column: Catalyst computes ``ts + INTERVAL '30'
+MINUTE`` per row and the matcher only picks the row. So Python evaluates just the operators that
+combine values from different rows of the match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from sparkcep import dialect
+from sparkcep.dialect import expressions as dx
+from sparkcep.plan import expressions as p
+from sparkcep.compiler.analysis import Scope
+from sparkcep.compiler.splice import Splicer, quote_identifier, quote_string
+
+AGGREGATES: dict[type, str] = {
+    exp.Count: "count",
+    exp.Sum: "sum",
+    exp.Avg: "avg",
+    exp.Min: "min",
+    exp.Max: "max",
+    exp.ArrayAgg: "collect_list",
+}
+
+# Operators Python evaluates over match-dependent operands (sparkcep.evaluation implements them).
+GLUE: dict[type, str] = {
+    exp.And: "and",
+    exp.Or: "or",
+    exp.Not: "not",
+    exp.EQ: "eq",
+    exp.NEQ: "neq",
+    exp.NullSafeEQ: "null_safe_eq",
+    exp.GT: "gt",
+    exp.GTE: "gte",
+    exp.LT: "lt",
+    exp.LTE: "lte",
+    exp.Add: "add",
+    exp.Sub: "sub",
+    exp.Mul: "mul",
+    exp.Div: "div",
+    exp.Mod: "mod",
+    exp.Neg: "neg",
+    exp.Abs: "abs",
+    exp.Coalesce: "coalesce",
+    exp.Greatest: "greatest",
+    exp.Least: "least",
+    exp.Between: "between",
+    exp.In: "in",
+    exp.Is: "is",
+    exp.If: "if",
+    exp.Case: "case",
+    exp.Paren: "paren",
+}
+
+
+@dataclass(frozen=True)
+class NavKey:
+    """Which row a logical navigation points to."""
+
+    variables: frozenset[int] | None
+    from_start: bool
+    offset: int
+    final: bool = False
+
+
+CONST, LOCAL, NAV, DEP = "const", "local", "nav", "dep"
+
+# Operators that do not return NULL for a NULL operand. A navigation that points at no row is
+# NULL, so f(LAST(A.x, 1)) may only be pushed into the navigation (computed per row as f(x))
+# when f is strict; these, and functions we know nothing about, are evaluated over the
+# navigation's value instead.
+NON_STRICT = (
+    exp.Is, exp.Coalesce, exp.Case, exp.If, exp.And, exp.Or, exp.NullSafeEQ, exp.ConcatWs,
+    exp.Array, exp.Struct, exp.Anonymous,
+)
+
+
+@dataclass(frozen=True)
+class Kind:
+    what: str
+    key: NavKey | None = None
+
+
+@dataclass
+class Call:
+    """A navigation or special function call, normalised from the dialect's AST."""
+
+    name: str  # PREV NEXT FIRST LAST CLASSIFIER MATCH_NUMBER
+    argument: exp.Expression | None
+    offset: int
+    node: exp.Expression
+
+
+@dataclass
+class ValueColumns:
+    """The SQL of every column Catalyst computes for the matcher, deduplicated by text."""
+
+    texts: list[str] = field(default_factory=list)
+
+    def add(self, text: str) -> int:
+        if text not in self.texts:
+            self.texts.append(text)
+        return self.texts.index(text)
+
+
+class Lowering:
+    """Lowers the expressions of one MATCH_RECOGNIZE clause."""
+
+    def __init__(self, scope: Scope, window: str | None, values: ValueColumns) -> None:
+        self.scope = scope
+        self.window = window  # "PARTITION BY ... ORDER BY ..." for lag/lead, None without ORDER BY
+        self.values = values
+        self.current: int | None = None  # the variable being defined (DEFINE), None in MEASURES
+        # variable id -> its row's position in its unrolled block (1-based; None = past the
+        # unrolled rows), for the copies ``sparkcep.compiler.unrolling`` made
+        self.block_position: dict[int, int | None] = {}
+
+    # ----------------------------------------------------------------------------------------
+    # Recognising calls
+    # ----------------------------------------------------------------------------------------
+
+    def call(self, node: exp.Expression) -> Call | None:
+        inner = node.this if isinstance(node, dx.RunningFinal) else node
+        name = None
+        args: list[exp.Expression] = []
+        if isinstance(inner, dx.Navigation):
+            name = inner.args["kind"].upper()
+            args = [inner.this] + ([inner.args["offset"]] if inner.args.get("offset") else [])
+        elif isinstance(inner, dx.MatchNumber):
+            name = "MATCH_NUMBER"
+        elif isinstance(inner, dx.Classifier):
+            name = "CLASSIFIER"
+            args = [inner.this] if inner.this is not None else []
+        elif isinstance(inner, exp.Anonymous) and inner.name.upper() in (
+            "PREV", "NEXT", "CLASSIFIER", "MATCH_NUMBER",
+        ):
+            name = inner.name.upper()
+            args = list(inner.expressions)
+        if name is None:
+            return None
+        if name == "MATCH_NUMBER":
+            if args:
+                raise self.scope.error(
+                    "MATCH_NUMBER_ARGUMENTS", "MATCH_NUMBER() takes no arguments", inner
+                )
+            return Call(name, None, 0, node)
+        if name == "CLASSIFIER":
+            if len(args) > 1 or (args and not _is_plain_name(args[0])):
+                raise self.scope.error(
+                    "CLASSIFIER_ARGUMENT",
+                    "CLASSIFIER takes at most one argument, a pattern variable or SUBSET name",
+                    inner,
+                )
+            return Call(name, args[0] if args else None, 0, node)
+        if not args or len(args) > 2:
+            raise self.scope.error(
+                "NAVIGATION_ARGUMENTS",
+                f"{name} takes an expression and an optional offset",
+                inner,
+            )
+        offset = 1 if name in ("PREV", "NEXT") else 0
+        if len(args) == 2:
+            literal = args[1]
+            if not (isinstance(literal, exp.Literal) and not literal.is_string
+                    and literal.this.isdigit()):
+                raise self.scope.error(
+                    "INVALID_NAVIGATION_OFFSET",
+                    f"the offset of {name} must be a non-negative integer literal",
+                    literal,
+                )
+            offset = int(literal.this)
+        return Call(name, args[0], offset, node)
+
+    def reject_star(self, column: exp.Column) -> None:
+        if isinstance(column.this, exp.Star):
+            raise self.scope.error(
+                "INVALID_STAR_REFERENCE", f"{column.sql()} is only valid inside COUNT", column
+            )
+
+    def final_of(self, node: exp.Expression) -> bool:
+        return bool(isinstance(node, dx.RunningFinal) and node.args.get("final"))
+
+    def references(self, node: exp.Expression) -> set[frozenset[int] | None]:
+        """The variable sets the column references under ``node`` are qualified with (None for
+        unqualified references: the universal row pattern variable)."""
+        found: set[frozenset[int] | None] = set()
+        for column in node.find_all(exp.Column):
+            found.add(self.qualifier(column))
+        return found
+
+    def qualifier(self, column: exp.Column) -> frozenset[int] | None:
+        table = column.args.get("table")
+        if table is None:
+            return None
+        if column.args.get("db") is not None:
+            raise self.scope.error(
+                "UNSUPPORTED_QUALIFIED_NAME",
+                "multi-part column names are not supported inside MATCH_RECOGNIZE",
+                column,
+            )
+        return self.scope.resolve(table)
+
+    def consistent_set(self, call_node: exp.Expression, argument: exp.Expression, what: str):
+        sets = self.references(argument)
+        if len(sets) > 1:
+            raise self.scope.error(
+                "INCONSISTENT_VARIABLE_REFERENCES",
+                f"all column references inside {what} must use the same pattern variable "
+                "(or all be unqualified)",
+                call_node,
+            )
+        return sets
+
+    def check_no_nested(self, argument: exp.Expression, what: str, allow_logical: bool) -> None:
+        """Navigation nesting rules: nothing nests inside FIRST/LAST or an aggregate; PREV/NEXT
+        may contain one FIRST/LAST; CLASSIFIER and MATCH_NUMBER nest nowhere."""
+        logical = 0
+        for inner in argument.walk():
+            if isinstance(inner, (exp.AggFunc, exp.Window)):
+                raise self.scope.error(
+                    "INVALID_NAVIGATION_NESTING",
+                    f"{what} cannot contain an aggregate or window function",
+                    inner,
+                )
+            nested = self.call(inner)
+            if nested is None:
+                continue
+            if nested.name in ("CLASSIFIER", "MATCH_NUMBER"):
+                raise self.scope.error(
+                    "INVALID_NAVIGATION_NESTING", f"{nested.name}() cannot be used inside {what}", inner
+                )
+            logical += 1
+            if nested.name in ("PREV", "NEXT") or not allow_logical or logical > 1:
+                raise self.scope.error(
+                    "INVALID_NAVIGATION_NESTING",
+                    f"{what} cannot contain {nested.name}: only one FIRST/LAST may be nested, "
+                    "and only inside PREV/NEXT",
+                    inner,
+                )
+
+    # ----------------------------------------------------------------------------------------
+    # Rendering row-local SQL by splicing the user's text
+    # ----------------------------------------------------------------------------------------
+
+    def render(self, node: exp.Expression) -> str:
+        """SQL for ``node`` evaluated at one row: the user's text with pattern-variable
+        qualifiers dropped, logical navigation replaced by its argument (the navigation chose
+        the row), PREV/NEXT turned into lag/lead, and CLASSIFIER() of the defined variable
+        turned into its name."""
+        splicer = Splicer(self.scope.sql)
+
+        def visit(n: exp.Expression) -> None:
+            call = self.call(n)
+            if call is not None:
+                splicer.replace(*dialect.span(n), self.render_call(call))
+                return
+            if isinstance(n, exp.Column) and n.args.get("table") is not None:
+                self.reject_star(n)
+                splicer.replace(*dialect.span(n), quote_identifier(n.this.name))
+                return
+            for child in n.iter_expressions():
+                visit(child)
+
+        visit(node)
+        start, end = dialect.span(node)
+        return "(" + splicer.render(start, end) + ")"
+
+    def own_block_last(self, call: Call) -> bool:
+        """Is ``call`` ``LAST(X.e, k)``, k >= 1, in the DEFINE of a copy of unrolled X?"""
+        current = self.current
+        return (
+            call.name == "LAST" and call.offset > 0 and current in self.block_position
+            and self.references(call.argument) == {self.scope.same_variable(current)}
+        )
+
+    def render_call(self, call: Call) -> str:
+        if call.name in ("FIRST", "LAST"):
+            if self.own_block_last(call):  # the k-th row back in X's block, if the block has it
+                position = self.block_position[self.current]
+                if position is None or call.offset < position:
+                    return f"lag({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
+                return f"IF(false, {self.render(call.argument)}, NULL)"  # a NULL of e's type
+            return self.render(call.argument)
+        if call.name in ("PREV", "NEXT"):
+            if self.window is None:
+                raise self.scope.error(
+                    "NAVIGATION_REQUIRES_ORDER_BY",
+                    f"{call.name} needs the MATCH_RECOGNIZE clause to have an ORDER BY",
+                    call.node,
+                )
+            function = "lag" if call.name == "PREV" else "lead"
+            return f"{function}({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
+        if call.name == "CLASSIFIER" and self.current is not None:
+            return quote_string(self.scope.variables[self.current])
+        raise self.scope.error(  # pragma: no cover - classify() routes these elsewhere
+            "INVALID_NAVIGATION_NESTING", f"{call.name}() cannot be used here", call.node
+        )
+
+    def value_column(self, node: exp.Expression) -> int:
+        return self.values.add(self.render(node))
+
+    # ----------------------------------------------------------------------------------------
+    # DEFINE
+    # ----------------------------------------------------------------------------------------
+
+    def lower_define(self, var: int, condition: exp.Expression) -> tuple[str | None, p.Expression | None]:
+        """Split a DEFINE condition into a row-local SQL mask and a match-dependent condition."""
+        self.current = var
+        for node in condition.walk():
+            if isinstance(node, dx.RunningFinal) and node.args.get("final"):
+                raise self.scope.error(
+                    "FINAL_IN_DEFINE", "FINAL semantics cannot be used in DEFINE", node
+                )
+        conjuncts = list(condition.flatten()) if isinstance(condition, exp.And) else [condition]
+        local_sql: list[str] = []
+        dependent: list[p.Expression] = []
+        for conjunct in conjuncts:
+            kind = self.classify(conjunct)
+            if kind.what in (CONST, LOCAL):
+                local_sql.append(self.render(conjunct))
+            else:
+                dependent.append(self.lower_dependent(conjunct, kind))
+        mask = f"coalesce({' AND '.join(local_sql)}, false)" if local_sql else None
+        if not dependent:
+            return mask, None
+        return mask, dependent[0] if len(dependent) == 1 else p.Operator("and", tuple(dependent))
+
+    def classify(self, node: exp.Expression) -> Kind:
+        """How ``node`` (inside DEFINE of ``self.current``) depends on the match."""
+        current = self.current
+        call = self.call(node)
+        if call is not None:
+            if call.name == "MATCH_NUMBER":
+                return Kind(DEP)
+            if call.name == "CLASSIFIER":
+                if call.argument is None:
+                    return Kind(CONST)
+                members = self.scope.resolve(_name_identifier(call.argument))
+                return Kind(CONST) if current in members else Kind(DEP)
+            what = f"{call.name}(...)"
+            self.check_no_nested(call.argument, what, allow_logical=call.name in ("PREV", "NEXT"))
+            sets = self.consistent_set(node, call.argument, what)
+            if call.name in ("PREV", "NEXT"):
+                inner = self.classify(call.argument)
+                if inner.what == CONST and not sets:
+                    raise self.scope.error(
+                        "NAVIGATION_WITHOUT_COLUMN",
+                        f"{call.name} needs a column reference in its argument",
+                        node,
+                    )
+                if inner.what == DEP:
+                    raise self.scope.error(
+                        "INCONSISTENT_VARIABLE_REFERENCES",
+                        f"the argument of {call.name} mixes rows of different pattern variables",
+                        node,
+                    )
+                return Kind(LOCAL) if inner.what in (CONST, LOCAL) else inner
+            if not sets:
+                raise self.scope.error(
+                    "NAVIGATION_WITHOUT_COLUMN",
+                    f"{call.name} needs a column reference in its argument",
+                    node,
+                )
+            (variables,) = sets
+            includes_current = variables is None or current in variables
+            if self.own_block_last(call):
+                return Kind(LOCAL)
+            if call.name == "LAST" and call.offset == 0 and includes_current:
+                return Kind(LOCAL)
+            return Kind(NAV, NavKey(variables, call.name == "FIRST", call.offset))
+        if isinstance(node, exp.Window):
+            raise self.scope.error(
+                "WINDOW_FUNCTION_IN_MATCH_RECOGNIZE",
+                "window functions cannot be used in DEFINE or MEASURES",
+                node,
+            )
+        if isinstance(node, dx.RunningFinal):
+            raise self.scope.error(
+                "RUNNING_FINAL_TARGET",
+                "RUNNING and FINAL apply only to FIRST, LAST and aggregate functions",
+                node,
+            )
+        if isinstance(node, exp.AggFunc):
+            self.aggregate(node, final=False)  # validates
+            return Kind(DEP)
+        if isinstance(node, exp.Column):
+            self.reject_star(node)
+            variables = self.qualifier(node)
+            if variables is None or current in variables:
+                return Kind(LOCAL)
+            return Kind(NAV, NavKey(variables, False, 0))
+        kinds = [self.classify(child) for child in node.iter_expressions()]
+        if any(k.what == DEP for k in kinds):
+            return Kind(DEP)
+        keys = {k.key for k in kinds if k.what == NAV}
+        has_local = any(k.what == LOCAL for k in kinds)
+        if len(keys) > 1 or (keys and has_local):
+            return Kind(DEP)
+        if keys:
+            return Kind(DEP) if isinstance(node, NON_STRICT) else Kind(NAV, keys.pop())
+        return Kind(LOCAL) if has_local else Kind(CONST)
+
+    def lower_dependent(self, node: exp.Expression, kind: Kind) -> p.Expression:
+        if kind.what in (CONST, LOCAL):
+            literal = _python_literal(node)
+            if literal is not _NOT_LITERAL:
+                return p.Constant(literal)
+            return p.CurrentRow(self.value_column(node))
+        if kind.what == NAV:
+            key = kind.key
+            return p.Navigation(key.variables, key.from_start, key.offset, self.value_column(node))
+        call = self.call(node)
+        if call is not None and call.name == "MATCH_NUMBER":
+            return p.MatchNumber()
+        if call is not None and call.name == "CLASSIFIER":
+            return p.Classifier(self.scope.resolve(_name_identifier(call.argument)))
+        if isinstance(node, exp.AggFunc):
+            return self.aggregate(node, final=False)
+        operator = GLUE.get(type(node))
+        if operator is None:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"'{type(node).__name__.upper()}' cannot combine values from different rows of "
+                "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
+                "NULL, IN, BETWEEN, CASE, IF, COALESCE, ABS, GREATEST, LEAST (apply other "
+                "functions inside the navigation, e.g. LAST(f(A.x)) instead of f(LAST(A.x)))",
+                node,
+            )
+        return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)))
+
+    def lower_operand(self, node: exp.Expression | list) -> p.Expression:
+        if isinstance(node, list):
+            return p.Operator("list", tuple(self.lower_operand(n) for n in node))
+        if node is None:
+            return p.Constant(None)
+        return self.lower_dependent(node, self.classify(node))
+
+    # ----------------------------------------------------------------------------------------
+    # Aggregates (DEFINE and MEASURES)
+    # ----------------------------------------------------------------------------------------
+
+    def aggregate(self, node: exp.Expression, final: bool) -> p.Aggregate:
+        inner = node.this if isinstance(node, dx.RunningFinal) else node
+        function = AGGREGATES.get(type(inner))
+        if function is None:
+            raise self.scope.error(
+                "UNSUPPORTED_AGGREGATE",
+                f"aggregate {type(inner).__name__.upper()} is not supported inside "
+                "MATCH_RECOGNIZE; supported: COUNT, SUM, AVG, MIN, MAX, COLLECT_LIST/ARRAY_AGG",
+                inner,
+            )
+        argument = inner.this
+        distinct = False
+        if isinstance(argument, exp.Distinct):
+            distinct = True
+            if len(argument.expressions) != 1:
+                raise self.scope.error(
+                    "UNSUPPORTED_AGGREGATE", "DISTINCT takes exactly one argument here", argument
+                )
+            argument = argument.expressions[0]
+        extra = [a for k, a in inner.args.items() if k not in ("this", "big_int", "nulls_excluded")
+                 and a]
+        if extra:
+            raise self.scope.error(
+                "UNSUPPORTED_AGGREGATE",
+                f"{function.upper()} takes a single argument inside MATCH_RECOGNIZE",
+                inner,
+            )
+        if function == "count" and isinstance(argument, exp.Star):
+            return p.Aggregate("count", None, None, False, final)
+        if function == "count" and isinstance(argument, exp.Column) and isinstance(argument.this, exp.Star):
+            return p.Aggregate("count", self.qualifier(argument), None, False, final)
+        self.check_no_nested(argument, f"{function.upper()}(...)", allow_logical=False)
+        sets = self.consistent_set(inner, argument, f"{function.upper()}(...)")
+        variables = next(iter(sets)) if sets else None
+        column = self.value_column(argument)
+        return p.Aggregate(function, variables, column, distinct, final)
+
+    # ----------------------------------------------------------------------------------------
+    # MEASURES
+    # ----------------------------------------------------------------------------------------
+
+    def lower_measure(
+        self, node: exp.Expression, components: list[p.Expression], one_row: bool
+    ) -> str:
+        """The Spark SQL of a measure over the function's output: the user's text with every
+        match-dependent part replaced by a component column (appended to ``components``)."""
+        self.current = None
+        splicer = Splicer(self.scope.sql)
+
+        def component(expression: p.Expression) -> str:
+            if expression not in components:
+                components.append(expression)
+            return quote_identifier(f"__sparkcep_c{components.index(expression)}")
+
+        def visit(n: exp.Expression) -> None:
+            final = one_row or self.final_of(n)
+            call = self.call(n)
+            if call is not None:
+                splicer.replace(*dialect.span(n), component(self.measure_call(call, final)))
+                return
+            if isinstance(n, dx.RunningFinal):
+                inner = n.this
+                if isinstance(inner, exp.AggFunc):
+                    splicer.replace(*dialect.span(n), component(self.aggregate(n, final)))
+                    return
+                raise self.scope.error(
+                    "RUNNING_FINAL_TARGET",
+                    "RUNNING and FINAL apply only to FIRST, LAST and aggregate functions",
+                    n,
+                )
+            if isinstance(n, exp.AggFunc):
+                splicer.replace(*dialect.span(n), component(self.aggregate(n, final)))
+                return
+            if isinstance(n, exp.Window):
+                raise self.scope.error(
+                    "WINDOW_FUNCTION_IN_MATCH_RECOGNIZE",
+                    "window functions cannot be used in DEFINE or MEASURES",
+                    n,
+                )
+            if isinstance(n, exp.Column):
+                self.reject_star(n)
+                nav = p.Navigation(self.qualifier(n), False, 0, self.value_column(n), final)
+                splicer.replace(*dialect.span(n), component(nav))
+                return
+            for child in n.iter_expressions():
+                visit(child)
+
+        visit(node)
+        start, end = dialect.span(node)
+        return "(" + splicer.render(start, end) + ")"
+
+    def measure_call(self, call: Call, final: bool) -> p.Expression:
+        if call.name == "MATCH_NUMBER":
+            return p.MatchNumber()
+        if call.name == "CLASSIFIER":
+            variables = None
+            if call.argument is not None:
+                variables = self.scope.resolve(_name_identifier(call.argument))
+            return p.Classifier(variables, final)
+        what = f"{call.name}(...)"
+        self.check_no_nested(call.argument, what, allow_logical=call.name in ("PREV", "NEXT"))
+        sets = self.consistent_set(call.node, call.argument, what)
+        if not sets:
+            raise self.scope.error(
+                "NAVIGATION_WITHOUT_COLUMN",
+                f"{call.name} needs a column reference in its argument",
+                call.node,
+            )
+        (variables,) = sets
+        if call.name in ("FIRST", "LAST"):
+            return p.Navigation(
+                variables, call.name == "FIRST", call.offset, self.value_column(call.argument), final
+            )
+        # PREV/NEXT: physical offset from the row a logical navigation (explicit, or the implicit
+        # LAST of a plain reference) points to; lag/lead computes the shifted value per row.
+        logical = next(
+            (c for c in map(self.call, call.argument.walk()) if c is not None), None
+        )
+        from_start, offset = False, 0
+        if logical is not None:
+            from_start, offset = logical.name == "FIRST", logical.offset
+            final = final or self.final_of(logical.node)
+        column = self.values.add(self.render_call(call))
+        return p.Navigation(variables, from_start, offset, column, final)
+
+
+_NOT_LITERAL = object()
+
+
+def _python_literal(node: exp.Expression):
+    if isinstance(node, exp.Paren):
+        return _python_literal(node.this)
+    if isinstance(node, exp.Null):
+        return None
+    if isinstance(node, exp.Boolean):
+        return bool(node.this)
+    if isinstance(node, exp.Literal):
+        if node.is_string:
+            return node.this
+        text = node.this
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            from decimal import Decimal
+
+            return Decimal(text)
+        except Exception:
+            return _NOT_LITERAL
+    return _NOT_LITERAL
+
+
+def _operands(node: exp.Expression) -> list:
+    """Operands of a glue operator in the order ``sparkcep.evaluation`` expects."""
+    if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
+        return [node.this, *node.expressions]
+    if isinstance(node, exp.In):
+        return [node.this, list(node.expressions)]
+    if isinstance(node, exp.Between):
+        return [node.this, node.args["low"], node.args["high"]]
+    if isinstance(node, exp.If):
+        return [node.this, node.args.get("true"), node.args.get("false")]
+    if isinstance(node, exp.Case):
+        # case(subject, default, when1, then1, when2, then2, ...)
+        flat: list = [node.this, node.args.get("default")]
+        for branch in node.args.get("ifs") or []:
+            flat += [branch.this, branch.args.get("true")]
+        return flat
+    if isinstance(node, exp.Is):
+        return [node.this, node.expression]
+    if isinstance(node, (exp.Not, exp.Neg, exp.Abs, exp.Paren)):
+        return [node.this]
+    return [node.this, node.expression]
+
+
+def _is_plain_name(node: exp.Expression) -> bool:
+    return isinstance(node, exp.Identifier) or (
+        isinstance(node, exp.Column) and node.args.get("table") is None
+        and isinstance(node.this, exp.Identifier)
+    )
+
+
+def _name_identifier(node: exp.Expression) -> exp.Identifier:
+    return node if isinstance(node, exp.Identifier) else node.this

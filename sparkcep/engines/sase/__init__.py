@@ -1,0 +1,4 @@
+"""The SASE engines (SKIP TILL NEXT MATCH, SKIP TILL ANY MATCH): SASE+ NFA^b runs over a shared
+match buffer, and SASE++ postponed result construction.
+
+May import: ``sparkcep.engines`` (contract, spec, rowpattern), ``sparkcep.errors``."""

@@ -1,0 +1,69 @@
+"""What an engine is told about a query: the row pattern, the options of the clause (AFTER MATCH
+SKIP, rows per match, event selection strategy, WITHIN) and the resource budgets, location-free."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from sparkcep.engines.rowpattern import Pattern, to_text
+
+
+class SkipMode(Enum):
+    PAST_LAST_ROW = "PAST LAST ROW"
+    TO_NEXT_ROW = "TO NEXT ROW"
+    TO_FIRST = "TO FIRST"
+    TO_LAST = "TO LAST"
+
+
+class RowsPerMatch(Enum):
+    ONE = "ONE ROW PER MATCH"
+    ALL_SHOW_EMPTY = "ALL ROWS PER MATCH SHOW EMPTY MATCHES"
+    ALL_OMIT_EMPTY = "ALL ROWS PER MATCH OMIT EMPTY MATCHES"
+    ALL_WITH_UNMATCHED = "ALL ROWS PER MATCH WITH UNMATCHED ROWS"
+
+
+class Strategy(Enum):
+    STRICT_CONTIGUITY = "STRICT CONTIGUITY"
+    SKIP_TILL_NEXT_MATCH = "SKIP TILL NEXT MATCH"
+    SKIP_TILL_ANY_MATCH = "SKIP TILL ANY MATCH"
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Everything an engine needs to know about a query, location-free.
+
+    Attributes:
+        pattern: the row pattern IR.
+        variable_names: name of each variable id (for messages only).
+        skip: the AFTER MATCH SKIP mode.
+        skip_to: the variable ids of the TO FIRST/TO LAST target (a primary variable or a SUBSET's
+            members); None for the other modes.
+        rows_per_match: the output mode (engines report unmatched rows only for
+            ALL_WITH_UNMATCHED; they report empty matches in every mode, the output layer drops
+            them under OMIT EMPTY MATCHES).
+        strategy: the event selection strategy.
+        within: the window in ORDER BY key units (``last - first < within``), or None.
+        max_matches: guard: more matches than this in one partition raise MATCH_BUDGET_EXCEEDED.
+        max_steps: guard: more engine steps (backtracking steps, active runs x rows, ...) than this
+            in one partition raise MATCH_BUDGET_EXCEEDED instead of exhausting time or memory.
+        source_pattern: the PATTERN as the user wrote it, for messages, when ``pattern`` was
+            rewritten (``sparkcep.compiler.unrolling``); None if it was not.
+    """
+
+    pattern: Pattern
+    variable_names: tuple[str, ...]
+    skip: SkipMode = SkipMode.PAST_LAST_ROW
+    skip_to: frozenset[int] | None = None
+    rows_per_match: RowsPerMatch = RowsPerMatch.ONE
+    strategy: Strategy = Strategy.STRICT_CONTIGUITY
+    within: float | int | None = None
+    max_matches: int = 10_000_000
+    max_steps: int = 200_000_000
+    source_pattern: str | None = None
+
+    def pattern_text(self) -> str:
+        """The pattern for messages: the user's, not an internal rewrite of it."""
+        if self.source_pattern is not None:
+            return self.source_pattern
+        return to_text(self.pattern, list(self.variable_names))

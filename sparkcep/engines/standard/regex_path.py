@@ -1,0 +1,342 @@
+"""A fast path for the SQL standard's matcher: row-local patterns as a compiled regular expression.
+
+When every DEFINE condition is row-local (Catalyst computed it into a boolean column) and the
+query uses no WITHIN, matching only depends on which variables each row satisfies. Each row then
+becomes one character, the bit set of its variables, and the pattern becomes a regular
+expression over those characters. A backtracking regex engine tries alternatives left first and
+greedy/reluctant quantifiers in the same order as SQL:2016's preferment rules, and ``search``
+from a position finds the first row at or after it where a match starts, which is the standard's
+"try each row in turn". Per-repetition captures of the ``regex`` module give each row's
+classification. The search runs in C.
+
+The fast path is used only where it provably agrees with ``sparkcep.engines.standard.matcher``: no quantified
+sub-pattern that can match zero rows (regex engines and the standard differ on empty loop
+iterations), no exclusion, at most 8 variables. Everything else goes to the general matcher.
+The regex needs the whole partition, so the rows stay buffered until ``finish``; a partition
+longer than ``max_buffered_rows`` is handed over to the general matcher, which streams it with
+state bounded by the longest match attempt.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import numpy as np
+import regex
+
+from sparkcep.engines import rowpattern as rp
+from sparkcep.errors import MatchRuntimeError
+from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
+from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode, Strategy
+
+MAX_VARIABLES = 8
+
+
+def _eligible(pattern: rp.Pattern) -> bool:
+    if isinstance(pattern, (rp.Label, rp.Empty, rp.Anchor)):
+        return True
+    if isinstance(pattern, (rp.Exclusion, rp.Negation)):
+        return False
+    if isinstance(pattern, (rp.Concat, rp.Alternation, rp.Permute)):
+        return all(_eligible(item) for item in pattern.items)
+    if isinstance(pattern, rp.Quantified):
+        return not rp.can_match_empty(pattern.pattern) and _eligible(pattern.pattern)
+    return False
+
+
+def regex_eligible(spec: MatchSpec, has_conditions: bool) -> bool:
+    return (
+        spec.strategy is Strategy.STRICT_CONTIGUITY
+        and not has_conditions
+        and spec.within is None
+        and len(spec.variable_names) <= MAX_VARIABLES
+        and _eligible(spec.pattern)
+    )
+
+
+class _Translation:
+    """The regular expression for a pattern; group ``i`` is one occurrence of a variable."""
+
+    def __init__(self, n_vars: int) -> None:
+        self.n_vars = n_vars
+        self.group_vars: list[int] = []
+        self.group_repeated: list[bool] = []  # per group: inside a quantifier allowing 2+ rounds
+        self._repeat_depth = 0
+        self.classes = [self._class(v) for v in range(n_vars)]
+
+    def _class(self, var: int) -> str:
+        codes = [c for c in range(1 << self.n_vars) if c >> var & 1]
+        return "[" + "".join(regex.escape(chr(c)) for c in codes) + "]"
+
+    def __call__(self, p: rp.Pattern) -> str:
+        if isinstance(p, rp.Label):
+            self.group_vars.append(p.var)
+            self.group_repeated.append(self._repeat_depth > 0)
+            return f"({self.classes[p.var]})"
+        if isinstance(p, rp.Empty):
+            return "(?:)"
+        if isinstance(p, rp.Anchor):
+            return r"\A" if p.start else r"\Z"
+        if isinstance(p, rp.Concat):
+            return "".join(self(item) for item in p.items)
+        if isinstance(p, rp.Alternation):
+            return "(?:" + "|".join(self(item) for item in p.items) + ")"
+        if isinstance(p, rp.Permute):
+            orders = itertools.permutations(p.items)
+            return "(?:" + "|".join("".join(self(item) for item in order) for order in orders) + ")"
+        if isinstance(p, rp.Quantified):
+            high = "" if p.max is None else str(p.max)
+            repeats = p.max is None or p.max > 1
+            self._repeat_depth += repeats
+            inner = self(p.pattern)
+            self._repeat_depth -= repeats
+            return f"(?:{inner}){{{p.min},{high}}}" + ("" if p.greedy else "?")
+        raise TypeError(f"not supported by the regex fast path: {p!r}")
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(pattern: rp.Pattern, n_vars: int):
+    """The compiled regex of a pattern, with each group's variable and whether it repeats
+    (cached: an engine is built per partition)."""
+    translate = _Translation(n_vars)
+    compiled = regex.compile(translate(pattern), flags=regex.DOTALL)
+    return compiled, translate.group_vars, translate.group_repeated
+
+
+@functools.lru_cache(maxsize=256)
+def _extractor(group_vars: tuple[int, ...], repeated: tuple[bool, ...], request: SummaryRequest):
+    """A function of a regex match returning ``(start, end, *values)``, and the ``(kind, var)``
+    of each value. ``m.start(g)`` is the start of group g's last capture (-1 if none) and, for a
+    group outside any repetition, of its only one; ``m.starts(g)`` lists every capture.
+    The source is built from group numbers only."""
+    order = [("first", v) for v in sorted(request.first)] + [("last", v) for v in sorted(request.last)]
+    order += [("count", v) for v in sorted(request.count)]
+    fields = ["m.start()", "m.end()"]
+    for kind, var in order:
+        groups = [g for g, v in enumerate(group_vars, 1) if v == var]
+        if not groups:
+            fields.append("0" if kind == "count" else "-1")
+        elif kind == "last" and len(groups) == 1:
+            fields.append(f"m.start({groups[0]})")
+        elif kind == "last":
+            fields.append(f"max({', '.join(f'm.start({g})' for g in groups)}, -1)")
+        elif kind == "count":
+            fields.append(" + ".join(f"len(m.starts({g}))" for g in groups))
+        elif len(groups) == 1 and not repeated[groups[0] - 1]:
+            fields.append(f"m.start({groups[0]})")
+        else:
+            firsts = ", ".join(f"*m.starts({g})[:1]" for g in groups)
+            fields.append(f"min(({firsts},), default=-1)")
+    return eval(f"lambda m: ({', '.join(fields)},)"), order  # noqa: S307 - integers only
+
+
+class RegexMatcher:
+    """``Engine`` for row-local patterns under strict contiguity (see the module docstring).
+
+    It buffers the classification of the whole partition (one byte per row) and matches at
+    ``finish``; ``feed`` returns nothing."""
+
+    def __init__(
+        self,
+        spec: MatchSpec,
+        timeout_seconds: float = 600.0,
+        max_buffered_rows: int = 2_000_000,
+        summary: SummaryRequest | None = None,
+    ) -> None:
+        self.spec = spec
+        # ONE ROW PER MATCH consumers that only need spans get them column-wise (MatchSummaries)
+        self._can_be_empty = rp.can_match_empty(spec.pattern)
+        # With non-empty matches, finditer resumes exactly where PAST LAST ROW (at the match's end)
+        # and TO NEXT ROW (one row after its start: overlapped=True) do; None: search row by row.
+        self._overlapped: bool | None = None
+        if spec.skip in (SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW) and not self._can_be_empty:
+            self._overlapped = spec.skip is SkipMode.TO_NEXT_ROW
+        # column-wise output: ONE ROW PER MATCH, or ALL ROWS PER MATCH when no match is empty and
+        # no row is reported unmatched
+        per_row = spec.rows_per_match in (RowsPerMatch.ALL_SHOW_EMPTY, RowsPerMatch.ALL_OMIT_EMPTY)
+        wanted = (spec.rows_per_match is RowsPerMatch.ONE and summary is not None and not summary.labels) or (
+            per_row and summary is not None and summary.labels and not self._can_be_empty)
+        self._summary = summary if wanted else None
+        self._max_buffered = max_buffered_rows
+        self._masks: list[np.ndarray] = []
+        self._rows = 0
+        self._delegate = None  # the general matcher, once the partition outgrew the buffer
+        self._regex, self._group_vars, self._group_repeated = _compiled(spec.pattern, len(spec.variable_names))
+        self._weights = (1 << np.arange(len(spec.variable_names), dtype=np.uint16))[:, None]
+        self._chunks: list[str] = []
+        self._timeout = timeout_seconds
+
+    @property
+    def buffered_rows(self) -> int:
+        """Rows held: the whole partition so far, until handed over to the general matcher."""
+        return self._delegate.buffered_rows if self._delegate is not None else self._rows
+
+    def feed(self, block: RowBlock) -> list[MatchEvent]:
+        if self._delegate is not None:
+            return self._delegate.feed(block)
+        masks = np.asarray(block.masks, dtype=bool)
+        codes = block.codes
+        if codes is None:
+            codes = (masks.astype(np.uint16) * self._weights).sum(axis=0)
+        self._chunks.append(codes.astype(np.uint8).tobytes().decode("latin-1"))
+        self._masks.append(masks)
+        self._rows += masks.shape[1]
+        if self._rows <= self._max_buffered:
+            return []
+        from sparkcep.engines.standard.matcher import RowPatternMatcher
+
+        self._delegate = RowPatternMatcher(self.spec, {})
+        everything = RowBlock(masks=np.concatenate(self._masks, axis=1))
+        self._chunks, self._masks = [], []
+        return self._delegate.feed(everything)
+
+    def finish(self) -> list[MatchEvent]:
+        if self._delegate is not None:
+            return self._delegate.finish()
+        self._masks = []
+        text = "".join(self._chunks)
+        self._chunks = []
+        if self._summary is not None:
+            summaries = self._summarize(text)
+            return [summaries] if len(summaries) else []
+        events: list[MatchEvent] = []
+        try:
+            self._match(text, events)
+        except MatchRuntimeError as error:
+            error.events = events
+            raise
+        return events
+
+    def _labels(self, match) -> tuple[int, ...]:
+        start, end = match.span()
+        labels = [0] * (end - start)
+        for group, var in enumerate(self._group_vars, start=1):
+            for position in match.starts(group):
+                labels[position - start] = var
+        return tuple(labels)
+
+    def _budget_error(self, what: str) -> MatchRuntimeError:
+        pattern = self.spec.pattern_text()
+        return MatchRuntimeError("MATCH_BUDGET_EXCEEDED", f"PATTERN ({pattern}) {what}")
+
+    def _search_all(self, text: str):
+        """Yield ``(searched_from, found)`` for each match in order, where ``found`` is the regex
+        match and ``searched_from`` the row the search for it began at; then ``(position, None)``
+        with the row the next search would begin at."""
+        n = len(text)
+        overlapped = self._overlapped
+        if overlapped is not None:
+            position = 0
+            for found in self._regex.finditer(text, overlapped=overlapped, timeout=self._timeout):
+                yield position, found
+                position = found.start() + 1 if overlapped else found.end()
+            yield position, None
+            return
+        search = self._regex.search
+        position = 0
+        while position < n:
+            found = search(text, position, timeout=self._timeout)
+            if found is None or found.start() >= n:
+                break  # a match starts at a row: none starts after the last one
+            yield position, found
+            start, end = found.span()
+            position = start + 1 if end == start else self._resume(start, end, self._labels(found))
+        yield position, None
+
+    def _too_many(self) -> MatchRuntimeError:
+        return self._budget_error(f"produced more than {self.spec.max_matches} matches in one partition")
+
+    def _timed_out(self) -> MatchRuntimeError:
+        return self._budget_error(
+            f"took longer than {self._timeout:.0f} s to match one partition; use a more selective "
+            "DEFINE or a pattern with less backtracking"
+        )
+
+    def _match(self, text: str, events: list[MatchEvent]) -> None:
+        unmatched = self.spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
+        number = 0
+        covered = 0  # rows before this belong to some match
+        try:
+            for position, found in self._search_all(text):
+                start = len(text) if found is None else found.start()
+                if unmatched:
+                    events.extend(UnmatchedRow(r) for r in range(max(position, covered), start))
+                if found is None:
+                    return
+                number += 1
+                if number > self.spec.max_matches:
+                    raise self._too_many()
+                end = found.end()
+                if end == start:
+                    events.append(Match(number, start, (), (), ()))
+                    covered = max(covered, start)
+                    continue
+                labels = self._labels(found)
+                events.append(Match(number, start, tuple(range(start, end)), labels, (False,) * len(labels)))
+                covered = max(covered, end)
+        except TimeoutError:
+            raise self._timed_out() from None
+
+    def _summarize(self, text: str) -> MatchSummaries:
+        """All matches as column arrays (see ``MatchSummaries``), without a ``Match`` per match:
+        one generated expression per match reads the span and the requested group starts."""
+        request = self._summary
+        extract, order = _extractor(tuple(self._group_vars), tuple(self._group_repeated), request)
+        spec = self.spec
+        try:
+            if self._overlapped is not None:
+                found = self._regex.finditer(text, overlapped=self._overlapped, timeout=self._timeout)
+                matches = list(itertools.islice(found, spec.max_matches + 1))
+            else:  # stop at the match past the budget, as the match-by-match path does
+                searched = itertools.islice(self._search_all(text), spec.max_matches + 1)
+                matches = [m for _, m in searched if m is not None]
+            rows = [extract(m) for m in matches]
+        except TimeoutError:
+            raise self._timed_out() from None
+        if len(rows) > spec.max_matches:
+            raise self._too_many()
+        table = np.array(rows, dtype=np.int64).reshape(len(rows), 2 + len(order))
+        columns = {key: table[:, i + 2] for i, key in enumerate(order)}
+        return MatchSummaries(
+            number=np.arange(1, len(rows) + 1, dtype=np.int64),
+            start=table[:, 0],
+            end=table[:, 1],
+            first={v: columns["first", v] for v in request.first},
+            last={v: columns["last", v] for v in request.last},
+            count={v: columns["count", v] for v in request.count},
+            labels=self._row_labels(matches, table[:, 0], table[:, 1]) if request.labels else None,
+        )
+
+    def _row_labels(self, matches: list, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """The variable of each row of each match, the matches one after the other: per group,
+        all its captures at once, shifted from row numbers to positions in the output."""
+        lengths = ends - starts
+        shift = np.cumsum(lengths) - lengths - starts  # output position = row + shift of its match
+        labels = np.zeros(int(lengths.sum()), dtype=np.int64)
+        for group, var in enumerate(self._group_vars, start=1):
+            captures = [m.starts(group) for m in matches]
+            counts = np.fromiter((len(c) for c in captures), dtype=np.int64, count=len(captures))
+            rows = np.fromiter(itertools.chain.from_iterable(captures), dtype=np.int64, count=int(counts.sum()))
+            labels[rows + np.repeat(shift, counts)] = var
+        return labels
+
+    def _resume(self, start: int, end: int, labels: tuple[int, ...]) -> int:
+        spec = self.spec
+        if spec.skip is SkipMode.PAST_LAST_ROW:
+            return end
+        if spec.skip is SkipMode.TO_NEXT_ROW:
+            return start + 1
+        targets = [start + i for i, label in enumerate(labels) if label in spec.skip_to]
+        if not targets:
+            raise MatchRuntimeError(
+                "SKIP_TO_VARIABLE_WITHOUT_ROWS",
+                "AFTER MATCH SKIP TO a pattern variable that matched no row in the match",
+            )
+        target = targets[0] if spec.skip is SkipMode.TO_FIRST else targets[-1]
+        if target == start:
+            raise MatchRuntimeError(
+                "SKIP_TO_FIRST_ROW_OF_MATCH",
+                "AFTER MATCH SKIP would resume at the first row of the match (an endless loop)",
+            )
+        return target

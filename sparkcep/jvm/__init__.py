@@ -1,6 +1,0 @@
-"""The JVM half of sparkcep: a Spark SQL parser extension (Java sources in this folder).
-
-``python -m sparkcep.jvm.build`` compiles them against the installed pyspark's jars into
-``sparkcep/jars/sparkcep-extension.jar``, which ships with the package (a JRE is enough at run
-time). ``sparkcep.extension`` is the Python side.
-"""

@@ -1,0 +1,83 @@
+"""The compiled form of one MATCH_RECOGNIZE clause, as the executors see it.
+
+A ``MatchPlan`` is location-free and pure data: it is pickled into the registered Spark function
+and drives the engine and the evaluators on the executors. It holds no SQL: the SQL parts of
+DEFINE and MEASURES were compiled into columns that Catalyst computes before the rows reach
+Python (``value_columns``), and into the projection Spark applies to the function's output.
+
+Match-dependent expressions are small trees of the nodes below. ``Ref`` leaves read the match:
+``Navigation`` (FIRST/LAST, with PREV/NEXT folded into the column it reads), ``Aggregate``,
+``MatchNumber``, ``Classifier``, ``CurrentRow``; ``Operator`` nodes combine them with SQL's
+three-valued logic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+
+
+@dataclass(frozen=True)
+class Navigation:
+    """The value of value column ``column`` at the row ``FIRST/LAST(<variables>, offset)`` points to.
+
+    ``variables`` None means the universal row pattern variable (every row of the match).
+    ``from_start`` True for FIRST. ``final`` True for FINAL semantics (MEASURES only)."""
+
+    variables: frozenset[int] | None
+    from_start: bool
+    offset: int
+    column: int
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """``function`` over value column ``column`` (None for COUNT(*) / COUNT(A.*)) of the rows
+    mapped to ``variables`` (None = all rows of the match)."""
+
+    function: str  # count, sum, avg, min, max, collect_list
+    variables: frozenset[int] | None
+    column: int | None
+    distinct: bool = False
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class MatchNumber:
+    """MATCH_NUMBER(): the match's sequential number in its partition."""
+
+
+@dataclass(frozen=True)
+class Classifier:
+    """The variable of the last row mapped to ``variables`` (None = the last row of the match)."""
+
+    variables: frozenset[int] | None
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class CurrentRow:
+    """Value column ``column`` at the row being tested (DEFINE only)."""
+
+    column: int
+
+
+@dataclass(frozen=True)
+class Constant:
+    value: Any
+
+
+@dataclass(frozen=True)
+class Operator:
+    """A SQL operator or function over match-dependent operands, evaluated in Python.
+
+    ``name`` is one of the keys of ``sparkcep.evaluation.operators.OPERATORS``."""
+
+    name: str
+    operands: tuple["Expression", ...]
+
+
+Ref = Union[Navigation, Aggregate, MatchNumber, Classifier, CurrentRow]
+Expression = Union[Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, Constant, Operator]

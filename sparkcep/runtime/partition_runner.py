@@ -1,0 +1,400 @@
+"""Running one partition: Arrow batches in, Arrow batches out.
+
+``PartitionRunner`` is what the registered Spark function does for each partition, without any
+Spark: it turns the incoming batches into ``RowBlock``s for the engine, keeps the rows that
+matches may still refer to, evaluates the measure components of each match, and builds the output
+batch (the passthrough columns plus one column per component). It is pure PyArrow/NumPy, so tests
+drive it directly.
+
+Values stay in Arrow as long as possible: a navigation component (FIRST/LAST/PREV/NEXT) is
+computed as the row it points to and gathered with one Arrow ``take`` per output batch; Python
+objects are made only for what Python must compute with (match-dependent DEFINE conditions,
+aggregates), and only for the batches that are read.
+"""
+
+from __future__ import annotations
+
+import bisect
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Iterator
+
+import numpy as np
+import pyarrow as pa
+
+from sparkcep.engines import selection as engines
+from sparkcep.runtime.chunk_filter import OwnedRows
+from sparkcep.evaluation.conditions import make_condition
+from sparkcep.evaluation.interpreter import compile_expression
+from sparkcep.evaluation.match_view import MatchView
+from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
+from sparkcep.plan.expressions import Aggregate, Classifier, MatchNumber, Navigation
+from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
+
+
+class _Buffer:
+    """The partition's rows from ``base`` on, as the Arrow batches Spark sent, with Python values
+    of a column made on first read, batch by batch."""
+
+    def __init__(self, value_columns: tuple[str, ...]) -> None:
+        self.value_columns = value_columns
+        self.batches: list[pa.RecordBatch] = []
+        self.starts: list[int] = []  # absolute index of each batch's first row
+        self.python: list[dict[int, list]] = []  # per batch: column id -> values
+        self.base = 0
+        self.size = 0
+
+    def append(self, batch: pa.RecordBatch) -> None:
+        self.batches.append(batch)
+        self.starts.append(self.size)
+        self.python.append({})
+        self.size += batch.num_rows
+
+    def python_values(self, index: int, column: int) -> list:
+        values = self.python[index].get(column)
+        if values is None:
+            values = self.batches[index].column(self.value_columns[column]).to_pylist()
+            self.python[index][column] = values
+        return values
+
+    def read(self, column: int, row: int):
+        index = bisect.bisect_right(self.starts, row) - 1
+        return self.python_values(index, column)[row - self.starts[index]]
+
+    def column(self, name: str) -> pa.Array | pa.ChunkedArray:
+        if len(self.batches) == 1:
+            return self.batches[0].column(name)
+        return pa.chunked_array([b.column(name) for b in self.batches],
+                                type=self.batches[0].schema.field(name).type)
+
+    def drop_before(self, row: int) -> None:
+        while len(self.batches) > 1 and self.starts[1] <= row:
+            self.batches.pop(0)
+            self.starts.pop(0)
+            self.python.pop(0)
+        if self.batches:
+            self.base = self.starts[0]
+
+
+class PartitionRunner:
+    """Matches one partition. Feed batches in order; call ``finish`` once at the end."""
+
+    def __init__(self, plan: MatchPlan, output_schema: pa.Schema) -> None:
+        self.plan = plan
+        self.schema = output_schema
+        names = plan.spec.variable_names
+        conditions = {v: make_condition(e, names) for v, e in plan.conditions.items()}
+        self.engine = engines.make_engine(plan.spec, conditions, summary=summary_request(plan))
+        self.components = [compile_expression(c, names) for c in plan.components]
+        self.gathered = [isinstance(c, Navigation) for c in plan.components]
+        self.final = [bool(getattr(c, "final", False)) for c in plan.components]
+        self.passthrough = list(plan.passthrough_columns)
+        n_pass = len(self.passthrough)
+        self.component_types = [output_schema.field(n_pass + i).type for i in range(len(self.components))]
+        self.buffer = _Buffer(plan.value_columns)
+        self.partition_values: dict[str, object] | None = None
+        self.owned = OwnedRows(plan.owned_column) if plan.owned_column else None
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def _block(self, batch: pa.RecordBatch) -> RowBlock:
+        n = batch.num_rows
+        n_vars = len(self.plan.spec.variable_names)
+        masks = np.empty((n_vars, n), dtype=bool)
+        for index, name in enumerate(self.plan.bitmask_columns):
+            codes = np.asarray(batch.column(name).to_numpy(zero_copy_only=False), dtype=np.int64)
+            low = index * MASK_BITS
+            bits = np.arange(min(MASK_BITS, n_vars - low), dtype=np.int64)[:, None]
+            masks[low:low + len(bits)] = (codes[None, :] >> bits) & 1
+        # one column holds every variable: the engine may use the bit sets as they came
+        packed = codes if len(self.plan.bitmask_columns) == 1 else None
+        columns: tuple = ()
+        if self.plan.conditions:  # the engine's conditions read values through the context
+            columns = tuple(self.buffer.python_values(-1, i) for i in range(len(self.plan.value_columns)))
+        order_key = None
+        if self.plan.order_key_column is not None:
+            key = batch.column(self.plan.order_key_column).cast(pa.float64())
+            order_key = np.asarray(key.fill_null(np.nan).to_numpy(zero_copy_only=False))
+        return RowBlock(masks=masks, columns=columns, order_key=order_key, codes=packed)
+
+    def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
+        if batch.num_rows == 0:
+            return
+        if self.partition_values is None:
+            self.partition_values = {
+                name: batch.column(name)[0].as_py() for name in self.plan.partition_columns
+            }
+        self.buffer.append(batch)
+        if self.owned is not None:
+            self.owned.append(batch)
+        events = self._owned_only(self.engine.feed(self._block(batch)))
+        if events:
+            yield self._output(events)
+        held = getattr(self.engine, "buffered_rows", None)
+        if held is not None:
+            self.buffer.drop_before(self.buffer.size - held)
+            if self.owned is not None:
+                self.owned.drop_before(self.buffer.base)
+
+    def finish(self) -> Iterator[pa.RecordBatch]:
+        events = self._owned_only(self.engine.finish())
+        if events:
+            yield self._output(events)
+
+    def _owned_only(self, events: list[MatchEvent]) -> list[MatchEvent]:
+        """In a chunk (``sparkcep.compiler.chunks``): the events of the rows this chunk owns."""
+        return events if self.owned is None or not events else self.owned.keep(events)
+
+    # -- output --------------------------------------------------------------------------------
+
+    def _output(self, events: list[MatchEvent]) -> pa.RecordBatch:
+        if len(events) == 1 and isinstance(events[0], MatchSummaries):
+            if events[0].labels is not None:
+                return self._per_row_batch(events[0])
+            return self._summary_batch(events[0])
+        take: list[int] = []  # the row each output row takes its passthrough columns from
+        values: list[list] = [[] for _ in self.components]  # a value, or a row for gathered ones
+        for event in events:
+            if isinstance(event, UnmatchedRow):
+                if self.plan.output_unmatched_rows:
+                    take.append(event.row)
+                    for column in values:
+                        column.append(None)
+                continue
+            self._emit_match(event, take, values)
+        return self._batch(take, values)
+
+    def _evaluate(self, index: int, view: MatchView):
+        component = self.plan.components[index]
+        if not self.gathered[index]:
+            return self.components[index](view)
+        return view.navigate(component.variables, component.from_start, component.offset)
+
+    def _emit_match(self, match: Match, take: list, values: list[list]) -> None:
+        view = MatchView(match, self.buffer.read)
+        length = len(match.rows)
+        if not self.plan.all_rows or match.is_empty:
+            if match.is_empty and self.plan.all_rows and not self.plan.output_empty_matches:
+                return
+            # An empty match is output at its starting row (ALL ROWS PER MATCH SHOW EMPTY MATCHES).
+            take.append(match.start)
+            view.at(length)
+            for k, column in enumerate(values):
+                column.append(self._evaluate(k, view))
+            return
+        view.at(length)
+        finals = [self._evaluate(k, view) if final else None for k, final in enumerate(self.final)]
+        excluded = match.excluded or (False,) * length
+        for i, row in enumerate(match.rows):
+            if excluded[i]:
+                continue
+            view.at(i + 1)
+            take.append(row)
+            for k, column in enumerate(values):
+                column.append(finals[k] if self.final[k] else self._evaluate(k, view))
+
+    def _summary_batch(self, summaries: MatchSummaries) -> pa.RecordBatch:
+        """ONE ROW PER MATCH output from column-wise match summaries: each navigation component is
+        one Arrow ``take``; no Python object per match."""
+        n = len(summaries)
+        arrays = [pa.array([self.partition_values[name]] * n, type=self.schema.field(name).type)
+                  for name in self.passthrough]
+        for component, arrow_type in zip(self.plan.components, self.component_types):
+            values = _summary_rows(component, summaries)
+            if isinstance(component, Navigation):
+                array = self._take(self.plan.value_columns[component.column], values)
+            else:
+                array = pa.array(values, type=pa.int64())
+            arrays.append(array if array.type == arrow_type else array.cast(arrow_type))
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+    def _per_row_batch(self, summaries: MatchSummaries) -> pa.RecordBatch:
+        """ALL ROWS PER MATCH output from match spans and row labels (``PerRow``): every column
+        is one Arrow ``take`` or one NumPy array."""
+        per_row = PerRow(summaries)
+        rows = pa.array(per_row.row - self.buffer.base)
+        arrays = [_single_chunk(self.buffer.column(name).take(rows)) for name in self.passthrough]
+        names = np.array(self.plan.spec.variable_names, dtype=object)
+        for component, arrow_type in zip(self.plan.components, self.component_types):
+            values, positions = per_row.values(component)
+            if not positions:
+                array = pa.array(values, type=pa.int64())
+            elif isinstance(component, Classifier):
+                missing = values < 0
+                array = pa.array(np.where(missing, None, names[per_row.labels[values]]),
+                                 type=pa.string(), from_pandas=True)
+            else:
+                rows = np.where(values < 0, -1, per_row.row[values])
+                array = self._take(self.plan.value_columns[component.column], rows)
+            arrays.append(array if array.type == arrow_type else array.cast(arrow_type))
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+    def _take(self, name: str, rows: np.ndarray) -> pa.Array:
+        """Column ``name`` at absolute ``rows`` (NULL where a row is -1)."""
+        missing = rows < 0
+        indices = pa.array(rows - self.buffer.base, mask=missing if missing.any() else None)
+        return _single_chunk(self.buffer.column(name).take(indices))
+
+    def _gather(self, name: str, rows: list) -> pa.Array:
+        indices = pa.array([None if r is None else r - self.buffer.base for r in rows], pa.int64())
+        return _single_chunk(self.buffer.column(name).take(indices))
+
+    def _batch(self, take: list[int], values: list[list]) -> pa.RecordBatch:
+        arrays: list[pa.Array] = []
+        n = len(take)
+        if self.plan.all_rows:
+            arrays += [self._gather(name, take) for name in self.passthrough]
+        else:
+            for name in self.passthrough:
+                field = self.schema.field(name)
+                arrays.append(pa.array([self.partition_values[name]] * n, type=field.type))
+        for k, (column, arrow_type) in enumerate(zip(values, self.component_types)):
+            if self.gathered[k]:
+                name = self.plan.value_columns[self.plan.components[k].column]
+                arrays.append(self._gather(name, column).cast(arrow_type))
+            else:
+                arrays.append(to_arrow(column, arrow_type))
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+
+def _single_chunk(array: pa.Array | pa.ChunkedArray) -> pa.Array:
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def summary_request(plan: MatchPlan) -> SummaryRequest | None:
+    """What the output needs of each match, if it can be built column-wise: ONE ROW PER MATCH
+    when every component is answered by a match's span and its variables' first/last rows and
+    counts (``_summary_rows``); ALL ROWS PER MATCH when every component is a navigation,
+    MATCH_NUMBER, COUNT or CLASSIFIER, answered from each row's variable (``PerRow``). Else None
+    (also in a chunk, whose events are filtered one by one by the rows it owns)."""
+    if plan.owned_column is not None:
+        return None
+    if plan.all_rows:
+        per_row = all(
+            isinstance(c, (Navigation, MatchNumber, Classifier)) or _is_count_rows(c)
+            for c in plan.components
+        )
+        return SummaryRequest(labels=True) if per_row else None
+    first: set[int] = set()
+    last: set[int] = set()
+    count: set[int] = set()
+    for component in plan.components:
+        if isinstance(component, MatchNumber):
+            continue
+        if isinstance(component, Navigation):
+            if component.variables is None:
+                continue
+            if component.offset != 0:
+                return None
+            (first if component.from_start else last).update(component.variables)
+        elif _is_count_rows(component):
+            count.update(component.variables or ())
+        else:
+            return None
+    return SummaryRequest(frozenset(first), frozenset(last), frozenset(count))
+
+
+def _is_count_rows(component) -> bool:
+    """COUNT(*) or COUNT(X.*)."""
+    return (isinstance(component, Aggregate) and component.function == "count"
+            and component.column is None and not component.distinct)
+
+
+class PerRow:
+    """ALL ROWS PER MATCH, column-wise: one entry per output row (the rows of each match, the
+    matches one after the other), computed with NumPy from the matches' spans and row labels.
+
+    For a variable set X, the rows mapped to X are listed in output order (``occurrences``);
+    ``before[m]`` of them belong to earlier matches, so X's j-th row in match m is entry
+    ``before[m] + j``. RUNNING counts come from a cumulative sum within each match."""
+
+    def __init__(self, summaries: MatchSummaries) -> None:
+        self.summaries = summaries
+        start, end = summaries.start, summaries.end
+        lengths = end - start
+        self.match = np.repeat(np.arange(len(start)), lengths)  # the match of each output row
+        offsets = np.cumsum(lengths) - lengths  # output position of each match's first row
+        self.position = np.arange(int(lengths.sum())) - offsets[self.match]  # 0-based within match
+        self.row = start[self.match] + self.position
+        self.labels = summaries.labels
+        self._sets: dict = {}
+
+    def _of(self, variables: frozenset[int]):
+        found = self._sets.get(variables)
+        if found is None:
+            mapped = np.isin(self.labels, sorted(variables))
+            occurrences = np.flatnonzero(mapped)  # output positions of X's rows
+            total = np.cumsum(mapped)
+            per_match = np.bincount(self.match[mapped], minlength=len(self.summaries))
+            before = np.cumsum(per_match) - per_match
+            running = total - before[self.match]  # X rows of the match up to and incl. this row
+            found = self._sets[variables] = (occurrences, before, running, per_match[self.match])
+        return found
+
+    def values(self, component) -> tuple[np.ndarray, bool]:
+        """The component per output row: (output positions of the rows navigated to, -1 for none;
+        True), or (the values; False)."""
+        s = self.summaries
+        if isinstance(component, MatchNumber):
+            return s.number[self.match], False
+        if isinstance(component, Aggregate):  # COUNT(*) / COUNT(X.*)
+            if component.variables is None:
+                lengths = (s.end - s.start)[self.match]
+                return (lengths if component.final else self.position + 1), False
+            _, _, running, total = self._of(component.variables)
+            return (total if component.final else running), False
+        variables = getattr(component, "variables", None)
+        if isinstance(component, Classifier):
+            component = Navigation(variables, False, 0, -1, component.final)
+        k = component.offset
+        if variables is None:  # every row of the match
+            here = np.arange(len(self.row))
+            first = here - self.position
+            last = first + (s.end - s.start)[self.match] - 1 if component.final else here
+            target = first + k if component.from_start else last - k
+            return np.where((target >= first) & (target <= last), target, -1), True
+        occurrences, before, running, total = self._of(variables)
+        seen = total if component.final else running
+        j = np.full(len(seen), k) if component.from_start else seen - 1 - k
+        valid = (j >= 0) & (j < seen)
+        if not len(occurrences):
+            return np.full(len(j), -1), True
+        return np.where(valid, occurrences[np.where(valid, before[self.match] + j, 0)], -1), True
+
+
+def _summary_rows(component, summaries: MatchSummaries) -> np.ndarray:
+    """Per match, the row a navigation component points to (-1 for none), or the value of a
+    MATCH_NUMBER/COUNT component."""
+    start, end = summaries.start, summaries.end
+    if isinstance(component, MatchNumber):
+        return summaries.number
+    if isinstance(component, Aggregate):  # COUNT(*) or COUNT(X.*)
+        if component.variables is None:
+            return end - start
+        return sum(summaries.count[v] for v in component.variables)
+    k = component.offset
+    if component.variables is None:
+        rows = start + k if component.from_start else end - 1 - k
+        return np.where((rows >= start) & (rows < end), rows, -1)
+    if component.from_start:
+        firsts = [np.where(summaries.first[v] < 0, np.iinfo(np.int64).max, summaries.first[v])
+                  for v in component.variables]
+        rows = np.minimum.reduce(firsts)
+        return np.where(rows == np.iinfo(np.int64).max, -1, rows)
+    return np.maximum.reduce([summaries.last[v] for v in component.variables])
+
+
+def to_arrow(values: list, arrow_type: pa.DataType) -> pa.Array:
+    """Python values computed by an evaluator as an Arrow array of Spark's result type."""
+    if pa.types.is_decimal(arrow_type):
+        quantum = Decimal(1).scaleb(-arrow_type.scale)
+        values = [
+            None if v is None else Decimal(v).quantize(quantum, rounding=ROUND_HALF_UP)
+            for v in values
+        ]
+    elif pa.types.is_floating(arrow_type):
+        values = [None if v is None else float(v) for v in values]
+    elif pa.types.is_list(arrow_type) and pa.types.is_decimal(arrow_type.value_type):
+        quantum = Decimal(1).scaleb(-arrow_type.value_type.scale)
+        values = [None if v is None else [None if x is None else Decimal(x).quantize(quantum) for x in v]
+                  for v in values]
+    return pa.array(values, type=arrow_type)

@@ -1,0 +1,18 @@
+"""Running one statement of the sparkcep dialect on a session: compile it, register the functions
+its clauses call, and hand the Spark SQL to the session's own ``sql``."""
+
+from __future__ import annotations
+
+from sparkcep.compiler.rewrite import compile_statement
+from sparkcep.runtime.registration import chunk_options, register
+
+
+def run_statement(spark, text: str, args=None, **kwargs):
+    """The DataFrame of ``text`` on ``spark`` (``args``/``kwargs`` as in ``SparkSession.sql``)."""
+    compiled = compile_statement(text, chunk_options(spark))
+    for match in compiled.matches:
+        register(spark, match)
+    run = getattr(spark, "_sparkcep_original_sql", spark.sql)
+    if args is None and not kwargs:
+        return run(compiled.sql)
+    return run(compiled.sql, args, **kwargs)

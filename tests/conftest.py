@@ -9,6 +9,7 @@ import pytest
 def spark():
     from sparkcep.clients.session import local_session
 
-    session = local_session("local[2]", "sparkcep-tests")
+    # a runaway Python worker stops at this bound instead of taking the machine
+    session = local_session("local[2]", "sparkcep-tests", spark_executor_pyspark_memory="2g")
     yield session
     session.stop()

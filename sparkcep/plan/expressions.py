@@ -1,9 +1,8 @@
-"""The compiled form of one MATCH_RECOGNIZE clause, as the executors see it.
+"""The match-dependent expressions of a compiled clause, as the executors evaluate them.
 
-A ``MatchPlan`` is location-free and pure data: it is pickled into the registered Spark function
-and drives the engine and the evaluators on the executors. It holds no SQL: the SQL parts of
-DEFINE and MEASURES were compiled into columns that Catalyst computes before the rows reach
-Python (``value_columns``), and into the projection Spark applies to the function's output.
+They hold no SQL: the SQL parts of DEFINE and MEASURES were compiled into columns that Catalyst
+computes before the rows reach Python (``MatchPlan.value_columns``), and into the projection Spark
+applies to the function's output.
 
 Match-dependent expressions are small trees of the nodes below. ``Ref`` leaves read the match:
 ``Navigation`` (FIRST/LAST, with PREV/NEXT folded into the column it reads), ``Aggregate``,
@@ -15,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Union
-
 
 
 @dataclass(frozen=True)

@@ -129,13 +129,22 @@ def compile_statement(sql: str, chunking: ChunkOptions | None = None) -> Compile
     # Post-order: a clause nested in another clause's input is rewritten (and registered) first.
     clauses.sort(key=lambda n: -_depth(n))
     splicer = Splicer(sql)
-    compiled: list[CompiledMatch] = []
+    compiled: list[tuple[dx.MatchRecognize, CompiledMatch]] = []
     for clause in clauses:
         match, replacement = _compile_clause(clause, sql, splicer, chunking)
         start, end = dialect.span(clause)
         splicer.replace(start, end, replacement)
-        compiled.append(match)
-    return CompiledStatement(splicer.render(), tuple(compiled))
+        compiled.append((clause, match))
+    # The CTEs a clause may read are known once every clause is rewritten (a CTE may hold a
+    # clause of its own). A clause's input (its relation, the CTEs before it) ends before the
+    # clause does, so registering in order of where the clauses end registers every function
+    # before a probe can call it.
+    compiled.sort(key=lambda item: dialect.span(item[0])[1])
+    matches = tuple(
+        dataclasses.replace(match, probe_prefix=_visible_ctes(clause, splicer))
+        for clause, match in compiled
+    )
+    return CompiledStatement(splicer.render(), matches)
 
 
 def _depth(node: exp.Expression) -> int:
@@ -155,32 +164,19 @@ def _plain_text(node: exp.Expression, sql: str, splicer: Splicer) -> str:
     return local.render(*dialect.span(node))
 
 
-def _relation_text(relation: exp.Expression, sql: str, splicer: Splicer) -> str:
-    """The input relation without its alias, with inner rewrites applied."""
-    if isinstance(relation, exp.Table) and isinstance(relation.this, exp.Identifier):
-        parts = [relation.args.get(k) for k in ("catalog", "db", "this")]
-        return ".".join(quote_identifier(part.name) for part in parts if part is not None)
-    if isinstance(relation, exp.Subquery):
-        inner = relation.this
-        return "(" + splicer.render(*dialect.span(inner)) + ")"
-    alias = relation.args.get("alias")
-    start, end = dialect.span(relation)
-    if alias is not None:
-        end = dialect.span(alias)[0]
-        text = splicer.render(start, end).rstrip()
-        if text.upper().endswith(" AS"):
-            text = text[:-3]
-        return text
-    return splicer.render(start, end)
+def _relation_text(relation: exp.Expression, splicer: Splicer) -> str:
+    """The input relation exactly as the user wrote it (alias, derived column list, TABLESAMPLE,
+    time travel and every other modifier included), with inner rewrites applied, as a query.
+
+    It is never rebuilt from parts (a rebuilt relation silently loses what the parts do not
+    model); the text is wrapped in ``SELECT * FROM`` so that the user's alias and column list
+    name the columns and the generated query can still call the input ``__sparkcep_in``."""
+    return f"SELECT * FROM {splicer.render(*dialect.span(relation))}"
 
 
 def _cte_text(cte: exp.CTE, splicer: Splicer) -> str:
-    alias = cte.args["alias"]
-    columns = alias.columns
-    name = quote_identifier(alias.name)
-    if columns:
-        name += "(" + ", ".join(quote_identifier(c.name) for c in columns) + ")"
-    return f"{name} AS ({splicer.render(*dialect.span(cte.this))})"
+    """A CTE exactly as written (``name [(columns)] AS (query)``), inner rewrites applied."""
+    return splicer.render(*dialect.span(cte))
 
 
 def _visible_ctes(clause: exp.Expression, splicer: Splicer) -> str:
@@ -348,8 +344,8 @@ def _compile_clause(
         select.append(f"CAST({order_sql[0]} AS DOUBLE) AS {quote_identifier(ORDER_KEY)}")
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
-    relation = _relation_text(clause.this, sql, splicer)
-    table_sql = f"SELECT {', '.join(select)} FROM {relation} AS {INPUT_ALIAS}"
+    relation = _relation_text(clause.this, splicer)
+    table_sql = f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}"
 
     partition_names = tuple(item.name for item in analysis.partition_by)
     order_items = [item for item in analysis.order_by]
@@ -411,7 +407,7 @@ def _compile_clause(
         function_name=function_name,
         plan=plan,
         table_sql=table_sql,
-        probe_prefix=_visible_ctes(clause, splicer),
+        probe_prefix="",  # filled in by compile_statement
         component_probes=tuple(_component_probe(c, plan.value_columns) for c in components),
         source=sql,
     )

@@ -33,6 +33,7 @@ from sparkcep.compiler.analysis import Analysis, analyze
 from sparkcep.errors import AnalysisError
 from sparkcep.compiler.lowering import Lowering, ValueColumns
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
+from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
 from sparkcep.compiler.splice import Splicer, quote_identifier
 from sparkcep.compiler.unrolling import unroll
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
@@ -269,6 +270,8 @@ def _compile_clause(
 
     analysis = analyze(clause, sql)
     scope = analysis.scope
+    check_input_name_hidden(clause, scope)
+    check_subqueries(analysis)
 
     partition_sql = [_plain_text(item, sql, splicer) for item in analysis.partition_by]
     order_sql = [_plain_text(item, sql, splicer) for item in analysis.order_by]
@@ -301,6 +304,11 @@ def _compile_clause(
         for name, expression, _ in analysis.measures
     ]
 
+    if one_row and not analysis.partition_by and not components:
+        # Only constant measures: the function still returns one row per match, and Spark needs
+        # it to have a column (a table function without output columns fails analysis).
+        components.append(p.MatchNumber())
+
     within, within_kind = _within(analysis)
     spec = MatchSpec(
         pattern=analysis.pattern,
@@ -323,7 +331,7 @@ def _compile_clause(
         needed: list[str] = []
         for item in [*analysis.partition_by, *analysis.order_by]:
             for column in item.find_all(exp.Column):
-                if column.name not in needed:
+                if column.name.lower() not in {name.lower() for name in needed}:
                     needed.append(column.name)
         select = [f"{INPUT_ALIAS}.{quote_identifier(name)}" for name in needed]
     else:
@@ -347,12 +355,7 @@ def _compile_clause(
     relation = _relation_text(clause.this, splicer)
     table_sql = f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}"
 
-    partition_names = tuple(item.name for item in analysis.partition_by)
-    order_items = [item for item in analysis.order_by]
-    order_names = tuple(
-        o.this.name for o in order_items if isinstance(o.this, exp.Column)
-        and o.this.name not in partition_names
-    )
+    partition_names = _distinct(item.name for item in analysis.partition_by)
     all_rows = not one_row
     plan = MatchPlan(
         spec=spec,
@@ -382,13 +385,7 @@ def _compile_clause(
     ordering = f" ORDER BY ({', '.join(order_sql)})" if order_sql else ""
     call = f"{function_name}(TABLE({input_sql}) {distribution}{ordering})"
 
-    output = [quote_identifier(n) for n in partition_names]
-    if all_rows:
-        output += [quote_identifier(n) for n in order_names]
-    output += [f"{text} AS {quote_identifier(name)}" for name, text in measure_sql]
-    if all_rows:
-        hidden = [*partition_names, *order_names] + [component_name(i) for i in range(len(components))]
-        output.append(f"* EXCEPT ({', '.join(quote_identifier(n) for n in hidden)})" if hidden else "*")
+    output = _output_columns(analysis, measure_sql, len(components))
     if not output:
         raise scope.error(
             "NO_OUTPUT_COLUMNS",
@@ -412,6 +409,37 @@ def _compile_clause(
         source=sql,
     )
     return compiled, replacement
+
+
+def _distinct(names) -> tuple[str, ...]:
+    """``names`` without repetitions, compared as Spark resolves them (case-insensitively)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(name.lower(), name)
+    return tuple(seen.values())
+
+
+def _ordering_columns(analysis: Analysis) -> list[str]:
+    """The ORDER BY items that are columns, as written (a repeated one too)."""
+    return [o.this.name for o in analysis.order_by if isinstance(o.this, exp.Column)]
+
+
+def _output_columns(analysis: Analysis, measure_sql: list[tuple[str, str]], components: int) -> list[str]:
+    """The select list over the function's output, in the order ISO/IEC 19075-5 (4.17, "the row
+    pattern output table") gives: ONE ROW PER MATCH, the partitioning columns then the measures;
+    ALL ROWS PER MATCH, the partitioning columns, the ordering columns, the measures, then the
+    remaining input columns. Every PARTITION BY and ORDER BY item appears as written, also when
+    it repeats a column; the internal component columns never appear."""
+    partition = [item.name for item in analysis.partition_by]
+    output = [quote_identifier(n) for n in partition]
+    all_rows = analysis.rows_per_match is not RowsPerMatch.ONE
+    ordering = _ordering_columns(analysis) if all_rows else []
+    output += [quote_identifier(n) for n in ordering]
+    output += [f"{text} AS {quote_identifier(name)}" for name, text in measure_sql]
+    if all_rows:
+        hidden = _distinct([*partition, *ordering, *(component_name(i) for i in range(components))])
+        output.append(f"* EXCEPT ({', '.join(quote_identifier(n) for n in hidden)})" if hidden else "*")
+    return output
 
 
 def _chunked_input(

@@ -263,24 +263,72 @@ def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) ->
     raise TypeError(component)
 
 
+@dataclass
+class _Lowered:
+    """A clause's DEFINE and MEASURES, split between Catalyst and Python.
+
+    Attributes:
+        masks: per variable, the SQL of its row-local condition (None: TRUE).
+        conditions: per variable, its match-dependent condition (Python), if any.
+        components: the match-dependent parts of the measures, one function output column each.
+        measure_sql: (name, Spark SQL over the function's output) per measure.
+        values: the value columns Catalyst computes for the matcher.
+    """
+
+    masks: list[str | None]
+    conditions: dict[int, p.Expression]
+    components: list[p.Expression]
+    measure_sql: list[tuple[str, str]]
+    values: ValueColumns
+
+
 def _compile_clause(
     clause: dx.MatchRecognize, sql: str, splicer: Splicer, chunking: ChunkOptions | None = None
 ) -> tuple[CompiledMatch, str]:
-    from sparkcep.engines import selection as engines  # the engines' own static checks
-
-    analysis = analyze(clause, sql)
-    scope = analysis.scope
-    check_input_name_hidden(clause, scope)
-    check_subqueries(analysis)
-
+    """One clause: its function's plan and input query, and the text that replaces it."""
+    analysis = _analyze(clause, sql)
     partition_sql = [_plain_text(item, sql, splicer) for item in analysis.partition_by]
     order_sql = [_plain_text(item, sql, splicer) for item in analysis.order_by]
-    window = None
-    if order_sql:
-        window = (f"PARTITION BY {', '.join(partition_sql)} " if partition_sql else "") + (
-            f"ORDER BY {', '.join(order_sql)}"
-        )
+    lowered, source_pattern = _lower_expressions(analysis, _window(partition_sql, order_sql))
+    within, within_kind = _within(analysis)
+    spec = _match_spec(analysis, within, source_pattern)
+    table_sql, value_columns = _input_query(analysis, lowered, order_sql, within_kind, splicer)
+    plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
+    function_name, input_sql, plan = _function_input(analysis, plan, table_sql, lowered, within_kind, chunking)
+    call = _function_call(function_name, input_sql, plan, order_sql)
+    replacement = _replacement(analysis, lowered, call, splicer)
+    compiled = CompiledMatch(
+        function_name=function_name,
+        plan=plan,
+        table_sql=table_sql,
+        probe_prefix="",  # filled in by compile_statement
+        component_probes=tuple(_component_probe(c, plan.value_columns) for c in lowered.components),
+        source=sql,
+    )
+    return compiled, replacement
 
+
+def _analyze(clause: dx.MatchRecognize, sql: str) -> Analysis:
+    """The clause's names and rules (``analysis``), and the names it hides (``scoping``)."""
+    analysis = analyze(clause, sql)
+    check_input_name_hidden(clause, analysis.scope)
+    check_subqueries(analysis)
+    return analysis
+
+
+def _window(partition_sql: list[str], order_sql: list[str]) -> str | None:
+    """The window of lag/lead (PREV/NEXT), or None without ORDER BY."""
+    if not order_sql:
+        return None
+    return (f"PARTITION BY {', '.join(partition_sql)} " if partition_sql else "") + (
+        f"ORDER BY {', '.join(order_sql)}"
+    )
+
+
+def _lower_expressions(analysis: Analysis, window: str | None) -> tuple[_Lowered, tuple[rp.Pattern, str]]:
+    """Split DEFINE and MEASURES (``lowering``), after unrolling; also the pattern as written
+    (before unrolling rewrote it)."""
+    scope = analysis.scope
     values = ValueColumns()
     lowering = Lowering(scope, window, values)
     source_pattern = analysis.pattern, rp.to_text(analysis.pattern, list(scope.variables))
@@ -303,13 +351,18 @@ def _compile_clause(
         (name, lowering.lower_measure(expression, components, one_row))
         for name, expression, _ in analysis.measures
     ]
-
     if one_row and not analysis.partition_by and not components:
         # Only constant measures: the function still returns one row per match, and Spark needs
         # it to have a column (a table function without output columns fails analysis).
         components.append(p.MatchNumber())
+    return _Lowered(masks, conditions, components, measure_sql, values), source_pattern
 
-    within, within_kind = _within(analysis)
+
+def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, str]) -> MatchSpec:
+    """What the engine matches; refused when no engine runs it under the clause's strategy."""
+    from sparkcep.engines import selection as engines  # the engines' own static checks
+
+    scope = analysis.scope
     spec = MatchSpec(
         pattern=analysis.pattern,
         variable_names=tuple(scope.variables),
@@ -322,72 +375,103 @@ def _compile_clause(
     )
     reason = engines.unsupported_reason(spec)
     if reason is not None:
-        raise scope.error("UNSUPPORTED_PATTERN_FOR_STRATEGY", reason, clause.args["pattern"])
+        raise scope.error("UNSUPPORTED_PATTERN_FOR_STRATEGY", reason, analysis.node.args["pattern"])
+    return spec
 
-    # The query feeding the function.
-    if one_row:
+
+def _input_query(
+    analysis: Analysis, lowered: _Lowered, order_sql: list[str], within_kind: str | None,
+    splicer: Splicer,
+) -> tuple[str, list[str]]:
+    """The query feeding the function (input columns, bitmask, value and order key columns over
+    the relation as written) and the name the function reads each value column under."""
+    if analysis.rows_per_match is RowsPerMatch.ONE:
         # ONE ROW PER MATCH outputs no input columns but the partition key: pass only the columns
         # the partitioning and ordering refer to (less data through Arrow to Python).
-        needed: list[str] = []
+        passed: list[str] = []
         for item in [*analysis.partition_by, *analysis.order_by]:
             for column in item.find_all(exp.Column):
-                if column.name.lower() not in {name.lower() for name in needed}:
-                    needed.append(column.name)
-        select = [f"{INPUT_ALIAS}.{quote_identifier(name)}" for name in needed]
+                if column.name.lower() not in {name.lower() for name in passed}:
+                    passed.append(column.name)
+        select = [f"{INPUT_ALIAS}.{quote_identifier(name)}" for name in passed]
     else:
+        passed = []
         select = [f"{INPUT_ALIAS}.*"]
-    bitmasks = _bitmask_sql(masks)
+    bitmasks = _bitmask_sql(lowered.masks)
     select += [f"{sql} AS {quote_identifier(mask_name(i))}" for i, sql in enumerate(bitmasks)]
     # A value column that is just an input column already passed on is read under its own name.
-    passed = needed if one_row else []
+    texts = lowered.values.texts
     value_columns = [
         next((name for name in passed if text == f"({quote_identifier(name)})"), value_name(i))
-        for i, text in enumerate(values.texts)
+        for i, text in enumerate(texts)
     ]
     select += [f"{text} AS {quote_identifier(name)}"
-               for i, (text, name) in enumerate(zip(values.texts, value_columns)) if name == value_name(i)]
+               for i, (text, name) in enumerate(zip(texts, value_columns)) if name == value_name(i)]
     if within_kind == "interval":
         select.append(f"unix_micros(CAST({order_sql[0]} AS TIMESTAMP)) AS {quote_identifier(ORDER_KEY)}")
     elif within_kind == "number":
         select.append(f"CAST({order_sql[0]} AS DOUBLE) AS {quote_identifier(ORDER_KEY)}")
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
-    relation = _relation_text(clause.this, splicer)
-    table_sql = f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}"
+    relation = _relation_text(analysis.node.this, splicer)
+    return f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}", value_columns
 
+
+def _match_plan(
+    analysis: Analysis, spec: MatchSpec, lowered: _Lowered, value_columns: list[str],
+    within_kind: str | None,
+) -> MatchPlan:
+    """The executors' plan (column types and passthrough columns are filled in at registration)."""
     partition_names = _distinct(item.name for item in analysis.partition_by)
-    all_rows = not one_row
-    plan = MatchPlan(
+    masks = lowered.masks
+    return MatchPlan(
         spec=spec,
-        conditions=conditions,
-        components=tuple(components),
-        all_rows=all_rows,
+        conditions=lowered.conditions,
+        components=tuple(lowered.components),
+        all_rows=analysis.rows_per_match is not RowsPerMatch.ONE,
         output_empty_matches=analysis.rows_per_match is not RowsPerMatch.ALL_OMIT_EMPTY,
         output_unmatched_rows=analysis.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED,
-        bitmask_columns=tuple(mask_name(i) for i in range(len(bitmasks))),
+        bitmask_columns=tuple(mask_name(i) for i in range(len(_bitmask_sql(masks)))),
         row_local=tuple(mask is not None for mask in masks),
         value_columns=tuple(value_columns),
         order_key_column=ORDER_KEY if within_kind else None,
         partition_columns=partition_names,
         passthrough_columns=partition_names,
     )
-    digest_text = repr((plan, table_sql, measure_sql))
-    input_sql, keys = table_sql, [quote_identifier(n) for n in partition_names]
+
+
+def _function_input(
+    analysis: Analysis, plan: MatchPlan, table_sql: str, lowered: _Lowered,
+    within_kind: str | None, chunking: ChunkOptions | None,
+) -> tuple[str, str, MatchPlan]:
+    """The function's name (a hash of everything it computes), its input query (chunked when
+    eligible) and the plan (with the chunk ownership column when chunked)."""
+    digest_text = repr((plan, table_sql, lowered.measure_sql))
+    input_sql = table_sql
     chunked = _chunked_input(analysis, plan, table_sql, within_kind, chunking)
     if chunked is not None:
         input_sql, plan = chunked, dataclasses.replace(plan, owned_column=chunking_.OWNED_COLUMN)
-        keys.append(quote_identifier(chunking_.CHUNK_COLUMN))
         digest_text += input_sql
     digest = hashlib.sha256(digest_text.encode()).hexdigest()[:16]
-    function_name = f"sparkcep_mr_{digest}"
+    return f"sparkcep_mr_{digest}", input_sql, plan
 
+
+def _function_call(function_name: str, input_sql: str, plan: MatchPlan, order_sql: list[str]) -> str:
+    """``f(TABLE(input) PARTITION BY (keys) ORDER BY (...))``; chunks are partitions too."""
+    keys = [quote_identifier(n) for n in plan.partition_columns]
+    if plan.owned_column is not None:
+        keys.append(quote_identifier(chunking_.CHUNK_COLUMN))
     distribution = f"PARTITION BY ({', '.join(keys)})" if keys else "WITH SINGLE PARTITION"
     ordering = f" ORDER BY ({', '.join(order_sql)})" if order_sql else ""
-    call = f"{function_name}(TABLE({input_sql}) {distribution}{ordering})"
+    return f"{function_name}(TABLE({input_sql}) {distribution}{ordering})"
 
-    output = _output_columns(analysis, measure_sql, len(components))
+
+def _replacement(analysis: Analysis, lowered: _Lowered, call: str, splicer: Splicer) -> str:
+    """The text replacing the clause: the output columns over the call, under the clause's alias."""
+    clause = analysis.node
+    output = _output_columns(analysis, lowered.measure_sql, len(lowered.components))
     if not output:
-        raise scope.error(
+        raise analysis.scope.error(
             "NO_OUTPUT_COLUMNS",
             "ONE ROW PER MATCH without PARTITION BY needs at least one measure",
             clause,
@@ -399,16 +483,7 @@ def _compile_clause(
         if alias_text[:2].upper() == "AS" and alias_text[2:3].isspace():
             alias_text = alias_text[2:].strip()
         replacement += " AS " + alias_text
-
-    compiled = CompiledMatch(
-        function_name=function_name,
-        plan=plan,
-        table_sql=table_sql,
-        probe_prefix="",  # filled in by compile_statement
-        component_probes=tuple(_component_probe(c, plan.value_columns) for c in components),
-        source=sql,
-    )
-    return compiled, replacement
+    return replacement
 
 
 def _distinct(names) -> tuple[str, ...]:

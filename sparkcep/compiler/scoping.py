@@ -133,7 +133,7 @@ def check_input_name_hidden(clause: dx.MatchRecognize, scope: Scope) -> None:
         return  # another relation of the same FROM has that name
     for column in select.find_all(exp.Column):
         table = column.args.get("table")
-        if table is None or table.name.lower() != hidden.lower() or _inside(column, clause):
+        if table is None or table.name.lower() != hidden.lower() or _in_a_clause(column, select):
             continue
         if column.args.get("db") is not None or _bound_inside(column, select, table.name):
             continue
@@ -146,9 +146,11 @@ def check_input_name_hidden(clause: dx.MatchRecognize, scope: Scope) -> None:
         )
 
 
-def _inside(node: exp.Expression, ancestor: exp.Expression) -> bool:
-    while node is not None:
-        if node is ancestor:
+def _in_a_clause(node: exp.Expression, select: exp.Select) -> bool:
+    """Whether ``node`` lies inside a MATCH_RECOGNIZE clause below ``select`` (where columns
+    are qualified by that clause's pattern variables, not by relations)."""
+    while node is not None and node is not select:
+        if isinstance(node, dx.MatchRecognize):
             return True
         node = node.parent
     return False

@@ -41,6 +41,8 @@ def test_the_input_name_is_hidden_outside_the_clause(sql: str, reference: str) -
     f"SELECT t.v FROM t {BODY} AS t",  # the output table took the input's name
     f"SELECT M.v FROM t {BODY} AS M WHERE EXISTS (SELECT 1 FROM u t WHERE t.v = M.v)",
     f"SELECT t.v FROM t JOIN t2 {BODY} AS M ON t.v = M.v",  # t is the left join operand
+    # A names the first clause's input, and is a pattern variable inside the second one
+    f"SELECT m1.x FROM t A {BODY} AS m1 JOIN u {BODY} AS m2 ON m1.x = m2.x",
 ])
 def test_other_names_are_untouched(sql: str) -> None:
     compile_statement(sql)

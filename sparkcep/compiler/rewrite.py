@@ -5,7 +5,7 @@ MATCH_RECOGNIZE (...) [AS alias]`` is replaced, by a subquery over a Python tabl
 
     (SELECT <output columns> FROM sparkcep_mr_<hash>(
         TABLE(SELECT __sparkcep_in.*, <DEFINE masks>, <value columns>, <order key>
-              FROM <relation> AS __sparkcep_in)
+              FROM (SELECT * FROM <relation as written>) AS __sparkcep_in)
         PARTITION BY (<partition columns>) ORDER BY (<order items>))) [AS alias]
 
 Catalyst scans, shuffles and sorts the rows and computes the masks (the row-local part of each

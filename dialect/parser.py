@@ -155,6 +155,18 @@ class SparkCepParser(Spark.Parser):
                     record(result, self._tokens[idx - 1].start, self._prev.end + 1)
         return result
 
+    def _values_to_select(self, values: exp.Values) -> exp.Select:
+        # sqlglot wraps a CTE's VALUES body in a synthesized ``SELECT *``: the nodes it builds
+        # carry positions of its own parse of "*" (offset 0), not of the user's text. Only the
+        # VALUES itself has source text.
+        select = super()._values_to_select(values)
+        inside = {id(node) for node in values.walk()}
+        for node in select.walk():
+            if id(node) not in inside and node._meta:
+                node._meta.pop("start", None)
+                node._meta.pop("end", None)
+        return select
+
     # ------------------------------------------------------------------------------------
     # errors
     # ------------------------------------------------------------------------------------
@@ -686,6 +698,7 @@ class SparkCepParser(Spark.Parser):
 
 SPAN_METHODS = (
     "_parse_statement",
+    "_parse_cte",
     "_parse_select",
     "_parse_table",
     "_parse_table_parts",

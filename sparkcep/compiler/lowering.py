@@ -27,6 +27,7 @@ from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.plan import expressions as p
 from sparkcep.compiler.analysis import Scope
+from sparkcep.compiler.scoping import is_subquery, walk_outside_subqueries
 from sparkcep.compiler.splice import Splicer, quote_identifier, quote_string
 
 AGGREGATES: dict[type, str] = {
@@ -200,8 +201,9 @@ class Lowering:
         """The variable sets the column references under ``node`` are qualified with (None for
         unqualified references: the universal row pattern variable)."""
         found: set[frozenset[int] | None] = set()
-        for column in node.find_all(exp.Column):
-            found.add(self.qualifier(column))
+        for column in walk_outside_subqueries(node):
+            if isinstance(column, exp.Column):
+                found.add(self.qualifier(column))
         return found
 
     def qualifier(self, column: exp.Column) -> frozenset[int] | None:
@@ -231,7 +233,7 @@ class Lowering:
         """Navigation nesting rules: nothing nests inside FIRST/LAST or an aggregate; PREV/NEXT
         may contain one FIRST/LAST; CLASSIFIER and MATCH_NUMBER nest nowhere."""
         logical = 0
-        for inner in argument.walk():
+        for inner in walk_outside_subqueries(argument):
             if isinstance(inner, (exp.AggFunc, exp.Window)):
                 raise self.scope.error(
                     "INVALID_NAVIGATION_NESTING",
@@ -266,6 +268,8 @@ class Lowering:
         splicer = Splicer(self.scope.sql)
 
         def visit(n: exp.Expression) -> None:
+            if is_subquery(n):
+                return  # Spark's to resolve, as written (scoping.check_subqueries)
             call = self.call(n)
             if call is not None:
                 splicer.replace(*dialect.span(n), self.render_call(call))
@@ -344,6 +348,8 @@ class Lowering:
     def classify(self, node: exp.Expression) -> Kind:
         """How ``node`` (inside DEFINE of ``self.current``) depends on the match."""
         current = self.current
+        if is_subquery(node):
+            return Kind(CONST)  # uncorrelated (scoping.check_subqueries): Spark evaluates it
         call = self.call(node)
         if call is not None:
             if call.name == "MATCH_NUMBER":
@@ -466,6 +472,12 @@ class Lowering:
                 inner,
             )
         argument = inner.this
+        if argument is None and function == "count":
+            argument = exp.Star()  # COUNT() is COUNT(*), as in Trino: the rows of the match
+        if argument is None:
+            raise self.scope.error(
+                "AGGREGATE_ARGUMENTS", f"{function.upper()} needs an argument", inner
+            )
         distinct = False
         if isinstance(argument, exp.Distinct):
             distinct = True
@@ -510,6 +522,8 @@ class Lowering:
             return quote_identifier(f"__sparkcep_c{components.index(expression)}")
 
         def visit(n: exp.Expression) -> None:
+            if is_subquery(n):
+                return  # evaluated by Spark over the function's output, as written
             final = one_row or self.final_of(n)
             call = self.call(n)
             if call is not None:

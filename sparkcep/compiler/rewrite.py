@@ -5,7 +5,7 @@ MATCH_RECOGNIZE (...) [AS alias]`` is replaced, by a subquery over a Python tabl
 
     (SELECT <output columns> FROM sparkcep_mr_<hash>(
         TABLE(SELECT __sparkcep_in.*, <DEFINE masks>, <value columns>, <order key>
-              FROM <relation> AS __sparkcep_in)
+              FROM (SELECT * FROM <relation as written>) AS __sparkcep_in)
         PARTITION BY (<partition columns>) ORDER BY (<order items>))) [AS alias]
 
 Catalyst scans, shuffles and sorts the rows and computes the masks (the row-local part of each
@@ -33,6 +33,7 @@ from sparkcep.compiler.analysis import Analysis, analyze
 from sparkcep.errors import AnalysisError
 from sparkcep.compiler.lowering import Lowering, ValueColumns
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
+from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
 from sparkcep.compiler.splice import Splicer, quote_identifier
 from sparkcep.compiler.unrolling import unroll
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
@@ -129,13 +130,22 @@ def compile_statement(sql: str, chunking: ChunkOptions | None = None) -> Compile
     # Post-order: a clause nested in another clause's input is rewritten (and registered) first.
     clauses.sort(key=lambda n: -_depth(n))
     splicer = Splicer(sql)
-    compiled: list[CompiledMatch] = []
+    compiled: list[tuple[dx.MatchRecognize, CompiledMatch]] = []
     for clause in clauses:
         match, replacement = _compile_clause(clause, sql, splicer, chunking)
         start, end = dialect.span(clause)
         splicer.replace(start, end, replacement)
-        compiled.append(match)
-    return CompiledStatement(splicer.render(), tuple(compiled))
+        compiled.append((clause, match))
+    # The CTEs a clause may read are known once every clause is rewritten (a CTE may hold a
+    # clause of its own). A clause's input (its relation, the CTEs before it) ends before the
+    # clause does, so registering in order of where the clauses end registers every function
+    # before a probe can call it.
+    compiled.sort(key=lambda item: dialect.span(item[0])[1])
+    matches = tuple(
+        dataclasses.replace(match, probe_prefix=_visible_ctes(clause, splicer))
+        for clause, match in compiled
+    )
+    return CompiledStatement(splicer.render(), matches)
 
 
 def _depth(node: exp.Expression) -> int:
@@ -155,32 +165,19 @@ def _plain_text(node: exp.Expression, sql: str, splicer: Splicer) -> str:
     return local.render(*dialect.span(node))
 
 
-def _relation_text(relation: exp.Expression, sql: str, splicer: Splicer) -> str:
-    """The input relation without its alias, with inner rewrites applied."""
-    if isinstance(relation, exp.Table) and isinstance(relation.this, exp.Identifier):
-        parts = [relation.args.get(k) for k in ("catalog", "db", "this")]
-        return ".".join(quote_identifier(part.name) for part in parts if part is not None)
-    if isinstance(relation, exp.Subquery):
-        inner = relation.this
-        return "(" + splicer.render(*dialect.span(inner)) + ")"
-    alias = relation.args.get("alias")
-    start, end = dialect.span(relation)
-    if alias is not None:
-        end = dialect.span(alias)[0]
-        text = splicer.render(start, end).rstrip()
-        if text.upper().endswith(" AS"):
-            text = text[:-3]
-        return text
-    return splicer.render(start, end)
+def _relation_text(relation: exp.Expression, splicer: Splicer) -> str:
+    """The input relation exactly as the user wrote it (alias, derived column list, TABLESAMPLE,
+    time travel and every other modifier included), with inner rewrites applied, as a query.
+
+    It is never rebuilt from parts (a rebuilt relation silently loses what the parts do not
+    model); the text is wrapped in ``SELECT * FROM`` so that the user's alias and column list
+    name the columns and the generated query can still call the input ``__sparkcep_in``."""
+    return f"SELECT * FROM {splicer.render(*dialect.span(relation))}"
 
 
 def _cte_text(cte: exp.CTE, splicer: Splicer) -> str:
-    alias = cte.args["alias"]
-    columns = alias.columns
-    name = quote_identifier(alias.name)
-    if columns:
-        name += "(" + ", ".join(quote_identifier(c.name) for c in columns) + ")"
-    return f"{name} AS ({splicer.render(*dialect.span(cte.this))})"
+    """A CTE exactly as written (``name [(columns)] AS (query)``), inner rewrites applied."""
+    return splicer.render(*dialect.span(cte))
 
 
 def _visible_ctes(clause: exp.Expression, splicer: Splicer) -> str:
@@ -266,22 +263,72 @@ def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) ->
     raise TypeError(component)
 
 
+@dataclass
+class _Lowered:
+    """A clause's DEFINE and MEASURES, split between Catalyst and Python.
+
+    Attributes:
+        masks: per variable, the SQL of its row-local condition (None: TRUE).
+        conditions: per variable, its match-dependent condition (Python), if any.
+        components: the match-dependent parts of the measures, one function output column each.
+        measure_sql: (name, Spark SQL over the function's output) per measure.
+        values: the value columns Catalyst computes for the matcher.
+    """
+
+    masks: list[str | None]
+    conditions: dict[int, p.Expression]
+    components: list[p.Expression]
+    measure_sql: list[tuple[str, str]]
+    values: ValueColumns
+
+
 def _compile_clause(
     clause: dx.MatchRecognize, sql: str, splicer: Splicer, chunking: ChunkOptions | None = None
 ) -> tuple[CompiledMatch, str]:
-    from sparkcep.engines import selection as engines  # the engines' own static checks
-
-    analysis = analyze(clause, sql)
-    scope = analysis.scope
-
+    """One clause: its function's plan and input query, and the text that replaces it."""
+    analysis = _analyze(clause, sql)
     partition_sql = [_plain_text(item, sql, splicer) for item in analysis.partition_by]
     order_sql = [_plain_text(item, sql, splicer) for item in analysis.order_by]
-    window = None
-    if order_sql:
-        window = (f"PARTITION BY {', '.join(partition_sql)} " if partition_sql else "") + (
-            f"ORDER BY {', '.join(order_sql)}"
-        )
+    lowered, source_pattern = _lower_expressions(analysis, _window(partition_sql, order_sql))
+    within, within_kind = _within(analysis)
+    spec = _match_spec(analysis, within, source_pattern)
+    table_sql, value_columns = _input_query(analysis, lowered, order_sql, within_kind, splicer)
+    plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
+    function_name, input_sql, plan = _function_input(analysis, plan, table_sql, lowered, within_kind, chunking)
+    call = _function_call(function_name, input_sql, plan, order_sql)
+    replacement = _replacement(analysis, lowered, call, splicer)
+    compiled = CompiledMatch(
+        function_name=function_name,
+        plan=plan,
+        table_sql=table_sql,
+        probe_prefix="",  # filled in by compile_statement
+        component_probes=tuple(_component_probe(c, plan.value_columns) for c in lowered.components),
+        source=sql,
+    )
+    return compiled, replacement
 
+
+def _analyze(clause: dx.MatchRecognize, sql: str) -> Analysis:
+    """The clause's names and rules (``analysis``), and the names it hides (``scoping``)."""
+    analysis = analyze(clause, sql)
+    check_input_name_hidden(clause, analysis.scope)
+    check_subqueries(analysis)
+    return analysis
+
+
+def _window(partition_sql: list[str], order_sql: list[str]) -> str | None:
+    """The window of lag/lead (PREV/NEXT), or None without ORDER BY."""
+    if not order_sql:
+        return None
+    return (f"PARTITION BY {', '.join(partition_sql)} " if partition_sql else "") + (
+        f"ORDER BY {', '.join(order_sql)}"
+    )
+
+
+def _lower_expressions(analysis: Analysis, window: str | None) -> tuple[_Lowered, tuple[rp.Pattern, str]]:
+    """Split DEFINE and MEASURES (``lowering``), after unrolling; also the pattern as written
+    (before unrolling rewrote it)."""
+    scope = analysis.scope
     values = ValueColumns()
     lowering = Lowering(scope, window, values)
     source_pattern = analysis.pattern, rp.to_text(analysis.pattern, list(scope.variables))
@@ -304,8 +351,18 @@ def _compile_clause(
         (name, lowering.lower_measure(expression, components, one_row))
         for name, expression, _ in analysis.measures
     ]
+    if one_row and not analysis.partition_by and not components:
+        # Only constant measures: the function still returns one row per match, and Spark needs
+        # it to have a column (a table function without output columns fails analysis).
+        components.append(p.MatchNumber())
+    return _Lowered(masks, conditions, components, measure_sql, values), source_pattern
 
-    within, within_kind = _within(analysis)
+
+def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, str]) -> MatchSpec:
+    """What the engine matches; refused when no engine runs it under the clause's strategy."""
+    from sparkcep.engines import selection as engines  # the engines' own static checks
+
+    scope = analysis.scope
     spec = MatchSpec(
         pattern=analysis.pattern,
         variable_names=tuple(scope.variables),
@@ -318,83 +375,103 @@ def _compile_clause(
     )
     reason = engines.unsupported_reason(spec)
     if reason is not None:
-        raise scope.error("UNSUPPORTED_PATTERN_FOR_STRATEGY", reason, clause.args["pattern"])
+        raise scope.error("UNSUPPORTED_PATTERN_FOR_STRATEGY", reason, analysis.node.args["pattern"])
+    return spec
 
-    # The query feeding the function.
-    if one_row:
+
+def _input_query(
+    analysis: Analysis, lowered: _Lowered, order_sql: list[str], within_kind: str | None,
+    splicer: Splicer,
+) -> tuple[str, list[str]]:
+    """The query feeding the function (input columns, bitmask, value and order key columns over
+    the relation as written) and the name the function reads each value column under."""
+    if analysis.rows_per_match is RowsPerMatch.ONE:
         # ONE ROW PER MATCH outputs no input columns but the partition key: pass only the columns
         # the partitioning and ordering refer to (less data through Arrow to Python).
-        needed: list[str] = []
+        passed: list[str] = []
         for item in [*analysis.partition_by, *analysis.order_by]:
             for column in item.find_all(exp.Column):
-                if column.name not in needed:
-                    needed.append(column.name)
-        select = [f"{INPUT_ALIAS}.{quote_identifier(name)}" for name in needed]
+                if column.name.lower() not in {name.lower() for name in passed}:
+                    passed.append(column.name)
+        select = [f"{INPUT_ALIAS}.{quote_identifier(name)}" for name in passed]
     else:
+        passed = []
         select = [f"{INPUT_ALIAS}.*"]
-    bitmasks = _bitmask_sql(masks)
+    bitmasks = _bitmask_sql(lowered.masks)
     select += [f"{sql} AS {quote_identifier(mask_name(i))}" for i, sql in enumerate(bitmasks)]
     # A value column that is just an input column already passed on is read under its own name.
-    passed = needed if one_row else []
+    texts = lowered.values.texts
     value_columns = [
         next((name for name in passed if text == f"({quote_identifier(name)})"), value_name(i))
-        for i, text in enumerate(values.texts)
+        for i, text in enumerate(texts)
     ]
     select += [f"{text} AS {quote_identifier(name)}"
-               for i, (text, name) in enumerate(zip(values.texts, value_columns)) if name == value_name(i)]
+               for i, (text, name) in enumerate(zip(texts, value_columns)) if name == value_name(i)]
     if within_kind == "interval":
         select.append(f"unix_micros(CAST({order_sql[0]} AS TIMESTAMP)) AS {quote_identifier(ORDER_KEY)}")
     elif within_kind == "number":
         select.append(f"CAST({order_sql[0]} AS DOUBLE) AS {quote_identifier(ORDER_KEY)}")
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
-    relation = _relation_text(clause.this, sql, splicer)
-    table_sql = f"SELECT {', '.join(select)} FROM {relation} AS {INPUT_ALIAS}"
+    relation = _relation_text(analysis.node.this, splicer)
+    return f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}", value_columns
 
-    partition_names = tuple(item.name for item in analysis.partition_by)
-    order_items = [item for item in analysis.order_by]
-    order_names = tuple(
-        o.this.name for o in order_items if isinstance(o.this, exp.Column)
-        and o.this.name not in partition_names
-    )
-    all_rows = not one_row
-    plan = MatchPlan(
+
+def _match_plan(
+    analysis: Analysis, spec: MatchSpec, lowered: _Lowered, value_columns: list[str],
+    within_kind: str | None,
+) -> MatchPlan:
+    """The executors' plan (column types and passthrough columns are filled in at registration)."""
+    partition_names = _distinct(item.name for item in analysis.partition_by)
+    masks = lowered.masks
+    return MatchPlan(
         spec=spec,
-        conditions=conditions,
-        components=tuple(components),
-        all_rows=all_rows,
+        conditions=lowered.conditions,
+        components=tuple(lowered.components),
+        all_rows=analysis.rows_per_match is not RowsPerMatch.ONE,
         output_empty_matches=analysis.rows_per_match is not RowsPerMatch.ALL_OMIT_EMPTY,
         output_unmatched_rows=analysis.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED,
-        bitmask_columns=tuple(mask_name(i) for i in range(len(bitmasks))),
+        bitmask_columns=tuple(mask_name(i) for i in range(len(_bitmask_sql(masks)))),
         row_local=tuple(mask is not None for mask in masks),
         value_columns=tuple(value_columns),
         order_key_column=ORDER_KEY if within_kind else None,
         partition_columns=partition_names,
         passthrough_columns=partition_names,
     )
-    digest_text = repr((plan, table_sql, measure_sql))
-    input_sql, keys = table_sql, [quote_identifier(n) for n in partition_names]
+
+
+def _function_input(
+    analysis: Analysis, plan: MatchPlan, table_sql: str, lowered: _Lowered,
+    within_kind: str | None, chunking: ChunkOptions | None,
+) -> tuple[str, str, MatchPlan]:
+    """The function's name (a hash of everything it computes), its input query (chunked when
+    eligible) and the plan (with the chunk ownership column when chunked)."""
+    digest_text = repr((plan, table_sql, lowered.measure_sql))
+    input_sql = table_sql
     chunked = _chunked_input(analysis, plan, table_sql, within_kind, chunking)
     if chunked is not None:
         input_sql, plan = chunked, dataclasses.replace(plan, owned_column=chunking_.OWNED_COLUMN)
-        keys.append(quote_identifier(chunking_.CHUNK_COLUMN))
         digest_text += input_sql
     digest = hashlib.sha256(digest_text.encode()).hexdigest()[:16]
-    function_name = f"sparkcep_mr_{digest}"
+    return f"sparkcep_mr_{digest}", input_sql, plan
 
+
+def _function_call(function_name: str, input_sql: str, plan: MatchPlan, order_sql: list[str]) -> str:
+    """``f(TABLE(input) PARTITION BY (keys) ORDER BY (...))``; chunks are partitions too."""
+    keys = [quote_identifier(n) for n in plan.partition_columns]
+    if plan.owned_column is not None:
+        keys.append(quote_identifier(chunking_.CHUNK_COLUMN))
     distribution = f"PARTITION BY ({', '.join(keys)})" if keys else "WITH SINGLE PARTITION"
     ordering = f" ORDER BY ({', '.join(order_sql)})" if order_sql else ""
-    call = f"{function_name}(TABLE({input_sql}) {distribution}{ordering})"
+    return f"{function_name}(TABLE({input_sql}) {distribution}{ordering})"
 
-    output = [quote_identifier(n) for n in partition_names]
-    if all_rows:
-        output += [quote_identifier(n) for n in order_names]
-    output += [f"{text} AS {quote_identifier(name)}" for name, text in measure_sql]
-    if all_rows:
-        hidden = [*partition_names, *order_names] + [component_name(i) for i in range(len(components))]
-        output.append(f"* EXCEPT ({', '.join(quote_identifier(n) for n in hidden)})" if hidden else "*")
+
+def _replacement(analysis: Analysis, lowered: _Lowered, call: str, splicer: Splicer) -> str:
+    """The text replacing the clause: the output columns over the call, under the clause's alias."""
+    clause = analysis.node
+    output = _output_columns(analysis, lowered.measure_sql, len(lowered.components))
     if not output:
-        raise scope.error(
+        raise analysis.scope.error(
             "NO_OUTPUT_COLUMNS",
             "ONE ROW PER MATCH without PARTITION BY needs at least one measure",
             clause,
@@ -406,16 +483,38 @@ def _compile_clause(
         if alias_text[:2].upper() == "AS" and alias_text[2:3].isspace():
             alias_text = alias_text[2:].strip()
         replacement += " AS " + alias_text
+    return replacement
 
-    compiled = CompiledMatch(
-        function_name=function_name,
-        plan=plan,
-        table_sql=table_sql,
-        probe_prefix=_visible_ctes(clause, splicer),
-        component_probes=tuple(_component_probe(c, plan.value_columns) for c in components),
-        source=sql,
-    )
-    return compiled, replacement
+
+def _distinct(names) -> tuple[str, ...]:
+    """``names`` without repetitions, compared as Spark resolves them (case-insensitively)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(name.lower(), name)
+    return tuple(seen.values())
+
+
+def _ordering_columns(analysis: Analysis) -> list[str]:
+    """The ORDER BY items that are columns, as written (a repeated one too)."""
+    return [o.this.name for o in analysis.order_by if isinstance(o.this, exp.Column)]
+
+
+def _output_columns(analysis: Analysis, measure_sql: list[tuple[str, str]], components: int) -> list[str]:
+    """The select list over the function's output, in the order ISO/IEC 19075-5 (4.17, "the row
+    pattern output table") gives: ONE ROW PER MATCH, the partitioning columns then the measures;
+    ALL ROWS PER MATCH, the partitioning columns, the ordering columns, the measures, then the
+    remaining input columns. Every PARTITION BY and ORDER BY item appears as written, also when
+    it repeats a column; the internal component columns never appear."""
+    partition = [item.name for item in analysis.partition_by]
+    output = [quote_identifier(n) for n in partition]
+    all_rows = analysis.rows_per_match is not RowsPerMatch.ONE
+    ordering = _ordering_columns(analysis) if all_rows else []
+    output += [quote_identifier(n) for n in ordering]
+    output += [f"{text} AS {quote_identifier(name)}" for name, text in measure_sql]
+    if all_rows:
+        hidden = _distinct([*partition, *ordering, *(component_name(i) for i in range(components))])
+        output.append(f"* EXCEPT ({', '.join(quote_identifier(n) for n in hidden)})" if hidden else "*")
+    return output
 
 
 def _chunked_input(

@@ -130,14 +130,19 @@ def register(spark, match: CompiledMatch) -> None:
             StructField(component_name(i), field.dataType, True) for i, field in enumerate(types.fields)
         ]
 
+    # PARTITION BY names as the user wrote them, resolved to the input's own column names the
+    # way Spark resolves them (an exact match first, else case-insensitively).
+    lower = {f.name.lower(): f.name for f in reversed(input_fields)}
+    partition = tuple(n if n in by_name else lower.get(n.lower(), n) for n in plan.partition_columns)
     if plan.all_rows:
         passthrough = [f.name for f in input_fields]
     else:
-        passthrough = list(plan.partition_columns)
+        passthrough = list(partition)
     passthrough_fields = [StructField(n, by_name[n].dataType, True) for n in passthrough]
     return_type = StructType(passthrough_fields + component_fields)
     plan = dataclasses.replace(
         plan,
+        partition_columns=partition,
         passthrough_columns=tuple(passthrough),
         component_types=tuple(f.dataType.simpleString() for f in component_fields),
     )

@@ -1,0 +1,5 @@
+SELECT * FROM range(1, 10) AS r(n) MATCH_RECOGNIZE (
+  ORDER BY n
+  MEASURES FIRST(E.n) AS first_even
+  PATTERN (E)
+  DEFINE E AS E.n % 2 = 0)

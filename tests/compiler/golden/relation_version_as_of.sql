@@ -1,0 +1,5 @@
+SELECT * FROM lake.ticks VERSION AS OF 3 MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY ts
+  MEASURES LAST(A.price) AS price
+  PATTERN (A)
+  DEFINE A AS A.price > 10)

@@ -1,0 +1,103 @@
+"""Names hidden by a MATCH_RECOGNIZE clause and subqueries inside it (issue 10 §4), without Spark.
+
+* ISO/IEC 19075-5 4.3: the input table's range variable is in scope only inside the clause; the
+  output table takes its place in the FROM, under the clause's own correlation name.
+* A subquery in MEASURES / DEFINE is evaluated by Spark as written; one that needs the match
+  (a pattern variable, PREV/NEXT/CLASSIFIER/MATCH_NUMBER/RUNNING/FINAL) or holds a
+  MATCH_RECOGNIZE of its own is refused (Oracle: correlated subqueries and nested
+  MATCH_RECOGNIZE are not allowed in the clause).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sparkcep.compiler.rewrite import compile_statement
+from sparkcep.errors import AnalysisError
+
+BODY = "MATCH_RECOGNIZE (ORDER BY id MEASURES A.v AS x ALL ROWS PER MATCH PATTERN (A) DEFINE A AS true)"
+
+
+def error_of(sql: str) -> AnalysisError:
+    with pytest.raises(AnalysisError) as caught:
+        compile_statement(sql)
+    return caught.value
+
+
+@pytest.mark.parametrize("sql, reference", [
+    (f"SELECT Ticker.v FROM t Ticker {BODY} AS M", "Ticker.v"),
+    (f"SELECT t.v FROM t {BODY}", "t.v"),
+    (f"SELECT M.x FROM t AS Ticker {BODY} AS M WHERE ticker.v > 1", "ticker.v"),
+    (f"SELECT M.x FROM t AS Ticker {BODY} AS M ORDER BY Ticker.id", "Ticker.id"),
+])
+def test_the_input_name_is_hidden_outside_the_clause(sql: str, reference: str) -> None:
+    error = error_of(sql)
+    assert error.code == "INPUT_TABLE_NOT_VISIBLE"
+    assert (error.line, error.column) == (1, sql.index(reference) + 1)
+
+
+@pytest.mark.parametrize("sql", [
+    f"SELECT M.v, M.x FROM t Ticker {BODY} AS M",
+    f"SELECT t.v FROM t {BODY} AS t",  # the output table took the input's name
+    f"SELECT M.v FROM t {BODY} AS M WHERE EXISTS (SELECT 1 FROM u t WHERE t.v = M.v)",
+    f"SELECT t.v FROM t JOIN t2 {BODY} AS M ON t.v = M.v",  # t is the left join operand
+    # A names the first clause's input, and is a pattern variable inside the second one
+    f"SELECT m1.x FROM t A {BODY} AS m1 JOIN u {BODY} AS m2 ON m1.x = m2.x",
+])
+def test_other_names_are_untouched(sql: str) -> None:
+    compile_statement(sql)
+
+
+CLAUSE = "SELECT * FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES {m} AS c PATTERN (A B+) DEFINE B AS {d})"
+
+
+@pytest.mark.parametrize("measure, define, culprit, code", [
+    ("1", "B.v < (SELECT max(x.v) FROM u x WHERE x.id > A.id)", "A.id", "CORRELATED_SUBQUERY"),
+    ("(SELECT B.v)", "true", "B.v", "CORRELATED_SUBQUERY"),
+    ("1", "EXISTS (SELECT 1 FROM u WHERE u.k = PREV(u.k))", "PREV(u.k)", "CORRELATED_SUBQUERY"),
+    ("(SELECT CLASSIFIER())", "true", "CLASSIFIER()", "CORRELATED_SUBQUERY"),
+    ("(SELECT count(*) FROM u MATCH_RECOGNIZE (ORDER BY k MEASURES 1 AS o PATTERN (Z) "
+     "DEFINE Z AS true))", "true", "u MATCH_RECOGNIZE", "MATCH_RECOGNIZE_IN_SUBQUERY"),
+])
+def test_subqueries_that_need_the_match_are_refused(measure, define, culprit, code) -> None:
+    sql = CLAUSE.format(m=measure, d=define)
+    error = error_of(sql)
+    assert error.code == code
+    assert (error.line, error.column) == (1, sql.index(culprit) + 1)
+
+
+@pytest.mark.parametrize("measure, define, kept", [
+    ("(SELECT 'x')", "true", "((SELECT 'x')) AS `c`"),
+    ("(SELECT max(v) FROM u)", "true", "((SELECT max(v) FROM u)) AS `c`"),
+    ("1", "B.v < (SELECT max(x.v) FROM u x)", "(`v` < (SELECT max(x.v) FROM u x))"),
+    ("1", "1 IN (SELECT 1) AND EXISTS (SELECT 1)", "(1 IN (SELECT 1))"),
+    ("1", "LAST(A.v) > (SELECT 1)", "((`v`) > (SELECT 1)) AS"),
+    # a subquery binding a pattern variable's name as its own alias is not correlated
+    ("(SELECT max(A.v) FROM u A)", "true", "((SELECT max(A.v) FROM u A)) AS `c`"),
+])
+def test_uncorrelated_subqueries_reach_spark_as_written(measure, define, kept) -> None:
+    assert kept in compile_statement(CLAUSE.format(m=measure, d=define)).sql
+
+
+def test_count_without_argument_counts_rows() -> None:
+    # COUNT() is COUNT(*) (Trino's count()): the same component as COUNT(*).
+    with_star = compile_statement(CLAUSE.format(m="COUNT(*)", d="true"))
+    bare = compile_statement(CLAUSE.format(m="count()", d="true"))
+    assert bare.matches[0].plan.components == with_star.matches[0].plan.components
+
+
+def test_only_constant_measures_still_give_the_function_a_column() -> None:
+    compiled = compile_statement(
+        "SELECT * FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES 'foo' AS foo PATTERN (Y+) DEFINE Y AS true)")
+    assert len(compiled.matches[0].plan.components) == 1
+    assert "SELECT ('foo') AS `foo` FROM sparkcep_mr_" in compiled.sql
+
+
+def test_repeated_partition_and_order_columns_are_output_again() -> None:
+    # ISO/IEC 19075-5 4.17: partitioning columns, ordering columns, measures, the rest; the
+    # * EXCEPT names each column once (Spark refuses overlapping EXCEPT lists).
+    compiled = compile_statement(
+        "SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY p, P ORDER BY id, p, id "
+        "MEASURES 1 AS one ALL ROWS PER MATCH PATTERN (A) DEFINE A AS true)")
+    assert "SELECT `p`, `P`, `id`, `p`, `id`, (1) AS `one`, * EXCEPT (`p`, `id`) FROM" in compiled.sql
+    assert compiled.matches[0].plan.partition_columns == ("p",)

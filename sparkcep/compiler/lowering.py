@@ -150,10 +150,28 @@ class Lowering:
         elif isinstance(inner, exp.Anonymous) and inner.name.upper() in (
             "PREV", "NEXT", "CLASSIFIER", "MATCH_NUMBER",
         ):
+            if isinstance(inner.this, exp.Identifier) and inner.this.args.get("quoted"):
+                # A quoted name is an ordinary function name (SQL:2016 5.4: <identifier>), not
+                # the keyword of a row pattern function; no such function exists here.
+                raise self.scope.error(
+                    "QUOTED_ROW_PATTERN_FUNCTION",
+                    f"'{inner.name}' is quoted, so it names an ordinary function, not the row "
+                    f"pattern function {inner.name.upper()}; write {inner.name.upper()}(...) "
+                    "without quotes",
+                    inner,
+                )
             name = inner.name.upper()
             args = list(inner.expressions)
         if name is None:
             return None
+        if inner is not node and name in ("PREV", "NEXT", "CLASSIFIER", "MATCH_NUMBER"):
+            # ISO/IEC 19075-5, 5.6.5: RUNNING and FINAL qualify FIRST, LAST and aggregates only
+            raise self.scope.error(
+                "RUNNING_FINAL_TARGET",
+                f"RUNNING and FINAL apply only to FIRST, LAST and aggregate functions, not to "
+                f"{name}",
+                node,
+            )
         if name == "MATCH_NUMBER":
             if args:
                 raise self.scope.error(
@@ -231,7 +249,14 @@ class Lowering:
         """Navigation nesting rules: nothing nests inside FIRST/LAST or an aggregate; PREV/NEXT
         may contain one FIRST/LAST; CLASSIFIER and MATCH_NUMBER nest nowhere."""
         logical = 0
+        found = None
+        whole = argument
+        while isinstance(whole, exp.Paren):
+            whole = whole.this
+        qualified = {id(n.this) for n in argument.walk() if isinstance(n, dx.RunningFinal)}
         for inner in argument.walk():
+            if id(inner) in qualified:  # the call under RUNNING/FINAL, counted with it
+                continue
             if isinstance(inner, (exp.AggFunc, exp.Window)):
                 raise self.scope.error(
                     "INVALID_NAVIGATION_NESTING",
@@ -253,6 +278,17 @@ class Lowering:
                     "and only inside PREV/NEXT",
                     inner,
                 )
+            found = found or (inner, nested.name)
+        if found is not None and found[0] is not whole:
+            # ISO/IEC 19075-5, 5.6.4: PREV/NEXT may be applied to a FIRST/LAST call, not to an
+            # expression containing one: PREV(LAST(A.x + 1), 2), not PREV(LAST(A.x) + 1)
+            inner, name = found
+            raise self.scope.error(
+                "INVALID_NAVIGATION_NESTING",
+                f"{name} nested in {what} must be its whole first argument, as in "
+                f"{what[:4]}({name}(x, k), m)",
+                inner,
+            )
 
     # ----------------------------------------------------------------------------------------
     # Rendering row-local SQL by splicing the user's text

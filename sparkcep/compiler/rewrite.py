@@ -263,7 +263,20 @@ def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) ->
         return "max(CAST(1 AS BIGINT))"
     if isinstance(component, p.Classifier):
         return "max(CAST(NULL AS STRING))"
+    if isinstance(component, p.NavigatedLabel):
+        return _LABEL_TYPES[component.what]
+    if isinstance(component, p.MatchRows):
+        fields = ", ".join(
+            f"'f{i}', " + (_LABEL_VALUES[field] if isinstance(field, str)
+                           else quote_identifier(value_columns[field]))
+            for i, field in enumerate(component.fields)
+        )
+        return f"collect_list(named_struct({fields}))"
     raise TypeError(component)
+
+
+_LABEL_VALUES = {"classifier": "CAST(NULL AS STRING)", "match_number": "CAST(NULL AS BIGINT)"}
+_LABEL_TYPES = {"classifier": "max(CAST(NULL AS STRING))", "match_number": "max(CAST(1 AS BIGINT))"}
 
 
 def _compile_clause(

@@ -130,6 +130,9 @@ class Lowering:
         # variable id -> its row's position in its unrolled block (1-based; None = past the
         # unrolled rows), for the copies ``sparkcep.compiler.unrolling`` made
         self.block_position: dict[int, int | None] = {}
+        # (value column, start, end): a DEFINE condition (or conjunct) that is a value read from
+        # a row; its Spark type must be BOOLEAN, which only registration knows
+        self.truth_columns: list[tuple[int, int, int]] = []
 
     # ----------------------------------------------------------------------------------------
     # Recognising calls
@@ -375,7 +378,10 @@ class Lowering:
             if kind.what in (CONST, LOCAL):
                 local_sql.append(self.render(conjunct))
             else:
-                dependent.append(self.lower_dependent(conjunct, kind))
+                lowered = self.lower_dependent(conjunct, kind)
+                if isinstance(lowered, (p.Navigation, p.CurrentRow)):
+                    self.truth_columns.append((lowered.column, *dialect.span(conjunct)))
+                dependent.append(lowered)
         mask = f"coalesce({' AND '.join(local_sql)}, false)" if local_sql else None
         if not dependent:
             return mask, None
@@ -501,15 +507,18 @@ class Lowering:
 
     def aggregate(self, node: exp.Expression, final: bool) -> p.Aggregate:
         inner = node.this if isinstance(node, dx.RunningFinal) else node
-        function = AGGREGATES.get(type(inner))
+        function = _python_aggregate_name(inner, define=self.current is not None)
         if function is None:
-            raise self.scope.error(
-                "UNSUPPORTED_AGGREGATE",
-                f"aggregate {type(inner).__name__.upper()} is not supported inside "
-                "MATCH_RECOGNIZE; supported: COUNT, SUM, AVG, MIN, MAX, COLLECT_LIST/ARRAY_AGG",
-                inner,
-            )
+            raise self.unsupported_aggregate(inner, "here")
         argument = inner.this
+        if isinstance(inner, exp.Anonymous):
+            if len(inner.expressions) != 1:
+                raise self.scope.error(
+                    "UNSUPPORTED_AGGREGATE",
+                    f"{function.upper()} takes a single argument inside MATCH_RECOGNIZE",
+                    inner,
+                )
+            return self.aggregate_over(inner, function, inner.expressions[0], False, final)
         distinct = False
         if isinstance(argument, exp.Distinct):
             distinct = True
@@ -526,6 +535,12 @@ class Lowering:
                 f"{function.upper()} takes a single argument inside MATCH_RECOGNIZE",
                 inner,
             )
+        return self.aggregate_over(inner, function, argument, distinct, final)
+
+    def aggregate_over(
+        self, inner: exp.Expression, function: str, argument: exp.Expression, distinct: bool,
+        final: bool,
+    ) -> p.Aggregate:
         if function == "count" and isinstance(argument, exp.Star):
             return p.Aggregate("count", None, None, False, final)
         if function == "count" and isinstance(argument, exp.Column) and isinstance(argument.this, exp.Star):
@@ -540,8 +555,10 @@ class Lowering:
         """An aggregate in DEFINE, computed in Python with RUNNING semantics: over a column
         (``aggregate``) or over CLASSIFIER() / MATCH_NUMBER() of each row."""
         inner = node.this if isinstance(node, dx.RunningFinal) else node
-        function = AGGREGATES.get(type(inner))
+        function = _python_aggregate_name(inner, define=True)
         argument = inner.this if function is not None else None
+        if isinstance(inner, exp.Anonymous):
+            argument = inner.expressions[0] if inner.expressions else None
         distinct = isinstance(argument, exp.Distinct) and len(argument.expressions) == 1
         if distinct:
             argument = argument.expressions[0]
@@ -559,8 +576,9 @@ class Lowering:
         name = _function_name(inner, self.scope.sql)
         return self.scope.error(
             "UNSUPPORTED_AGGREGATE",
-            f"aggregate {name} is not supported {where}; supported: COUNT, SUM, AVG, MIN, MAX, "
-            "COLLECT_LIST/ARRAY_AGG (in MEASURES every Spark aggregate)",
+            f"aggregate {name} is not supported {where}; DEFINE supports COUNT, SUM, AVG, MIN, "
+            "MAX, COLLECT_LIST/ARRAY_AGG, COUNT_IF, BOOL_AND/EVERY, BOOL_OR/SOME, ANY_VALUE "
+            "(MEASURES: every Spark aggregate)",
             inner,
         )
 
@@ -774,6 +792,28 @@ SPARK_AGGREGATE_NAMES = frozenset({
     "bitmap_or_agg", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2",
     "regr_sxx", "regr_sxy", "regr_syy", "approx_top_k", "kll_sketch_agg_bigint",
 })
+
+
+# Aggregates Python computes in DEFINE besides AGGREGATES (RUNNING, row by row); their Spark
+# semantics are simple enough to be exact: see sparkcep.evaluation.interpreter.
+DEFINE_AGGREGATES: dict[type, str] = {
+    exp.CountIf: "count_if",
+    exp.LogicalAnd: "bool_and",
+    exp.LogicalOr: "bool_or",
+    exp.AnyValue: "any_value",
+}
+DEFINE_AGGREGATE_NAMES = {"every": "bool_and", "bool_and": "bool_and", "some": "bool_or",
+                          "bool_or": "bool_or"}
+
+
+def _python_aggregate_name(inner: exp.Expression, define: bool) -> str | None:
+    """The plan's name of an aggregate Python computes, or None."""
+    function = AGGREGATES.get(type(inner))
+    if function is None and define:
+        function = DEFINE_AGGREGATES.get(type(inner))
+        if function is None and is_aggregate(inner):
+            function = DEFINE_AGGREGATE_NAMES.get(inner.name.lower())
+    return function
 
 
 def is_aggregate(node: exp.Expression) -> bool:

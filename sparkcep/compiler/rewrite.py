@@ -91,6 +91,9 @@ class CompiledMatch:
     probe_prefix: str
     component_probes: tuple[str, ...]
     source: str = ""
+    # (value column, start, end in ``source``): value columns a DEFINE reads as its condition;
+    # registration checks that Spark types them BOOLEAN (ISO/IEC 19075-5, 4.11)
+    truth_columns: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -427,6 +430,7 @@ def _compile_clause(
         probe_prefix=_visible_ctes(clause, splicer),
         component_probes=tuple(_component_probe(c, plan.value_columns) for c in components),
         source=sql,
+        truth_columns=tuple(lowering.truth_columns),
     )
     return compiled, replacement
 

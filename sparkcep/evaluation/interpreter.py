@@ -97,6 +97,8 @@ def aggregate_values(function: str, values: list, distinct: bool):
             if v not in unique:
                 unique.append(v)
         present = unique
+    if function in DEFINE_ONLY_AGGREGATES:
+        return DEFINE_ONLY_AGGREGATES[function](values, present)
     if function == "count":
         return len(present)
     if function == "collect_list":
@@ -303,3 +305,22 @@ def _match_rows(rows: p.MatchRows, names: Sequence[str]) -> Evaluator:
         ]
 
     return evaluate
+
+
+# Aggregates only DEFINE computes in Python (MEASURES leaves them to Spark), as Spark defines
+# them: count_if counts TRUE; bool_and/bool_or skip NULLs and are NULL over no value;
+# any_value is Spark's first(x): the first row's value, NULL included.
+def _bool_and(values, present):
+    return all(present) if present else None
+
+
+def _bool_or(values, present):
+    return any(present) if present else None
+
+
+DEFINE_ONLY_AGGREGATES = {
+    "count_if": lambda values, present: sum(1 for v in present if v is True),
+    "bool_and": _bool_and,
+    "bool_or": _bool_or,
+    "any_value": lambda values, present: values[0] if values else None,
+}

@@ -104,3 +104,31 @@ def test_unmatched_rows_have_null_spark_aggregates(table, spark):
         (1, None, None), (2, None, None), (3, None, None), (4, 1, ["A"]), (5, None, None),
         (6, 1, ["A"]),
     ]
+
+
+def test_define_aggregates_in_python(table, spark):
+    # DEFINE's aggregates are RUNNING over the rows mapped so far plus the candidate (5.6.5):
+    # rows 2, 3 are B (v > 12, at most 2 of them); row 4 would be a third; from row 4 no B
+    # follows (5 < 12); from row 5, row 6 is B. any_value(A.v) is Spark's first(A.v).
+    got = rows(spark, """
+      MEASURES FIRST(A.id) AS a, LAST(B.id) AS b
+      PATTERN (A B+)
+      DEFINE B AS bool_and(B.v > 12) AND count_if(B.v > 12) <= 2 AND any_value(A.v) < 30
+              AND every(B.v > 0) AND NOT bool_or(B.v > 45) AND some(B.v > 12)
+    """, "a, b")
+    assert got == [(1, 3), (5, 6)]
+
+
+def test_define_not_boolean_is_located(table, spark):
+    # A DEFINE condition is a boolean <search condition> (4.11); A.v is an INT, known only from
+    # Spark's analysis, so registration refuses it, pointing at the condition.
+    from sparkcep.errors import SparkCepError
+
+    query = ("SELECT * FROM u MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(B.id) AS b\n"
+             "  PATTERN (A B) DEFINE B AS A.v)")
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, query)
+    error = caught.value
+    assert error.code == "DEFINE_NOT_BOOLEAN", str(error)
+    assert (error.line, error.column) == (2, query.splitlines()[1].index("A.v") + 1)
+    assert "int" in error.message

@@ -133,6 +133,9 @@ class Lowering:
         # (value column, start, end): a DEFINE condition (or conjunct) that is a value read from
         # a row; its Spark type must be BOOLEAN, which only registration knows
         self.truth_columns: list[tuple[int, int, int]] = []
+        # MatchRows -> the texts of the Spark aggregates over them, as segments: strings and
+        # field numbers (registration has Spark analyse them over the value columns)
+        self.spark_aggregates: dict[p.MatchRows, list[tuple]] = {}
 
     # ----------------------------------------------------------------------------------------
     # Recognising calls
@@ -649,6 +652,7 @@ class Lowering:
         sets: set = set()
         splicer = Splicer(self.scope.sql)
         row = quote_identifier(f"{PREFIX_ROW}r")
+        marks: list[tuple[int, int, int]] = []  # (start, end, field): for the registration check
 
         def field(source) -> str:
             if source not in fields:
@@ -661,11 +665,14 @@ class Lowering:
                 if call.argument is not None:
                     sets.add(self.scope.resolve(_name_identifier(call.argument)))
                 splicer.replace(*dialect.span(n), field(call.name.lower()))
+                marks.append((*dialect.span(n), fields.index(call.name.lower())))
                 return
             if isinstance(n, exp.Column):
                 self.reject_star(n)
                 sets.add(self.qualifier(n))
-                splicer.replace(*dialect.span(n), field(self.value_column(n)))
+                column = self.value_column(n)
+                splicer.replace(*dialect.span(n), field(column))
+                marks.append((*dialect.span(n), fields.index(column)))
                 return
             for child in n.iter_expressions():
                 visit(child)
@@ -680,8 +687,12 @@ class Lowering:
                 inner,
             )
         variables = next(iter(sets)) if sets else None
-        rows = component(p.MatchRows(variables, tuple(fields), final))
+        match_rows = p.MatchRows(variables, tuple(fields), final)
+        rows = component(match_rows)
         text = splicer.render(*dialect.span(inner))
+        self.spark_aggregates.setdefault(match_rows, []).append(
+            _segments(self.scope.sql, *dialect.span(inner), marks)
+        )
         exploded = f"{quote_identifier(PREFIX_ROW + 'e')}({row})"
         # a row WITH UNMATCHED ROWS has no match: its measures are NULL, not an empty aggregate
         return f"IF({rows} IS NULL, NULL, (SELECT {text} FROM explode({rows}) AS {exploded}))"
@@ -827,6 +838,17 @@ def _function_name(node: exp.Expression, sql: str) -> str:
     start, end = dialect.span(node)
     text = sql[start:end]
     return text.split("(", 1)[0].strip() or type(node).__name__.upper()
+
+
+def _segments(sql: str, start: int, end: int, marks: list[tuple[int, int, int]]) -> tuple:
+    """``sql[start:end]`` as text pieces and, where ``marks`` say, field numbers."""
+    pieces: list = []
+    position = start
+    for mark_start, mark_end, number in sorted(marks):
+        pieces += [sql[position:mark_start], number]
+        position = mark_end
+    pieces.append(sql[position:end])
+    return tuple(pieces)
 
 
 def _unparenthesised(node: exp.Expression) -> exp.Expression:

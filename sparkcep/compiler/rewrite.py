@@ -255,8 +255,12 @@ def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
     )
 
 
-def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) -> str:
-    """An aggregate over the function's input whose type is the component's output type."""
+def _component_probe(
+    component: p.Expression, value_columns: tuple[str, ...], spark_aggregates: dict | None = None
+) -> str:
+    """An aggregate over the function's input whose type is the component's output type. For
+    match rows, the Spark aggregates applied to them are analysed too (over the value columns),
+    so a mistake in them (``max_by(A.v)``) is reported at registration."""
     if isinstance(component, p.Navigation):
         return f"first({quote_identifier(value_columns[component.column])})"
     if isinstance(component, p.Aggregate):
@@ -269,12 +273,18 @@ def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) ->
     if isinstance(component, p.NavigatedLabel):
         return _LABEL_TYPES[component.what]
     if isinstance(component, p.MatchRows):
-        fields = ", ".join(
-            f"'f{i}', " + (_LABEL_VALUES[field] if isinstance(field, str)
-                           else quote_identifier(value_columns[field]))
-            for i, field in enumerate(component.fields)
-        )
-        return f"collect_list(named_struct({fields}))"
+        values = [_LABEL_VALUES[field] if isinstance(field, str)
+                  else quote_identifier(value_columns[field]) for field in component.fields]
+        fields = ", ".join(f"'f{i}', {value}" for i, value in enumerate(values))
+        rows = f"collect_list(named_struct({fields}))"
+        checks = [
+            "".join(piece if isinstance(piece, str) else values[piece] for piece in segments)
+            for segments in (spark_aggregates or {}).get(component, [])
+        ]
+        if not checks:
+            return rows
+        analysed = " OR ".join(f"(({check}) IS NULL)" for check in checks)
+        return f"IF({analysed} OR true, {rows}, NULL)"
     raise TypeError(component)
 
 
@@ -428,7 +438,9 @@ def _compile_clause(
         plan=plan,
         table_sql=table_sql,
         probe_prefix=_visible_ctes(clause, splicer),
-        component_probes=tuple(_component_probe(c, plan.value_columns) for c in components),
+        component_probes=tuple(
+            _component_probe(c, plan.value_columns, lowering.spark_aggregates) for c in components
+        ),
         source=sql,
         truth_columns=tuple(lowering.truth_columns),
     )

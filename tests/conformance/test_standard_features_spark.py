@@ -132,3 +132,18 @@ def test_define_not_boolean_is_located(table, spark):
     assert error.code == "DEFINE_NOT_BOOLEAN", str(error)
     assert (error.line, error.column) == (2, query.splitlines()[1].index("A.v") + 1)
     assert "int" in error.message
+
+
+def test_spark_aggregate_mistake_is_located(table, spark):
+    # Spark analyses the aggregates it computes at registration: its own error, typed, at the
+    # user's function name.
+    from sparkcep.errors import SparkCepError
+
+    query = ("SELECT * FROM u MATCH_RECOGNIZE (ORDER BY id\n"
+             "  MEASURES max_by(A.v) AS x PATTERN (A+) DEFINE A AS true)")
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, query)
+    error = caught.value
+    assert error.code == "WRONG_NUM_ARGS", str(error)
+    assert (error.line, error.column) == (2, query.splitlines()[1].index("max_by") + 1)
+    assert "__sparkcep" not in str(error)

@@ -9,6 +9,7 @@ DEFINE and MEASURES (``sparkcep.compiler.lowering``), which shares this module's
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -16,6 +17,7 @@ from sqlglot import exp
 from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.engines import rowpattern as rp
+from sparkcep.engines.standard.program import MAX_PROGRAM_SIZE
 from sparkcep.errors import AnalysisError, InternalError
 from sparkcep.engines.spec import RowsPerMatch, SkipMode, Strategy
 
@@ -42,7 +44,9 @@ class Scope:
     def error(self, code: str, message: str, node: exp.Expression | None) -> AnalysisError:
         if node is None:
             return AnalysisError(code, message)
-        start, end = dialect.span(node)
+        return self.error_at(code, message, *dialect.span(node))
+
+    def error_at(self, code: str, message: str, start: int, end: int) -> AnalysisError:
         return AnalysisError.at_offset(code, message, self.sql, start, max(1, end - start))
 
     def resolve(self, identifier: exp.Identifier) -> frozenset[int]:
@@ -101,16 +105,71 @@ def _option(node: exp.Expression | None) -> str | None:
 
 
 def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
+    """Check one clause and gather what lowering needs, step by step in clause order."""
     scope = Scope(sql)
     pattern_node = node.args["pattern"]
+    _check_input_columns(node, scope)
+    _collect_variables(pattern_node, scope)
+    _collect_subsets(node, scope)
+    definitions = _collect_definitions(node, scope)
+    rows_per_match = _ROWS[_option(node.args.get("rows_per_match")) or "ONE"]
+    strategy = _STRATEGIES[_option(node.args.get("strategy")) or "STRICT_CONTIGUITY"]
+    skip, skip_to = _after_match_skip(node, scope, strategy)
+    _check_match_number_in_define(definitions, scope, strategy)
+    _check_boolean_definitions(definitions, scope)
+    _check_pattern_limits(pattern_node, scope)
+    pattern = _lower_pattern(pattern_node, scope, strategy)
+    _check_program_size(pattern, pattern_node, scope)
+    _check_exclusion(pattern_node, scope, rows_per_match)
+    measures = _collect_measures(node, scope)
+    partition_by = _partition_by(node, scope)
+    order = node.args.get("order")
+    order_by = list(order.expressions) if order is not None else []
+    within = _within(node, scope, order_by)
+    return Analysis(
+        node=node,
+        scope=scope,
+        pattern=pattern,
+        definitions=definitions,
+        measures=measures,
+        partition_by=partition_by,
+        order_by=order_by,
+        rows_per_match=rows_per_match,
+        skip=skip,
+        skip_to=skip_to,
+        strategy=strategy,
+        within=within,
+    )
 
-    # Primary variables: in order of first appearance in PATTERN.
+
+def _check_input_columns(node: dx.MatchRecognize, scope: Scope) -> None:
+    """A derived column list may not name a column twice, also not in different case: Spark
+    resolves names case-insensitively, so ``t(x, X)`` makes every reference to x ambiguous."""
+    alias = node.this.args.get("alias") if isinstance(node.this, exp.Expression) else None
+    columns = alias.columns if isinstance(alias, exp.TableAlias) else []
+    seen: dict[str, exp.Identifier] = {}
+    for column in columns:
+        key = column.name.lower()
+        if key in seen:
+            raise scope.error(
+                "DUPLICATE_INPUT_COLUMN",
+                f"the input relation names column '{column.name}' twice (column names are "
+                f"case-insensitive: '{seen[key].name}' is the same column)",
+                column,
+            )
+        seen[key] = column
+
+
+def _collect_variables(pattern_node: dx.RowPattern, scope: Scope) -> None:
+    """Primary variables: in order of first appearance in PATTERN."""
     for variable in pattern_node.find_all(dx.PatternVariable, bfs=False):
         name = canonical_name(variable.this)
         if name not in scope.variable_ids:
             scope.variable_ids[name] = len(scope.variables)
             scope.variables.append(name)
 
+
+def _collect_subsets(node: dx.MatchRecognize, scope: Scope) -> None:
     for subset in node.args.get("subsets") or []:
         name = canonical_name(subset.this)
         if name in scope.variable_ids:
@@ -135,6 +194,8 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
             members.add(scope.variable_ids[member_name])
         scope.subsets[name] = frozenset(members)
 
+
+def _collect_definitions(node: dx.MatchRecognize, scope: Scope) -> dict[int, exp.Expression]:
     definitions: dict[int, exp.Expression] = {}
     for definition in node.args.get("define") or []:
         name = canonical_name(definition.this)
@@ -158,46 +219,179 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
                 definition.this,
             )
         definitions[var] = definition.args["condition"]
+    return definitions
 
-    rows_per_match = _ROWS[_option(node.args.get("rows_per_match")) or "ONE"]
-    strategy = _STRATEGIES[_option(node.args.get("strategy")) or "STRICT_CONTIGUITY"]
 
+def _after_match_skip(
+    node: dx.MatchRecognize, scope: Scope, strategy: Strategy
+) -> tuple[SkipMode, frozenset[int] | None]:
     skip, skip_to = SkipMode.PAST_LAST_ROW, None
     after = node.args.get("after_match_skip")
-    if after is not None:
-        skip = SkipMode[_option(after)]
-        target = after.args.get("variable")
-        if target is not None:
-            skip_to = scope.resolve(target)
-
-    if after is not None and strategy is not Strategy.STRICT_CONTIGUITY:
+    if after is None:
+        return skip, skip_to
+    skip = SkipMode[_option(after)]
+    target = after.args.get("variable")
+    if target is not None:
+        skip_to = scope.resolve(target)
+    if strategy is not Strategy.STRICT_CONTIGUITY:
         raise scope.error(
             "AFTER_MATCH_SKIP_WITH_SELECTION_STRATEGY",
             f"AFTER MATCH SKIP does not apply under {strategy.value}: every match is reported "
             "(see docs/semantics.md); remove the AFTER MATCH SKIP clause",
             after,
         )
-    if strategy is not Strategy.STRICT_CONTIGUITY:
-        for condition in definitions.values():
-            number = condition.find(dx.MatchNumber)
-            if number is not None:
-                raise scope.error(
-                    "MATCH_NUMBER_IN_DEFINE",
-                    f"MATCH_NUMBER() cannot be used in DEFINE under {strategy.value}: a match's "
-                    "number is only known when the match is reported",
-                    number,
-                )
+    return skip, skip_to
 
-    pattern = _lower_pattern(pattern_node, scope, strategy)
-    if rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED:
-        exclusion = pattern_node.find(dx.PatternExclusion)
-        if exclusion is not None:
+
+def _check_match_number_in_define(
+    definitions: dict[int, exp.Expression], scope: Scope, strategy: Strategy
+) -> None:
+    if strategy is Strategy.STRICT_CONTIGUITY:
+        return
+    for condition in definitions.values():
+        number = condition.find(dx.MatchNumber)
+        if number is not None:
             raise scope.error(
-                "EXCLUSION_WITH_UNMATCHED_ROWS",
-                "pattern exclusion {- -} cannot be used with ALL ROWS PER MATCH WITH UNMATCHED ROWS",
-                exclusion,
+                "MATCH_NUMBER_IN_DEFINE",
+                f"MATCH_NUMBER() cannot be used in DEFINE under {strategy.value}: a match's "
+                "number is only known when the match is reported",
+                number,
             )
 
+
+# Expressions whose value is never a boolean, whatever their operands' types. A DEFINE
+# condition is a <search condition> (ISO/IEC 19075-5, 4.11): it must be boolean. A condition
+# whose type depends on a column (``DEFINE B AS A.flag``) is checked when Spark types it.
+_NOT_BOOLEAN = (
+    exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod, exp.Neg, exp.DPipe, exp.Concat,
+    exp.BitwiseAnd, exp.BitwiseOr, exp.BitwiseXor, exp.BitwiseNot, exp.Interval,
+    exp.Count, exp.Sum, exp.Avg, exp.ArrayAgg, dx.MatchNumber, dx.Classifier,
+)
+
+
+def _check_boolean_definitions(definitions: dict[int, exp.Expression], scope: Scope) -> None:
+    for condition in definitions.values():
+        for operand in _boolean_operands(condition):
+            if _never_boolean(operand):
+                raise scope.error(
+                    "DEFINE_NOT_BOOLEAN",
+                    "a DEFINE condition must be a boolean expression (a comparison, a predicate, "
+                    "or a boolean column), not a value",
+                    operand,
+                )
+
+
+def _boolean_operands(condition: exp.Expression):
+    """``condition`` and, through AND/OR/NOT and parentheses, the operands that must be boolean."""
+    yield condition
+    if isinstance(condition, (exp.And, exp.Or)):
+        for side in (condition.this, condition.expression):
+            yield from _boolean_operands(side)
+    elif isinstance(condition, (exp.Not, exp.Paren)):
+        yield from _boolean_operands(condition.this)
+
+
+def _never_boolean(node: exp.Expression) -> bool:
+    inner = node.this if isinstance(node, dx.RunningFinal) else node
+    if isinstance(inner, exp.Literal):
+        return True
+    return isinstance(inner, _NOT_BOOLEAN)
+
+
+#: The largest quantifier bound: Spark's (and Java's) largest INT, as in other engines.
+MAX_QUANTIFIER_BOUND = 2_147_483_647
+#: PERMUTE lists every ordering of its elements (ISO/IEC 19075-5, 4.12.4): n! alternatives.
+MAX_PERMUTE_WIDTH = 8
+
+
+def _check_pattern_limits(pattern_node: dx.RowPattern, scope: Scope) -> None:
+    """Quantifier bounds and PERMUTE width, before anything is built from them."""
+    for node in pattern_node.walk():
+        if isinstance(node, dx.PatternQuantified):
+            low, high = int(node.args["min"]), node.args.get("max")
+            quantifier = _quantifier_span(node, scope.sql)
+            if high is not None and int(high) < 1:
+                raise scope.error_at(
+                    "INVALID_QUANTIFIER_BOUND",
+                    "the upper bound of a quantifier must be at least 1",
+                    *quantifier,
+                )
+            for bound in (low, None if high is None else int(high)):
+                if bound is not None and bound > MAX_QUANTIFIER_BOUND:
+                    raise scope.error_at(
+                        "INVALID_QUANTIFIER_BOUND",
+                        f"quantifier bound {bound} is larger than the limit "
+                        f"{MAX_QUANTIFIER_BOUND}",
+                        *quantifier,
+                    )
+        elif isinstance(node, dx.PatternPermute) and len(node.expressions) > MAX_PERMUTE_WIDTH:
+            raise scope.error(
+                "PATTERN_TOO_LARGE",
+                f"PERMUTE of {len(node.expressions)} elements stands for "
+                f"{math.factorial(len(node.expressions)):,} orderings; the limit is "
+                f"{MAX_PERMUTE_WIDTH} elements",
+                node,
+            )
+
+
+def _quantifier_span(node: dx.PatternQuantified, sql: str) -> tuple[int, int]:
+    """Where the quantifier itself (``{0}``, ``+``) is written, after its operand."""
+    end = dialect.span(node)[1]
+    operand_end = dialect.span(node.this)[1]
+    text = sql[operand_end:end]
+    return operand_end + (len(text) - len(text.lstrip())), end
+
+
+def program_size(pattern: rp.Pattern) -> int:
+    """The number of instructions the standard matcher compiles ``pattern`` into
+    (``sparkcep.engines.standard.program``), computed without building it."""
+    if isinstance(pattern, (rp.Label, rp.Anchor)):
+        return 1
+    if isinstance(pattern, (rp.Empty, rp.Negation)):
+        return 0
+    if isinstance(pattern, rp.Exclusion):
+        return program_size(pattern.pattern)
+    if isinstance(pattern, rp.Concat):
+        return sum(program_size(item) for item in pattern.items)
+    if isinstance(pattern, rp.Alternation):
+        return sum(program_size(item) for item in pattern.items) + 2 * (len(pattern.items) - 1)
+    if isinstance(pattern, rp.Permute):
+        orders = math.factorial(len(pattern.items))
+        return orders * sum(program_size(item) for item in pattern.items) + 2 * (orders - 1)
+    if isinstance(pattern, rp.Quantified):
+        body = program_size(pattern.pattern)
+        checks = 2 if rp.can_match_empty(pattern.pattern) else 0
+        if pattern.max is None:
+            return pattern.min * body + body + checks + 2
+        return pattern.min * body + (pattern.max - pattern.min) * (body + checks + 1)
+    raise InternalError(f"not a pattern node: {pattern!r}")
+
+
+def _check_program_size(pattern: rp.Pattern, pattern_node: dx.RowPattern, scope: Scope) -> None:
+    size = program_size(pattern)
+    if size > MAX_PROGRAM_SIZE:
+        raise scope.error(
+            "PATTERN_TOO_LARGE",
+            f"the pattern compiles to {size:,} matcher instructions; the limit is "
+            f"{MAX_PROGRAM_SIZE:,} (large bounded quantifiers such as A{{1000000}} and wide "
+            "PERMUTEs are unrolled; use an unbounded quantifier where possible)",
+            pattern_node,
+        )
+
+
+def _check_exclusion(pattern_node: dx.RowPattern, scope: Scope, rows: RowsPerMatch) -> None:
+    if rows is not RowsPerMatch.ALL_WITH_UNMATCHED:
+        return
+    exclusion = pattern_node.find(dx.PatternExclusion)
+    if exclusion is not None:
+        raise scope.error(
+            "EXCLUSION_WITH_UNMATCHED_ROWS",
+            "pattern exclusion {- -} cannot be used with ALL ROWS PER MATCH WITH UNMATCHED ROWS",
+            exclusion,
+        )
+
+
+def _collect_measures(node: dx.MatchRecognize, scope: Scope) -> list[tuple[str, exp.Expression, dx.Measure]]:
     measures: list[tuple[str, exp.Expression, dx.Measure]] = []
     seen: dict[str, dx.Measure] = {}
     for measure in node.args.get("measures") or []:
@@ -209,7 +403,10 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
             )
         seen[key] = measure
         measures.append((alias.name, measure.this, measure))
+    return measures
 
+
+def _partition_by(node: dx.MatchRecognize, scope: Scope) -> list[exp.Expression]:
     partition_by = list(node.args.get("partition_by") or [])
     for item in partition_by:
         if not isinstance(item, exp.Column) or isinstance(item.this, exp.Star):
@@ -222,9 +419,10 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
                 "pattern variables can only qualify columns in MEASURES and DEFINE",
                 item,
             )
-    order = node.args.get("order")
-    order_by = list(order.expressions) if order is not None else []
+    return partition_by
 
+
+def _within(node: dx.MatchRecognize, scope: Scope, order_by: list) -> dx.Within | None:
     within = node.args.get("within")
     if within is not None and not order_by:
         raise scope.error("WITHIN_REQUIRES_ORDER_BY", "WITHIN needs an ORDER BY key", within)
@@ -234,21 +432,7 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
             "WITHIN measures the window on the ORDER BY key, so ORDER BY must have one key",
             order_by[1],
         )
-
-    return Analysis(
-        node=node,
-        scope=scope,
-        pattern=pattern,
-        definitions=definitions,
-        measures=measures,
-        partition_by=partition_by,
-        order_by=order_by,
-        rows_per_match=rows_per_match,
-        skip=skip,
-        skip_to=skip_to,
-        strategy=strategy,
-        within=within,
-    )
+    return within
 
 
 def _lower_pattern(node: dx.RowPattern, scope: Scope, strategy: Strategy) -> rp.Pattern:

@@ -70,6 +70,10 @@ def _is_pattern(value) -> bool:
 def _uses_match_number(expression) -> bool:
     if isinstance(expression, p.MatchNumber):
         return True
+    if isinstance(expression, (p.NavigatedLabel, p.LabelAggregate)):
+        return expression.what == "match_number"
+    if isinstance(expression, p.MatchRows):
+        return "match_number" in expression.fields
     if isinstance(expression, p.Operator):
         return any(_uses_match_number(e) for e in expression.operands)
     return False

@@ -131,6 +131,12 @@ class Lowering:
         # variable id -> its row's position in its unrolled block (1-based; None = past the
         # unrolled rows), for the copies ``sparkcep.compiler.unrolling`` made
         self.block_position: dict[int, int | None] = {}
+        # (value column, start, end): a DEFINE condition (or conjunct) that is a value read from
+        # a row; its Spark type must be BOOLEAN, which only registration knows
+        self.truth_columns: list[tuple[int, int, int]] = []
+        # MatchRows -> the texts of the Spark aggregates over them, as segments: strings and
+        # field numbers (registration has Spark analyse them over the value columns)
+        self.spark_aggregates: dict[p.MatchRows, list[tuple]] = {}
 
     # ----------------------------------------------------------------------------------------
     # Recognising calls
@@ -151,10 +157,28 @@ class Lowering:
         elif isinstance(inner, exp.Anonymous) and inner.name.upper() in (
             "PREV", "NEXT", "CLASSIFIER", "MATCH_NUMBER",
         ):
+            if isinstance(inner.this, exp.Identifier) and inner.this.args.get("quoted"):
+                # A quoted name is an ordinary function name (SQL:2016 5.4: <identifier>), not
+                # the keyword of a row pattern function; no such function exists here.
+                raise self.scope.error(
+                    "QUOTED_ROW_PATTERN_FUNCTION",
+                    f"'{inner.name}' is quoted, so it names an ordinary function, not the row "
+                    f"pattern function {inner.name.upper()}; write {inner.name.upper()}(...) "
+                    "without quotes",
+                    inner,
+                )
             name = inner.name.upper()
             args = list(inner.expressions)
         if name is None:
             return None
+        if inner is not node and name in ("PREV", "NEXT", "CLASSIFIER", "MATCH_NUMBER"):
+            # ISO/IEC 19075-5, 5.6.5: RUNNING and FINAL qualify FIRST, LAST and aggregates only
+            raise self.scope.error(
+                "RUNNING_FINAL_TARGET",
+                f"RUNNING and FINAL apply only to FIRST, LAST and aggregate functions, not to "
+                f"{name}",
+                node,
+            )
         if name == "MATCH_NUMBER":
             if args:
                 raise self.scope.error(
@@ -229,12 +253,21 @@ class Lowering:
             )
         return sets
 
-    def check_no_nested(self, argument: exp.Expression, what: str, allow_logical: bool) -> None:
+    def check_no_nested(
+        self, argument: exp.Expression, what: str, allow_logical: bool, allow_labels: bool = False
+    ) -> None:
         """Navigation nesting rules: nothing nests inside FIRST/LAST or an aggregate; PREV/NEXT
         may contain one FIRST/LAST; CLASSIFIER and MATCH_NUMBER nest nowhere."""
         logical = 0
+        found = None
+        whole = argument
+        while isinstance(whole, exp.Paren):
+            whole = whole.this
+        qualified = {id(n.this) for n in argument.walk() if isinstance(n, dx.RunningFinal)}
         for inner in walk_outside_subqueries(argument):
-            if isinstance(inner, (exp.AggFunc, exp.Window)):
+            if id(inner) in qualified:  # the call under RUNNING/FINAL, counted with it
+                continue
+            if isinstance(inner, (exp.AggFunc, exp.Window)) or is_aggregate(inner):
                 raise self.scope.error(
                     "INVALID_NAVIGATION_NESTING",
                     f"{what} cannot contain an aggregate or window function",
@@ -244,6 +277,8 @@ class Lowering:
             if nested is None:
                 continue
             if nested.name in ("CLASSIFIER", "MATCH_NUMBER"):
+                if allow_labels:
+                    continue
                 raise self.scope.error(
                     "INVALID_NAVIGATION_NESTING", f"{nested.name}() cannot be used inside {what}", inner
                 )
@@ -255,6 +290,17 @@ class Lowering:
                     "and only inside PREV/NEXT",
                     inner,
                 )
+            found = found or (inner, nested.name)
+        if found is not None and found[0] is not whole:
+            # ISO/IEC 19075-5, 5.6.4: PREV/NEXT may be applied to a FIRST/LAST call, not to an
+            # expression containing one: PREV(LAST(A.x + 1), 2), not PREV(LAST(A.x) + 1)
+            inner, name = found
+            raise self.scope.error(
+                "INVALID_NAVIGATION_NESTING",
+                f"{name} nested in {what} must be its whole first argument, as in "
+                f"{what[:4]}({name}(x, k), m)",
+                inner,
+            )
 
     # ----------------------------------------------------------------------------------------
     # Rendering row-local SQL by splicing the user's text
@@ -339,7 +385,10 @@ class Lowering:
             if kind.what in (CONST, LOCAL):
                 local_sql.append(self.render(conjunct))
             else:
-                dependent.append(self.lower_dependent(conjunct, kind))
+                lowered = self.lower_dependent(conjunct, kind)
+                if isinstance(lowered, (p.Navigation, p.CurrentRow)):
+                    self.truth_columns.append((lowered.column, *dialect.span(conjunct)))
+                dependent.append(lowered)
         mask = f"coalesce({' AND '.join(local_sql)}, false)" if local_sql else None
         if not dependent:
             return mask, None
@@ -359,6 +408,8 @@ class Lowering:
                     return Kind(CONST)
                 members = self.scope.resolve(_name_identifier(call.argument))
                 return Kind(CONST) if current in members else Kind(DEP)
+            if self.navigated_label(call) is not None:
+                return Kind(DEP)
             what = f"{call.name}(...)"
             self.check_no_nested(call.argument, what, allow_logical=call.name in ("PREV", "NEXT"))
             sets = self.consistent_set(node, call.argument, what)
@@ -402,8 +453,8 @@ class Lowering:
                 "RUNNING and FINAL apply only to FIRST, LAST and aggregate functions",
                 node,
             )
-        if isinstance(node, exp.AggFunc):
-            self.aggregate(node, final=False)  # validates
+        if isinstance(node, exp.AggFunc) or is_aggregate(node):
+            self.define_aggregate(node)  # validates
             return Kind(DEP)
         if isinstance(node, exp.Column):
             self.reject_star(node)
@@ -432,12 +483,14 @@ class Lowering:
             key = kind.key
             return p.Navigation(key.variables, key.from_start, key.offset, self.value_column(node))
         call = self.call(node)
+        if call is not None and self.navigated_label(call) is not None:
+            return self.navigated_label(call)
         if call is not None and call.name == "MATCH_NUMBER":
             return p.MatchNumber()
         if call is not None and call.name == "CLASSIFIER":
             return p.Classifier(self.scope.resolve(_name_identifier(call.argument)))
-        if isinstance(node, exp.AggFunc):
-            return self.aggregate(node, final=False)
+        if isinstance(node, exp.AggFunc) or is_aggregate(node):
+            return self.define_aggregate(node)
         operator = GLUE.get(type(node))
         if operator is None:
             raise self.scope.error(
@@ -463,15 +516,18 @@ class Lowering:
 
     def aggregate(self, node: exp.Expression, final: bool) -> p.Aggregate:
         inner = node.this if isinstance(node, dx.RunningFinal) else node
-        function = AGGREGATES.get(type(inner))
+        function = _python_aggregate_name(inner, define=self.current is not None)
         if function is None:
-            raise self.scope.error(
-                "UNSUPPORTED_AGGREGATE",
-                f"aggregate {type(inner).__name__.upper()} is not supported inside "
-                "MATCH_RECOGNIZE; supported: COUNT, SUM, AVG, MIN, MAX, COLLECT_LIST/ARRAY_AGG",
-                inner,
-            )
+            raise self.unsupported_aggregate(inner, "here")
         argument = inner.this
+        if isinstance(inner, exp.Anonymous):
+            if len(inner.expressions) != 1:
+                raise self.scope.error(
+                    "UNSUPPORTED_AGGREGATE",
+                    f"{function.upper()} takes a single argument inside MATCH_RECOGNIZE",
+                    inner,
+                )
+            return self.aggregate_over(inner, function, inner.expressions[0], False, final)
         if argument is None and function == "count":
             argument = exp.Star()  # COUNT() is COUNT(*), as in Trino: the rows of the match
         if argument is None:
@@ -494,6 +550,12 @@ class Lowering:
                 f"{function.upper()} takes a single argument inside MATCH_RECOGNIZE",
                 inner,
             )
+        return self.aggregate_over(inner, function, argument, distinct, final)
+
+    def aggregate_over(
+        self, inner: exp.Expression, function: str, argument: exp.Expression, distinct: bool,
+        final: bool,
+    ) -> p.Aggregate:
         if function == "count" and isinstance(argument, exp.Star):
             return p.Aggregate("count", None, None, False, final)
         if function == "count" and isinstance(argument, exp.Column) and isinstance(argument.this, exp.Star):
@@ -503,6 +565,149 @@ class Lowering:
         variables = next(iter(sets)) if sets else None
         column = self.value_column(argument)
         return p.Aggregate(function, variables, column, distinct, final)
+
+    def define_aggregate(self, node: exp.Expression) -> p.Expression:
+        """An aggregate in DEFINE, computed in Python with RUNNING semantics: over a column
+        (``aggregate``) or over CLASSIFIER() / MATCH_NUMBER() of each row."""
+        inner = node.this if isinstance(node, dx.RunningFinal) else node
+        function = _python_aggregate_name(inner, define=True)
+        argument = inner.this if function is not None else None
+        if isinstance(inner, exp.Anonymous):
+            argument = inner.expressions[0] if inner.expressions else None
+        distinct = isinstance(argument, exp.Distinct) and len(argument.expressions) == 1
+        if distinct:
+            argument = argument.expressions[0]
+        label = self.call(argument) if isinstance(argument, exp.Expression) else None
+        if label is None or label.name not in ("CLASSIFIER", "MATCH_NUMBER"):
+            if function is None:
+                raise self.unsupported_aggregate(inner, "in DEFINE")
+            return self.aggregate(node, final=False)
+        variables = None
+        if label.argument is not None:
+            variables = self.scope.resolve(_name_identifier(label.argument))
+        return p.LabelAggregate(function, variables, label.name.lower(), distinct)
+
+    def unsupported_aggregate(self, inner: exp.Expression, where: str):
+        name = _function_name(inner, self.scope.sql)
+        return self.scope.error(
+            "UNSUPPORTED_AGGREGATE",
+            f"aggregate {name} is not supported {where}; DEFINE supports COUNT, SUM, AVG, MIN, "
+            "MAX, COLLECT_LIST/ARRAY_AGG, COUNT_IF, BOOL_AND/EVERY, BOOL_OR/SOME, ANY_VALUE "
+            "(MEASURES: every Spark aggregate)",
+            inner,
+        )
+
+    def navigated_label(self, call: Call, final: bool = False) -> p.NavigatedLabel | None:
+        """``CLASSIFIER()`` or ``MATCH_NUMBER()`` as the whole argument of a navigation:
+        FIRST/LAST(CLASSIFIER([X]), k), PREV/NEXT(CLASSIFIER([X]), m) and
+        PREV/NEXT(FIRST/LAST(CLASSIFIER([X]), k), m) (ISO/IEC 19075-5, 5.6); else None."""
+        if call.name not in ("PREV", "NEXT", "FIRST", "LAST"):
+            return None
+        shift = 0
+        logical = call
+        if call.name in ("PREV", "NEXT"):
+            shift = -call.offset if call.name == "PREV" else call.offset
+            inner = self.call(_unparenthesised(call.argument))
+            if inner is not None and inner.name in ("FIRST", "LAST"):
+                logical = inner
+                final = final or self.final_of(inner.node)
+        target = self.call(_unparenthesised(logical.argument))
+        if target is None or target.name not in ("CLASSIFIER", "MATCH_NUMBER"):
+            return None
+        if self.current is not None and final:
+            raise self.scope.error(
+                "FINAL_IN_DEFINE", "FINAL semantics cannot be used in DEFINE", call.node
+            )
+        if shift and self.window is None:
+            raise self.scope.error(
+                "NAVIGATION_REQUIRES_ORDER_BY",
+                f"{call.name} needs the MATCH_RECOGNIZE clause to have an ORDER BY",
+                call.node,
+            )
+        variables = None
+        if target.argument is not None:
+            variables = self.scope.resolve(_name_identifier(target.argument))
+        from_start = logical is not call and logical.name == "FIRST" or (
+            logical is call and call.name == "FIRST"
+        )
+        offset = logical.offset if logical is not call or call.name in ("FIRST", "LAST") else 0
+        return p.NavigatedLabel(
+            target.name.lower(), variables, from_start, offset, shift, final
+        )
+
+    def python_aggregate(self, inner: exp.Expression) -> bool:
+        """Does Python compute this MEASURES aggregate (COUNT/SUM/AVG/MIN/MAX/COLLECT_LIST
+        over a column, one argument)? Else Spark does, over the match's rows."""
+        if type(inner) not in AGGREGATES:
+            return False
+        extra = [a for k, a in inner.args.items()
+                 if k not in ("this", "big_int", "nulls_excluded") and a]
+        if extra:
+            return False
+        return not any(
+            (c := self.call(n)) is not None and c.name in ("CLASSIFIER", "MATCH_NUMBER")
+            for n in inner.walk()
+        )
+
+    def spark_aggregate(self, node: exp.Expression, final: bool, component) -> str:
+        """A MEASURES aggregate Spark computes: Python lists the match's rows (RUNNING: up to
+        the current row; FINAL: all) mapped to the aggregate's variable as structs of the
+        values it reads (``p.MatchRows``), and the measure applies the user's own aggregate
+        text to them: ``(SELECT max_by(r.f0, r.f1) FROM explode(<rows>) AS e(r))``. So every
+        Spark aggregate, with Spark's own semantics, is available in MEASURES."""
+        inner = node.this if isinstance(node, dx.RunningFinal) else node
+        name = _function_name(inner, self.scope.sql)
+        what = f"{name}(...)"
+        for argument in inner.iter_expressions():
+            self.check_no_nested(argument, what, allow_logical=False, allow_labels=True)
+        fields: list = []
+        sets: set = set()
+        splicer = Splicer(self.scope.sql)
+        row = quote_identifier(f"{PREFIX_ROW}r")
+        marks: list[tuple[int, int, int]] = []  # (start, end, field): for the registration check
+
+        def field(source) -> str:
+            if source not in fields:
+                fields.append(source)
+            return f"{row}.{quote_identifier(f'f{fields.index(source)}')}"
+
+        def visit(n: exp.Expression) -> None:
+            call = self.call(n)
+            if call is not None and call.name in ("CLASSIFIER", "MATCH_NUMBER"):
+                if call.argument is not None:
+                    sets.add(self.scope.resolve(_name_identifier(call.argument)))
+                splicer.replace(*dialect.span(n), field(call.name.lower()))
+                marks.append((*dialect.span(n), fields.index(call.name.lower())))
+                return
+            if isinstance(n, exp.Column):
+                self.reject_star(n)
+                sets.add(self.qualifier(n))
+                column = self.value_column(n)
+                splicer.replace(*dialect.span(n), field(column))
+                marks.append((*dialect.span(n), fields.index(column)))
+                return
+            for child in n.iter_expressions():
+                visit(child)
+
+        for child in inner.iter_expressions():
+            visit(child)
+        if len(sets) > 1:
+            raise self.scope.error(
+                "INCONSISTENT_VARIABLE_REFERENCES",
+                f"all column references inside {what} must use the same pattern variable "
+                "(or all be unqualified)",
+                inner,
+            )
+        variables = next(iter(sets)) if sets else None
+        match_rows = p.MatchRows(variables, tuple(fields), final)
+        rows = component(match_rows)
+        text = splicer.render(*dialect.span(inner))
+        self.spark_aggregates.setdefault(match_rows, []).append(
+            _segments(self.scope.sql, *dialect.span(inner), marks)
+        )
+        exploded = f"{quote_identifier(PREFIX_ROW + 'e')}({row})"
+        # a row WITH UNMATCHED ROWS has no match: its measures are NULL, not an empty aggregate
+        return f"IF({rows} IS NULL, NULL, (SELECT {text} FROM explode({rows}) AS {exploded}))"
 
     # ----------------------------------------------------------------------------------------
     # MEASURES
@@ -529,18 +734,20 @@ class Lowering:
             if call is not None:
                 splicer.replace(*dialect.span(n), component(self.measure_call(call, final)))
                 return
-            if isinstance(n, dx.RunningFinal):
-                inner = n.this
-                if isinstance(inner, exp.AggFunc):
-                    splicer.replace(*dialect.span(n), component(self.aggregate(n, final)))
-                    return
+            if isinstance(n, dx.RunningFinal) and not (
+                isinstance(n.this, exp.AggFunc) or is_aggregate(n.this)
+            ):
                 raise self.scope.error(
                     "RUNNING_FINAL_TARGET",
                     "RUNNING and FINAL apply only to FIRST, LAST and aggregate functions",
                     n,
                 )
-            if isinstance(n, exp.AggFunc):
-                splicer.replace(*dialect.span(n), component(self.aggregate(n, final)))
+            inner = n.this if isinstance(n, dx.RunningFinal) else n
+            if isinstance(inner, exp.AggFunc) or is_aggregate(inner):
+                if self.python_aggregate(inner):
+                    splicer.replace(*dialect.span(n), component(self.aggregate(n, final)))
+                else:
+                    splicer.replace(*dialect.span(n), self.spark_aggregate(n, final, component))
                 return
             if isinstance(n, exp.Window):
                 raise self.scope.error(
@@ -561,6 +768,9 @@ class Lowering:
         return "(" + splicer.render(start, end) + ")"
 
     def measure_call(self, call: Call, final: bool) -> p.Expression:
+        labelled = self.navigated_label(call, final)
+        if labelled is not None:
+            return labelled
         if call.name == "MATCH_NUMBER":
             return p.MatchNumber()
         if call.name == "CLASSIFIER":
@@ -596,6 +806,69 @@ class Lowering:
 
 
 _NOT_LITERAL = object()
+
+PREFIX_ROW = "__sparkcep_"
+
+# Spark aggregate functions sqlglot does not parse as aggregates (it parses them as calls of
+# unknown functions): inside MATCH_RECOGNIZE they aggregate the match's rows too.
+SPARK_AGGREGATE_NAMES = frozenset({
+    "every", "some", "bool_and", "bool_or", "histogram_numeric", "product", "try_sum", "try_avg",
+    "count_min_sketch", "hll_sketch_agg", "hll_union_agg", "bitmap_construct_agg",
+    "bitmap_or_agg", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept", "regr_r2",
+    "regr_sxx", "regr_sxy", "regr_syy", "approx_top_k", "kll_sketch_agg_bigint",
+})
+
+
+# Aggregates Python computes in DEFINE besides AGGREGATES (RUNNING, row by row); their Spark
+# semantics are simple enough to be exact: see sparkcep.evaluation.interpreter.
+DEFINE_AGGREGATES: dict[type, str] = {
+    exp.CountIf: "count_if",
+    exp.LogicalAnd: "bool_and",
+    exp.LogicalOr: "bool_or",
+    exp.AnyValue: "any_value",
+}
+DEFINE_AGGREGATE_NAMES = {"every": "bool_and", "bool_and": "bool_and", "some": "bool_or",
+                          "bool_or": "bool_or"}
+
+
+def _python_aggregate_name(inner: exp.Expression, define: bool) -> str | None:
+    """The plan's name of an aggregate Python computes, or None."""
+    function = AGGREGATES.get(type(inner))
+    if function is None and define:
+        function = DEFINE_AGGREGATES.get(type(inner))
+        if function is None and is_aggregate(inner):
+            function = DEFINE_AGGREGATE_NAMES.get(inner.name.lower())
+    return function
+
+
+def is_aggregate(node: exp.Expression) -> bool:
+    """An aggregate call sqlglot parses as an unknown function (``SPARK_AGGREGATE_NAMES``)."""
+    return (isinstance(node, exp.Anonymous) and isinstance(node.this, str | exp.Identifier)
+            and node.name.lower() in SPARK_AGGREGATE_NAMES)
+
+
+def _function_name(node: exp.Expression, sql: str) -> str:
+    """The function's name as the user wrote it (sqlglot may rename it, e.g. max_by)."""
+    start, end = dialect.span(node)
+    text = sql[start:end]
+    return text.split("(", 1)[0].strip() or type(node).__name__.upper()
+
+
+def _segments(sql: str, start: int, end: int, marks: list[tuple[int, int, int]]) -> tuple:
+    """``sql[start:end]`` as text pieces and, where ``marks`` say, field numbers."""
+    pieces: list = []
+    position = start
+    for mark_start, mark_end, number in sorted(marks):
+        pieces += [sql[position:mark_start], number]
+        position = mark_end
+    pieces.append(sql[position:end])
+    return tuple(pieces)
+
+
+def _unparenthesised(node: exp.Expression) -> exp.Expression:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return node
 
 
 def _python_literal(node: exp.Expression):

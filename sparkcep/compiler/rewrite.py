@@ -92,6 +92,9 @@ class CompiledMatch:
     probe_prefix: str
     component_probes: tuple[str, ...]
     source: str = ""
+    # (value column, start, end in ``source``): value columns a DEFINE reads as its condition;
+    # registration checks that Spark types them BOOLEAN (ISO/IEC 19075-5, 4.11)
+    truth_columns: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -249,8 +252,12 @@ def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
     )
 
 
-def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) -> str:
-    """An aggregate over the function's input whose type is the component's output type."""
+def _component_probe(
+    component: p.Expression, value_columns: tuple[str, ...], spark_aggregates: dict | None = None
+) -> str:
+    """An aggregate over the function's input whose type is the component's output type. For
+    match rows, the Spark aggregates applied to them are analysed too (over the value columns),
+    so a mistake in them (``max_by(A.v)``) is reported at registration."""
     if isinstance(component, p.Navigation):
         return f"first({quote_identifier(value_columns[component.column])})"
     if isinstance(component, p.Aggregate):
@@ -260,7 +267,26 @@ def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) ->
         return "max(CAST(1 AS BIGINT))"
     if isinstance(component, p.Classifier):
         return "max(CAST(NULL AS STRING))"
+    if isinstance(component, p.NavigatedLabel):
+        return _LABEL_TYPES[component.what]
+    if isinstance(component, p.MatchRows):
+        values = [_LABEL_VALUES[field] if isinstance(field, str)
+                  else quote_identifier(value_columns[field]) for field in component.fields]
+        fields = ", ".join(f"'f{i}', {value}" for i, value in enumerate(values))
+        rows = f"collect_list(named_struct({fields}))"
+        checks = [
+            "".join(piece if isinstance(piece, str) else values[piece] for piece in segments)
+            for segments in (spark_aggregates or {}).get(component, [])
+        ]
+        if not checks:
+            return rows
+        analysed = " OR ".join(f"(({check}) IS NULL)" for check in checks)
+        return f"IF({analysed} OR true, {rows}, NULL)"
     raise TypeError(component)
+
+
+_LABEL_VALUES = {"classifier": "CAST(NULL AS STRING)", "match_number": "CAST(NULL AS BIGINT)"}
+_LABEL_TYPES = {"classifier": "max(CAST(NULL AS STRING))", "match_number": "max(CAST(1 AS BIGINT))"}
 
 
 @dataclass
@@ -273,6 +299,9 @@ class _Lowered:
         components: the match-dependent parts of the measures, one function output column each.
         measure_sql: (name, Spark SQL over the function's output) per measure.
         values: the value columns Catalyst computes for the matcher.
+        spark_aggregates: per match-rows component, the Spark aggregates applied to it
+            (``Lowering.spark_aggregates``), analysed at registration.
+        truth_columns: value columns a DEFINE reads as its condition (``Lowering.truth_columns``).
     """
 
     masks: list[str | None]
@@ -280,6 +309,8 @@ class _Lowered:
     components: list[p.Expression]
     measure_sql: list[tuple[str, str]]
     values: ValueColumns
+    spark_aggregates: dict
+    truth_columns: list
 
 
 def _compile_clause(
@@ -302,8 +333,11 @@ def _compile_clause(
         plan=plan,
         table_sql=table_sql,
         probe_prefix="",  # filled in by compile_statement
-        component_probes=tuple(_component_probe(c, plan.value_columns) for c in lowered.components),
+        component_probes=tuple(
+            _component_probe(c, plan.value_columns, lowered.spark_aggregates) for c in lowered.components
+        ),
         source=sql,
+        truth_columns=tuple(lowered.truth_columns),
     )
     return compiled, replacement
 
@@ -355,7 +389,9 @@ def _lower_expressions(analysis: Analysis, window: str | None) -> tuple[_Lowered
         # Only constant measures: the function still returns one row per match, and Spark needs
         # it to have a column (a table function without output columns fails analysis).
         components.append(p.MatchNumber())
-    return _Lowered(masks, conditions, components, measure_sql, values), source_pattern
+    lowered = _Lowered(masks, conditions, components, measure_sql, values,
+                       lowering.spark_aggregates, lowering.truth_columns)
+    return lowered, source_pattern
 
 
 def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, str]) -> MatchSpec:

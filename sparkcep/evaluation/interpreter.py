@@ -10,6 +10,7 @@ NULL does not hold.
 
 from __future__ import annotations
 
+import bisect
 import math
 from decimal import Decimal
 from typing import Any, Callable, Sequence
@@ -45,6 +46,12 @@ def compile_expression(expression: p.Expression, variable_names: Sequence[str]) 
         return classifier
     if isinstance(expression, p.Operator):
         return _operator(expression, variable_names)
+    if isinstance(expression, p.NavigatedLabel):
+        return _navigated_label(expression, variable_names)
+    if isinstance(expression, p.LabelAggregate):
+        return _label_aggregate(expression, variable_names)
+    if isinstance(expression, p.MatchRows):
+        return _match_rows(expression, variable_names)
     raise TypeError(f"not a plan expression: {expression!r}")
 
 
@@ -90,6 +97,8 @@ def aggregate_values(function: str, values: list, distinct: bool):
             if v not in unique:
                 unique.append(v)
         present = unique
+    if function in DEFINE_ONLY_AGGREGATES:
+        return DEFINE_ONLY_AGGREGATES[function](values, present)
     if function == "count":
         return len(present)
     if function == "collect_list":
@@ -235,3 +244,83 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
     raise ValueError(f"unknown operator {name}")
 
 
+
+
+# -- CLASSIFIER() and MATCH_NUMBER() as values of rows: in navigation, aggregates, match rows ----
+
+
+def _row_label(what: str, names: Sequence[str]) -> Callable:
+    """A function (ctx, row) -> CLASSIFIER() or MATCH_NUMBER() of a mapped row."""
+    if what == "classifier":
+        return lambda ctx, row: names[ctx.label_of(row)]
+    return lambda ctx, row: ctx.match_number
+
+
+def _navigated_label(nav: p.NavigatedLabel, names: Sequence[str]) -> Evaluator:
+    """ISO/IEC 19075-5, 5.6: the logical navigation picks a row of the match, the physical
+    offset moves from it in the partition; a row outside the (visible) match has no
+    classifier, so the value is NULL there."""
+    label = _row_label(nav.what, names)
+    variables, from_start, offset, shift = nav.variables, nav.from_start, nav.offset, nav.shift
+
+    def evaluate(ctx):
+        rows = ctx.mapped_rows(variables)
+        if offset >= len(rows):
+            return None
+        target = (rows[offset] if from_start else rows[-1 - offset]) + shift
+        if shift:
+            visible = ctx.mapped_rows(None)
+            position = bisect.bisect_left(visible, target)
+            if position == len(visible) or visible[position] != target:
+                return None
+        return label(ctx, target)
+
+    return evaluate
+
+
+def _label_aggregate(aggregate: p.LabelAggregate, names: Sequence[str]) -> Evaluator:
+    label = _row_label(aggregate.what, names)
+    variables, function, distinct = aggregate.variables, aggregate.function, aggregate.distinct
+
+    def evaluate(ctx):
+        values = [label(ctx, row) for row in ctx.mapped_rows(variables)]
+        return aggregate_values(function, values, distinct)
+
+    return evaluate
+
+
+def _match_rows(rows: p.MatchRows, names: Sequence[str]) -> Evaluator:
+    readers = [
+        _row_label(field, names) if isinstance(field, str)
+        else (lambda column: lambda ctx, row: ctx.value(column, row))(field)
+        for field in rows.fields
+    ]
+    keys = [f"f{i}" for i in range(len(readers))]
+    variables = rows.variables
+
+    def evaluate(ctx):
+        return [
+            {key: read(ctx, row) for key, read in zip(keys, readers)}
+            for row in ctx.mapped_rows(variables)
+        ]
+
+    return evaluate
+
+
+# Aggregates only DEFINE computes in Python (MEASURES leaves them to Spark), as Spark defines
+# them: count_if counts TRUE; bool_and/bool_or skip NULLs and are NULL over no value;
+# any_value is Spark's first(x): the first row's value, NULL included.
+def _bool_and(values, present):
+    return all(present) if present else None
+
+
+def _bool_or(values, present):
+    return any(present) if present else None
+
+
+DEFINE_ONLY_AGGREGATES = {
+    "count_if": lambda values, present: sum(1 for v in present if v is True),
+    "bool_and": _bool_and,
+    "bool_or": _bool_or,
+    "any_value": lambda values, present: values[0] if values else None,
+}

@@ -77,5 +77,53 @@ class Operator:
     operands: tuple["Expression", ...]
 
 
-Ref = Union[Navigation, Aggregate, MatchNumber, Classifier, CurrentRow]
-Expression = Union[Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, Constant, Operator]
+
+
+@dataclass(frozen=True)
+class NavigatedLabel:
+    """CLASSIFIER() or MATCH_NUMBER() (``what``: "classifier" / "match_number") at the row a
+    navigation points to: the row ``FIRST/LAST(<variables>, offset)`` points to, then ``shift``
+    rows further in the partition (PREV: negative, NEXT: positive). NULL when that row is not
+    among the rows of the match visible (RUNNING: up to the current row; FINAL: all).
+    E.g. ``PREV(CLASSIFIER())``, ``FIRST(CLASSIFIER(), 2)``, ``NEXT(LAST(CLASSIFIER(A)), 1)``."""
+
+    what: str
+    variables: frozenset[int] | None
+    from_start: bool
+    offset: int
+    shift: int = 0
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class LabelAggregate:
+    """``function`` (as ``Aggregate``) over CLASSIFIER() or MATCH_NUMBER() (``what``) of the
+    rows mapped to ``variables`` (None = all rows of the match). DEFINE only: in MEASURES Spark
+    aggregates the match's rows (``MatchRows``)."""
+
+    function: str
+    variables: frozenset[int] | None
+    what: str
+    distinct: bool = False
+
+
+@dataclass(frozen=True)
+class MatchRows:
+    """The rows of the match mapped to ``variables`` (None = every row), RUNNING or FINAL, as a
+    list of structs ``{f0, f1, ...}``: field i is value column ``fields[i]`` (an int) or the
+    row's CLASSIFIER() / MATCH_NUMBER() ("classifier" / "match_number"). A MEASURES aggregate
+    Python does not compute is applied by Spark to this list (``docs/semantics.md``)."""
+
+    variables: frozenset[int] | None
+    fields: tuple
+    final: bool = False
+
+
+Ref = Union[
+    Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, NavigatedLabel, LabelAggregate,
+    MatchRows,
+]
+Expression = Union[
+    Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, Constant, Operator, NavigatedLabel,
+    LabelAggregate, MatchRows,
+]

@@ -120,6 +120,7 @@ def register(spark, match: CompiledMatch) -> None:
     input_fields = [f for f in rows.fields if not f.name.startswith(PREFIX)]
     by_name = {f.name: f for f in rows.fields}
     plan = match.plan
+    _check_truth_columns(match, by_name)
 
 
     component_fields = []
@@ -152,6 +153,22 @@ def register(spark, match: CompiledMatch) -> None:
     )
     function = arrow_udtf(_function_class(plan, arrow_schema, match.source), returnType=return_type)
     spark.udtf.register(match.function_name, function)
+
+
+def _check_truth_columns(match: CompiledMatch, fields: dict) -> None:
+    """A DEFINE condition that is a value of a row (``DEFINE B AS A.flag``) must be BOOLEAN
+    (ISO/IEC 19075-5, 4.11: a <search condition>); its type is known only now."""
+    from pyspark.sql.types import BooleanType, NullType
+
+    for column, start, end in match.truth_columns:
+        field = fields.get(match.plan.value_columns[column])
+        if field is None or isinstance(field.dataType, (BooleanType, NullType)):
+            continue
+        raise AnalysisError.at_offset(
+            "DEFINE_NOT_BOOLEAN",
+            f"a DEFINE condition must be boolean; this one is {field.dataType.simpleString()}",
+            match.source, start, end - start,
+        )
 
 
 def _function_class(plan, arrow_schema: pa.Schema, source: str):

@@ -52,7 +52,8 @@ CASES = [
     ("INVALID_NAVIGATION_NESTING", query(measures="LAST(PREV(A.v)) AS x"), "PREV(A.v)", 1),
     ("INVALID_NAVIGATION_NESTING", query(measures="LAST(SUM(A.v)) AS x"), "SUM", 1),
     ("INVALID_NAVIGATION_NESTING", query(measures="SUM(LAST(A.v)) AS x"), "LAST(A.v)", 1),
-    ("INVALID_NAVIGATION_NESTING", query(measures="LAST(CLASSIFIER()) AS x"), "CLASSIFIER", 1),
+    # CLASSIFIER() in navigation is allowed (ISO/IEC 19075-5, 5.6), but only as its argument
+    ("INVALID_NAVIGATION_NESTING", query(measures="LAST(lower(CLASSIFIER())) AS x"), "CLASSIFIER", 1),
     ("INVALID_NAVIGATION_NESTING", query(measures="PREV(LAST(A.v) + FIRST(A.v)) AS x"), "FIRST", 1),
     ("INVALID_NAVIGATION_NESTING", query(define="A AS MAX(MIN(A.v)) > 0"), "MIN", 1),
     ("INCONSISTENT_VARIABLE_REFERENCES", query(measures="LAST(A.v + B.v) AS x"), "LAST", 1),
@@ -78,7 +79,9 @@ CASES = [
      query(measures="row_number() OVER (ORDER BY id) AS r"), "row_number", 1),
     ("WINDOW_FUNCTION_IN_MATCH_RECOGNIZE",
      query(define="A AS v > lag(v) OVER (ORDER BY id)"), "lag", 1),
-    ("UNSUPPORTED_AGGREGATE", query(measures="stddev(A.v) AS s"), "stddev", 1),
+    # in MEASURES Spark computes every aggregate; in DEFINE Python computes a documented set
+    ("UNSUPPORTED_AGGREGATE", query(define="A AS stddev(A.v) > 1"), "stddev", 1),
+    ("UNSUPPORTED_AGGREGATE", query(define="A AS max_by(A.v, A.id) > 1"), "max_by", 1),
     ("UNSUPPORTED_AGGREGATE", query(define="A AS percentile(A.v, 0.5) > 1"), "percentile", 1),
     ("INVALID_STAR_REFERENCE", query(measures="SUM(A.*) AS s"), "A.*", 1),
     ("NAVIGATION_REQUIRES_ORDER_BY", query(order="", define="A AS v > PREV(v)"), "PREV", 1),
@@ -94,11 +97,67 @@ CASES = [
      query(pattern="A | B", strategy="SKIP TILL ANY MATCH"), "A | B", 1),
     ("UNSUPPORTED_PATTERN_FOR_STRATEGY",
      query(pattern="!A B", strategy="SKIP TILL NEXT MATCH"), "!A B", 1),
+    # Quantifier bounds (ISO/IEC 19075-5, 4.12.3: {n,m} needs m >= 1); bounds are INTs.
+    ("INVALID_QUANTIFIER_BOUND", query(pattern="A{0} B"), "{0}", 1),
+    ("INVALID_QUANTIFIER_BOUND", query(pattern="A B{0,0}"), "{0,0}", 1),
+    ("INVALID_QUANTIFIER_BOUND", query(pattern="A{3000000000}"), "{3000000000}", 1),
+    ("INVALID_QUANTIFIER_BOUND", query(pattern="A{5, 3000000000}"), "{5,", 1),
+    ("INVALID_QUANTIFIER_BOUND", query(pattern="(A B){2147483648,}"), "{", 1),
+    # Pattern size limits (issue 11): checked before anything is built from them.
+    ("PATTERN_TOO_LARGE", query(pattern="A{2000000}"), "A{2000000}", 1),
+    ("PATTERN_TOO_LARGE", query(pattern="A (B{1000}){1000}"), "A (B", 1),
+    ("PATTERN_TOO_LARGE",
+     query(pattern="PERMUTE(A, B, C, D, E, F, G, H, I)"), "PERMUTE", 1),
+    ("PATTERN_TOO_LARGE",
+     query(pattern="X PERMUTE(A, B, C, D, E, F, G, H, I, J, K, L)"), "PERMUTE", 1),
+    # A DEFINE condition is a <search condition>: boolean (ISO/IEC 19075-5, 4.11).
+    ("DEFINE_NOT_BOOLEAN", query(define="A AS v + 1"), "v + 1", 1),
+    ("DEFINE_NOT_BOOLEAN", query(define="A AS v > 0 AND 5"), "5", 1),
+    ("DEFINE_NOT_BOOLEAN", query(define="A AS 'yes'"), "'yes'", 1),
+    ("DEFINE_NOT_BOOLEAN", query(define="A AS NOT (COUNT(A.*))"), "COUNT", 1),
+    # RUNNING/FINAL qualify FIRST, LAST and aggregates only (ISO/IEC 19075-5, 5.6.5).
+    ("RUNNING_FINAL_TARGET", query(measures="FINAL PREV(A.v) AS x"), "FINAL", 1),
+    ("RUNNING_FINAL_TARGET", query(measures="RUNNING NEXT(A.v, 2) AS x"), "RUNNING", 1),
+    ("RUNNING_FINAL_TARGET", query(measures="FINAL CLASSIFIER() AS x"), "FINAL", 1),
+    # PREV/NEXT may take a FIRST/LAST call as their whole argument only (5.6.4).
+    ("INVALID_NAVIGATION_NESTING", query(define="A AS PREV(LAST(A.v, 2) + 5) > 0"), "LAST", 1),
+    ("INVALID_NAVIGATION_NESTING", query(measures="NEXT(1 + FIRST(A.v)) AS x"), "FIRST", 1),
+    # A quoted name is an ordinary function name, not the row pattern function.
+    ("QUOTED_ROW_PATTERN_FUNCTION", query(measures="`NEXT`(A.v) AS x"), "`NEXT`", 1),
+    ("QUOTED_ROW_PATTERN_FUNCTION", query(define="A AS `PREV`(v) > 0"), "`PREV`", 1),
+    # Derived column names are case-insensitive in Spark: t(x, X) is ambiguous.
+    ("DUPLICATE_INPUT_COLUMN",
+     query().replace("FROM t MATCH", "FROM (VALUES (1, 2, 3)) t(v, V, id) MATCH"), "V, id", 1),
 ]
 
 
+def test_program_size_is_exact():
+    """``analysis.program_size`` predicts the compiled program without building it (the limit
+    is checked with it before compilation): the matcher's program has one more instruction, its
+    final MATCH."""
+    import numpy as np
+
+    from sparkcep.compiler.analysis import program_size
+    from sparkcep.engines.standard.program import compile_pattern
+    from tests.matcher.test_differential import random_pattern
+
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        pattern = random_pattern(rng, 3, 8)
+        assert program_size(pattern) + 1 == len(compile_pattern(pattern).ops), pattern
+
+
+def test_largest_permute_and_bound_within_limits_compile():
+    """Just inside the limits still transpiles: PERMUTE of 8 elements, A{2147483647,}? is
+    refused only by program size, an unbounded A{5,} is not."""
+    sparkcep.transpile(query(pattern="PERMUTE(A, B, C, D, E, F, G, H)", define=""))
+    sparkcep.transpile(query(pattern="A{1,} B{0,1}"))
+    sparkcep.transpile(query(pattern="A{1000} B"))
+
+
 def expected_position(sql: str, marker: str, occurrence: int) -> tuple[int, int]:
-    start = sql.index("MATCH_RECOGNIZE") if marker != "t MATCH_RECOGNIZE" else 0
+    before_clause = ("t MATCH_RECOGNIZE", "V, id")  # markers in the input relation
+    start = sql.index("MATCH_RECOGNIZE") if marker not in before_clause else 0
     offset = start - 1
     for _ in range(occurrence):
         offset = sql.index(marker, offset + 1)

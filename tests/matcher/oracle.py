@@ -218,3 +218,128 @@ class Oracle:
 
 def oracle_events(spec, conditions, masks, columns=(), order_key=None, limit=200_000):
     return Oracle(spec, conditions, masks, columns, order_key, limit).run()
+
+
+# ---------------------------------------------------------------- measures and label functions
+#
+# The values of match-dependent expressions, written from ISO/IEC 19075-5 (5.6 navigation, 5.8
+# aggregates, 5.6.5 RUNNING/FINAL) over "the visible rows": the match's rows as (row, variable)
+# pairs up to the current row (RUNNING; in DEFINE with the candidate row mapped) or all of them
+# (FINAL). Only the plan's node types are shared with the engine; the evaluation is separate.
+
+
+def _set_rows(visible, variables):
+    """Rows of the visible rows mapped to ``variables`` (None: all), in row order."""
+    return [row for row, var in visible if variables is None or var in variables]
+
+
+def _label_value(what, row, visible, number, names):
+    """CLASSIFIER() / MATCH_NUMBER() of ``row``: defined only for a visible row of the match."""
+    labels = dict(visible)
+    if row not in labels:
+        return None
+    return names[labels[row]] if what == "classifier" else number
+
+
+def _logical_row(visible, variables, from_start, offset):
+    chosen = _set_rows(visible, variables)
+    if not from_start:
+        chosen = chosen[::-1]
+    return chosen[offset] if offset < len(chosen) else None
+
+
+def oracle_value(expr, visible, number, names, raw, current=None):
+    """The value of plan expression ``expr``. ``visible``: ((row, var), ...); ``raw``: the
+    partition's columns; a Navigation reads ``raw[column][row + shift]`` where the test encodes
+    a nested PREV/NEXT as ``expr.column = (column, shift)``."""
+    from sparkcep.plan import expressions as p
+
+    if isinstance(expr, p.Constant):
+        return expr.value
+    if isinstance(expr, p.CurrentRow):
+        return raw[expr.column][current]
+    if isinstance(expr, p.MatchNumber):
+        return number
+    if isinstance(expr, p.NavigatedLabel):
+        row = _logical_row(visible, expr.variables, expr.from_start, expr.offset)
+        if row is None:
+            return None
+        return _label_value(expr.what, row + expr.shift, visible, number, names)
+    if isinstance(expr, p.Navigation):
+        row = _logical_row(visible, expr.variables, expr.from_start, expr.offset)
+        column, shift = expr.column if isinstance(expr.column, tuple) else (expr.column, 0)
+        if row is None or not 0 <= row + shift < len(raw[column]):
+            return None
+        return raw[column][row + shift]
+    if isinstance(expr, p.LabelAggregate):
+        values = [_label_value(expr.what, row, visible, number, names)
+                  for row in _set_rows(visible, expr.variables)]
+        if expr.distinct:
+            values = sorted(set(values), key=str)
+        if expr.function == "count":
+            return len(values)
+        if expr.function == "collect_list":
+            return values
+        if not values:
+            return None
+        return {"min": min, "max": max}[expr.function](values)
+    if isinstance(expr, p.MatchRows):
+        out = []
+        for row in _set_rows(visible, expr.variables):
+            item = {}
+            for i, field in enumerate(expr.fields):
+                item[f"f{i}"] = (_label_value(field, row, visible, number, names)
+                                 if isinstance(field, str) else raw[field][row])
+            out.append(item)
+        return out
+    if isinstance(expr, p.Operator):
+        args = [oracle_value(o, visible, number, names, raw, current) for o in expr.operands]
+        if expr.name == "and":
+            if any(a is False for a in args):
+                return False
+            return None if any(a is None for a in args) else True
+        if expr.name == "or":
+            if any(a is True for a in args):
+                return True
+            return None if any(a is None for a in args) else False
+        if expr.name == "not":
+            return None if args[0] is None else not args[0]
+        if expr.name == "is":
+            return args[0] is None
+        left, right = args
+        if left is None or right is None:
+            return None
+        if expr.name == "eq":
+            return left == right
+        if expr.name == "neq":
+            return left != right
+        return left < right if expr.name == "lt" else left >= right
+    raise AssertionError(f"oracle: unsupported expression {expr!r}")
+
+
+def oracle_condition(expr, names, raw):
+    """A DEFINE condition for ``Oracle``: RUNNING, with the candidate row mapped (5.6.5)."""
+
+    def condition(ctx):
+        visible = tuple((r, v) for r, v, _ in ctx.mapped) + ((ctx.row, ctx.var),)
+        return oracle_value(expr, visible, ctx.match_number, names, raw, ctx.row) is True
+
+    return condition
+
+
+def oracle_measures(match, components, names, raw, all_rows):
+    """Output rows (row, values) of one match: ALL ROWS PER MATCH: one per non-excluded row,
+    components RUNNING (as of that row) unless FINAL; ONE ROW PER MATCH: one, FINAL. An empty
+    match gives one row at its start, nothing visible."""
+    pairs = tuple(zip(match.rows, match.labels))
+    if not all_rows or not match.rows:
+        return [(match.start, [oracle_value(c, pairs, match.number, names, raw) for c in components])]
+    out = []
+    excluded = match.excluded or (False,) * len(pairs)
+    for i, (row, _) in enumerate(pairs):
+        if excluded[i]:
+            continue
+        values = [oracle_value(c, pairs if getattr(c, "final", False) else pairs[: i + 1],
+                               match.number, names, raw) for c in components]
+        out.append((row, values))
+    return out

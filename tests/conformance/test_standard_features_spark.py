@@ -1,0 +1,149 @@
+"""Standard features sparkcep used to refuse (issue 10 §2), on real Spark, expected rows worked
+out by hand from ISO/IEC 19075-5:
+
+* CLASSIFIER() and MATCH_NUMBER() inside navigation (5.6) and inside aggregates (5.8), in
+  MEASURES and in DEFINE;
+* RUNNING/FINAL on a FIRST/LAST nested in PREV/NEXT (5.6.4, 5.6.5);
+* any Spark aggregate in MEASURES, computed by Spark over the match's rows (docs/semantics.md,
+  "Aggregates in MEASURES").
+
+One table ``u(id, v)``; with ``PATTERN (A B{1,2})``, ``B AS true`` and the default AFTER MATCH
+SKIP PAST LAST ROW, the matches are rows 1-3 (A B B) and 4-6 (A B B):
+
+    id:  1   2   3   4   5   6
+    v:  10  20  15  30   5  40
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import sparkcep
+
+pytestmark = pytest.mark.spark
+
+ROWS = [(1, 10), (2, 20), (3, 15), (4, 30), (5, 5), (6, 40)]
+
+
+@pytest.fixture(scope="module")
+def table(spark):
+    spark.createDataFrame(ROWS, "id INT, v INT").createOrReplaceTempView("u")
+    return "u"
+
+
+def rows(spark, clause: str, columns: str = "*") -> list[tuple]:
+    query = f"SELECT {columns} FROM u MATCH_RECOGNIZE (ORDER BY id {clause})"
+    return sorted(tuple(row) for row in sparkcep.sql(spark, query).collect())
+
+
+def test_labels_in_navigation_and_aggregates_all_rows(table, spark):
+    # ALL ROWS PER MATCH: measures are RUNNING (5.6.5): at each row only the rows matched so
+    # far are visible. A physical offset that leaves the visible match reaches a row with no
+    # classifier: NULL. PREV of a column may leave the match (5.6.2): row 4's PREV(v) is row 3.
+    got = rows(spark, """
+      MEASURES PREV(CLASSIFIER()) AS pc, NEXT(CLASSIFIER()) AS nc, FIRST(CLASSIFIER(), 2) AS f2,
+               array_agg(CLASSIFIER()) AS cls, count(CLASSIFIER(B)) AS nb,
+               max(MATCH_NUMBER()) AS mn, PREV(RUNNING LAST(v)) AS pl,
+               max_by(id, v) AS id_of_max, count_if(v > 12) AS big, bool_and(v > 12) AS all_big,
+               PREV(MATCH_NUMBER()) AS pmn
+      ALL ROWS PER MATCH
+      PATTERN (A B{1,2})
+      DEFINE B AS true
+    """, "id, pc, nc, f2, cls, nb, mn, pl, id_of_max, big, all_big, pmn")
+    assert got == [
+        (1, None, None, None, ["A"], 0, 1, None, 1, 0, False, None),
+        (2, "A", None, None, ["A", "B"], 1, 1, 10, 2, 1, False, 1),
+        (3, "B", None, "B", ["A", "B", "B"], 2, 1, 20, 2, 2, False, 1),
+        (4, None, None, None, ["A"], 0, 2, 15, 4, 1, True, None),
+        (5, "A", None, None, ["A", "B"], 1, 2, 30, 4, 1, False, 2),
+        (6, "B", None, "B", ["A", "B", "B"], 2, 2, 5, 6, 2, False, 2),
+    ]
+
+
+def test_spark_aggregates_one_row(table, spark):
+    # ONE ROW PER MATCH: FINAL semantics; Spark's own aggregates over the rows of B.
+    got = rows(spark, """
+      MEASURES NEXT(FIRST(CLASSIFIER())) AS second, PREV(CLASSIFIER()) AS before_last,
+               array_agg(CLASSIFIER()) AS cls, stddev_pop(B.v) AS sd, max_by(B.id, B.v) AS top,
+               first(B.v) AS fb, last(B.v) AS lb, any_value(A.v) AS av,
+               sort_array(collect_set(CLASSIFIER())) AS labels, variance(B.v) AS var,
+               count(DISTINCT CLASSIFIER()) AS kinds, bool_or(B.v > 30) AS some_big,
+               MATCH_NUMBER() AS m
+      PATTERN (A B{1,2})
+      DEFINE B AS true
+    """, "m, second, before_last, cls, sd, top, fb, lb, av, labels, var, kinds, some_big")
+    assert got == [
+        (1, "B", "B", ["A", "B", "B"], 2.5, 2, 20, 15, 10, ["A", "B"], 12.5, 2, False),
+        (2, "B", "B", ["A", "B", "B"], 17.5, 6, 5, 40, 30, ["A", "B"], 612.5, 2, True),
+    ]
+
+
+def test_labels_in_define(table, spark):
+    # DEFINE is RUNNING (5.6.5), with the candidate row tentatively mapped: COUNT(CLASSIFIER(B))
+    # counts it. Row 3 cannot be a second B (count 2), so it is C, and its previous row is B.
+    # A match may not start with C: row 2's previous row would be A.
+    got = rows(spark, """
+      MEASURES FIRST(A.id) AS a, LAST(C.id) AS c, array_agg(CLASSIFIER()) AS cls
+      PATTERN (A B* C)
+      DEFINE B AS count(CLASSIFIER(B)) < 2 AND FIRST(CLASSIFIER()) = 'A',
+             C AS PREV(CLASSIFIER()) = 'B' AND max(MATCH_NUMBER()) > 0
+    """, "a, c, cls")
+    assert got == [(1, 3, ["A", "B", "C"]), (4, 6, ["A", "B", "C"])]
+
+
+def test_unmatched_rows_have_null_spark_aggregates(table, spark):
+    # WITH UNMATCHED ROWS: a row in no match has NULL measures (ISO/IEC 19075-5, 4.14.3), also
+    # for an aggregate that gives 0 over no rows.
+    got = rows(spark, """
+      MEASURES count_if(v > 0) AS n, array_agg(CLASSIFIER()) AS cls
+      ALL ROWS PER MATCH WITH UNMATCHED ROWS
+      PATTERN (A)
+      DEFINE A AS v > 25
+    """, "id, n, cls")
+    assert got == [
+        (1, None, None), (2, None, None), (3, None, None), (4, 1, ["A"]), (5, None, None),
+        (6, 1, ["A"]),
+    ]
+
+
+def test_define_aggregates_in_python(table, spark):
+    # DEFINE's aggregates are RUNNING over the rows mapped so far plus the candidate (5.6.5):
+    # rows 2, 3 are B (v > 12, at most 2 of them); row 4 would be a third; from row 4 no B
+    # follows (5 < 12); from row 5, row 6 is B. any_value(A.v) is Spark's first(A.v).
+    got = rows(spark, """
+      MEASURES FIRST(A.id) AS a, LAST(B.id) AS b
+      PATTERN (A B+)
+      DEFINE B AS bool_and(B.v > 12) AND count_if(B.v > 12) <= 2 AND any_value(A.v) < 30
+              AND every(B.v > 0) AND NOT bool_or(B.v > 45) AND some(B.v > 12)
+    """, "a, b")
+    assert got == [(1, 3), (5, 6)]
+
+
+def test_define_not_boolean_is_located(table, spark):
+    # A DEFINE condition is a boolean <search condition> (4.11); A.v is an INT, known only from
+    # Spark's analysis, so registration refuses it, pointing at the condition.
+    from sparkcep.errors import SparkCepError
+
+    query = ("SELECT * FROM u MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(B.id) AS b\n"
+             "  PATTERN (A B) DEFINE B AS A.v)")
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, query)
+    error = caught.value
+    assert error.code == "DEFINE_NOT_BOOLEAN", str(error)
+    assert (error.line, error.column) == (2, query.splitlines()[1].index("A.v") + 1)
+    assert "int" in error.message
+
+
+def test_spark_aggregate_mistake_is_located(table, spark):
+    # Spark analyses the aggregates it computes at registration: its own error, typed, at the
+    # user's function name.
+    from sparkcep.errors import SparkCepError
+
+    query = ("SELECT * FROM u MATCH_RECOGNIZE (ORDER BY id\n"
+             "  MEASURES max_by(A.v) AS x PATTERN (A+) DEFINE A AS true)")
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, query)
+    error = caught.value
+    assert error.code == "WRONG_NUM_ARGS", str(error)
+    assert (error.line, error.column) == (2, query.splitlines()[1].index("max_by") + 1)
+    assert "__sparkcep" not in str(error)

@@ -36,7 +36,7 @@ def test_jar_is_built_from_the_sources():
     assert build.jar_source_hash() == build.source_hash(), "run: python -m sparkcep.clients.jvm.build"
     with zipfile.ZipFile(build.JAR) as jar:
         names = set(jar.namelist())
-    assert "sparkcep/clients/jvm/MatchRecognizeParser.class" in names
+    assert "sparkcep/jvm/MatchRecognizeParser.class" in names
 
 
 def test_extension_conf_merges_lists():

@@ -282,10 +282,55 @@ class SparkCepParser(Spark.Parser):
         this = super()._parse_table(*args, **kwargs)
         if kwargs.get("schema") or kwargs.get("is_db_reference"):
             return this
+        if isinstance(this, exp.Table) and not this.args.get("alias") and any(
+            isinstance(hint, exp.WithTableHint) and hint.meta.get("spark_options")
+            for hint in this.args.get("hints") or []
+        ):
+            # Spark: <table> [temporal] WITH (options) [TABLESAMPLE (...)] [alias]
+            if not this.args.get("sample"):
+                this.set("sample", self._parse_table_sample())
+            alias = self._parse_table_alias(alias_tokens=self.TABLE_ALIAS_TOKENS)
+            if alias:
+                this.set("alias", alias)
         while this is not None and self._curr.token_type == TokenType.MATCH_RECOGNIZE:
             self._cep_record_from(this, start_index)
             this = self._cep_parse_match_recognize(this, start_index)
         return this
+
+    def _parse_table_hints(self) -> list[exp.Expr] | None:
+        # Spark's read options on a table: t WITH ('key' [=] value, ...) (sqlglot reads WITH (
+        # after a table as a T-SQL hint list). Kept as written: the rewrite splices the text.
+        if self._curr and self._curr.token_type == TokenType.WITH and self._next \
+                and self._next.token_type == TokenType.L_PAREN:
+            start = self._index
+            self._advance(2)
+            options = self._parse_csv(self._cep_table_option)
+            if options and all(options) and self._match(TokenType.R_PAREN):
+                node = exp.WithTableHint(expressions=options)
+                node.meta["spark_options"] = True
+                record(node, self._tokens[start].start, self._prev.end + 1)
+                return [node]
+            self._retreat(start)
+        return super()._parse_table_hints()
+
+    def _cep_table_option(self) -> exp.Expr | None:
+        """``key [=] value`` of Spark's option list: a key is a string or dotted identifiers."""
+        start = self._index
+        key: exp.Expr | None = self._parse_string()
+        if key is None:
+            parts = [self._parse_id_var(any_token=False)]
+            while parts[-1] is not None and self._match(TokenType.DOT):
+                parts.append(self._parse_id_var(any_token=True))
+            if any(part is None for part in parts):
+                self._retreat(start)
+                return None
+            key = exp.Var(this=".".join(part.name for part in parts))
+        self._match(TokenType.EQ)
+        value = self._parse_unary()
+        if value is None:
+            self._retreat(start)
+            return None
+        return self._cep_record_from(exp.Property(this=key, value=value), start)
 
     def _cep_parse_match_recognize(self, this: exp.Expr, start_index: int) -> cx.MatchRecognize:
         mr_token = self._curr

@@ -129,8 +129,8 @@ def check_input_name_hidden(clause: dx.MatchRecognize, scope: Scope) -> None:
     select = clause.parent
     while select is not None and not isinstance(select, exp.Select):
         select = select.parent
-    if select is None or hidden.lower() in _relation_names(select):
-        return  # another relation of the same FROM has that name
+    if select is None or _bound_around(select, hidden):
+        return  # another relation of the same FROM, or of an enclosing query, has that name
     for column in select.find_all(exp.Column):
         table = column.args.get("table")
         if table is None or table.name.lower() != hidden.lower() or _in_a_clause(column, select):
@@ -144,6 +144,17 @@ def check_input_name_hidden(clause: dx.MatchRecognize, scope: Scope) -> None:
             f"the clause; {named} and qualify with that name",
             column,
         )
+
+
+def _bound_around(select: exp.Select, name: str) -> bool:
+    """Whether a FROM of ``select`` or of a query enclosing it binds ``name`` (a reference in
+    ``select`` then resolves to that relation, as in any correlated subquery)."""
+    node: exp.Expression | None = select
+    while node is not None:
+        if isinstance(node, exp.Select) and name.lower() in _relation_names(node):
+            return True
+        node = node.parent
+    return False
 
 
 def _in_a_clause(node: exp.Expression, select: exp.Select) -> bool:

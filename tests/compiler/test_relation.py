@@ -30,6 +30,10 @@ RELATIONS = [
     "IDENTIFIER('ticks')",
     "(SELECT id, v FROM ticks WHERE v > 0) AS q",
     "`my ticks` `odd alias`",
+    # Spark's read options: <table> [temporal] WITH (options) [sample] [alias]
+    "ticks WITH ('mergeSchema' = 'true')",
+    "ticks WITH (k = 'v', a.b 1, 'x' true) AS x",
+    "lake.ticks VERSION AS OF 1 WITH ('k' = -1) TABLESAMPLE (10 PERCENT) x(id, v, w)",
 ]
 
 

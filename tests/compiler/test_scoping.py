@@ -41,6 +41,8 @@ def test_the_input_name_is_hidden_outside_the_clause(sql: str, reference: str) -
     f"SELECT t.v FROM t {BODY} AS t",  # the output table took the input's name
     f"SELECT M.v FROM t {BODY} AS M WHERE EXISTS (SELECT 1 FROM u t WHERE t.v = M.v)",
     f"SELECT t.v FROM t JOIN t2 {BODY} AS M ON t.v = M.v",  # t is the left join operand
+    # t.x is the enclosing query's t (a correlated subquery), not the hidden input
+    f"SELECT * FROM t WHERE EXISTS (SELECT 1 FROM t {BODY} AS M WHERE M.x = t.v)",
     # A names the first clause's input, and is a pattern variable inside the second one
     f"SELECT m1.x FROM t A {BODY} AS m1 JOIN u {BODY} AS m2 ON m1.x = m2.x",
 ])

@@ -133,6 +133,9 @@ class Lowering:
         # (value column, start, end): a DEFINE condition (or conjunct) that is a value read from
         # a row; its Spark type must be BOOLEAN, which only registration knows
         self.truth_columns: list[tuple[int, int, int]] = []
+        # (row-local SQL, start, end): a row-local DEFINE conjunct whose type only Spark knows
+        # (a column, a function call): registration checks it is BOOLEAN before the masks
+        self.truth_locals: list[tuple[str, int, int]] = []
         # MatchRows -> the texts of the Spark aggregates over them, as segments: strings and
         # field numbers (registration has Spark analyse them over the value columns)
         self.spark_aggregates: dict[p.MatchRows, list[tuple]] = {}
@@ -380,6 +383,8 @@ class Lowering:
             kind = self.classify(conjunct)
             if kind.what in (CONST, LOCAL):
                 local_sql.append(self.render(conjunct))
+                if not isinstance(_unparenthesised(conjunct), _BOOLEAN_FORMS):
+                    self.truth_locals.append((local_sql[-1], *dialect.span(conjunct)))
             else:
                 lowered = self.lower_dependent(conjunct, kind)
                 if isinstance(lowered, (p.Navigation, p.CurrentRow)):
@@ -838,6 +843,10 @@ def _function_name(node: exp.Expression, sql: str) -> str:
     start, end = dialect.span(node)
     text = sql[start:end]
     return text.split("(", 1)[0].strip() or type(node).__name__.upper()
+
+
+# Expressions that are boolean whatever their operands (Spark checks the operands' types).
+_BOOLEAN_FORMS = (exp.Predicate, exp.Boolean, exp.Connector, exp.Not, exp.Exists)
 
 
 def _segments(sql: str, start: int, end: int, marks: list[tuple[int, int, int]]) -> tuple:

@@ -94,6 +94,10 @@ class CompiledMatch:
     # (value column, start, end in ``source``): value columns a DEFINE reads as its condition;
     # registration checks that Spark types them BOOLEAN (ISO/IEC 19075-5, 4.11)
     truth_columns: tuple[tuple[int, int, int], ...] = ()
+    # a query over the input relation giving the row-local DEFINE conjuncts whose type only
+    # Spark knows (``DEFINE A AS flag``), one column each, and each conjunct's (start, end)
+    truth_probe: str = ""
+    truth_spans: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -443,6 +447,11 @@ def _compile_clause(
         ),
         source=sql,
         truth_columns=tuple(lowering.truth_columns),
+        truth_probe=(
+            f"SELECT {', '.join(text for text, _, _ in lowering.truth_locals)} "
+            f"FROM {relation} AS {INPUT_ALIAS}" if lowering.truth_locals else ""
+        ),
+        truth_spans=tuple((start, end) for _, start, end in lowering.truth_locals),
     )
     return compiled, replacement
 

@@ -132,6 +132,18 @@ def test_define_not_boolean_is_located(table, spark):
     assert error.code == "DEFINE_NOT_BOOLEAN", str(error)
     assert (error.line, error.column) == (2, query.splitlines()[1].index("A.v") + 1)
     assert "int" in error.message
+    # the same for a row-local condition (A's own column), checked before the masks are built
+    local = ("SELECT * FROM u MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.id) AS a\n"
+             "  PATTERN (A) DEFINE A AS PREV(v) AND v > 0)")
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, local)
+    error = caught.value
+    assert error.code == "DEFINE_NOT_BOOLEAN", str(error)
+    assert (error.line, error.column) == (2, local.splitlines()[1].index("PREV") + 1)
+    # a boolean column is a valid condition: rows with v > 12
+    flags = ("SELECT * FROM (SELECT id, v > 12 AS big FROM u) w MATCH_RECOGNIZE (ORDER BY id "
+             "MEASURES LAST(A.id) AS a ONE ROW PER MATCH PATTERN (A) DEFINE A AS big)")
+    assert sorted(r.a for r in sparkcep.sql(spark, flags).collect()) == [2, 3, 4, 6]
 
 
 def test_spark_aggregate_mistake_is_located(table, spark):

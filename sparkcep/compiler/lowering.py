@@ -651,7 +651,10 @@ class Lowering:
         inner = node.this if isinstance(node, dx.RunningFinal) else node
         name = _function_name(inner, self.scope.sql)
         what = f"{name}(...)"
-        for argument in inner.iter_expressions():
+        arguments = list(inner.iter_expressions())
+        if isinstance(inner, exp.Filter):
+            arguments = [*inner.this.iter_expressions(), inner.expression]
+        for argument in arguments:
             self.check_no_nested(argument, what, allow_logical=False, allow_labels=True)
         fields: list = []
         sets: set = set()
@@ -692,6 +695,8 @@ class Lowering:
                 inner,
             )
         variables = next(iter(sets)) if sets else None
+        if not fields:  # count(*) FILTER (WHERE true): the rows are all it needs
+            fields.append("match_number")
         match_rows = p.MatchRows(variables, tuple(fields), final)
         rows = component(match_rows)
         text = splicer.render(*dialect.span(inner))
@@ -733,6 +738,10 @@ class Lowering:
                     "RUNNING and FINAL apply only to FIRST, LAST and aggregate functions",
                     n,
                 )
+            if isinstance(n, exp.Filter) and _is_any_aggregate(n.this):
+                # agg(...) FILTER (WHERE ...): Spark filters the match's rows, then aggregates
+                splicer.replace(*dialect.span(n), self.spark_aggregate(n, final, component))
+                return
             inner = n.this if isinstance(n, dx.RunningFinal) else n
             if isinstance(inner, exp.AggFunc) or is_aggregate(inner):
                 if self.python_aggregate(inner):
@@ -847,6 +856,10 @@ def _function_name(node: exp.Expression, sql: str) -> str:
 
 # Expressions that are boolean whatever their operands (Spark checks the operands' types).
 _BOOLEAN_FORMS = (exp.Predicate, exp.Boolean, exp.Connector, exp.Not, exp.Exists)
+
+
+def _is_any_aggregate(node: exp.Expression) -> bool:
+    return isinstance(node, exp.AggFunc) or is_aggregate(node)
 
 
 def _segments(sql: str, start: int, end: int, marks: list[tuple[int, int, int]]) -> tuple:

@@ -68,13 +68,13 @@ def test_spark_aggregates_one_row(table, spark):
                first(B.v) AS fb, last(B.v) AS lb, any_value(A.v) AS av,
                sort_array(collect_set(CLASSIFIER())) AS labels, variance(B.v) AS var,
                count(DISTINCT CLASSIFIER()) AS kinds, bool_or(B.v > 30) AS some_big,
-               MATCH_NUMBER() AS m
+               MATCH_NUMBER() AS m, count(*) FILTER (WHERE B.v > 12) AS nbig
       PATTERN (A B{1,2})
       DEFINE B AS true
-    """, "m, second, before_last, cls, sd, top, fb, lb, av, labels, var, kinds, some_big")
+    """, "m, second, before_last, cls, sd, top, fb, lb, av, labels, var, kinds, some_big, nbig")
     assert got == [
-        (1, "B", "B", ["A", "B", "B"], 2.5, 2, 20, 15, 10, ["A", "B"], 12.5, 2, False),
-        (2, "B", "B", ["A", "B", "B"], 17.5, 6, 5, 40, 30, ["A", "B"], 612.5, 2, True),
+        (1, "B", "B", ["A", "B", "B"], 2.5, 2, 20, 15, 10, ["A", "B"], 12.5, 2, False, 2),
+        (2, "B", "B", ["A", "B", "B"], 17.5, 6, 5, 40, 30, ["A", "B"], 612.5, 2, True, 1),
     ]
 
 

@@ -620,10 +620,9 @@ class Lowering:
         variables = None
         if target.argument is not None:
             variables = self.scope.resolve(_name_identifier(target.argument))
-        from_start = logical is not call and logical.name == "FIRST" or (
-            logical is call and call.name == "FIRST"
-        )
-        offset = logical.offset if logical is not call or call.name in ("FIRST", "LAST") else 0
+        # PREV/NEXT(CLASSIFIER()) moves from the current row: the implicit LAST(..., 0)
+        from_start = logical.name == "FIRST"
+        offset = logical.offset if logical.name in ("FIRST", "LAST") else 0
         return p.NavigatedLabel(
             target.name.lower(), variables, from_start, offset, shift, final
         )

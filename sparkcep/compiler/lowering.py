@@ -575,10 +575,18 @@ class Lowering:
             if function is None:
                 raise self.unsupported_aggregate(inner, "in DEFINE")
             return self.aggregate(node, final=False)
+        what = label.name.lower()
+        if function not in _LABEL_AGGREGATES[what]:
+            raise self.scope.error(
+                "UNSUPPORTED_AGGREGATE",
+                f"{_function_name(inner, self.scope.sql)} cannot aggregate {label.name}() in "
+                f"DEFINE; supported: {', '.join(sorted(_LABEL_AGGREGATES[what])).upper()}",
+                inner,
+            )
         variables = None
         if label.argument is not None:
             variables = self.scope.resolve(_name_identifier(label.argument))
-        return p.LabelAggregate(function, variables, label.name.lower(), distinct)
+        return p.LabelAggregate(function, variables, what, distinct)
 
     def unsupported_aggregate(self, inner: exp.Expression, where: str):
         name = _function_name(inner, self.scope.sql)
@@ -855,6 +863,14 @@ def _function_name(node: exp.Expression, sql: str) -> str:
 
 # Expressions that are boolean whatever their operands (Spark checks the operands' types).
 _BOOLEAN_FORMS = (exp.Predicate, exp.Boolean, exp.Connector, exp.Not, exp.Exists)
+
+
+# The aggregates DEFINE computes over CLASSIFIER() (a STRING) and MATCH_NUMBER() (a BIGINT) of
+# each row, whose Spark semantics on that type Python reproduces exactly.
+_LABEL_AGGREGATES = {
+    "classifier": frozenset({"count", "min", "max", "collect_list", "any_value"}),
+    "match_number": frozenset({"count", "min", "max", "sum", "collect_list", "any_value"}),
+}
 
 
 def _is_any_aggregate(node: exp.Expression) -> bool:

@@ -159,3 +159,21 @@ def test_spark_aggregate_mistake_is_located(table, spark):
     assert error.code == "WRONG_NUM_ARGS", str(error)
     assert (error.line, error.column) == (2, query.splitlines()[1].index("max_by") + 1)
     assert "__sparkcep" not in str(error)
+
+
+def test_labels_under_skip_till_next_match(table, spark):
+    # docs/semantics.md (SKIP TILL NEXT MATCH): runs start at every A (v < 15: rows 1 and 5); a
+    # row is selectable as B when its previous row in the partition is a row of the run's match
+    # (PREV(CLASSIFIER()) of a row outside the match is NULL). Run 1 takes rows 2..6, run 2 row 6;
+    # both close at the end of the partition and are numbered by first row.
+    got = rows(spark, """
+      MEASURES MATCH_NUMBER() AS m, PREV(CLASSIFIER()) AS pc, count(CLASSIFIER(B)) AS nb
+      ALL ROWS PER MATCH
+      SKIP TILL NEXT MATCH
+      PATTERN (A B+)
+      DEFINE A AS v < 15, B AS PREV(CLASSIFIER()) IS NOT NULL
+    """, "m, id, pc, nb")
+    assert got == [
+        (1, 1, None, 0), (1, 2, "A", 1), (1, 3, "B", 2), (1, 4, "B", 3), (1, 5, "B", 4),
+        (1, 6, "B", 5), (2, 5, None, 0), (2, 6, "A", 1),
+    ]

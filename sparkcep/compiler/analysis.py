@@ -119,7 +119,8 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
     _check_boolean_definitions(definitions, scope)
     _check_pattern_limits(pattern_node, scope)
     pattern = _lower_pattern(pattern_node, scope, strategy)
-    _check_program_size(pattern, pattern_node, scope)
+    if strategy is Strategy.STRICT_CONTIGUITY:  # the SASE engines count, they do not unroll
+        _check_program_size(pattern, pattern_node, scope)
     _check_exclusion(pattern_node, scope, rows_per_match)
     measures = _collect_measures(node, scope)
     partition_by = _partition_by(node, scope)

@@ -134,6 +134,9 @@ class Lowering:
         # (value column, start, end): a DEFINE condition (or conjunct) that is a value read from
         # a row; its Spark type must be BOOLEAN, which only registration knows
         self.truth_columns: list[tuple[int, int, int]] = []
+        # (row-local SQL, start, end): a row-local DEFINE conjunct whose type only Spark knows
+        # (a column, a function call): registration checks it is BOOLEAN before the masks
+        self.truth_locals: list[tuple[str, int, int]] = []
         # MatchRows -> the texts of the Spark aggregates over them, as segments: strings and
         # field numbers (registration has Spark analyse them over the value columns)
         self.spark_aggregates: dict[p.MatchRows, list[tuple]] = {}
@@ -384,6 +387,8 @@ class Lowering:
             kind = self.classify(conjunct)
             if kind.what in (CONST, LOCAL):
                 local_sql.append(self.render(conjunct))
+                if not isinstance(_unparenthesised(conjunct), _BOOLEAN_FORMS):
+                    self.truth_locals.append((local_sql[-1], *dialect.span(conjunct)))
             else:
                 lowered = self.lower_dependent(conjunct, kind)
                 if isinstance(lowered, (p.Navigation, p.CurrentRow)):
@@ -582,10 +587,18 @@ class Lowering:
             if function is None:
                 raise self.unsupported_aggregate(inner, "in DEFINE")
             return self.aggregate(node, final=False)
+        what = label.name.lower()
+        if function not in _LABEL_AGGREGATES[what]:
+            raise self.scope.error(
+                "UNSUPPORTED_AGGREGATE",
+                f"{_function_name(inner, self.scope.sql)} cannot aggregate {label.name}() in "
+                f"DEFINE; supported: {', '.join(sorted(_LABEL_AGGREGATES[what])).upper()}",
+                inner,
+            )
         variables = None
         if label.argument is not None:
             variables = self.scope.resolve(_name_identifier(label.argument))
-        return p.LabelAggregate(function, variables, label.name.lower(), distinct)
+        return p.LabelAggregate(function, variables, what, distinct)
 
     def unsupported_aggregate(self, inner: exp.Expression, where: str):
         name = _function_name(inner, self.scope.sql)
@@ -627,10 +640,9 @@ class Lowering:
         variables = None
         if target.argument is not None:
             variables = self.scope.resolve(_name_identifier(target.argument))
-        from_start = logical is not call and logical.name == "FIRST" or (
-            logical is call and call.name == "FIRST"
-        )
-        offset = logical.offset if logical is not call or call.name in ("FIRST", "LAST") else 0
+        # PREV/NEXT(CLASSIFIER()) moves from the current row: the implicit LAST(..., 0)
+        from_start = logical.name == "FIRST"
+        offset = logical.offset if logical.name in ("FIRST", "LAST") else 0
         return p.NavigatedLabel(
             target.name.lower(), variables, from_start, offset, shift, final
         )
@@ -658,7 +670,10 @@ class Lowering:
         inner = node.this if isinstance(node, dx.RunningFinal) else node
         name = _function_name(inner, self.scope.sql)
         what = f"{name}(...)"
-        for argument in inner.iter_expressions():
+        arguments = list(inner.iter_expressions())
+        if isinstance(inner, exp.Filter):
+            arguments = [*inner.this.iter_expressions(), inner.expression]
+        for argument in arguments:
             self.check_no_nested(argument, what, allow_logical=False, allow_labels=True)
         fields: list = []
         sets: set = set()
@@ -699,6 +714,8 @@ class Lowering:
                 inner,
             )
         variables = next(iter(sets)) if sets else None
+        if not fields:  # count(*) FILTER (WHERE true): the rows are all it needs
+            fields.append("match_number")
         match_rows = p.MatchRows(variables, tuple(fields), final)
         rows = component(match_rows)
         text = splicer.render(*dialect.span(inner))
@@ -742,6 +759,10 @@ class Lowering:
                     "RUNNING and FINAL apply only to FIRST, LAST and aggregate functions",
                     n,
                 )
+            if isinstance(n, exp.Filter) and _is_any_aggregate(n.this):
+                # agg(...) FILTER (WHERE ...): Spark filters the match's rows, then aggregates
+                splicer.replace(*dialect.span(n), self.spark_aggregate(n, final, component))
+                return
             inner = n.this if isinstance(n, dx.RunningFinal) else n
             if isinstance(inner, exp.AggFunc) or is_aggregate(inner):
                 if self.python_aggregate(inner):
@@ -852,6 +873,22 @@ def _function_name(node: exp.Expression, sql: str) -> str:
     start, end = dialect.span(node)
     text = sql[start:end]
     return text.split("(", 1)[0].strip() or type(node).__name__.upper()
+
+
+# Expressions that are boolean whatever their operands (Spark checks the operands' types).
+_BOOLEAN_FORMS = (exp.Predicate, exp.Boolean, exp.Connector, exp.Not, exp.Exists)
+
+
+# The aggregates DEFINE computes over CLASSIFIER() (a STRING) and MATCH_NUMBER() (a BIGINT) of
+# each row, whose Spark semantics on that type Python reproduces exactly.
+_LABEL_AGGREGATES = {
+    "classifier": frozenset({"count", "min", "max", "collect_list", "any_value"}),
+    "match_number": frozenset({"count", "min", "max", "sum", "collect_list", "any_value"}),
+}
+
+
+def _is_any_aggregate(node: exp.Expression) -> bool:
+    return isinstance(node, exp.AggFunc) or is_aggregate(node)
 
 
 def _segments(sql: str, start: int, end: int, marks: list[tuple[int, int, int]]) -> tuple:

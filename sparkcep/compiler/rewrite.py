@@ -95,6 +95,10 @@ class CompiledMatch:
     # (value column, start, end in ``source``): value columns a DEFINE reads as its condition;
     # registration checks that Spark types them BOOLEAN (ISO/IEC 19075-5, 4.11)
     truth_columns: tuple[tuple[int, int, int], ...] = ()
+    # a query over the input relation giving the row-local DEFINE conjuncts whose type only
+    # Spark knows (``DEFINE A AS flag``), one column each, and each conjunct's (start, end)
+    truth_probe: str = ""
+    truth_spans: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -302,6 +306,8 @@ class _Lowered:
         spark_aggregates: per match-rows component, the Spark aggregates applied to it
             (``Lowering.spark_aggregates``), analysed at registration.
         truth_columns: value columns a DEFINE reads as its condition (``Lowering.truth_columns``).
+        truth_locals: row-local DEFINE conjuncts whose type only Spark knows (text, start, end)
+            (``Lowering.truth_locals``).
     """
 
     masks: list[str | None]
@@ -311,6 +317,7 @@ class _Lowered:
     values: ValueColumns
     spark_aggregates: dict
     truth_columns: list
+    truth_locals: list
 
 
 def _compile_clause(
@@ -338,6 +345,12 @@ def _compile_clause(
         ),
         source=sql,
         truth_columns=tuple(lowered.truth_columns),
+        truth_probe=(
+            f"SELECT {', '.join(text for text, _, _ in lowered.truth_locals)} "
+            f"FROM ({_relation_text(analysis.node.this, splicer)}) AS {INPUT_ALIAS}"
+            if lowered.truth_locals else ""
+        ),
+        truth_spans=tuple((start, end) for _, start, end in lowered.truth_locals),
     )
     return compiled, replacement
 
@@ -390,7 +403,7 @@ def _lower_expressions(analysis: Analysis, window: str | None) -> tuple[_Lowered
         # it to have a column (a table function without output columns fails analysis).
         components.append(p.MatchNumber())
     lowered = _Lowered(masks, conditions, components, measure_sql, values,
-                       lowering.spark_aggregates, lowering.truth_columns)
+                       lowering.spark_aggregates, lowering.truth_columns, lowering.truth_locals)
     return lowered, source_pattern
 
 

@@ -116,6 +116,7 @@ def register(spark, match: CompiledMatch) -> None:
     from pyspark.sql.types import StructField, StructType
 
     prefix = match.probe_prefix
+    _check_truth_locals(spark, match)
     rows = _probe(spark, f"{prefix}SELECT * FROM ({match.table_sql})", match)
     input_fields = [f for f in rows.fields if not f.name.startswith(PREFIX)]
     by_name = {f.name: f for f in rows.fields}
@@ -169,6 +170,23 @@ def _check_truth_columns(match: CompiledMatch, fields: dict) -> None:
             f"a DEFINE condition must be boolean; this one is {field.dataType.simpleString()}",
             match.source, start, end - start,
         )
+
+
+def _check_truth_locals(spark, match: CompiledMatch) -> None:
+    """Row-local DEFINE conjuncts whose type only Spark knows must be BOOLEAN (4.11); checked
+    before the masks are built from them, so the error points at the condition."""
+    if not match.truth_probe:
+        return
+    from pyspark.sql.types import BooleanType, NullType
+
+    schema = _probe(spark, f"{match.probe_prefix}{match.truth_probe}", match)
+    for field, (start, end) in zip(schema.fields, match.truth_spans):
+        if not isinstance(field.dataType, (BooleanType, NullType)):
+            raise AnalysisError.at_offset(
+                "DEFINE_NOT_BOOLEAN",
+                f"a DEFINE condition must be boolean; this one is {field.dataType.simpleString()}",
+                match.source, start, end - start,
+            )
 
 
 def _function_class(plan, arrow_schema: pa.Schema, source: str):

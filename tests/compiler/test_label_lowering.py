@@ -85,3 +85,11 @@ def test_hidden_match_number_keeps_clause_sequential(measure, define):
     assert CHUNK_COLUMN not in compile_statement(text, ChunkOptions(8)).sql
     control = text.replace(measure, "LAST(A.id) AS a").replace(define, "B AS true")
     assert CHUNK_COLUMN in compile_statement(control, ChunkOptions(8)).sql
+
+
+def test_filtered_aggregates_go_to_spark_whole():
+    # agg(...) FILTER (WHERE ...) (ISO/IEC 9075-2, <filter clause>) over the match's rows
+    compiled = compile_statement(clause("count(*) FILTER (WHERE B.v > 12) AS n"))
+    (rows,) = compiled.matches[0].plan.components
+    assert isinstance(rows, p.MatchRows) and rows.variables == B
+    assert "count(*) FILTER (WHERE `__sparkcep_r`.`f0` > 12) FROM explode" in compiled.sql

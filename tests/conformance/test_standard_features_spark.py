@@ -68,13 +68,13 @@ def test_spark_aggregates_one_row(table, spark):
                first(B.v) AS fb, last(B.v) AS lb, any_value(A.v) AS av,
                sort_array(collect_set(CLASSIFIER())) AS labels, variance(B.v) AS var,
                count(DISTINCT CLASSIFIER()) AS kinds, bool_or(B.v > 30) AS some_big,
-               MATCH_NUMBER() AS m
+               MATCH_NUMBER() AS m, count(*) FILTER (WHERE B.v > 12) AS nbig
       PATTERN (A B{1,2})
       DEFINE B AS true
-    """, "m, second, before_last, cls, sd, top, fb, lb, av, labels, var, kinds, some_big")
+    """, "m, second, before_last, cls, sd, top, fb, lb, av, labels, var, kinds, some_big, nbig")
     assert got == [
-        (1, "B", "B", ["A", "B", "B"], 2.5, 2, 20, 15, 10, ["A", "B"], 12.5, 2, False),
-        (2, "B", "B", ["A", "B", "B"], 17.5, 6, 5, 40, 30, ["A", "B"], 612.5, 2, True),
+        (1, "B", "B", ["A", "B", "B"], 2.5, 2, 20, 15, 10, ["A", "B"], 12.5, 2, False, 2),
+        (2, "B", "B", ["A", "B", "B"], 17.5, 6, 5, 40, 30, ["A", "B"], 612.5, 2, True, 1),
     ]
 
 
@@ -132,6 +132,18 @@ def test_define_not_boolean_is_located(table, spark):
     assert error.code == "DEFINE_NOT_BOOLEAN", str(error)
     assert (error.line, error.column) == (2, query.splitlines()[1].index("A.v") + 1)
     assert "int" in error.message
+    # the same for a row-local condition (A's own column), checked before the masks are built
+    local = ("SELECT * FROM u MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.id) AS a\n"
+             "  PATTERN (A) DEFINE A AS PREV(v) AND v > 0)")
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, local)
+    error = caught.value
+    assert error.code == "DEFINE_NOT_BOOLEAN", str(error)
+    assert (error.line, error.column) == (2, local.splitlines()[1].index("PREV") + 1)
+    # a boolean column is a valid condition: rows with v > 12
+    flags = ("SELECT * FROM (SELECT id, v > 12 AS big FROM u) w MATCH_RECOGNIZE (ORDER BY id "
+             "MEASURES LAST(A.id) AS a ONE ROW PER MATCH PATTERN (A) DEFINE A AS big)")
+    assert sorted(r.a for r in sparkcep.sql(spark, flags).collect()) == [2, 3, 4, 6]
 
 
 def test_spark_aggregate_mistake_is_located(table, spark):
@@ -147,3 +159,21 @@ def test_spark_aggregate_mistake_is_located(table, spark):
     assert error.code == "WRONG_NUM_ARGS", str(error)
     assert (error.line, error.column) == (2, query.splitlines()[1].index("max_by") + 1)
     assert "__sparkcep" not in str(error)
+
+
+def test_labels_under_skip_till_next_match(table, spark):
+    # docs/semantics.md (SKIP TILL NEXT MATCH): runs start at every A (v < 15: rows 1 and 5); a
+    # row is selectable as B when its previous row in the partition is a row of the run's match
+    # (PREV(CLASSIFIER()) of a row outside the match is NULL). Run 1 takes rows 2..6, run 2 row 6;
+    # both close at the end of the partition and are numbered by first row.
+    got = rows(spark, """
+      MEASURES MATCH_NUMBER() AS m, PREV(CLASSIFIER()) AS pc, count(CLASSIFIER(B)) AS nb
+      ALL ROWS PER MATCH
+      SKIP TILL NEXT MATCH
+      PATTERN (A B+)
+      DEFINE A AS v < 15, B AS PREV(CLASSIFIER()) IS NOT NULL
+    """, "m, id, pc, nb")
+    assert got == [
+        (1, 1, None, 0), (1, 2, "A", 1), (1, 3, "B", 2), (1, 4, "B", 3), (1, 5, "B", 4),
+        (1, 6, "B", 5), (2, 5, None, 0), (2, 6, "A", 1),
+    ]

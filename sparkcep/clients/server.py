@@ -92,8 +92,56 @@ def sqlalchemy_url(host: str, port: int, http: bool, user: str = "USER") -> str:
     return f"hive://{user}@{host}:{port}/default"
 
 
+#: HiveServer2 settings that decide where the server listens and who may connect. sparkcep sets
+#: them from --host, --port, --http and --password-file; a ``--conf`` (under any of the prefixes
+#: Spark copies into the Hive configuration) could otherwise open a listener on every interface
+#: without authentication, so they are refused.
+LISTENER_SETTINGS = (
+    "hive.server2.thrift.bind.host",
+    "hive.server2.thrift.http.bind.host",
+    "hive.server2.bind.host",
+    "hive.server2.transport.mode",
+    "hive.server2.thrift.port",
+    "hive.server2.thrift.http.port",
+    "hive.server2.authentication",
+    "hive.server2.custom.authentication.class",
+    "hive.server2.thrift.sasl.qop",
+)
+_CONF_PREFIXES = ("spark.hadoop.", "spark.hive.", "spark.")
+#: environment variables HiveServer2 prefers to its configuration
+LISTENER_ENVIRONMENT = ("HIVE_SERVER2_THRIFT_BIND_HOST", "HIVE_SERVER2_THRIFT_PORT",
+                        "HIVE_SERVER2_TRANSPORT_MODE", "HIVE_SERVER2_THRIFT_HTTP_PORT")
+
+
+def listener_setting(key: str) -> str | None:
+    """The HiveServer2 listener/authentication setting ``key`` names, if any (case-insensitive,
+    with or without Spark's ``spark.hadoop.`` / ``spark.hive.`` prefixes)."""
+    name = key.strip().lower()
+    for prefix in _CONF_PREFIXES:
+        if name.startswith(prefix) and name[len(prefix):].startswith("hive."):
+            name = name[len(prefix):]
+            break
+    for setting in LISTENER_SETTINGS:
+        if name == setting or name.startswith(setting + "."):
+            return setting
+    return None
+
+
+def _check_conf(options: ServerOptions) -> None:
+    for key in options.conf:
+        setting = listener_setting(key)
+        if setting is not None:
+            raise ServerError(
+                "INSECURE_BIND",
+                f"--conf {key} is not accepted: where the server listens and who may connect are "
+                "set by --host, --port, --http and --password-file only (a non-loopback listener "
+                "needs --password-file)",
+            )
+
+
 def check_options(options: ServerOptions) -> None:
     """Refuse unsafe or impossible settings before anything starts."""
+    _check_conf(options)
     if options.password_file is None:
         if options.http:
             raise ServerError(
@@ -190,6 +238,10 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
         for number in (signal.SIGINT, signal.SIGTERM):
             previous[number] = signal.signal(number, lambda *_: stop.set())
     spark = server = None
+    # the JVM inherits this process's environment, and HiveServer2 prefers these variables to
+    # its configuration: they must not move the listener sparkcep checked
+    for name in LISTENER_ENVIRONMENT:
+        os.environ.pop(name, None)
     try:
         from sparkcep.clients import extension
         from sparkcep.clients.session import extension_session

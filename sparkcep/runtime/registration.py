@@ -14,7 +14,8 @@ import re
 
 import pyarrow as pa
 
-from sparkcep.errors import AnalysisError, MatchRuntimeError, SparkCepError, line_and_column
+from sparkcep.errors import (AnalysisError, MatchRuntimeError, SparkCepError, for_worker,
+                             line_and_column)
 from sparkcep.compiler.chunks import chunk_count
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 
@@ -26,38 +27,23 @@ def _arrow_type(data_type, timezone: str):
 
 
 def _spark_error_to_user(error: Exception, match: CompiledMatch) -> SparkCepError:
-    """A Spark analysis error about the generated query, restated against the user's SQL."""
-    text = str(error)
-    condition = None
-    get_condition = getattr(error, "getCondition", None) or getattr(error, "getErrorClass", None)
-    if get_condition is not None:
-        try:
-            condition = get_condition()
-        except Exception:  # pragma: no cover - depends on the Spark version
-            condition = None
-    first_line = text.strip().splitlines()[0] if text.strip() else "analysis failed"
-    first_line = re.sub(r"`?__sparkcep_in`?\.", "", first_line)
-    first_line = re.sub(r"\s*SQLSTATE: \w+", "", first_line)
-    first_line = re.sub(r"__sparkcep_\w+", "<internal>", first_line)
-    names = re.findall(r"`([^`]+)`", first_line)
-    sql = match.source
-    offset = None
-    for name in names:
-        found = re.search(r"\b" + re.escape(name.split(".")[-1]) + r"\b", sql)
-        if found:
-            offset = found.start()
-            break
-    code = (condition or "SPARK_ANALYSIS_ERROR").split(".")[0]
-    message = first_line
-    if offset is None:
-        return AnalysisError(code, message)
-    line, column = line_and_column(sql, offset)
-    return AnalysisError(code, message, line=line, column=column, sql=sql)
+    """A Spark error about the generated query, restated against the user's SQL
+    (``sparkcep.runtime.spark_errors``)."""
+    from sparkcep.runtime.spark_errors import restate
+
+    return restate(error, match)
 
 
 def _probe(spark, query: str, match: CompiledMatch):
     try:
-        return spark.sql(query).schema
+        frame = spark.sql(query)
+        schema = frame.schema
+        # constant folding raises, before any row is read, what Catalyst would raise on every row
+        # (e.g. a DEFINE comparing a DOUBLE column with 'cheap' under ANSI mode)
+        query_execution = getattr(getattr(frame, "_jdf", None), "queryExecution", None)
+        if query_execution is not None:
+            query_execution().optimizedPlan()
+        return schema
     except SparkCepError:
         raise
     except Exception as error:  # Spark's AnalysisException / ParseException
@@ -115,6 +101,9 @@ def register(spark, match: CompiledMatch) -> None:
     from pyspark.sql.functions import arrow_udtf
     from pyspark.sql.types import StructField, StructType
 
+    from sparkcep.runtime.spark_errors import prepare
+
+    prepare(spark)
     prefix = match.probe_prefix
     rows = _probe(spark, f"{prefix}SELECT * FROM ({match.table_sql})", match)
     input_fields = [f for f in rows.fields if not f.name.startswith(PREFIX)]
@@ -162,28 +151,43 @@ def _function_class(plan, arrow_schema: pa.Schema, source: str):
             try:
                 yield from self.runner.feed(batch)
             except SparkCepError as error:
-                raise _located(error, source) from None
+                raise for_worker(_located(error, source, plan)) from None
 
         def terminate(self):
             try:
                 yield from self.runner.finish()
             except SparkCepError as error:
-                raise _located(error, source) from None
+                raise for_worker(_located(error, source, plan)) from None
 
     return MatchRecognizeFunction
 
 
-def _located(error: SparkCepError, source: str) -> SparkCepError:
-    """A run-time error pointing at the clause that raised it (its AFTER MATCH SKIP or PATTERN)."""
+def _located(error: SparkCepError, source: str, plan=None) -> SparkCepError:
+    """A run-time error pointing at the clause that raised it: its AFTER MATCH SKIP, the DEFINE
+    that failed (the only match-dependent one, else the DEFINE keyword), or PATTERN."""
     if error.line is not None:
         return error
-    keyword = "AFTER MATCH SKIP" if error.code.startswith("SKIP_TO") else "PATTERN"
-    found = re.search(re.escape(keyword).replace(r"\ ", r"\s+"), source, re.IGNORECASE)
+    keyword, length = ("AFTER MATCH SKIP" if error.code.startswith("SKIP_TO") else "PATTERN"), None
+    pattern = re.escape(keyword).replace(r"\ ", r"\s+")
+    if error.code == "DEFINE_EVALUATION_ERROR" and plan is not None:
+        names = [plan.spec.variable_names[var] for var in plan.conditions]
+        if len(set(names)) == 1:
+            pattern = r"(?<=[\s,])" + re.escape(names[0]) + r"(?=\s+AS\b)"
+            keyword = names[0]
+            length = len(names[0])
+        else:
+            keyword, pattern = "DEFINE", r"\bDEFINE\b"
+    found = None
+    define = re.search(r"\bDEFINE\b", source, re.IGNORECASE)
+    if keyword != "PATTERN" and define is not None and error.code == "DEFINE_EVALUATION_ERROR":
+        found = re.compile(pattern, re.IGNORECASE).search(source, define.start())
+    if found is None:
+        found = re.search(pattern, source, re.IGNORECASE)
     if found is None:
         return error
     line, column = line_and_column(source, found.start())
     return type(error)(error.code, error.message, line=line, column=column, sql=source,
-                       length=len(keyword))
+                       length=length or len(keyword))
 
 
 __all__ = ["register", "MatchRuntimeError"]

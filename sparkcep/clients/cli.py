@@ -104,10 +104,13 @@ def run(file, execute, tables, output_format, output, master, quiet) -> None:
         raise click.UsageError("--format parquet needs --output PATH")
     try:
         # arguments, syntax and analysis errors before Spark starts
-        check_tables(tables, text)
+        check_tables(tables)
         compile_statement(text)
+        check_tables(tables, text)
     except SparkCepError as error:
         _fail(error)
+    except click.ClickException:
+        raise
     except Exception as error:  # noqa: BLE001 - a bug in sparkcep, reported in one line
         _internal(error)
     started = time.monotonic()

@@ -108,6 +108,7 @@ LISTENER_SETTINGS = (
     "hive.server2.thrift.sasl.qop",
 )
 _CONF_PREFIXES = ("spark.hadoop.", "spark.hive.", "spark.")
+HIVE_PREFIX = "spark.hadoop."
 #: environment variables HiveServer2 prefers to its configuration
 LISTENER_ENVIRONMENT = ("HIVE_SERVER2_THRIFT_BIND_HOST", "HIVE_SERVER2_THRIFT_PORT",
                         "HIVE_SERVER2_TRANSPORT_MODE", "HIVE_SERVER2_THRIFT_HTTP_PORT")
@@ -177,9 +178,7 @@ def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
     for name in ("warehouse", "operation_logs", "scratch", "local_scratch", "resources"):
         (work / name).mkdir(exist_ok=True)
     auth = "CUSTOM" if options.password_file else "NONE"
-    settings = {
-        "spark.sql.hive.thriftServer.singleSession": "true",
-        "spark.sql.warehouse.dir": str(work / "warehouse"),
+    hive = {
         "hive.server2.thrift.bind.host": options.host,
         "hive.server2.transport.mode": "http" if options.http else "binary",
         "hive.server2.thrift.port": str(options.port),
@@ -190,13 +189,25 @@ def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
         "hive.exec.local.scratchdir": str(work / "local_scratch"),
         "hive.downloaded.resources.dir": str(work / "resources"),
     }
+    settings = {
+        "spark.sql.hive.thriftServer.singleSession": "true",
+        # a client sees a failed query's message, never the server's files: an error raised in
+        # a Python worker is sent as its text alone (its first line then carries sparkcep's
+        # "[CODE] message (line L, column C)"), without a traceback of server paths
+        "spark.sql.execution.pyspark.udf.hideTraceback.enabled": "true",
+        "spark.sql.warehouse.dir": str(work / "warehouse"),
+        # Spark copies spark.hadoop.* into the Hadoop configuration the Thrift server's HiveConf
+        # is built from; plain hive.* keys would work too, but spark-submit prints a warning for
+        # each ("Ignoring non-Spark config property")
+        **{HIVE_PREFIX + key: value for key, value in hive.items()},
+    }
     java_options = [f"-Dderby.stream.error.file={work / 'derby.log'}"]
     if options.password_file:
         password_file = str(Path(options.password_file).resolve())
         # Hive's authentication factory reads a fresh HiveConf (system properties), not the
         # session's: set the class there too.
         authenticator = "sparkcep.jvm.PasswordFileAuthenticator"
-        settings["hive.server2.custom.authentication.class"] = authenticator
+        settings[HIVE_PREFIX + "hive.server2.custom.authentication.class"] = authenticator
         java_options.append(f"-Dhive.server2.custom.authentication.class={authenticator}")
         java_options.append(f"-Dsparkcep.passwordFile={password_file}")
     user = dict(options.conf)
@@ -248,6 +259,10 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
         from sparkcep.clients.tables import register_tables
 
         spark = extension_session(options.master, options.app_name, spark_settings(options, workdir))
+        # PySpark's SparkContext installs its own SIGINT handler (cancel jobs, raise
+        # KeyboardInterrupt): Ctrl-C must stop the server cleanly instead
+        for number in previous:
+            signal.signal(number, lambda *_: stop.set())
         if not extension.is_loaded(spark):
             raise ServerError(
                 "EXTENSION_NOT_LOADED",
@@ -285,6 +300,9 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
             if stopped:
                 log.error("sparkcep serve: the Spark context stopped; shutting down")
                 return 1
+        echo("sparkcep serve: stopping")
+        return 0
+    except KeyboardInterrupt:  # Ctrl-C while Spark was starting
         echo("sparkcep serve: stopping")
         return 0
     finally:

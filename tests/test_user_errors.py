@@ -89,13 +89,13 @@ def clause(order: str, define: str, extra: str = "", table: str = "user_errors_t
 MISTAKES = {
     "unknown table": (clause("ts", "B AS B.price > 0", table="nosuch"),
                       "TABLE_OR_VIEW_NOT_FOUND", 1, 15),
-    "unknown column": (clause("ts", "B AS B.pricee > 0"), "UNRESOLVED_COLUMN", 5, 14),
+    "unknown column": (clause("ts", "B AS B.pricee > 0"), "UNRESOLVED_COLUMN", 5, 17),
     "type error in a row-local DEFINE": (clause("ts", "B AS B.price < 'cheap'"),
-                                         "CAST_INVALID_INPUT", 5, 12),
+                                         "CAST_INVALID_INPUT", 5, 15),
     "WITHIN number on a DATE key": (clause("day", "B AS B.price > 0", "\n  WITHIN 5"),
                                     "WITHIN_KEY_TYPE", 5, 3),
     "run-time DEFINE error": (clause("ts", "B AS B.country > LAST(A.ts)"),
-                              "DEFINE_EVALUATION_ERROR", 6, 10),
+                              "DEFINE_EVALUATION_ERROR", 5, 10),
     "skip to the first row": (clause("ts", "B AS B.price > 0", "\n  AFTER MATCH SKIP TO FIRST A")
                               .replace("  PATTERN (A B)\n  AFTER MATCH SKIP TO FIRST A",
                                        "  AFTER MATCH SKIP TO FIRST A\n  PATTERN (A B)"),
@@ -165,7 +165,7 @@ def test_cli_stderr_has_only_the_users_error(tmp_path):
         # PySpark's worker reports the memory bound set above on stderr: not a log line
         lines = [text for text in body.splitlines()
                  if text.strip() and "mem limits" not in text]
-        check_first_line(body, code, line, column)
+        check_first_line("\n".join(lines), code, line, column)
         assert len(lines) == 3, (name, body)  # the message, the source line, the caret
         assert not any(text.lstrip().startswith(("{", "at ", "\tat")) for text in lines), body
     assert '{"ts"' not in result.stderr and "\tat org.apache" not in result.stderr

@@ -177,13 +177,19 @@ def _keyword_offset(keyword: str, sql: str) -> int | None:
 
 
 def _within_key_error(message: str, sql: str) -> SparkCepError | None:
-    """``WITHIN <number>`` on an ORDER BY key Spark cannot subtract as a number (e.g. DATE)."""
-    cast = re.search(r'CAST\((.+?) AS DOUBLE\)"?.*cannot cast "?(\w+)"? to "?DOUBLE', message)
+    """WITHIN on an ORDER BY key Spark cannot convert the way the window needs: a number on a
+    DATE key (the key as a DOUBLE), an INTERVAL on a numeric key (the key as a TIMESTAMP)."""
+    cast = re.search(r'CAST\((.+?) AS (DOUBLE|TIMESTAMP)\)"?.*cannot cast "?(\w+)"? to '
+                     r'"?(?:DOUBLE|TIMESTAMP)', message)
     if cast is None or _keyword_offset("WITHIN", sql) is None:
         return None
-    key, key_type = cast.group(1), cast.group(2)
-    text = (f"WITHIN with a number needs a numeric ORDER BY key, but {key} is {key_type}; "
-            f"write WITHIN INTERVAL '...' <unit> (see docs/semantics.md, WITHIN)")
+    key, target, key_type = cast.group(1), cast.group(2), cast.group(3)
+    if target == "DOUBLE":
+        text = (f"WITHIN with a number needs a numeric or TIMESTAMP ORDER BY key, but {key} is "
+                f"{key_type}; write WITHIN INTERVAL '...' <unit> (docs/within.md)")
+    else:
+        text = (f"WITHIN INTERVAL needs a TIMESTAMP, TIMESTAMP_NTZ or DATE ORDER BY key, but {key} "
+                f"is {key_type}; write WITHIN <number> in the key's units (docs/within.md)")
     offset = _keyword_offset("WITHIN", sql)
     return AnalysisError.at_offset("WITHIN_KEY_TYPE", text, sql, offset, len("WITHIN"))
 

@@ -169,3 +169,62 @@ def test_cli_stderr_has_only_the_users_error(tmp_path):
         assert len(lines) == 3, (name, body)  # the message, the source line, the caret
         assert not any(text.lstrip().startswith(("{", "at ", "\tat")) for text in lines), body
     assert '{"ts"' not in result.stderr and "\tat org.apache" not in result.stderr
+
+
+# -- statements around the clause (issue 11) ------------------------------------------------------
+
+CLAUSE = ("SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts MEASURES COUNT(*) AS n PATTERN (A) "
+          "DEFINE A AS A.x > 0)")
+
+
+@pytest.mark.parametrize("create", ["CREATE VIEW v AS ", "CREATE OR REPLACE VIEW v AS "])
+def test_permanent_view_is_refused_with_what_to_do(create):
+    # a permanent view cannot refer to the session's temporary function (Spark's rule)
+    from sparkcep.compiler.statement_rules import check_statement
+
+    with pytest.raises(AnalysisError) as caught:
+        check_statement(create + CLAUSE)
+    error = caught.value
+    assert error.code == "PERMANENT_VIEW_WITH_MATCH_RECOGNIZE"
+    assert "CREATE TEMPORARY VIEW" in error.message
+    assert (create + CLAUSE)[error.column - 1:].startswith("VIEW")
+
+
+@pytest.mark.parametrize("create", ["CREATE TEMPORARY VIEW v AS ", "CREATE OR REPLACE TEMP VIEW v AS ",
+                                    "CREATE GLOBAL TEMPORARY VIEW v AS ", ""])
+def test_temporary_views_and_queries_pass(create):
+    from sparkcep.compiler.statement_rules import check_statement
+
+    check_statement(create + CLAUSE)
+
+
+PARAMETER_QUERY = """SELECT * FROM VALUES (1, 5), (2, 1), (3, 7), (4, 9) AS t(ts, x)
+  MATCH_RECOGNIZE (ORDER BY ts MEASURES FIRST(A.ts) AS start, COUNT(*) AS n
+                   ONE ROW PER MATCH PATTERN (A B+) DEFINE B AS B.x > PREV(B.x) + {marker})"""
+
+
+@pytest.mark.spark
+def test_parameter_markers_inside_the_clause(spark):
+    # SparkSession.sql(text, args): the type probes bind the same arguments as the statement
+    import sparkcep
+
+    named = sparkcep.sql(spark, PARAMETER_QUERY.format(marker=":step"), args={"step": 1})
+    positional = sparkcep.sql(spark, PARAMETER_QUERY.format(marker="?"), args=[1])
+    # B rows rise by more than 1: 1 -> 7 -> 9 (ts 2..4); plain Spark gives the same rises
+    rises = spark.sql("SELECT count(*) FROM VALUES (5, 1), (1, 7), (7, 9) AS r(a, b) "
+                      "WHERE b > a + :step", args={"step": 1}).collect()[0][0]
+    assert rises == 2
+    assert [tuple(r) for r in named.collect()] == [(2, 3)]
+    assert [tuple(r) for r in positional.collect()] == [(2, 3)]
+
+
+@pytest.mark.spark
+def test_permanent_view_through_sparkcep_sql(spark):
+    import sparkcep
+
+    spark.sql(TABLE)
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.sql(spark, "CREATE VIEW user_errors_v AS " + clause("ts", "B AS B.price > 0"))
+    assert caught.value.code == "PERMANENT_VIEW_WITH_MATCH_RECOGNIZE"
+    sparkcep.sql(spark, "CREATE TEMPORARY VIEW user_errors_v AS " + clause("ts", "B AS B.price > 0"))
+    assert spark.table("user_errors_v").collect()[0].n == 2

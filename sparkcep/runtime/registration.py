@@ -34,9 +34,10 @@ def _spark_error_to_user(error: Exception, match: CompiledMatch) -> SparkCepErro
     return restate(error, match)
 
 
-def _probe(spark, query: str, match: CompiledMatch):
+def _probe(spark, query: str, match: CompiledMatch, args=None):
     try:
-        frame = spark.sql(query)
+        # the statement's arguments bind parameter markers the clause contains
+        frame = spark.sql(query) if args is None else spark.sql(query, args)
         schema = frame.schema
         # constant folding raises, before any row is read, what Catalyst would raise on every row
         # (e.g. a DEFINE comparing a DOUBLE column with 'cheap' under ANSI mode)
@@ -96,8 +97,9 @@ def chunk_options(spark) -> ChunkOptions:
     return ChunkOptions(chunks, partitioned, partitions)
 
 
-def register(spark, match: CompiledMatch) -> None:
-    """Register the function ``match.function_name`` on ``spark``."""
+def register(spark, match: CompiledMatch, args=None) -> None:
+    """Register the function ``match.function_name`` on ``spark`` (``args``: the statement's
+    ``SparkSession.sql`` arguments, for parameter markers in the clause)."""
     from pyspark.sql.functions import arrow_udtf
     from pyspark.sql.types import StructField, StructType
 
@@ -105,7 +107,7 @@ def register(spark, match: CompiledMatch) -> None:
 
     prepare(spark)
     prefix = match.probe_prefix
-    rows = _probe(spark, f"{prefix}SELECT * FROM ({match.table_sql})", match)
+    rows = _probe(spark, f"{prefix}SELECT * FROM ({match.table_sql})", match, args)
     input_fields = [f for f in rows.fields if not f.name.startswith(PREFIX)]
     by_name = {f.name: f for f in rows.fields}
     plan = match.plan
@@ -114,7 +116,7 @@ def register(spark, match: CompiledMatch) -> None:
     component_fields = []
     if plan.components:
         probes = ", ".join(f"{probe} AS `c{i}`" for i, probe in enumerate(match.component_probes))
-        types = _probe(spark, f"{prefix}SELECT {probes} FROM ({match.table_sql})", match)
+        types = _probe(spark, f"{prefix}SELECT {probes} FROM ({match.table_sql})", match, args)
         component_fields = [
             StructField(component_name(i), field.dataType, True) for i, field in enumerate(types.fields)
         ]

@@ -142,6 +142,8 @@ def _pair_query(key: str, within: str) -> str:
 WITHIN_ROWS = [
     ("ts", "INTERVAL '1' HOUR"),
     ("ts", "90"),
+    ("ntz", "INTERVAL '1' HOUR"),
+    ("ntz", "90"),
     ("seq", "10"),
     ("seq", "INTERVAL '10' SECOND"),
     ("day", "INTERVAL '2' DAY"),
@@ -163,10 +165,13 @@ def test_within_units_table(spark):
         (4, t0, 100, d0), (4, t0 + dt.timedelta(seconds=90), 110, d0 + dt.timedelta(2)),
     ]
     spark.createDataFrame(data, "pair INT, ts TIMESTAMP, seq BIGINT, day DATE") \
+        .selectExpr("*", "CAST(ts AS TIMESTAMP_NTZ) AS ntz") \
         .createOrReplaceTempView("within_pairs")
     expected = {
         ("ts", "INTERVAL '1' HOUR"): {1, 3, 4},   # 59:59, 89 s and 90 s are under an hour
         ("ts", "90"): {3},                        # 90 means seconds: only the 89 s pair
+        ("ntz", "INTERVAL '1' HOUR"): {1, 3, 4},  # TIMESTAMP_NTZ: the same
+        ("ntz", "90"): {3},
         ("seq", "10"): {1, 3},                    # 9 apart yes, 10 apart no
         ("seq", "INTERVAL '10' SECOND"): {1, 3},  # a number key read as seconds
         ("day", "INTERVAL '2' DAY"): {1, 3},      # next day yes, two days no

@@ -228,3 +228,23 @@ def test_permanent_view_through_sparkcep_sql(spark):
     assert caught.value.code == "PERMANENT_VIEW_WITH_MATCH_RECOGNIZE"
     sparkcep.sql(spark, "CREATE TEMPORARY VIEW user_errors_v AS " + clause("ts", "B AS B.price > 0"))
     assert spark.table("user_errors_v").collect()[0].n == 2
+
+
+def test_run_time_errors_point_at_the_part_that_failed():
+    from types import SimpleNamespace
+
+    from sparkcep.runtime.registration import _located
+
+    source = ("SELECT * FROM t MATCH_RECOGNIZE (\n  ORDER BY ts\n  PATTERN (A B)\n"
+              "  AFTER MATCH SKIP TO FIRST A\n  DEFINE A AS A.x > 0, B AS B.s > LAST(A.ts))")
+
+    def where(code, python_defines):
+        plan = SimpleNamespace(spec=SimpleNamespace(variable_names=("A", "B")),
+                               conditions=dict.fromkeys(python_defines))
+        error = _located(MatchRuntimeError(code, "m"), source, plan)
+        return error.line, error.column, error.length
+
+    assert where("DEFINE_EVALUATION_ERROR", [1]) == (5, 24, 1)       # B, the only Python DEFINE
+    assert where("DEFINE_EVALUATION_ERROR", [0, 1]) == (5, 3, 6)     # DEFINE: which is unknown
+    assert where("SKIP_TO_FIRST_ROW_OF_MATCH", []) == (4, 3, 16)     # AFTER MATCH SKIP
+    assert where("MATCH_BUDGET_EXCEEDED", []) == (3, 3, 7)           # PATTERN

@@ -165,31 +165,35 @@ def _function_class(plan, arrow_schema: pa.Schema, source: str):
 
 
 def _located(error: SparkCepError, source: str, plan=None) -> SparkCepError:
-    """A run-time error pointing at the clause that raised it: its AFTER MATCH SKIP, the DEFINE
-    that failed (the only match-dependent one, else the DEFINE keyword), or PATTERN."""
+    """A run-time error pointing at the part of the clause that raised it."""
     if error.line is not None:
         return error
-    keyword, length = ("AFTER MATCH SKIP" if error.code.startswith("SKIP_TO") else "PATTERN"), None
-    pattern = re.escape(keyword).replace(r"\ ", r"\s+")
-    if error.code == "DEFINE_EVALUATION_ERROR" and plan is not None:
-        names = [plan.spec.variable_names[var] for var in plan.conditions]
-        if len(set(names)) == 1:
-            pattern = r"(?<=[\s,])" + re.escape(names[0]) + r"(?=\s+AS\b)"
-            keyword = names[0]
-            length = len(names[0])
-        else:
-            keyword, pattern = "DEFINE", r"\bDEFINE\b"
-    found = None
-    define = re.search(r"\bDEFINE\b", source, re.IGNORECASE)
-    if keyword != "PATTERN" and define is not None and error.code == "DEFINE_EVALUATION_ERROR":
-        found = re.compile(pattern, re.IGNORECASE).search(source, define.start())
-    if found is None:
-        found = re.search(pattern, source, re.IGNORECASE)
+    found = _run_time_anchor(error.code, source, plan)
     if found is None:
         return error
     line, column = line_and_column(source, found.start())
     return type(error)(error.code, error.message, line=line, column=column, sql=source,
-                       length=length or len(keyword))
+                       length=len(found.group(0)))
+
+
+def _run_time_anchor(code: str, source: str, plan) -> re.Match | None:
+    """Where a run-time error points: AFTER MATCH SKIP for the SKIP_TO codes; for a DEFINE that
+    could not be evaluated, the variable (when only one DEFINE is evaluated in Python) or the
+    DEFINE keyword; PATTERN otherwise."""
+    if code.startswith("SKIP_TO"):
+        return re.search(r"\bAFTER\s+MATCH\s+SKIP\b", source, re.IGNORECASE)
+    if code == "DEFINE_EVALUATION_ERROR" and plan is not None:
+        define = re.search(r"\bDEFINE\b", source, re.IGNORECASE)
+        names = {plan.spec.variable_names[var] for var in plan.conditions}
+        if define is not None and len(names) == 1:
+            variable = re.compile(r"(?<=[\s,])" + re.escape(names.pop()) + r"(?=\s+AS\b)",
+                                  re.IGNORECASE)
+            found = variable.search(source, define.end())
+            if found is not None:
+                return found
+        if define is not None:
+            return define
+    return re.search(r"\bPATTERN\b", source, re.IGNORECASE)
 
 
 __all__ = ["register", "MatchRuntimeError"]

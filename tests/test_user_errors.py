@@ -198,7 +198,7 @@ def test_temporary_views_and_queries_pass(create):
     check_statement(create + CLAUSE)
 
 
-PARAMETER_QUERY = """SELECT * FROM VALUES (1, 5), (2, 1), (3, 7), (4, 9) AS t(ts, x)
+PARAMETER_QUERY = """SELECT * FROM (SELECT * FROM VALUES (1, 5), (2, 1), (3, 7), (4, 9) AS t(ts, x))
   MATCH_RECOGNIZE (ORDER BY ts MEASURES FIRST(A.ts) AS start, COUNT(*) AS n
                    ONE ROW PER MATCH PATTERN (A B+) DEFINE B AS B.x > PREV(B.x) + {marker})"""
 

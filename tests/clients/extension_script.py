@@ -47,7 +47,8 @@ def edges(spark, jvm) -> dict:
     except Exception as error:
         out["spark_error"] = [type(error).__name__, error.getCondition()]
     # an error raised while matching, on an executor: the typed error, not PythonException
-    runtime_error = ("SELECT * FROM VALUES ('a', 1), ('b', 2) AS t(s, ts) MATCH_RECOGNIZE (\n"
+    runtime_error = ("SELECT * FROM (SELECT * FROM VALUES ('a', 1), ('b', 2) AS t(s, ts))\n"
+                     "MATCH_RECOGNIZE (\n"
                      "  ORDER BY ts MEASURES COUNT(*) AS n PATTERN (A B)\n"
                      "  DEFINE B AS B.s > LAST(A.ts))")
     try:

@@ -90,6 +90,9 @@ MISTAKES = {
     "unknown table": (clause("ts", "B AS B.price > 0", table="nosuch"),
                       "TABLE_OR_VIEW_NOT_FOUND", 1, 15),
     "unknown column": (clause("ts", "B AS B.pricee > 0"), "UNRESOLVED_COLUMN", 5, 17),
+    "unknown column outside the clause": (clause("ts", "B AS B.price > 0")
+                                          .replace("SELECT *", "SELECT nosuch, n", 1),
+                                          "UNRESOLVED_COLUMN", 1, 8),
     "type error in a row-local DEFINE": (clause("ts", "B AS B.price < 'cheap'"),
                                          "CAST_INVALID_INPUT", 5, 15),
     "WITHIN number on a DATE key": (clause("day", "B AS B.price > 0", "\n  WITHIN 5"),

@@ -98,6 +98,7 @@ def main() -> None:
 def run(file, execute, tables, output_format, output, master, quiet) -> None:
     """Run a statement (a .sql file or -e) on Spark and print the result."""
     from sparkcep.compiler.rewrite import compile_statement
+    from sparkcep.compiler.statement_rules import check_statement
 
     text = _statement(file, execute)
     if output_format == "parquet" and not output:
@@ -105,6 +106,7 @@ def run(file, execute, tables, output_format, output, master, quiet) -> None:
     try:
         # arguments, syntax and analysis errors before Spark starts
         check_tables(tables)
+        check_statement(text)
         compile_statement(text)
         check_tables(tables, text)
     except SparkCepError as error:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from sparkcep.compiler.rewrite import compile_statement
 from sparkcep.compiler.statement_rules import check_statement
+from sparkcep.errors import SparkCepError
 from sparkcep.runtime.registration import chunk_options, register
+from sparkcep.runtime.spark_errors import restate_for_text
 
 
 def run_statement(spark, text: str, args=None, **kwargs):
@@ -16,6 +18,13 @@ def run_statement(spark, text: str, args=None, **kwargs):
     for match in compiled.matches:
         register(spark, match, args)
     run = getattr(spark, "_sparkcep_original_sql", spark.sql)
-    if args is None and not kwargs:
-        return run(compiled.sql)
-    return run(compiled.sql, args, **kwargs)
+    try:
+        if args is None and not kwargs:
+            return run(compiled.sql)
+        return run(compiled.sql, args, **kwargs)
+    except SparkCepError:
+        raise
+    except Exception as error:  # Spark's analysis of the generated statement
+        if not compiled.matches:
+            raise  # not sparkcep's statement: Spark's error as it is
+        raise restate_for_text(error, text) from None

@@ -193,3 +193,11 @@ def test_within_units_table(spark):
             sparkcep.sql(spark, _pair_query(key, within)).collect()
         first = str(caught.value).splitlines()[0]
         assert first.startswith("[WITHIN_KEY_TYPE] ") and "CAST(" not in first, first
+
+
+def test_new_error_codes_are_listed():
+    # common rules: new error codes are listed in docs/errors.md
+    listed = (DOCS / "errors.md").read_text()
+    for code in ("WITHIN_KEY_TYPE", "PERMANENT_VIEW_WITH_MATCH_RECOGNIZE", "INTERNAL_ERROR",
+                 "INSECURE_BIND", "TABLE_OR_VIEW_NOT_FOUND", "DEFINE_EVALUATION_ERROR"):
+        assert f"`{code}`" in listed, code

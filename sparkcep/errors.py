@@ -86,3 +86,44 @@ def line_and_column(sql: str, offset: int) -> tuple[int, int]:
     line = sql.count("\n", 0, offset) + 1
     column = offset - (sql.rfind("\n", 0, offset) + 1) + 1
     return line, column
+
+
+#: Marks the line an executor appends to a SparkCepError's text, so the driver can rebuild the
+#: typed error from the Python worker's exception text (which Spark wraps in its own message and a
+#: traceback; see ``sparkcep.runtime.spark_errors``).
+WORKER_MARKER = "sparkcep-error-json: "
+
+_KINDS = {"ParseError": ParseError, "AnalysisError": AnalysisError,
+          "MatchRuntimeError": MatchRuntimeError}
+
+
+def for_worker(error: SparkCepError) -> SparkCepError:
+    """The same error, its text extended by one marked JSON line (raised on an executor)."""
+    import json
+
+    payload = {"kind": type(error).__name__, "code": error.code, "message": error.message,
+               "line": error.line, "column": error.column, "length": error.length,
+               "sql": error.sql}
+    copy = type(error)(error.code, error.message, line=error.line, column=error.column,
+                       sql=error.sql, length=error.length)
+    copy.args = (f"{error.render()}\n{WORKER_MARKER}{json.dumps(payload)}",)
+    return copy
+
+
+def from_worker_text(text: str) -> SparkCepError | None:
+    """The error an executor raised with :func:`for_worker`, found in ``text`` (the driver's
+    exception message), or None."""
+    import json
+
+    at = text.rfind(WORKER_MARKER)
+    if at < 0:
+        return None
+    line = text[at + len(WORKER_MARKER):].split("\n", 1)[0]
+    try:
+        payload = json.loads(line)
+        kind = _KINDS.get(payload.get("kind"), MatchRuntimeError)
+        return kind(str(payload["code"]), str(payload["message"]), line=payload.get("line"),
+                    column=payload.get("column"), sql=payload.get("sql"),
+                    length=int(payload.get("length") or 1))
+    except (ValueError, KeyError, TypeError):
+        return None

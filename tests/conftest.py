@@ -1,8 +1,24 @@
-"""Shared fixtures: one local Spark session for the whole run (tests marked ``spark``)."""
+"""Shared fixtures: one local Spark session for the whole run (tests marked ``spark``), and the
+run order: fast tests first, Spark tests next, the standalone-cluster test last, so that
+``pytest -q`` reports its first results within seconds."""
 
 from __future__ import annotations
 
 import pytest
+
+
+def _stage(item) -> int:
+    """0: pure Python, 1: local Spark, 2: standalone cluster (slow start-up)."""
+    if item.get_closest_marker("cluster") is not None:
+        return 2
+    if item.get_closest_marker("spark") is not None:
+        return 1
+    return 0
+
+
+def pytest_collection_modifyitems(session, config, items):
+    # a stable sort: within a stage the collection order (file by file) is kept
+    items.sort(key=_stage)
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,80 @@ def test_explain_dot():
                                        "SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts MEASURES "
                                        "COUNT(*) AS n PATTERN (A B+) DEFINE B AS B.x > 0)"])
     assert result.exit_code == 0, result.output
-    assert "digraph pattern" in result.output
+    # only DOT, so `sparkcep explain q.sql --dot | dot -Tpng` works: one digraph, nothing around it
+    text = result.output.strip()
+    assert text.startswith("digraph pattern {") and text.endswith("}")
+    assert text.count("digraph") == 1 and "== Spark SQL ==" not in text
+    assert '[label="B"]' in text and "doublecircle" in text
+
+
+def test_explain_dot_with_two_clauses_is_one_graph():
+    nested = ("SELECT * FROM (SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts MEASURES A.x AS x "
+              "ALL ROWS PER MATCH PATTERN (A) DEFINE A AS A.x > 0)) MATCH_RECOGNIZE (ORDER BY ts "
+              "MEASURES COUNT(*) AS n PATTERN (B C) DEFINE C AS C.x > 1)")
+    result = CliRunner().invoke(main, ["explain", "--dot", "-e", nested])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("digraph") == 1
+    assert result.output.count("subgraph cluster_") == 2
+
+
+FUNNEL = """SELECT * FROM clicks MATCH_RECOGNIZE (
+  PARTITION BY user_id
+  ORDER BY ts
+  MEASURES FIRST(V.ts) AS viewed, LAST(P.ts) AS paid
+  SKIP TILL NEXT MATCH
+  PATTERN (V C+ P)
+  WITHIN INTERVAL '1' HOUR
+  DEFINE V AS V.action = 'view', C AS C.action = 'cart', P AS P.price > LAST(C.price)
+)"""
+
+
+def test_explain_text_reads_like_the_query():
+    # issue 12: the user's expressions as SQL, the real selection behaviour, WITHIN in units,
+    # the engine that will run and why
+    result = CliRunner().invoke(main, ["explain", "-e", FUNNEL])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Operator(" not in out and "Navigation(" not in out
+    assert "P AS P.price > LAST(C.price)" in out
+    assert "match-dependent: Python evaluates it while matching" in out
+    assert "C AS C.action = 'cart'" in out
+    assert "selection:  SKIP TILL NEXT MATCH" in out
+    assert "PAST LAST ROW" not in out
+    assert "< 1 hour (3600000000 microseconds)" in out
+    assert "paid = LAST(P.ts)" in out
+    assert "engine:     NFA^b" in out and "merged: no (match-dependent DEFINE for P)" in out
+    assert "ε1 is tried before ε2" in out
+
+
+def test_explain_names_the_regex_path_and_why_not():
+    regex = CliRunner().invoke(main, ["explain", str(EXAMPLES / "stock_v_shape.sql")]).output
+    assert "engine:     regular expression" in regex
+    assert "skip:       AFTER MATCH SKIP PAST LAST ROW" in regex
+    matcher = CliRunner().invoke(main, ["explain", "-e",
+                                        "SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts MEASURES "
+                                        "COUNT(*) AS n PATTERN (A B+) "
+                                        "DEFINE B AS B.x > FIRST(A.x))"]).output
+    assert "engine:     backtracking row pattern matcher" in matcher
+    assert "match-dependent DEFINE for B" in matcher
+
+
+def test_within_durations_in_units():
+    from sparkcep.compiler.explain import duration_text
+
+    assert duration_text(3_600_000_000) == "1 hour"
+    assert duration_text(5_400_000_000) == "1 hour 30 minutes"
+    assert duration_text(86_400_000_000 * 2) == "2 days"
+    assert duration_text(1_500) == "1 millisecond 500 microseconds"
+
+
+def test_explain_png_needs_dot_or_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no Graphviz here
+    result = CliRunner().invoke(main, ["explain", "--png", str(tmp_path / "a.png"), "-e",
+                                       "SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts MEASURES "
+                                       "COUNT(*) AS n PATTERN (A) DEFINE A AS A.x > 0)"])
+    assert result.exit_code == 2
+    assert "needs Graphviz" in result.output
 
 
 def test_user_error_is_one_message_without_traceback():
@@ -36,6 +109,59 @@ def test_user_error_is_one_message_without_traceback():
     assert result.exit_code == 2
     assert result.output.startswith("[UNDEFINED_PATTERN_VARIABLE]")
     assert "Traceback" not in result.output
+
+
+def test_explain_bug_is_one_line_not_a_traceback(monkeypatch):
+    # issue 11: explain and demo print a traceback for anything but SparkCepError
+    import sparkcep.compiler.explain as explain
+
+    def broken(text):
+        raise ValueError("boom\nsecond line")
+
+    monkeypatch.setattr(explain, "explain_statement", broken)
+    result = CliRunner().invoke(main, ["explain", "-e", "SELECT 1"])
+    assert result.exit_code == 1
+    assert result.output.startswith("[INTERNAL_ERROR] sparkcep failed (ValueError: boom)")
+    assert "Traceback" not in result.output and "second line" not in result.output
+
+
+@pytest.mark.parametrize("args, first", [
+    (["-t", "clicks"], "--table takes NAME=PATH, got 'clicks'"),
+    (["-t", "ticks=no/such/file.csv"], "--table ticks=no/such/file.csv: no such file or folder"),
+    (["-f", "parquet"], "--format parquet needs --output PATH"),
+])
+def test_run_checks_arguments_before_spark(args, first, monkeypatch):
+    # issue 12: a typo in --table is reported at once, not after Spark started
+    import sparkcep.clients.session as session
+
+    monkeypatch.setattr(session, "local_session", lambda *a, **k: pytest.fail("Spark started"))
+    result = CliRunner().invoke(main, ["run", "-e", "SELECT 1", *args])
+    assert result.exit_code == 2
+    assert first in result.output
+
+
+def test_run_names_a_table_that_was_not_given(monkeypatch):
+    import sparkcep.clients.session as session
+
+    monkeypatch.setattr(session, "local_session", lambda *a, **k: pytest.fail("Spark started"))
+    data = EXAMPLES / "data" / "stock_ticks.csv"
+    query = ("SELECT * FROM stock_tick MATCH_RECOGNIZE (ORDER BY ts MEASURES COUNT(*) AS n "
+             "PATTERN (A) DEFINE A AS A.price > 0)")
+    result = CliRunner().invoke(main, ["run", "-e", query, "-t", f"stock_ticks={data}"])
+    assert result.exit_code == 2
+    first = result.output.splitlines()[0]
+    assert first.startswith("[TABLE_OR_VIEW_NOT_FOUND] the table or view `stock_tick` cannot be")
+    assert first.endswith("(line 1, column 15)")
+
+
+def test_run_compiles_before_spark(monkeypatch):
+    import sparkcep.clients.session as session
+
+    monkeypatch.setattr(session, "local_session", lambda *a, **k: pytest.fail("Spark started"))
+    result = CliRunner().invoke(main, ["run", "-e", "SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts "
+                                       "MEASURES LAST(C.x) AS y PATTERN (A) DEFINE A AS true)"])
+    assert result.exit_code == 2
+    assert result.output.startswith("[UNDEFINED_PATTERN_VARIABLE]")
 
 
 @pytest.mark.spark

@@ -1,24 +1,42 @@
 """The ``sparkcep`` command line: run, explain, demo (and serve, for SQL clients).
 
 Every user mistake ends as one message with its code and position on stderr and exit status 2;
-nothing prints a Python traceback.
+a bug in sparkcep ends as one ``[INTERNAL_ERROR]`` line and exit status 1; nothing prints a Python
+traceback. ``run`` checks its arguments and compiles the statement before Spark starts.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from importlib import resources
 from pathlib import Path
 
 import click
 
-from sparkcep.clients.tables import register_tables
+from sparkcep.clients.tables import check_tables, register_tables
 from sparkcep.errors import SparkCepError
 
 
 def _fail(error: Exception) -> None:
     click.secho(str(error), fg="red", err=True)
     sys.exit(2)
+
+
+def _internal(error: Exception) -> None:
+    """A bug, not a user mistake: one line naming it, exit status 1."""
+    detail = str(error).strip().splitlines()
+    click.secho(f"[INTERNAL_ERROR] sparkcep failed ({type(error).__name__}"
+                + (f": {detail[0]}" if detail else "") + "); please report it with the statement",
+                fg="red", err=True)
+    sys.exit(1)
+
+
+def _spark_failure(error: Exception, text: str) -> None:
+    """An error Spark raised for the user's statement, restated against the user's text."""
+    from sparkcep.runtime.spark_errors import restate_for_text
+
+    _fail(restate_for_text(error, text))
 
 
 def _statement(file: str | None, execute: str | None) -> str:
@@ -29,12 +47,13 @@ def _statement(file: str | None, execute: str | None) -> str:
     raise click.UsageError("give a .sql file or -e 'SQL'")
 
 
-def _show(frame, output_format: str, output: str | None) -> None:
+def _show(frame, output_format: str, output: str | None) -> int | None:
+    """Print or write ``frame``; the number of rows (None when written as Parquet)."""
     if output_format == "parquet":
         if not output:
             raise click.UsageError("--format parquet needs --output PATH")
         frame.write.mode("overwrite").parquet(output)
-        return
+        return None
     rows = frame.collect()
     columns = frame.columns
     if output_format == "csv":
@@ -44,13 +63,13 @@ def _show(frame, output_format: str, output: str | None) -> None:
         writer = csv.writer(stream)
         writer.writerow(columns)
         writer.writerows([["" if v is None else v for v in row] for row in rows])
-        return
+        return len(rows)
     if output_format == "json":
         import json
 
         text = "\n".join(json.dumps(row.asDict(recursive=True), default=str) for row in rows)
         (Path(output).write_text(text + "\n") if output else click.echo(text))
-        return
+        return len(rows)
     cells = [[("NULL" if v is None else str(v)) for v in row] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
     line = "-+-".join("-" * w for w in widths)
@@ -59,6 +78,7 @@ def _show(frame, output_format: str, output: str | None) -> None:
     for row in cells:
         click.echo(" | ".join(v.ljust(w) for v, w in zip(row, widths)))
     click.secho(f"({len(rows)} rows)", dim=True)
+    return len(rows)
 
 
 @click.group()
@@ -74,25 +94,53 @@ def main() -> None:
               type=click.Choice(["table", "csv", "json", "parquet"]))
 @click.option("-o", "--output", help="write the result to this path")
 @click.option("--master", default="local[2]", show_default=True)
-def run(file, execute, tables, output_format, output, master) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="no progress lines or bar on stderr")
+def run(file, execute, tables, output_format, output, master, quiet) -> None:
     """Run a statement (a .sql file or -e) on Spark and print the result."""
-    from sparkcep.clients.session import local_session
     from sparkcep.compiler.rewrite import compile_statement
-    from sparkcep.runtime.statement import run_statement
+    from sparkcep.compiler.statement_rules import check_statement
 
     text = _statement(file, execute)
+    if output_format == "parquet" and not output:
+        raise click.UsageError("--format parquet needs --output PATH")
     try:
-        compile_statement(text)  # syntax and analysis errors before starting Spark
-        spark = local_session(master)
-        register_tables(spark, tables)
-        from sparkcep.clients.progress import progress
-
-        with progress(spark):
-            _show(run_statement(spark, text), output_format, output)
+        # arguments, syntax and analysis errors before Spark starts
+        check_tables(tables)
+        check_statement(text)
+        compile_statement(text)
+        check_tables(tables, text)
     except SparkCepError as error:
         _fail(error)
-    except Exception as error:  # Spark's own errors: first line only
-        _fail(_spark_message(error))
+    except click.ClickException:
+        raise
+    except Exception as error:  # noqa: BLE001 - a bug in sparkcep, reported in one line
+        _internal(error)
+    started = time.monotonic()
+    try:
+        from sparkcep.clients.progress import progress
+        from sparkcep.clients.session import local_session
+        from sparkcep.runtime.statement import run_statement
+
+        spark = local_session(master)
+        _note(quiet, f"sparkcep: Spark {spark.version} on {master} ready, "
+                     f"{time.monotonic() - started:.1f}s")
+        register_tables(spark, tables)
+        with progress(spark, quiet=quiet):
+            count = _show(run_statement(spark, text), output_format, output)
+        if count is not None:
+            _note(quiet, f"sparkcep: {count} rows, {time.monotonic() - started:.1f}s")
+    except SparkCepError as error:
+        _fail(error)
+    except click.ClickException:
+        raise
+    except Exception as error:  # Spark's own errors about the statement
+        _spark_failure(error, text)
+
+
+def _note(quiet: bool, line: str) -> None:
+    """A progress line on stderr when it is not a terminal (a terminal shows the bar)."""
+    if not quiet and not sys.stderr.isatty():
+        click.echo(line, err=True)
 
 
 def _spark_message(error: Exception) -> str:
@@ -103,15 +151,47 @@ def _spark_message(error: Exception) -> str:
 @main.command()
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("-e", "--execute", help="the SQL statement to explain")
-@click.option("--dot", is_flag=True, help="print the automaton as Graphviz DOT")
-def explain(file, execute, dot) -> None:
-    """Show the Spark SQL, the compiled pattern and its automaton (no Spark needed)."""
-    from sparkcep.compiler.explain import explain_statement
+@click.option("--dot", is_flag=True,
+              help="print only the automaton as Graphviz DOT (pipe it to: dot -Tpng -o a.png)")
+@click.option("--png", "png", type=click.Path(dir_okay=False),
+              help="render the automaton to this PNG file (needs Graphviz's dot)")
+@click.option("--svg", "svg", type=click.Path(dir_okay=False),
+              help="render the automaton to this SVG file (needs Graphviz's dot)")
+def explain(file, execute, dot, png, svg) -> None:
+    """Show the Spark SQL, the compiled pattern, how it will run, and its automaton (no Spark
+    needed)."""
+    from sparkcep.compiler.explain import explain_dot, explain_statement
 
+    text = _statement(file, execute)
     try:
-        click.echo(explain_statement(_statement(file, execute), dot=dot))
+        if dot or png or svg:
+            graph = explain_dot(text)
+            for path, kind in ((png, "png"), (svg, "svg")):
+                if path:
+                    _render(graph, kind, path)
+            if dot or not (png or svg):
+                click.echo(graph)
+            return
+        click.echo(explain_statement(text))
     except SparkCepError as error:
         _fail(error)
+    except click.ClickException:
+        raise
+    except Exception as error:  # noqa: BLE001 - a bug in sparkcep, reported in one line
+        _internal(error)
+
+
+def _render(graph: str, kind: str, path: str) -> None:
+    import shutil
+    import subprocess
+
+    dot = shutil.which("dot")
+    if dot is None:
+        raise click.UsageError(f"--{kind} needs Graphviz's dot on PATH (or use --dot | dot -T{kind})")
+    result = subprocess.run([dot, f"-T{kind}", "-o", path], input=graph, text=True,
+                            capture_output=True)
+    if result.returncode != 0:
+        raise click.ClickException(f"dot failed: {result.stderr.strip()}")
 
 
 @main.command()
@@ -131,6 +211,8 @@ def demo(master) -> None:
             _show(run_statement(spark, text), "table", None)
     except SparkCepError as error:
         _fail(error)
+    except Exception as error:  # noqa: BLE001 - the bundled query failing is a bug
+        _internal(error)
 
 
 @main.command()

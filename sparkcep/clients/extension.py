@@ -97,10 +97,15 @@ def disable(spark) -> None:
 
 def is_loaded(spark) -> bool:
     """Whether ``spark``'s SQL parser is sparkcep's (the extension was configured at start-up)."""
+    from py4j.protocol import Py4JError
+
+    session = getattr(spark, "_jsparkSession", None)
+    if session is None:  # Spark Connect: no JVM session in this process
+        return False
     try:
-        parser = spark._jsparkSession.sessionState().sqlParser()
+        parser = session.sessionState().sqlParser()
         return parser.getClass().getName() == PARSER_CLASS
-    except Exception:  # Spark Connect sessions, a dead JVM, ...
+    except Py4JError:  # the JVM is gone or unreachable
         return False
 
 
@@ -131,9 +136,11 @@ def uninstall(spark) -> None:
     callback connections deadlocks in py4j."""
     if getattr(spark, "_sparkcep_rewriter", None) is None:
         return
+    from py4j.protocol import Py4JError
+
     try:
         spark.sparkContext._gateway.jvm.sparkcep.jvm.MatchRecognizeParser.setRewriter(None, 0)
-    except Exception:  # the JVM is already gone
+    except Py4JError:  # the JVM is already gone
         pass
     spark._sparkcep_rewriter = None
 
@@ -143,7 +150,9 @@ def rewrite_statement(text: str, chunking=None):
     handled here (error positions stay those of ``text``). Returns a ``CompiledStatement``.
     ``chunking``: ``compiler.rewrite.ChunkOptions`` (default: no chunking)."""
     from sparkcep.compiler.rewrite import CompiledStatement, compile_statement
+    from sparkcep.compiler.statement_rules import check_statement
 
+    check_statement(text)
     explain = _EXPLAIN.match(text)
     if explain is None:
         return compile_statement(text, chunking)

@@ -1,8 +1,10 @@
-"""A one-line Spark stage progress bar for ``sparkcep run`` (on a terminal only).
+"""Spark stage progress for ``sparkcep run`` on stderr.
 
-A daemon thread polls ``SparkContext.statusTracker()`` and redraws one line on stderr:
-``[=====>      ] stage 3: 12/40 tasks  7.2s``. It draws nothing when stderr is not a TTY, and
-nothing for jobs that finish within ``delay`` seconds, so scripts and short queries see no noise.
+A daemon thread polls ``SparkContext.statusTracker()``. On a terminal it redraws one line:
+``[=====>      ] stage 3: 12/40 tasks  7.2s`` (nothing for jobs that finish within ``delay``
+seconds). In a pipe or a log it prints one line per finished stage instead,
+``sparkcep: stage 3 done: 40 tasks, 7.2s``, so a long run shows it is alive. ``quiet`` prints
+nothing.
 """
 
 from __future__ import annotations
@@ -25,11 +27,59 @@ def _line(stages, elapsed: float, width: int = 30) -> str:
     return f"[{bar}] stage {names}: {done}/{total} tasks ({running} running)  {elapsed:.1f}s"
 
 
+def _stage_lines(spark, stream, interval: float, started: float):
+    """Start a thread printing a line per finished stage; returns the function that stops it."""
+    stop = threading.Event()
+    seen: dict[int, object] = {}
+    printed: set[int] = set()
+
+    def report(ids_running: set[int]) -> None:
+        for stage_id in sorted(seen):
+            if stage_id in ids_running or stage_id in printed:
+                continue
+            info = seen[stage_id]
+            printed.add(stage_id)
+            click.echo(f"sparkcep: stage {stage_id} done: {info.numTasks} tasks, "
+                       f"{time.monotonic() - started:.1f}s", file=stream)
+
+    def run() -> None:
+        tracker = spark.sparkContext.statusTracker()
+        while True:
+            stopping = stop.wait(interval)
+            try:
+                ids = list(tracker.getActiveStageIds())
+                for stage_id in ids:
+                    info = tracker.getStageInfo(stage_id)
+                    if info is not None:
+                        seen[stage_id] = info
+            except Exception:  # the context is stopping
+                return
+            report(set() if stopping else set(ids))
+            if stopping:
+                return
+
+    thread = threading.Thread(target=run, name="sparkcep-progress-lines", daemon=True)
+    thread.start()
+
+    def finish() -> None:
+        stop.set()
+        thread.join(5)
+
+    return finish
+
+
 @contextmanager
-def progress(spark, delay: float = 1.0, interval: float = 0.25, stream=None):
+def progress(spark, delay: float = 1.0, interval: float = 0.25, stream=None, quiet: bool = False):
     stream = stream or sys.stderr
-    if not getattr(stream, "isatty", lambda: False)():
+    if quiet or spark is None:
         yield
+        return
+    if not getattr(stream, "isatty", lambda: False)():
+        finish_lines = _stage_lines(spark, stream, interval, time.monotonic())
+        try:
+            yield
+        finally:
+            finish_lines()
         return
     stop = threading.Event()
     started = time.monotonic()

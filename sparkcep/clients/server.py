@@ -92,8 +92,57 @@ def sqlalchemy_url(host: str, port: int, http: bool, user: str = "USER") -> str:
     return f"hive://{user}@{host}:{port}/default"
 
 
+#: HiveServer2 settings that decide where the server listens and who may connect. sparkcep sets
+#: them from --host, --port, --http and --password-file; a ``--conf`` (under any of the prefixes
+#: Spark copies into the Hive configuration) could otherwise open a listener on every interface
+#: without authentication, so they are refused.
+LISTENER_SETTINGS = (
+    "hive.server2.thrift.bind.host",
+    "hive.server2.thrift.http.bind.host",
+    "hive.server2.bind.host",
+    "hive.server2.transport.mode",
+    "hive.server2.thrift.port",
+    "hive.server2.thrift.http.port",
+    "hive.server2.authentication",
+    "hive.server2.custom.authentication.class",
+    "hive.server2.thrift.sasl.qop",
+)
+_CONF_PREFIXES = ("spark.hadoop.", "spark.hive.", "spark.")
+HIVE_PREFIX = "spark.hadoop."
+#: environment variables HiveServer2 prefers to its configuration
+LISTENER_ENVIRONMENT = ("HIVE_SERVER2_THRIFT_BIND_HOST", "HIVE_SERVER2_THRIFT_PORT",
+                        "HIVE_SERVER2_TRANSPORT_MODE", "HIVE_SERVER2_THRIFT_HTTP_PORT")
+
+
+def listener_setting(key: str) -> str | None:
+    """The HiveServer2 listener/authentication setting ``key`` names, if any (case-insensitive,
+    with or without Spark's ``spark.hadoop.`` / ``spark.hive.`` prefixes)."""
+    name = key.strip().lower()
+    for prefix in _CONF_PREFIXES:
+        if name.startswith(prefix) and name[len(prefix):].startswith("hive."):
+            name = name[len(prefix):]
+            break
+    for setting in LISTENER_SETTINGS:
+        if name == setting or name.startswith(setting + "."):
+            return setting
+    return None
+
+
+def _check_conf(options: ServerOptions) -> None:
+    for key in options.conf:
+        setting = listener_setting(key)
+        if setting is not None:
+            raise ServerError(
+                "INSECURE_BIND",
+                f"--conf {key} is not accepted: where the server listens and who may connect are "
+                "set by --host, --port, --http and --password-file only (a non-loopback listener "
+                "needs --password-file)",
+            )
+
+
 def check_options(options: ServerOptions) -> None:
     """Refuse unsafe or impossible settings before anything starts."""
+    _check_conf(options)
     if options.password_file is None:
         if options.http:
             raise ServerError(
@@ -129,9 +178,7 @@ def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
     for name in ("warehouse", "operation_logs", "scratch", "local_scratch", "resources"):
         (work / name).mkdir(exist_ok=True)
     auth = "CUSTOM" if options.password_file else "NONE"
-    settings = {
-        "spark.sql.hive.thriftServer.singleSession": "true",
-        "spark.sql.warehouse.dir": str(work / "warehouse"),
+    hive = {
         "hive.server2.thrift.bind.host": options.host,
         "hive.server2.transport.mode": "http" if options.http else "binary",
         "hive.server2.thrift.port": str(options.port),
@@ -142,13 +189,25 @@ def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
         "hive.exec.local.scratchdir": str(work / "local_scratch"),
         "hive.downloaded.resources.dir": str(work / "resources"),
     }
+    settings = {
+        "spark.sql.hive.thriftServer.singleSession": "true",
+        # a client sees a failed query's message, never the server's files: an error raised in
+        # a Python worker is sent as its text alone (its first line then carries sparkcep's
+        # "[CODE] message (line L, column C)"), without a traceback of server paths
+        "spark.sql.execution.pyspark.udf.hideTraceback.enabled": "true",
+        "spark.sql.warehouse.dir": str(work / "warehouse"),
+        # Spark copies spark.hadoop.* into the Hadoop configuration the Thrift server's HiveConf
+        # is built from; plain hive.* keys would work too, but spark-submit prints a warning for
+        # each ("Ignoring non-Spark config property")
+        **{HIVE_PREFIX + key: value for key, value in hive.items()},
+    }
     java_options = [f"-Dderby.stream.error.file={work / 'derby.log'}"]
     if options.password_file:
         password_file = str(Path(options.password_file).resolve())
         # Hive's authentication factory reads a fresh HiveConf (system properties), not the
         # session's: set the class there too.
         authenticator = "sparkcep.jvm.PasswordFileAuthenticator"
-        settings["hive.server2.custom.authentication.class"] = authenticator
+        settings[HIVE_PREFIX + "hive.server2.custom.authentication.class"] = authenticator
         java_options.append(f"-Dhive.server2.custom.authentication.class={authenticator}")
         java_options.append(f"-Dsparkcep.passwordFile={password_file}")
     user = dict(options.conf)
@@ -190,12 +249,20 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
         for number in (signal.SIGINT, signal.SIGTERM):
             previous[number] = signal.signal(number, lambda *_: stop.set())
     spark = server = None
+    # the JVM inherits this process's environment, and HiveServer2 prefers these variables to
+    # its configuration: they must not move the listener sparkcep checked
+    for name in LISTENER_ENVIRONMENT:
+        os.environ.pop(name, None)
     try:
         from sparkcep.clients import extension
         from sparkcep.clients.session import extension_session
         from sparkcep.clients.tables import register_tables
 
         spark = extension_session(options.master, options.app_name, spark_settings(options, workdir))
+        # PySpark's SparkContext installs its own SIGINT handler (cancel jobs, raise
+        # KeyboardInterrupt): Ctrl-C must stop the server cleanly instead
+        for number in previous:
+            signal.signal(number, lambda *_: stop.set())
         if not extension.is_loaded(spark):
             raise ServerError(
                 "EXTENSION_NOT_LOADED",
@@ -233,6 +300,9 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
             if stopped:
                 log.error("sparkcep serve: the Spark context stopped; shutting down")
                 return 1
+        echo("sparkcep serve: stopping")
+        return 0
+    except KeyboardInterrupt:  # Ctrl-C while Spark was starting
         echo("sparkcep serve: stopping")
         return 0
     finally:

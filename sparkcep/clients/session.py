@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from sparkcep.clients import extension
 from sparkcep.clients.java import require_java
@@ -19,8 +20,24 @@ LOCAL_SETTINGS = {
 }
 
 
+#: errors only, and no second report of a failed task (see the file)
+LOG_CONFIG = Path(__file__).resolve().parent / "log4j2.properties"
+JAVA_OPTIONS = "spark.driver.extraJavaOptions"
+
+
+def quiet_logging(settings: dict[str, str]) -> dict[str, str]:
+    """``settings`` with sparkcep's log4j2 configuration for the driver, unless they name one."""
+    options = settings.get(JAVA_OPTIONS, "")
+    if "log4j2.configurationFile" in options or "log4j.configuration" in options:
+        return settings
+    quiet = dict(settings)
+    quiet[JAVA_OPTIONS] = f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()} {options}".strip()
+    return quiet
+
+
 def _start(master: str, app_name: str, settings: dict[str, str]):
     require_java()
+    settings = quiet_logging(settings)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")

@@ -1,9 +1,16 @@
-"""EXPLAIN for sparkcep: the Spark SQL, the compiled pattern and a picture of its automaton.
+"""EXPLAIN for sparkcep: the Spark SQL, the compiled pattern, how it will run, and a picture of
+its automaton (``docs/explain.md`` reads one output line by line).
+
+The text form shows each clause as the user wrote it (DEFINE and MEASURES in their SQL), the
+selection strategy and what it means for AFTER MATCH SKIP, the WITHIN window in its units, where
+each DEFINE is evaluated (Catalyst or Python), and which engine and fast paths will run, with the
+reason.
 
 The automaton is the textbook (Thompson) construction of the row pattern IR: one edge per
-pattern variable, epsilon edges for concatenation, alternation and quantifiers, numbered in
-preference order (a lower number is tried first). It is for reading, not for running: the
-engines compile their own programs.
+pattern variable, epsilon edges (ε: no row consumed) for concatenation, alternation and
+quantifiers, numbered in preference order (ε1 is tried before ε2: greedy quantifiers prefer one
+more round, reluctant ones prefer to stop, alternatives in the order written). It is for reading,
+not for running: the engines compile their own programs.
 """
 
 from __future__ import annotations
@@ -11,9 +18,16 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+from sqlglot import exp
+
+from sparkcep import dialect
+from sparkcep.compiler.chunks import ineligible_reason
+from sparkcep.compiler.rewrite import CompiledMatch, compile_statement
+from sparkcep.dialect import expressions as dx
 from sparkcep.engines import rowpattern as rp
+from sparkcep.engines.spec import Strategy
+from sparkcep.engines.standard.regex_path import MAX_VARIABLES, regex_eligible
 from sparkcep.plan.match_plan import MatchPlan
-from sparkcep.compiler.rewrite import compile_statement
 
 
 @dataclass
@@ -99,13 +113,50 @@ def automaton_text(plan: MatchPlan) -> str:
     return "\n".join(lines)
 
 
-def automaton_dot(plan: MatchPlan) -> str:
+LEGEND = ("edge label = the pattern variable a row must satisfy; ε = no row consumed, "
+          "ε1 is tried before ε2; double circle = match found")
+
+
+def _quote(text: str) -> str:
+    """A DOT string; ``\\n`` in ``text`` stays DOT's line break."""
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def _dot_body(plan: MatchPlan, prefix: str, indent: str) -> list[str]:
     machine, start, end = automaton(plan)
-    lines = ["digraph pattern {", "  rankdir=LR;", f"  s{end} [shape=doublecircle];",
-             f'  start [shape=point]; start -> s{start};']
+    lines = [f"{indent}{prefix}s{end} [shape=doublecircle, label=\"s{end}\"];",
+             f"{indent}{prefix}start [shape=point]; {prefix}start -> {prefix}s{start};"]
+    for state in range(machine.count):
+        if state != end:
+            lines.append(f'{indent}{prefix}s{state} [shape=circle, label="s{state}"];')
     for s, t, label in machine.edges:
-        escaped = label.replace('"', '\\"')
-        lines.append(f'  s{s} -> s{t} [label="{escaped}"];')
+        style = ", style=dashed" if label.startswith("ε") else ""
+        lines.append(f"{indent}{prefix}s{s} -> {prefix}s{t} [label={_quote(label)}{style}];")
+    return lines
+
+
+def automaton_dot(plan: MatchPlan, title: str | None = None) -> str:
+    """One clause's automaton as a Graphviz digraph."""
+    lines = ["digraph pattern {", "  rankdir=LR; fontname=Helvetica;", "  node [fontname=Helvetica];",
+             "  edge [fontname=Helvetica];"]
+    caption = (title + "\\n" if title else "") + LEGEND
+    lines.append(f"  labelloc=b; label={_quote(caption)};")
+    lines += _dot_body(plan, "", "  ")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def statement_dot(plans: list[tuple[str, MatchPlan]]) -> str:
+    """Every clause of a statement in one digraph (a cluster per clause), for ``dot -Tpng``."""
+    if len(plans) == 1:
+        return automaton_dot(plans[0][1], plans[0][0])
+    lines = ["digraph pattern {", "  rankdir=LR; fontname=Helvetica;", "  node [fontname=Helvetica];",
+             "  edge [fontname=Helvetica];", f"  labelloc=b; label={_quote(LEGEND)};"]
+    for number, (title, plan) in enumerate(plans, start=1):
+        lines.append(f"  subgraph cluster_{number} {{")
+        lines.append(f"    label={_quote(title)};")
+        lines += _dot_body(plan, f"m{number}_", "    ")
+        lines.append("  }")
     lines.append("}")
     return "\n".join(lines)
 
@@ -120,30 +171,227 @@ def display_names(names: tuple[str, ...]) -> list[str]:
     return shown
 
 
+# -- the clauses as written ---------------------------------------------------------------------
+
+
+def _depth(node: exp.Expression) -> int:
+    depth = 0
+    while node.parent is not None:
+        node, depth = node.parent, depth + 1
+    return depth
+
+
+def _clauses(text: str) -> list[dx.MatchRecognize]:
+    """The statement's clauses in the order ``compile_statement`` compiles them (inner first)."""
+    tree = dialect.parse_one(text)
+    clauses = [n for n in tree.walk(bfs=False) if isinstance(n, dx.MatchRecognize)]
+    clauses.sort(key=lambda n: -_depth(n))
+    return clauses
+
+
+def _source(node: exp.Expression | None, text: str) -> str:
+    """The user's text of ``node``, on one line."""
+    if node is None:
+        return ""
+    found = dialect.find_span(node)
+    if found is None:
+        return dialect.generate(node)
+    return " ".join(text[found[0]:found[1]].split())
+
+
+def _position(node: exp.Expression, text: str) -> str:
+    found = dialect.find_span(node)
+    if found is None:
+        return ""
+    line = text.count("\n", 0, found[0]) + 1
+    return f"line {line}"
+
+
+_UNITS = ((7 * 86_400_000_000, "week"), (86_400_000_000, "day"), (3_600_000_000, "hour"),
+          (60_000_000, "minute"), (1_000_000, "second"), (1_000, "millisecond"),
+          (1, "microsecond"))
+
+
+def duration_text(micros: int | float) -> str:
+    """A number of microseconds in the largest units that divide it: ``1 hour``,
+    ``1 hour 30 minutes``, ``1.5 microseconds``."""
+    if micros != int(micros):
+        return f"{micros} microseconds"
+    rest, parts = int(micros), []
+    for size, unit in _UNITS:
+        if rest >= size:
+            count, rest = divmod(rest, size)
+            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
+    return " ".join(parts) or "0 microseconds"
+
+
+def _within_lines(plan: MatchPlan, clause: dx.MatchRecognize, text: str) -> list[str]:
+    within = plan.spec.within
+    if within is None:
+        return []
+    node = clause.args.get("within")
+    order = clause.args.get("order")
+    key = _source(order.expressions[0].this, text) if order is not None else "?"
+    written = _source(node, text) or f"WITHIN {within}"
+    bound = (f"{duration_text(within)} ({within} microseconds) on the TIMESTAMP value of {key}"
+             if isinstance(node.this, exp.Interval) else
+             f"{within} in the units of the ORDER BY key {key} (a number, not a duration)")
+    return [f"within:     {written} = last row's {key} - first row's {key} < {bound}"]
+
+
+# -- how it runs --------------------------------------------------------------------------------
+
+
+def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMatch) -> list[str]:
+    spec = plan.spec
+    names = display_names(spec.variable_names)
+    dependent = [names[v] for v in sorted(plan.conditions)]
+    lines = []
+    if spec.strategy is Strategy.STRICT_CONTIGUITY:
+        if regex_eligible(spec, has_conditions=bool(plan.conditions)):
+            lines.append("engine:     regular expression over the bitmask column "
+                         "(engines/standard/regex_path), results built column-wise with NumPy")
+            lines.append("  why:      strict contiguity, every DEFINE is row-local, no WITHIN, "
+                         "and the pattern has a regex form with the standard's preferment")
+        else:
+            why = []
+            if dependent:
+                why.append("match-dependent DEFINE for " + ", ".join(dependent))
+            if spec.within is not None:
+                why.append("WITHIN")
+            if len(spec.variable_names) > MAX_VARIABLES:
+                why.append(f"more than {MAX_VARIABLES} pattern variables")
+            if not why:
+                why.append("the pattern has no regex form with the standard's preferment "
+                           "(exclusion, or a quantified part that can match empty)")
+            lines.append("engine:     backtracking row pattern matcher "
+                         "(engines/standard/matcher)"
+                         + (", DEFINE conditions in generated specialized code" if dependent else ""))
+            lines.append("  why:      not the regex path: " + "; ".join(why))
+    elif spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:
+        merge = not plan.conditions
+        lines.append("engine:     NFA^b runs with a shared match buffer (SASE+, engines/sase/nfa)")
+        lines.append("  why:      SKIP TILL NEXT MATCH; runs in the same state are merged: "
+                     + ("yes (no match-dependent DEFINE)" if merge else
+                        "no (match-dependent DEFINE for " + ", ".join(dependent) + ")"))
+    else:
+        lines.append("engine:     postponed result construction (SASE++, engines/sase/postponing)")
+        lines.append("  why:      SKIP TILL ANY MATCH: every combination of rows is a match; "
+                     "they are built only once the last row of a match is known")
+    if spec.source_pattern is not None:
+        lines.append(f"fast path:  LAST(X.e, k) over X's own rows read through lag(e, k) "
+                     f"computed by Catalyst; pattern unrolled to "
+                     f"{rp.to_text(spec.pattern, names)}")
+    order = clause.args.get("order")
+    ascending = order is None or all(not o.args.get("desc") for o in order.expressions)
+    reason = ineligible_reason(spec, plan.components, plan.conditions.values(), ascending)
+    if plan.owned_column is not None:
+        lines.append("chunks:     yes, the partition is split into overlapping WITHIN chunks")
+    elif reason is None:
+        lines.append("chunks:     eligible: spark.sparkcep.withinChunks splits each partition into "
+                     "overlapping WITHIN chunks matched in parallel (auto: only without "
+                     "PARTITION BY and with AQE partition coalescing off)")
+    else:
+        lines.append(f"chunks:     no ({reason})")
+    return lines
+
+
+def _selection_lines(plan: MatchPlan, clause: dx.MatchRecognize) -> list[str]:
+    spec = plan.spec
+    names = display_names(spec.variable_names)
+    written = clause.args.get("strategy") is not None
+    strategy = spec.strategy.value + ("" if written else " (the default)")
+    if spec.strategy is Strategy.STRICT_CONTIGUITY:
+        lines = [f"selection:  {strategy}: the rows of a match are consecutive rows of the "
+                 "partition (SQL:2016)"]
+        target = (f" {{{', '.join(names[v] for v in sorted(spec.skip_to))}}}"
+                  if spec.skip_to else "")
+        explicit = clause.args.get("after_match_skip") is not None
+        lines.append(f"skip:       AFTER MATCH SKIP {spec.skip.value}{target}"
+                     + ("" if explicit else " (the default)"))
+        return lines
+    meaning = ("a run may skip rows that do not fit, and each row extends a run in one way"
+               if spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH else
+               "a run may skip any row, so every combination of fitting rows is a match")
+    return [f"selection:  {strategy}: {meaning} (SASE; docs/semantics.md)",
+            "skip:       none: every match of the strategy is reported, overlapping matches "
+            "included (AFTER MATCH SKIP does not apply to SASE strategies)"]
+
+
+def _define_lines(plan: MatchPlan, clause: dx.MatchRecognize, text: str) -> list[str]:
+    names = display_names(plan.spec.variable_names)
+    written = {}
+    for definition in clause.args.get("define") or []:
+        written[definition.this.name.upper() if hasattr(definition.this, "name")
+                else str(definition.this).upper()] = definition.args["condition"]
+    lines = ["DEFINE:"]
+    for var, name in enumerate(names):
+        base = plan.spec.variable_names[var]
+        condition = written.get(base.upper())
+        shown = f"{name} AS {_source(condition, text)}" if condition is not None else name
+        if plan.row_local[var] and var in plan.conditions:
+            where = "row-local part by Catalyst (bitmask column), the rest in Python while matching"
+        elif plan.row_local[var]:
+            where = "row-local: Catalyst computes it into the bitmask column"
+        elif var in plan.conditions:
+            where = "match-dependent: Python evaluates it while matching"
+        else:
+            where = "TRUE (no DEFINE): every row qualifies"
+        lines.append(f"  {shown}")
+        lines.append(f"      -> {where}")
+    return lines
+
+
+def _measure_lines(clause: dx.MatchRecognize, text: str) -> list[str]:
+    measures = clause.args.get("measures") or []
+    if not measures:
+        return []
+    lines = ["MEASURES:"]
+    for measure in measures:
+        lines.append(f"  {_source(measure.args['alias'], text)} = {_source(measure.this, text)}")
+    return lines
+
+
+def _title(number: int, clause: dx.MatchRecognize, text: str) -> str:
+    where = _position(clause, text)
+    return f"MATCH_RECOGNIZE #{number}" + (f" ({where})" if where else "")
+
+
+def explain_dot(text: str) -> str:
+    """Only the automata of ``text``'s clauses, as one Graphviz digraph (``--dot``)."""
+    compiled = compile_statement(text)
+    if not compiled.matches:
+        return "digraph pattern {\n  label=\"no MATCH_RECOGNIZE in this statement\";\n}"
+    clauses = _clauses(text)
+    return statement_dot([(_title(n, clause, text), match.plan) for n, (clause, match)
+                          in enumerate(zip(clauses, compiled.matches), start=1)])
+
+
 def explain_statement(text: str, dot: bool = False) -> str:
+    """The text explain of ``text`` (``dot=True``: only the DOT, as :func:`explain_dot`)."""
+    if dot:
+        return explain_dot(text)
     compiled = compile_statement(text)
     parts = ["== Spark SQL ==", compiled.sql]
-    for number, match in enumerate(compiled.matches, start=1):
+    clauses = _clauses(text) if compiled.matches else []
+    for number, (clause, match) in enumerate(zip(clauses, compiled.matches), start=1):
         plan = match.plan
         names = display_names(plan.spec.variable_names)
-        parts.append(f"\n== MATCH_RECOGNIZE #{number}: function {match.function_name} ==")
-        parts.append(f"pattern:    {rp.to_text(plan.spec.pattern, names)}")
-        parts.append(f"strategy:   {plan.spec.strategy.value}")
-        parts.append(f"skip:       AFTER MATCH SKIP {plan.spec.skip.value}"
-                     + (f" {{{', '.join(names[v] for v in sorted(plan.spec.skip_to))}}}"
-                        if plan.spec.skip_to else ""))
+        parts.append(f"\n== {_title(number, clause, text)}: function {match.function_name} ==")
+        parts.append(f"pattern:    {plan.spec.pattern_text()}"
+                     + ("" if plan.spec.source_pattern is None else
+                        f"   (runs as {rp.to_text(plan.spec.pattern, names)})"))
+        if plan.partition_columns:
+            parts.append(f"partition:  {', '.join(plan.partition_columns)}")
+        order = clause.args.get("order")
+        if order is not None:
+            parts.append(f"order:      {', '.join(_source(o, text) for o in order.expressions)}")
+        parts += _selection_lines(plan, clause)
         parts.append(f"rows:       {plan.spec.rows_per_match.value}")
-        if plan.spec.within is not None:
-            parts.append(f"within:     {plan.spec.within} (ORDER BY key units)")
-        for var, name in enumerate(names):
-            where = []
-            if plan.row_local[var]:
-                where.append("row-local mask (Catalyst)")
-            if var in plan.conditions:
-                where.append(f"match-dependent: {plan.conditions[var]}")
-            parts.append(f"  {name}: " + ("; ".join(where) if where else "TRUE (no DEFINE)"))
-        for index, component in enumerate(plan.components):
-            parts.append(f"  component c{index}: {component}")
-        parts.append("automaton:")
-        parts.append(automaton_dot(plan) if dot else automaton_text(plan))
+        parts += _within_lines(plan, clause, text)
+        parts += _define_lines(plan, clause, text)
+        parts += _measure_lines(clause, text)
+        parts += _engine_lines(plan, clause, match)
+        parts.append("automaton:  (" + LEGEND + ")")
+        parts.append(automaton_text(plan))
     return "\n".join(parts)

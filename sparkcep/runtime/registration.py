@@ -14,7 +14,8 @@ import re
 
 import pyarrow as pa
 
-from sparkcep.errors import AnalysisError, MatchRuntimeError, SparkCepError, line_and_column
+from sparkcep.errors import (AnalysisError, MatchRuntimeError, SparkCepError, for_worker,
+                             line_and_column)
 from sparkcep.compiler.chunks import chunk_count
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 
@@ -26,38 +27,24 @@ def _arrow_type(data_type, timezone: str):
 
 
 def _spark_error_to_user(error: Exception, match: CompiledMatch) -> SparkCepError:
-    """A Spark analysis error about the generated query, restated against the user's SQL."""
-    text = str(error)
-    condition = None
-    get_condition = getattr(error, "getCondition", None) or getattr(error, "getErrorClass", None)
-    if get_condition is not None:
-        try:
-            condition = get_condition()
-        except Exception:  # pragma: no cover - depends on the Spark version
-            condition = None
-    first_line = text.strip().splitlines()[0] if text.strip() else "analysis failed"
-    first_line = re.sub(r"`?__sparkcep_in`?\.", "", first_line)
-    first_line = re.sub(r"\s*SQLSTATE: \w+", "", first_line)
-    first_line = re.sub(r"__sparkcep_\w+", "<internal>", first_line)
-    names = re.findall(r"`([^`]+)`", first_line)
-    sql = match.source
-    offset = None
-    for name in names:
-        found = re.search(r"\b" + re.escape(name.split(".")[-1]) + r"\b", sql)
-        if found:
-            offset = found.start()
-            break
-    code = (condition or "SPARK_ANALYSIS_ERROR").split(".")[0]
-    message = first_line
-    if offset is None:
-        return AnalysisError(code, message)
-    line, column = line_and_column(sql, offset)
-    return AnalysisError(code, message, line=line, column=column, sql=sql)
+    """A Spark error about the generated query, restated against the user's SQL
+    (``sparkcep.runtime.spark_errors``)."""
+    from sparkcep.runtime.spark_errors import restate
+
+    return restate(error, match)
 
 
-def _probe(spark, query: str, match: CompiledMatch):
+def _probe(spark, query: str, match: CompiledMatch, args=None):
     try:
-        return spark.sql(query).schema
+        # the statement's arguments bind parameter markers the clause contains
+        frame = spark.sql(query) if args is None else spark.sql(query, args)
+        schema = frame.schema
+        # constant folding raises, before any row is read, what Catalyst would raise on every row
+        # (e.g. a DEFINE comparing a DOUBLE column with 'cheap' under ANSI mode)
+        query_execution = getattr(getattr(frame, "_jdf", None), "queryExecution", None)
+        if query_execution is not None:
+            query_execution().optimizedPlan()
+        return schema
     except SparkCepError:
         raise
     except Exception as error:  # Spark's AnalysisException / ParseException
@@ -110,14 +97,18 @@ def chunk_options(spark) -> ChunkOptions:
     return ChunkOptions(chunks, partitioned, partitions)
 
 
-def register(spark, match: CompiledMatch) -> None:
-    """Register the function ``match.function_name`` on ``spark``."""
+def register(spark, match: CompiledMatch, args=None) -> None:
+    """Register the function ``match.function_name`` on ``spark`` (``args``: the statement's
+    ``SparkSession.sql`` arguments, for parameter markers in the clause)."""
     from pyspark.sql.functions import arrow_udtf
     from pyspark.sql.types import StructField, StructType
 
+    from sparkcep.runtime.spark_errors import prepare
+
+    prepare(spark)
     prefix = match.probe_prefix
-    _check_truth_locals(spark, match)
-    rows = _probe(spark, f"{prefix}SELECT * FROM ({match.table_sql})", match)
+    _check_truth_locals(spark, match, args)
+    rows = _probe(spark, f"{prefix}SELECT * FROM ({match.table_sql})", match, args)
     input_fields = [f for f in rows.fields if not f.name.startswith(PREFIX)]
     by_name = {f.name: f for f in rows.fields}
     plan = match.plan
@@ -127,7 +118,7 @@ def register(spark, match: CompiledMatch) -> None:
     component_fields = []
     if plan.components:
         probes = ", ".join(f"{probe} AS `c{i}`" for i, probe in enumerate(match.component_probes))
-        types = _probe(spark, f"{prefix}SELECT {probes} FROM ({match.table_sql})", match)
+        types = _probe(spark, f"{prefix}SELECT {probes} FROM ({match.table_sql})", match, args)
         component_fields = [
             StructField(component_name(i), field.dataType, True) for i, field in enumerate(types.fields)
         ]
@@ -172,14 +163,14 @@ def _check_truth_columns(match: CompiledMatch, fields: dict) -> None:
         )
 
 
-def _check_truth_locals(spark, match: CompiledMatch) -> None:
+def _check_truth_locals(spark, match: CompiledMatch, args=None) -> None:
     """Row-local DEFINE conjuncts whose type only Spark knows must be BOOLEAN (4.11); checked
     before the masks are built from them, so the error points at the condition."""
     if not match.truth_probe:
         return
     from pyspark.sql.types import BooleanType, NullType
 
-    schema = _probe(spark, f"{match.probe_prefix}{match.truth_probe}", match)
+    schema = _probe(spark, f"{match.probe_prefix}{match.truth_probe}", match, args)
     for field, (start, end) in zip(schema.fields, match.truth_spans):
         if not isinstance(field.dataType, (BooleanType, NullType)):
             raise AnalysisError.at_offset(
@@ -202,28 +193,47 @@ def _function_class(plan, arrow_schema: pa.Schema, source: str):
             try:
                 yield from self.runner.feed(batch)
             except SparkCepError as error:
-                raise _located(error, source) from None
+                raise for_worker(_located(error, source, plan)) from None
 
         def terminate(self):
             try:
                 yield from self.runner.finish()
             except SparkCepError as error:
-                raise _located(error, source) from None
+                raise for_worker(_located(error, source, plan)) from None
 
     return MatchRecognizeFunction
 
 
-def _located(error: SparkCepError, source: str) -> SparkCepError:
-    """A run-time error pointing at the clause that raised it (its AFTER MATCH SKIP or PATTERN)."""
+def _located(error: SparkCepError, source: str, plan=None) -> SparkCepError:
+    """A run-time error pointing at the part of the clause that raised it."""
     if error.line is not None:
         return error
-    keyword = "AFTER MATCH SKIP" if error.code.startswith("SKIP_TO") else "PATTERN"
-    found = re.search(re.escape(keyword).replace(r"\ ", r"\s+"), source, re.IGNORECASE)
+    found = _run_time_anchor(error.code, source, plan)
     if found is None:
         return error
     line, column = line_and_column(source, found.start())
     return type(error)(error.code, error.message, line=line, column=column, sql=source,
-                       length=len(keyword))
+                       length=len(found.group(0)))
+
+
+def _run_time_anchor(code: str, source: str, plan) -> re.Match | None:
+    """Where a run-time error points: AFTER MATCH SKIP for the SKIP_TO codes; for a DEFINE that
+    could not be evaluated, the variable (when only one DEFINE is evaluated in Python) or the
+    DEFINE keyword; PATTERN otherwise."""
+    if code.startswith("SKIP_TO"):
+        return re.search(r"\bAFTER\s+MATCH\s+SKIP\b", source, re.IGNORECASE)
+    if code == "DEFINE_EVALUATION_ERROR" and plan is not None:
+        define = re.search(r"\bDEFINE\b", source, re.IGNORECASE)
+        names = {plan.spec.variable_names[var] for var in plan.conditions}
+        if define is not None and len(names) == 1:
+            variable = re.compile(r"(?<=[\s,])" + re.escape(names.pop()) + r"(?=\s+AS\b)",
+                                  re.IGNORECASE)
+            found = variable.search(source, define.end())
+            if found is not None:
+                return found
+        if define is not None:
+            return define
+    return re.search(r"\bPATTERN\b", source, re.IGNORECASE)
 
 
 __all__ = ["register", "MatchRuntimeError"]

@@ -46,6 +46,16 @@ def edges(spark, jvm) -> dict:
         spark.sql("SELEC 1")
     except Exception as error:
         out["spark_error"] = [type(error).__name__, error.getCondition()]
+    # an error raised while matching, on an executor: the typed error, not PythonException
+    runtime_error = ("SELECT * FROM (SELECT * FROM VALUES ('a', 1), ('b', 2) AS t(s, ts))\n"
+                     "MATCH_RECOGNIZE (\n"
+                     "  ORDER BY ts MEASURES COUNT(*) AS n PATTERN (A B)\n"
+                     "  DEFINE B AS B.s > LAST(A.ts))")
+    try:
+        spark.sql(runtime_error).collect()
+        out["runtime_error"] = None
+    except Exception as error:
+        out["runtime_error"] = [type(error).__name__, str(error).splitlines()[0]]
     out["dataframe_api"] = [r[0] for r in spark.range(3).selectExpr("id * 2").collect()]
     # A hung rewriter: the statement fails after the timeout with our code; later ones work.
     import time

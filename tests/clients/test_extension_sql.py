@@ -79,6 +79,10 @@ def test_spark_sql_with_the_extension(tmp_path):
     assert message.splitlines()[0].endswith("(line 3, column 12)")
     assert (condition, state) == ("UNDEFINED_PATTERN_VARIABLE", "42000")
     assert edges["spark_error"] == ["ParseException", "PARSE_SYNTAX_ERROR"]
+    # issue 11: an executor's error reaches spark.sql with its code and position first
+    name, first = edges["runtime_error"]
+    assert name == "MatchRuntimeError", edges["runtime_error"]
+    assert first.startswith("[DEFINE_EVALUATION_ERROR] ") and first.endswith("(line 4, column 10)")
     assert edges["dataframe_api"] == [0, 2, 4]
     assert edges["timeout"] == [
         "MATCH_RECOGNIZE_REWRITE_TIMEOUT",

@@ -19,7 +19,7 @@ import sparkcep
 from clients_support import (EXAMPLES, QUERIES, beeline, error_first_line, expected, norm_rows,
                              result_lines, statement)
 from clients_support import (SPARKCEP, child_env, example_table_args, finish, launch_server,
-                      wait_ready)
+                             stop_group, wait_ready)
 
 pytestmark = pytest.mark.spark
 
@@ -313,3 +313,46 @@ def test_password_file(servers, tmp_path):
     assert len(result_lines(out)) == 1 + len(expected(query)[1])
     code, out, err = beeline(srv.jdbc_url, script, "-p", "wrong", user="analyst")
     assert code != 0
+
+
+def test_server_starts_quietly(server):
+    # issue 12: no "Warning: Ignoring non-Spark config property: hive.*" lines at start-up
+    logs = server.logs()
+    assert "Ignoring non-Spark config property" not in logs, logs[-3000:]
+
+
+RUNTIME_ERROR = """SELECT * FROM stock_ticks MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY ts
+  MEASURES COUNT(*) AS n
+  PATTERN (A B)
+  DEFINE B AS B.symbol > LAST(A.ts))"""
+
+
+def test_executor_error_reaches_the_client(server):
+    # issue 11: an error raised on an executor reaches a Thrift client with its code and position
+    connection = connect(server)
+    cursor = connection.cursor()
+    message = pyhive_error(cursor, RUNTIME_ERROR)
+    # Spark's Thrift server puts its own prefix first ("Error running query: [PYTHON_EXCEPTION]
+    # ... from the Python worker: <the error's class>: "); sparkcep's error follows on that line
+    first = error_first_line(message)
+    assert re.search(r": \[DEFINE_EVALUATION_ERROR\] a DEFINE condition .*\(line 5, column 10\)$",
+                     first), message[:3000]
+    no_leaks(message)
+    connection.close()
+
+
+def test_sigint_stops_the_server_with_status_zero(tmp_path):
+    # docs/clients.md: Ctrl-C stops `sparkcep serve` with exit status 0
+    import signal
+
+    srv = launch_server([], tmp_path)
+    try:
+        wait_ready(srv)
+        srv.process.send_signal(signal.SIGINT)
+        status = srv.process.wait(120)
+    finally:
+        stop_group(srv.process)
+    assert status == 0, srv.logs()[-3000:]
+    assert "sparkcep serve: stopping" in srv.stdout.read_text()
+    assert "Aborted!" not in srv.logs()

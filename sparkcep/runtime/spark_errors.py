@@ -1,0 +1,234 @@
+"""Spark's errors about a user's statement, restated as the user's errors.
+
+sparkcep runs SQL it generated, so Spark's messages speak of that SQL: its line and position, its
+internal column names, casts the user never wrote. This module turns them back into one
+:class:`~sparkcep.errors.SparkCepError` with one code and one position in the user's text:
+
+* :func:`restate` — an error Spark raised while analysing or optimising a clause's generated
+  query (``registration`` probes the types of each clause before running it).
+* :func:`recover` — an error a Python worker raised (``errors.for_worker``), which reaches the
+  driver inside Spark's ``PythonException`` text after a Python traceback.
+* :func:`install_recovery` — makes PySpark raise the recovered error itself (for ``spark.sql``
+  and ``sparkcep.sql`` DataFrames, whose actions run long after sparkcep returned).
+* :func:`silence_duplicate_logging` — Spark logs each failure once more (a JSON log line with a
+  Java stack trace, executor and task-set errors) before the exception reaches the caller.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from sparkcep.errors import AnalysisError, SparkCepError, from_worker_text, line_and_column
+
+#: the JVM loggers that print a failed task's stack trace (the driver raises the same error)
+_TASK_FAILURE_LOGGERS = (
+    "org.apache.spark.executor.Executor",
+    "org.apache.spark.scheduler.TaskSetManager",
+    "org.apache.spark.scheduler.TaskSchedulerImpl",
+    "org.apache.spark.api.python.PythonRunner",
+    "org.apache.spark.sql.execution.python",
+)
+#: PySpark's Python loggers that print a captured exception as a JSON line before raising it
+_PYSPARK_LOGGERS = ("SQLQueryContextLogger", "DataFrameQueryContextLogger")
+
+_INTERNAL = re.compile(r"`?__sparkcep_\w+`?\.")
+_CONDITION_PREFIX = re.compile(r"^\s*\[[A-Z0-9_.]+\]\s*")
+_SQLSTATE = re.compile(r"\s*SQLSTATE: \w+\.?")
+_GENERATED_POSITION = re.compile(r";?\s*line \d+ pos \d+;?")
+_IDENTIFIER = re.compile(r"`([^`]+)`|([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def silence_duplicate_logging(spark) -> None:
+    """Turn off the log lines that repeat a failure the caller receives as an exception."""
+    from pyspark.logger import PySparkLogger
+
+    for name in _PYSPARK_LOGGERS:
+        PySparkLogger.getLogger(name).disabled = True
+    try:
+        jvm = spark.sparkContext._jvm
+        configurator = jvm.org.apache.logging.log4j.core.config.Configurator
+        off = jvm.org.apache.logging.log4j.Level.OFF
+        for name in _TASK_FAILURE_LOGGERS:
+            configurator.setLevel(name, off)
+    except Exception as error:  # Spark Connect (no JVM here) or another logging backend
+        logging.getLogger("sparkcep.runtime").debug("cannot quiet Spark's task logging: %s", error)
+
+
+def prepare(spark) -> None:
+    """Once per session: recover workers' errors in PySpark and quiet Spark's duplicate logging."""
+    install_recovery()
+    context = getattr(spark, "sparkContext", None)
+    if context is None or getattr(context, "_sparkcep_quiet", False):
+        return
+    silence_duplicate_logging(spark)
+    try:
+        context._sparkcep_quiet = True
+    except AttributeError:  # pragma: no cover
+        pass
+
+
+def recover(error: BaseException) -> SparkCepError | None:
+    """The SparkCepError a Python worker raised, found in Spark's exception ``error``."""
+    if isinstance(error, SparkCepError):
+        return error
+    return from_worker_text(str(error))
+
+
+_installed = False
+
+
+def install_recovery() -> None:
+    """Make PySpark raise a worker's SparkCepError itself instead of ``PythonException``: wraps
+    PySpark's conversion of Java exceptions (idempotent; every other error is left as it was)."""
+    global _installed
+    if _installed:
+        return
+    from pyspark.errors.exceptions import captured
+
+    original = captured.convert_exception
+
+    def convert_exception(java_exception):
+        converted = original(java_exception)
+        found = from_worker_text(str(converted)) if "sparkcep-error-json" in str(converted) else None
+        return converted if found is None else found
+
+    captured.convert_exception = convert_exception
+    _installed = True
+
+
+def _condition(error: Exception) -> str | None:
+    get_condition = getattr(error, "getCondition", None) or getattr(error, "getErrorClass", None)
+    if get_condition is None:
+        return None
+    try:
+        return get_condition()
+    except Exception:  # pragma: no cover - depends on the Spark version
+        return None
+
+
+def _fragments(error: Exception) -> list[str]:
+    """The generated-SQL fragments Spark's query context points at (innermost first)."""
+    try:
+        contexts = error.getQueryContext()
+    except Exception:  # not a PySparkException, or no context
+        return []
+    found = []
+    for context in contexts or ():
+        try:
+            fragment = context.fragment()
+        except Exception:  # pragma: no cover
+            continue
+        if fragment:
+            found.append(fragment)
+    return found
+
+
+def clean_message(text: str) -> str:
+    """Spark's first line without its condition prefix, SQLSTATE, generated-SQL position and
+    sparkcep's internal names."""
+    first = text.strip().splitlines()[0] if text.strip() else "analysis failed"
+    first = _CONDITION_PREFIX.sub("", first)
+    first = _SQLSTATE.sub("", first)
+    first = _GENERATED_POSITION.sub("", first)
+    first = _INTERNAL.sub("", first)
+    first = re.sub(r"__sparkcep_\w+", "<internal>", first)
+    return first.strip().rstrip(";").strip()
+
+
+def fragment_offset(fragment: str, sql: str) -> int | None:
+    """Where a generated-SQL ``fragment`` (e.g. ``(`price` < 'cheap')``) was written in the user's
+    ``sql`` (e.g. ``B.price < 'cheap'``): its tokens in order, identifiers with an optional
+    qualifier, any spacing and outer parentheses."""
+    text = _INTERNAL.sub("", fragment).strip()
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    parts = []
+    for token in re.finditer(r"`[^`]+`|'(?:[^']|'')*'|[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?|\S",
+                             text):
+        value = token.group(0)
+        if value.startswith("`"):
+            value = value[1:-1]
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+            parts.append(r"(?:\w+\s*\.\s*)?`?" + re.escape(value) + r"`?")
+        else:
+            parts.append(re.escape(value))
+    if not parts:
+        return None
+    found = re.search(r"\s*".join(parts), sql, re.IGNORECASE)
+    return None if found is None else found.start()
+
+
+def _name_offset(message: str, sql: str) -> int | None:
+    """The first backquoted name of the message that the user's text contains."""
+    for name in re.findall(r"`([^`]+)`", message):
+        last = name.split(".")[-1]
+        if last.startswith("__sparkcep"):
+            continue
+        found = re.search(r"(?<![\w.])(?:\w+\.)?" + re.escape(last) + r"\b", sql)
+        if found:
+            return found.start() + (len(found.group(0)) - len(last))
+    return None
+
+
+def _keyword_offset(keyword: str, sql: str) -> int | None:
+    found = re.search(r"\b" + keyword.replace(" ", r"\s+") + r"\b", sql, re.IGNORECASE)
+    return None if found is None else found.start()
+
+
+def _within_key_error(message: str, sql: str) -> SparkCepError | None:
+    """WITHIN on an ORDER BY key Spark cannot convert the way the window needs: a number on a
+    DATE key (the key as a DOUBLE), an INTERVAL on a numeric key (the key as a TIMESTAMP)."""
+    cast = re.search(r'CAST\((.+?) AS (DOUBLE|TIMESTAMP)\)"?.*cannot cast "?(\w+)"? to '
+                     r'"?(?:DOUBLE|TIMESTAMP)', message)
+    if cast is None or _keyword_offset("WITHIN", sql) is None:
+        return None
+    key, target, key_type = cast.group(1), cast.group(2), cast.group(3)
+    if target == "DOUBLE":
+        text = (f"WITHIN with a number needs a numeric or TIMESTAMP ORDER BY key, but {key} is "
+                f"{key_type}; write WITHIN INTERVAL '...' <unit> (docs/within.md)")
+    else:
+        text = (f"WITHIN INTERVAL needs a TIMESTAMP, TIMESTAMP_NTZ or DATE ORDER BY key, but {key} "
+                f"is {key_type}; write WITHIN <number> in the key's units (docs/within.md)")
+    offset = _keyword_offset("WITHIN", sql)
+    return AnalysisError.at_offset("WITHIN_KEY_TYPE", text, sql, offset, len("WITHIN"))
+
+
+def restate(error: Exception, match) -> SparkCepError:
+    """A Spark error about ``match``'s generated query, restated against the user's SQL."""
+    return restate_for_text(error, match.source)
+
+
+def restate_for_text(error: Exception, sql: str) -> SparkCepError:
+    """A Spark error about the SQL sparkcep generated for the user's statement ``sql``, restated
+    against ``sql``: one code (Spark's error class without its sub-class), Spark's message without
+    the generated SQL, and one position — the name or expression it is about, else the
+    MATCH_RECOGNIZE keyword (else the statement's start)."""
+    recovered = recover(error)
+    if recovered is not None:
+        return recovered
+    condition = _condition(error)
+    message = clean_message(str(error))
+    within = _within_key_error(message, sql)
+    if within is not None:
+        return within
+    code = (condition or "SPARK_ANALYSIS_ERROR").split(".")[0]
+    offset = _name_offset(message, sql)
+    length = 1
+    if offset is None:
+        for fragment in _fragments(error):
+            offset = fragment_offset(fragment, sql)
+            if offset is not None:
+                break
+    if offset is None:
+        offset = _keyword_offset("MATCH_RECOGNIZE", sql)
+        length = len("MATCH_RECOGNIZE")
+    if offset is None:
+        offset = len(sql) - len(sql.lstrip())
+        length = 1
+    line, column = line_and_column(sql, offset)
+    return AnalysisError(code, message, line=line, column=column, sql=sql, length=length)
+
+
+__all__ = ["prepare", "restate", "restate_for_text", "recover", "install_recovery", "silence_duplicate_logging", "clean_message",
+           "fragment_offset"]

@@ -1,0 +1,253 @@
+"""Errors a user sees (issues 11 and 12): Spark's errors about the user's query become the user's
+errors — one code, one position in the user's text, the generated SQL never shown — and an error
+raised on an executor reaches the driver as the typed error with ``[CODE] message (line L,
+column C)`` as its first line. docs/errors.md lists the codes."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from sparkcep.errors import (AnalysisError, MatchRuntimeError, SparkCepError, for_worker,
+                             from_worker_text)
+from sparkcep.runtime.spark_errors import clean_message, fragment_offset
+
+FIRST_LINE = re.compile(r"^\[([A-Z][A-Z0-9_]*)\] (.+) \(line (\d+), column (\d+)\)$")
+
+
+def check_first_line(text: str, code: str, line: int, column: int) -> None:
+    """One code, one position in the user's text, nothing of the generated SQL."""
+    first = text.splitlines()[0]
+    found = FIRST_LINE.match(first)
+    assert found, first
+    assert found.group(1) == code, first
+    assert (int(found.group(3)), int(found.group(4))) == (line, column), first
+    assert not re.search(r"\[[A-Z][A-Z0-9_.]+\]", found.group(2)), first  # one code
+    assert "(line" not in found.group(2) and " pos " not in first, first
+    for leak in ("__sparkcep", "SQLSTATE", "== SQL", "Traceback", "sparkcep_mr_", "CAST("):
+        assert leak not in text, text
+
+
+# -- pure: the pieces ----------------------------------------------------------------------------
+
+
+def test_worker_error_round_trip_through_spark_text():
+    source = "SELECT *\nFROM t MATCH_RECOGNIZE (ORDER BY ts PATTERN (A B) DEFINE B AS B.x > A.y)"
+    error = MatchRuntimeError("DEFINE_EVALUATION_ERROR", "a DEFINE condition could not be "
+                              "evaluated", line=2, column=53, sql=source)
+    raised = for_worker(error)
+    assert str(raised).splitlines()[0] == str(error).splitlines()[0]
+    # what the driver receives: Spark's prefix, a Python traceback, then the exception's text
+    spark_text = ("[PYTHON_EXCEPTION] An exception was thrown from the Python worker:\n"
+                  "Traceback (most recent call last):\n  File \"x.py\", line 3, in eval\n"
+                  f"sparkcep.errors.MatchRuntimeError: {raised}\n SQLSTATE: 38000")
+    recovered = from_worker_text(spark_text)
+    assert isinstance(recovered, MatchRuntimeError)
+    assert str(recovered) == str(error)
+    assert from_worker_text("an unrelated failure") is None
+
+
+def test_spark_message_cleaned_of_generated_sql():
+    raw = ("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function parameter with "
+           "name `pricee` cannot be resolved. Did you mean one of the following? [`price`]. "
+           "SQLSTATE: 42703; line 1 pos 331;\n'Project [...]")
+    assert clean_message(raw) == ("A column, variable, or function parameter with name `pricee` "
+                                  "cannot be resolved. Did you mean one of the following? "
+                                  "[`price`].")
+    assert "<internal>" in clean_message("[X] bad `__sparkcep_m0` column")
+
+
+def test_fragment_found_in_the_users_text():
+    sql = "SELECT * FROM t MATCH_RECOGNIZE (\n DEFINE B AS B.price < 'cheap')"
+    offset = fragment_offset("(`price` < 'cheap')", sql)
+    assert sql[offset:].startswith("B.price < 'cheap'")
+    assert fragment_offset("`nowhere` + 1", sql) is None
+
+
+# -- Spark: sparkcep.sql ---------------------------------------------------------------------------
+
+TABLE = """CREATE OR REPLACE TEMP VIEW user_errors_t AS SELECT * FROM VALUES
+  ('a', timestamp'2026-01-01 00:00:00', 1.0D, date'2026-01-01', 'de'),
+  ('a', timestamp'2026-01-01 00:01:00', 2.0D, date'2026-01-02', 'fr')
+  AS t(sym, ts, price, day, country)"""
+
+
+def clause(order: str, define: str, extra: str = "", table: str = "user_errors_t") -> str:
+    return (f"SELECT * FROM {table} MATCH_RECOGNIZE (\n"
+            f"  ORDER BY {order}\n"
+            f"  MEASURES COUNT(*) AS n\n"
+            f"  PATTERN (A B){extra}\n"
+            f"  DEFINE {define})")
+
+
+# (query, code, line, column): the position is the user's token the error is about
+MISTAKES = {
+    "unknown table": (clause("ts", "B AS B.price > 0", table="nosuch"),
+                      "TABLE_OR_VIEW_NOT_FOUND", 1, 15),
+    "unknown column": (clause("ts", "B AS B.pricee > 0"), "UNRESOLVED_COLUMN", 5, 17),
+    "unknown column outside the clause": (clause("ts", "B AS B.price > 0")
+                                          .replace("SELECT *", "SELECT nosuch, n", 1),
+                                          "UNRESOLVED_COLUMN", 1, 8),
+    "type error in a row-local DEFINE": (clause("ts", "B AS B.price < 'cheap'"),
+                                         "CAST_INVALID_INPUT", 5, 15),
+    "WITHIN number on a DATE key": (clause("day", "B AS B.price > 0", "\n  WITHIN 5"),
+                                    "WITHIN_KEY_TYPE", 5, 3),
+    "run-time DEFINE error": (clause("ts", "B AS B.country > LAST(A.ts)"),
+                              "DEFINE_EVALUATION_ERROR", 5, 10),
+    "skip to the first row": (clause("ts", "B AS B.price > 0", "\n  AFTER MATCH SKIP TO FIRST A")
+                              .replace("  PATTERN (A B)\n  AFTER MATCH SKIP TO FIRST A",
+                                       "  AFTER MATCH SKIP TO FIRST A\n  PATTERN (A B)"),
+                              "SKIP_TO_FIRST_ROW_OF_MATCH", 4, 3),
+}
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("name", list(MISTAKES))
+def test_sparkcep_sql_raises_the_users_error(spark, name):
+    import sparkcep
+
+    spark.sql(TABLE)
+    query, code, line, column = MISTAKES[name]
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, query).collect()
+    check_first_line(str(caught.value), code, line, column)
+    assert caught.value.sql == query
+
+
+# -- Spark: the CLI, stderr as the user sees it ----------------------------------------------------
+
+CLI_SCRIPT = textwrap.dedent('''
+    import sys
+    from sparkcep.clients.cli import main
+    try:  # start Spark first: its start-up lines are not about any mistake
+        main(["run", "-q", "-e", "SELECT 1 AS one"], standalone_mode=False)
+    except SystemExit:
+        pass
+    for name, query in CASES:
+        print("=== " + name, file=sys.stderr, flush=True)
+        try:
+            main(["run", "-q", "-e", query, "-t", "user_errors_t=" + DATA],
+                 standalone_mode=False)
+        except SystemExit as stop:
+            print("=== exit %s" % stop.code, file=sys.stderr, flush=True)
+''')
+
+
+@pytest.mark.spark
+def test_cli_stderr_has_only_the_users_error(tmp_path):
+    # One CLI process runs every mistake (one Spark start); its whole stderr is checked: after
+    # start-up, each mistake prints exactly its error, no JSON log line, no Java stack trace.
+    data = tmp_path / "t.csv"
+    data.write_text("sym,ts,price,day,country\na,2026-01-01 00:00:00,1.0,2026-01-01,de\n"
+                    "a,2026-01-01 00:01:00,2.0,2026-01-02,fr\n")
+    (tmp_path / "t.schema").write_text("sym STRING, ts TIMESTAMP, price DOUBLE, day DATE, "
+                                       "country STRING")
+    cases = [(name, query) for name, (query, *_ ) in MISTAKES.items()]
+    script = f"CASES = {cases!r}\nDATA = {str(data)!r}\n" + CLI_SCRIPT
+    env = dict(os.environ)
+    # conftest's bound on each Python worker's memory, for this process's session too
+    env["PYSPARK_SUBMIT_ARGS"] = "--conf spark.executor.pyspark.memory=2g pyspark-shell"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=600, cwd=tmp_path, env=env)
+    sections = result.stderr.split("=== ")[1:]
+    outputs = {}
+    for header_and_body in sections:
+        header, _, body = header_and_body.partition("\n")
+        if header.startswith("exit "):
+            assert header == "exit 2", result.stderr[-3000:]
+            continue
+        outputs[header] = body
+    assert set(outputs) == set(MISTAKES), result.stderr[-3000:]
+    for name, body in outputs.items():
+        _, code, line, column = MISTAKES[name]
+        # PySpark's worker reports the memory bound set above on stderr: not a log line
+        lines = [text for text in body.splitlines()
+                 if text.strip() and "mem limits" not in text]
+        check_first_line("\n".join(lines), code, line, column)
+        assert len(lines) == 3, (name, body)  # the message, the source line, the caret
+        assert not any(text.lstrip().startswith(("{", "at ", "\tat")) for text in lines), body
+    assert '{"ts"' not in result.stderr and "\tat org.apache" not in result.stderr
+
+
+# -- statements around the clause (issue 11) ------------------------------------------------------
+
+CLAUSE = ("SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts MEASURES COUNT(*) AS n PATTERN (A) "
+          "DEFINE A AS A.x > 0)")
+
+
+@pytest.mark.parametrize("create", ["CREATE VIEW v AS ", "CREATE OR REPLACE VIEW v AS "])
+def test_permanent_view_is_refused_with_what_to_do(create):
+    # a permanent view cannot refer to the session's temporary function (Spark's rule)
+    from sparkcep.compiler.statement_rules import check_statement
+
+    with pytest.raises(AnalysisError) as caught:
+        check_statement(create + CLAUSE)
+    error = caught.value
+    assert error.code == "PERMANENT_VIEW_WITH_MATCH_RECOGNIZE"
+    assert "CREATE TEMPORARY VIEW" in error.message
+    assert (create + CLAUSE)[error.column - 1:].startswith("VIEW")
+
+
+@pytest.mark.parametrize("create", ["CREATE TEMPORARY VIEW v AS ", "CREATE OR REPLACE TEMP VIEW v AS ",
+                                    "CREATE GLOBAL TEMPORARY VIEW v AS ", ""])
+def test_temporary_views_and_queries_pass(create):
+    from sparkcep.compiler.statement_rules import check_statement
+
+    check_statement(create + CLAUSE)
+
+
+PARAMETER_QUERY = """SELECT * FROM (SELECT * FROM VALUES (1, 5), (2, 1), (3, 7), (4, 9) AS t(ts, x))
+  MATCH_RECOGNIZE (ORDER BY ts MEASURES FIRST(A.ts) AS start, COUNT(*) AS n
+                   ONE ROW PER MATCH PATTERN (A B+) DEFINE B AS B.x > PREV(B.x) + {marker})"""
+
+
+@pytest.mark.spark
+def test_parameter_markers_inside_the_clause(spark):
+    # SparkSession.sql(text, args): the type probes bind the same arguments as the statement
+    import sparkcep
+
+    named = sparkcep.sql(spark, PARAMETER_QUERY.format(marker=":step"), args={"step": 1})
+    positional = sparkcep.sql(spark, PARAMETER_QUERY.format(marker="?"), args=[1])
+    # B rows rise by more than 1: 1 -> 7 -> 9 (ts 2..4); plain Spark gives the same rises
+    rises = spark.sql("SELECT count(*) FROM VALUES (5, 1), (1, 7), (7, 9) AS r(a, b) "
+                      "WHERE b > a + :step", args={"step": 1}).collect()[0][0]
+    assert rises == 2
+    assert [tuple(r) for r in named.collect()] == [(2, 3)]
+    assert [tuple(r) for r in positional.collect()] == [(2, 3)]
+
+
+@pytest.mark.spark
+def test_permanent_view_through_sparkcep_sql(spark):
+    import sparkcep
+
+    spark.sql(TABLE)
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.sql(spark, "CREATE VIEW user_errors_v AS " + clause("ts", "B AS B.price > 0"))
+    assert caught.value.code == "PERMANENT_VIEW_WITH_MATCH_RECOGNIZE"
+    sparkcep.sql(spark, "CREATE TEMPORARY VIEW user_errors_v AS " + clause("ts", "B AS B.price > 0"))
+    assert spark.table("user_errors_v").collect()[0].n == 2
+
+
+def test_run_time_errors_point_at_the_part_that_failed():
+    from types import SimpleNamespace
+
+    from sparkcep.runtime.registration import _located
+
+    source = ("SELECT * FROM t MATCH_RECOGNIZE (\n  ORDER BY ts\n  PATTERN (A B)\n"
+              "  AFTER MATCH SKIP TO FIRST A\n  DEFINE A AS A.x > 0, B AS B.s > LAST(A.ts))")
+
+    def where(code, python_defines):
+        plan = SimpleNamespace(spec=SimpleNamespace(variable_names=("A", "B")),
+                               conditions=dict.fromkeys(python_defines))
+        error = _located(MatchRuntimeError(code, "m"), source, plan)
+        return error.line, error.column, error.length
+
+    assert where("DEFINE_EVALUATION_ERROR", [1]) == (5, 24, 1)       # B, the only Python DEFINE
+    assert where("DEFINE_EVALUATION_ERROR", [0, 1]) == (5, 3, 6)     # DEFINE: which is unknown
+    assert where("SKIP_TO_FIRST_ROW_OF_MATCH", []) == (4, 3, 16)     # AFTER MATCH SKIP
+    assert where("MATCH_BUDGET_EXCEEDED", []) == (3, 3, 7)           # PATTERN

@@ -15,7 +15,9 @@ from decimal import Decimal
 from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
+from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
+from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
 
 Evaluator = Callable[[MatchContext], Any]
@@ -142,6 +144,8 @@ def _connective(args: list[Evaluator], stop: bool) -> Evaluator:
 
 
 def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
+    if operator.type is not None:
+        return _typed_operator(operator, [compile_expression(o, names) for o in operator.operands])
     name = operator.name
     args = [compile_expression(o, names) for o in operator.operands]
     if name in BINARY:
@@ -212,8 +216,12 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
             return None if unknown else False
 
         return membership
-    if name == "is":
-        subject, _null = args
+    if name == "is":  # IS NULL, or IS TRUE / IS FALSE (the second operand a boolean constant)
+        subject, _test = args
+        test = operator.operands[1]
+        if isinstance(test, p.Constant) and isinstance(test.value, bool):
+            wanted = test.value
+            return lambda ctx: truth(subject(ctx)) is wanted
         return lambda ctx: subject(ctx) is None
     if name == "if":
         condition, then, otherwise = args
@@ -235,3 +243,127 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
     raise ValueError(f"unknown operator {name}")
 
 
+
+
+def _strict_binary(function, left: Evaluator, right: Evaluator) -> Evaluator:
+    # NULL on the left: NULL, without evaluating the right (as Spark's null-intolerant binary
+    # expressions do, so NULL = 1/0 is NULL, not DIVIDE_BY_ZERO; the generated code agrees)
+    def evaluate(ctx):
+        a = left(ctx)
+        if a is None:
+            return None
+        b = right(ctx)
+        return None if b is None else function(a, b)
+
+    return evaluate
+
+
+def _strict_unary(function, arg: Evaluator) -> Evaluator:
+    return lambda ctx: None if (v := arg(ctx)) is None else function(v)
+
+
+def typed_function(operator: p.Operator):
+    """The function of the operand values (non-NULL) of a bound strict operator, or None for
+    operators with their own NULL rules. One definition, shared with the generated code."""
+    name, options = operator.name, dict(operator.options)
+    result = parse_type(operator.type)
+    operand = parse_type(options.get("operand"))
+    ansi = options.get("ansi", True)
+    if name == "cast":
+        return ops.cast(parse_type(options["source"]), result, ansi, options.get("zone", "UTC"))
+    if name in ("eq", "neq", "gt", "gte", "lt", "lte"):
+        return ops.comparison(name, operand)
+    if name in ("add", "sub", "mul", "div", "mod"):
+        return ops.arithmetic(name, operand or result, result, ansi)
+    if name == "neg":
+        return ops.negate(result, ansi)
+    if name == "abs":
+        return ops.absolute(result, ansi)
+    return None
+
+
+def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
+    """A bound operator (``sparkcep.evaluation.binding``): Spark's semantics for its types."""
+    name = operator.name
+    function = typed_function(operator)
+    if function is not None:
+        return _strict_binary(function, *args) if len(args) == 2 else _strict_unary(function, args[0])
+    options = dict(operator.options)
+    operand = parse_type(options.get("operand"))
+    if name in ("null_safe_eq", "null_safe_neq"):
+        equal = ops.comparison("eq", operand)
+        left, right = args
+        negate = name == "null_safe_neq"
+
+        def null_safe(ctx):
+            a, b = left(ctx), right(ctx)
+            same = (a is None and b is None) if a is None or b is None else equal(a, b)
+            return same is not negate
+
+        return null_safe
+    if name in ("and", "or"):
+        return _connective(args, stop=name == "or")
+    if name == "not":
+        (arg,) = args
+        return lambda ctx: None if (v := arg(ctx)) is None else not v
+    if name == "is_null":
+        (arg,) = args
+        return lambda ctx: arg(ctx) is None
+    if name in ("is_true", "is_false"):
+        (arg,) = args
+        wanted = name == "is_true"
+        return lambda ctx: arg(ctx) is wanted
+    if name == "coalesce":
+        def coalesce(ctx):
+            for arg in args:
+                value = arg(ctx)
+                if value is not None:
+                    return value
+            return None
+
+        return coalesce
+    if name in ("greatest", "least"):
+        pick = max if name == "greatest" else min
+        key = ops.nan_aware_key if operand is not None and operand.fractional else None
+
+        def extreme(ctx):  # Spark's greatest/least skip NULLs; NaN is above every number
+            values = [v for v in (arg(ctx) for arg in args) if v is not None]
+            if not values:
+                return None
+            return pick(values, key=key) if key else pick(values)
+
+        return extreme
+    if name == "list":
+        return lambda ctx: [arg(ctx) for arg in args]
+    if name == "in":
+        subject, options_list = args
+        equal = ops.comparison("eq", operand)
+
+        def membership(ctx):
+            value = subject(ctx)
+            if value is None:
+                return None
+            unknown = False
+            for option in options_list(ctx):
+                if option is None:
+                    unknown = True
+                elif equal(value, option):
+                    return True
+            return None if unknown else False
+
+        return membership
+    if name == "if":
+        condition, then, otherwise = args
+        return lambda ctx: then(ctx) if condition(ctx) is True else otherwise(ctx)
+    if name == "case":  # bound CASE: no subject; (None, default, when1, then1, ...)
+        _subject, default, *branches = args
+        pairs = list(zip(branches[0::2], branches[1::2]))
+
+        def case(ctx):
+            for when, then in pairs:
+                if when(ctx) is True:
+                    return then(ctx)
+            return default(ctx)
+
+        return case
+    raise ValueError(f"unknown operator {name}")

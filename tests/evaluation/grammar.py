@@ -100,8 +100,7 @@ def _column(names):
     @st.composite
     def column(draw):
         name = draw(st.sampled_from(names))
-        qualifier = draw(st.sampled_from(["A", "B"]))
-        return f"{qualifier}.{name}", name
+        return f"?.{name}", name
 
     return column()
 
@@ -121,7 +120,7 @@ def _join(template: str, *parts):
 
 
 def numbers(depth: int):
-    leaf = st.one_of(_column(NUMERIC), _column(NUMERIC), _literal(_NUMBER_LITERALS))
+    leaf = st.one_of(_column(NUMERIC), _column(NUMERIC), _column(NUMERIC), _literal(_NUMBER_LITERALS))
     if depth == 0:
         return leaf
     sub = numbers(depth - 1)
@@ -143,7 +142,7 @@ def numbers(depth: int):
 
 
 def strings(depth: int):
-    leaf = st.one_of(_column(STRINGS), _literal(_STRING_LITERALS))
+    leaf = st.one_of(_column(STRINGS), _column(STRINGS), _literal(_STRING_LITERALS))
     if depth == 0:
         return leaf
     sub = strings(depth - 1)
@@ -164,7 +163,7 @@ def _comparison(left, right):
 
 
 def booleans(depth: int):
-    leaf = st.one_of(_column(BOOLEANS), _literal(["true", "false", "CAST(NULL AS BOOLEAN)"]))
+    leaf = st.one_of(_column(BOOLEANS), _column(BOOLEANS), _literal(["true", "false", "CAST(NULL AS BOOLEAN)"]))
     if depth < 0:
         return leaf
     n, s, t = numbers(max(depth - 1, 0)), strings(max(depth - 1, 0)), temporals(0)
@@ -193,6 +192,18 @@ def booleans(depth: int):
     return st.one_of(*choices)
 
 
+def _qualify(texts):
+    """Qualify the column references A, B, A, B, ... in text order: most operators then combine
+    an A row with a B row, so Python evaluates them (an operator over one row's columns is
+    computed by Catalyst)."""
+    qualified, plain = texts
+    parts = qualified.split("?.")
+    out = parts[0]
+    for i, part in enumerate(parts[1:]):
+        out += ("A." if i % 2 == 0 else "B.") + part
+    return out, plain
+
+
 def expressions(depth: int = 2):
     """A boolean (mostly: DEFINE conditions), numeric or string expression."""
-    return st.one_of(booleans(depth), booleans(depth), numbers(depth), strings(1))
+    return st.one_of(booleans(depth), booleans(depth), numbers(depth), strings(1)).map(_qualify)

@@ -4,9 +4,10 @@
 the reference semantics. A condition runs once per candidate row and tentative variable, so its
 cost is the matcher's inner loop; this module turns the common shapes (column values at the
 current row, FIRST/LAST navigation, comparisons, arithmetic, AND/OR/NOT, IS NULL) into one
-straight-line Python function with SQL's NULL rules inlined. Operands of mixed numeric types
-(DECIMAL with DOUBLE) make Python raise TypeError; the caller then evaluates that call with the
-interpreter, which converts.
+straight-line Python function with SQL's NULL rules inlined. The expression is bound to Spark's
+types (``sparkcep.evaluation.binding``): an operator is inlined only where Python's operator is
+exactly Spark's for the bound type (comparisons other than of DOUBLE/FLOAT, DOUBLE + - *); the
+others call their one definition in ``sparkcep.evaluation.operators``.
 
 Two forms are generated from the same expression:
 

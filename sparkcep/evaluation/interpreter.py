@@ -119,12 +119,117 @@ def _aggregate(aggregate: p.Aggregate) -> Evaluator:
     function, distinct = aggregate.function, aggregate.distinct
     if column is None:  # COUNT(*) / COUNT(A.*)
         return lambda ctx: len(ctx.mapped_rows(variables))
+    if aggregate.type is not None:
+        combine = typed_aggregate(aggregate)
+
+        def evaluate_typed(ctx):
+            return combine([ctx.value(column, row) for row in ctx.mapped_rows(variables)])
+
+        return evaluate_typed
 
     def evaluate(ctx):
         values = [ctx.value(column, row) for row in ctx.mapped_rows(variables)]
         return aggregate_values(function, values, distinct)
 
     return evaluate
+
+
+def typed_aggregate(aggregate: p.Aggregate):
+    """Spark's aggregate over the values of the rows (a bound ``Aggregate``): SUM of integers in
+    BIGINT (overflow: ANSI raises, otherwise wraps), of decimals exact and then DECIMAL(p + 10, s)
+    (out of range: ANSI raises, otherwise NULL); AVG of decimals as Spark's Average divides
+    (the sum by the count as DECIMAL(20, 0), then DECIMAL(p + 4, s + 4)); doubles summed in row
+    order; MIN/MAX with NaN above every number."""
+    function, distinct = aggregate.function, aggregate.distinct
+    argument, result = parse_type(aggregate.argument_type), parse_type(aggregate.type)
+    ansi = dict(aggregate.options).get("ansi", True)
+
+    def present(values):
+        kept = [v for v in values if v is not None]
+        if distinct:
+            unique: list = []
+            for v in kept:
+                if not any(ops.comparison("eq", argument)(v, u) for u in unique):
+                    unique.append(v)
+            kept = unique
+        return kept
+
+    if function == "count":
+        return lambda values: len(present(values))
+    if function == "collect_list":
+        return present
+    if function in ("min", "max"):
+        pick = min if function == "min" else max
+        key = ops.nan_aware_key if argument.fractional else None
+
+        def extreme(values):
+            kept = present(values)
+            if not kept:
+                return None
+            return pick(kept, key=key) if key else pick(kept)
+
+        return extreme
+    if function == "sum" and argument.integral:
+        add = ops.arithmetic("add", result, result, ansi)
+
+        def sum_integral(values):
+            kept = present(values)
+            if not kept:
+                return None
+            total = 0
+            for v in kept:
+                total = add(total, v)
+            return total
+
+        return sum_integral
+    if argument.decimal:
+        sum_type = parse_type(f"decimal({min(38, argument.precision + 10)},{argument.scale})")
+        add = ops.arithmetic("add", None, sum_type, ansi)
+        if function == "sum":
+            def sum_decimal(values):
+                kept = present(values)
+                if not kept:
+                    return None
+                total = Decimal(0)
+                for v in kept:
+                    total = add(total, v)
+                    if total is None:
+                        return None
+                return total
+
+            return sum_decimal
+        from sparkcep.evaluation.sql_types import arithmetic_type, decimal_type
+
+        count_type = decimal_type(20, 0)
+        quotient_type = arithmetic_type("div", sum_type, count_type)
+        divide = ops.arithmetic("div", None, quotient_type, False)
+
+        def average_decimal(values):
+            kept = present(values)
+            if not kept:
+                return None
+            total = Decimal(0)
+            for v in kept:
+                total = add(total, v)
+                if total is None:
+                    return None
+            quotient = divide(total, Decimal(len(kept)))
+            return None if quotient is None else ops.to_decimal(quotient, result, ansi)
+
+        return average_decimal
+    # DOUBLE (and AVG of integers): summed in DOUBLE in row order, as Spark's Sum/Average do
+    convert = (lambda v: ops.decimal_to_double(v, argument)) if argument.decimal else float
+
+    def sum_or_average(values):
+        kept = present(values)
+        if not kept:
+            return None
+        total = 0.0
+        for v in kept:
+            total += convert(v)
+        return total if function == "sum" else total / len(kept)
+
+    return sum_or_average
 
 
 def _connective(args: list[Evaluator], stop: bool) -> Evaluator:

@@ -15,7 +15,7 @@ aggregates), and only for the batches that are read.
 from __future__ import annotations
 
 import bisect
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Iterator
 
 import numpy as np
@@ -383,18 +383,22 @@ def _summary_rows(component, summaries: MatchSummaries) -> np.ndarray:
     return np.maximum.reduce([summaries.last[v] for v in component.variables])
 
 
+# DECIMAL(38, s) values need more than the default context's 28 digits
+_WIDE = Context(prec=100)
+
+
 def to_arrow(values: list, arrow_type: pa.DataType) -> pa.Array:
     """Python values computed by an evaluator as an Arrow array of Spark's result type."""
     if pa.types.is_decimal(arrow_type):
         quantum = Decimal(1).scaleb(-arrow_type.scale)
         values = [
-            None if v is None else Decimal(v).quantize(quantum, rounding=ROUND_HALF_UP)
+            None if v is None else Decimal(v).quantize(quantum, rounding=ROUND_HALF_UP, context=_WIDE)
             for v in values
         ]
     elif pa.types.is_floating(arrow_type):
         values = [None if v is None else float(v) for v in values]
     elif pa.types.is_list(arrow_type) and pa.types.is_decimal(arrow_type.value_type):
         quantum = Decimal(1).scaleb(-arrow_type.value_type.scale)
-        values = [None if v is None else [None if x is None else Decimal(x).quantize(quantum) for x in v]
+        values = [None if v is None else [None if x is None else Decimal(x).quantize(quantum, context=_WIDE) for x in v]
                   for v in values]
     return pa.array(values, type=arrow_type)

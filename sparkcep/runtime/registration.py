@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from sparkcep.errors import AnalysisError, MatchRuntimeError, SparkCepError, line_and_column
 from sparkcep.compiler.chunks import chunk_count
+from sparkcep.evaluation.binding import Semantics, bind
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 
 
@@ -130,6 +131,9 @@ def register(spark, match: CompiledMatch) -> None:
             StructField(component_name(i), field.dataType, True) for i, field in enumerate(types.fields)
         ]
 
+    timezone = spark.conf.get("spark.sql.session.timeZone")
+    plan = _bound(plan, by_name, Semantics(ansi=_ansi_enabled(spark), time_zone=timezone), match.source)
+
     if plan.all_rows:
         passthrough = [f.name for f in input_fields]
     else:
@@ -141,12 +145,31 @@ def register(spark, match: CompiledMatch) -> None:
         passthrough_columns=tuple(passthrough),
         component_types=tuple(f.dataType.simpleString() for f in component_fields),
     )
-    timezone = spark.conf.get("spark.sql.session.timeZone")
     arrow_schema = pa.schema(
         [pa.field(f.name, _arrow_type(f.dataType, timezone), True) for f in return_type.fields]
     )
     function = arrow_udtf(_function_class(plan, arrow_schema, match.source), returnType=return_type)
     spark.udtf.register(match.function_name, function)
+
+
+def _ansi_enabled(spark) -> bool:
+    try:
+        return str(spark.conf.get("spark.sql.ansi.enabled", "true")).strip().lower() == "true"
+    except Exception:  # pragma: no cover - a session without a readable conf
+        return True
+
+
+def _bound(plan, fields_by_name, semantics: Semantics, source: str):
+    """The plan with its match-dependent expressions typed from Spark's analysis of the value
+    columns (``sparkcep.evaluation.binding``): a type mistake fails here, before any row is read,
+    located at the expression."""
+    value_types = [
+        fields_by_name[name].dataType.simpleString() if name in fields_by_name else None
+        for name in plan.value_columns
+    ]
+    conditions = {v: bind(e, value_types, semantics, source) for v, e in plan.conditions.items()}
+    components = tuple(bind(c, value_types, semantics, source) for c in plan.components)
+    return dataclasses.replace(plan, conditions=conditions, components=components)
 
 
 def _function_class(plan, arrow_schema: pa.Schema, source: str):

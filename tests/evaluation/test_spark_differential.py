@@ -33,9 +33,9 @@ from tests.evaluation.harness import Refused, _Error, evaluate_all, lower
 
 pytestmark = pytest.mark.spark
 
-ROWS = 4
+ROWS = 8
 EXPRESSIONS = 128
-EXAMPLES = int(os.environ.get("SPARKCEP_DIFFERENTIAL_EXAMPLES", 4))  # x ROWS x EXPRESSIONS = 2,048 cases per ANSI setting
+EXAMPLES = int(os.environ.get("SPARKCEP_DIFFERENTIAL_EXAMPLES", 2))  # x ROWS x EXPRESSIONS = 2,048 cases per ANSI setting
 ZONE = "Europe/Berlin"  # daylight-saving changes on 2024-03-31 and 2024-10-27
 
 

@@ -137,9 +137,9 @@ def _aggregate(aggregate: p.Aggregate) -> Evaluator:
 def typed_aggregate(aggregate: p.Aggregate):
     """Spark's aggregate over the values of the rows (a bound ``Aggregate``): SUM of integers in
     BIGINT (overflow: ANSI raises, otherwise wraps), of decimals exact and then DECIMAL(p + 10, s)
-    (out of range: ANSI raises, otherwise NULL); AVG of decimals as Spark's Average divides
-    (the sum by the count as DECIMAL(20, 0), then DECIMAL(p + 4, s + 4)); doubles summed in row
-    order; MIN/MAX with NaN above every number."""
+    (out of range: ANSI raises, otherwise NULL); AVG of decimals the exact total divided by the
+    count, rounded half up to DECIMAL(p + 4, s + 4); doubles summed in row order; MIN/MAX with NaN
+    above every number."""
     function, distinct = aggregate.function, aggregate.distinct
     argument, result = parse_type(aggregate.argument_type), parse_type(aggregate.type)
     ansi = dict(aggregate.options).get("ansi", True)
@@ -183,38 +183,30 @@ def typed_aggregate(aggregate: p.Aggregate):
 
         return sum_integral
     if argument.decimal:
+        # Spark adds without an overflow check and checks the total against the sum type
         sum_type = parse_type(f"decimal({min(38, argument.precision + 10)},{argument.scale})")
-        add = ops.arithmetic("add", None, sum_type, ansi)
+
+        def exact_sum(kept):
+            total = Decimal(0)
+            for v in kept:
+                total = ops.exact_add(total, v)
+            return ops.to_decimal(total, sum_type, ansi)
+
         if function == "sum":
             def sum_decimal(values):
                 kept = present(values)
-                if not kept:
-                    return None
-                total = Decimal(0)
-                for v in kept:
-                    total = add(total, v)
-                    if total is None:
-                        return None
-                return total
+                return exact_sum(kept) if kept else None
 
             return sum_decimal
-        from sparkcep.evaluation.sql_types import arithmetic_type, decimal_type
-
-        count_type = decimal_type(20, 0)
-        quotient_type = arithmetic_type("div", sum_type, count_type)
-        divide = ops.arithmetic("div", None, quotient_type, False)
-
         def average_decimal(values):
             kept = present(values)
             if not kept:
                 return None
-            total = Decimal(0)
-            for v in kept:
-                total = add(total, v)
-                if total is None:
-                    return None
-            quotient = divide(total, Decimal(len(kept)))
-            return None if quotient is None else ops.to_decimal(quotient, result, ansi)
+            total = exact_sum(kept)
+            if total is None:
+                return None
+            # the total divided by the count, rounded half up to AVG's type (as Spark answers)
+            return ops.to_decimal(ops.exact_divide(total, Decimal(len(kept))), result, ansi)
 
         return average_decimal
     # DOUBLE (and AVG of integers): summed in DOUBLE in row order, as Spark's Sum/Average do

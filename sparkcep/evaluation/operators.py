@@ -109,6 +109,10 @@ _EXACT = _decimal.Context(prec=160, rounding=_decimal.ROUND_HALF_UP, Emax=_decim
                           Emin=_decimal.MIN_EMIN, traps=[_decimal.InvalidOperation, _decimal.DivisionByZero])
 
 
+exact_add = _EXACT.add
+exact_divide = _EXACT.divide
+
+
 def _error(code: str, message: str) -> MatchRuntimeError:
     return MatchRuntimeError(code, message)
 

@@ -252,6 +252,32 @@ def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
     )
 
 
+def _within_key_sql(item: exp.Expression, sql: str, splicer: Splicer, within_kind: str) -> str:
+    """The WITHIN key of a row: a number whose differences are distances in ORDER BY order.
+
+    The first ORDER BY item's expression (without ASC/DESC/NULLS) is converted exactly: an
+    INTERVAL window measures TIMESTAMP keys in epoch microseconds (instants), TIMESTAMP_NTZ keys
+    in wall-clock microseconds and DATE keys in whole days, neither through the session time
+    zone; a numeric window keeps the key's own type (no DOUBLE: BIGINT keys stay exact above
+    2^53). Under DESC the key is negated, so the distance from a match's first row is still the
+    absolute difference of the keys (docs/semantics.md, "WITHIN")."""
+    descending = isinstance(item, exp.Ordered) and bool(item.args.get("desc"))
+    inner = item.this if isinstance(item, exp.Ordered) else item
+    x = f"({_plain_text(inner, sql, splicer)})"
+    if within_kind == "interval":
+        day = "86400000000"
+        days = f"CAST(unix_date(CAST({x} AS DATE)) AS BIGINT) * {day}"
+        key = (
+            f"CASE typeof({x}) WHEN 'date' THEN {days} "
+            f"WHEN 'timestamp_ntz' THEN {days} + CAST(hour({x}) AS BIGINT) * 3600000000 "
+            f"+ CAST(minute({x}) AS BIGINT) * 60000000 + CAST(extract(SECOND FROM {x}) * 1000000 AS BIGINT) "
+            f"ELSE unix_micros(CAST({x} AS TIMESTAMP)) END"
+        )
+    else:
+        key = x
+    return f"(- ({key}))" if descending else f"({key})"
+
+
 def _component_probe(component: p.Expression, value_columns: tuple[str, ...]) -> str:
     """An aggregate over the function's input whose type is the component's output type."""
     if isinstance(component, p.Navigation):
@@ -342,10 +368,8 @@ def _compile_clause(
     ]
     select += [f"{text} AS {quote_identifier(name)}"
                for i, (text, name) in enumerate(zip(values.texts, value_columns)) if name == value_name(i)]
-    if within_kind == "interval":
-        select.append(f"unix_micros(CAST({order_sql[0]} AS TIMESTAMP)) AS {quote_identifier(ORDER_KEY)}")
-    elif within_kind == "number":
-        select.append(f"CAST({order_sql[0]} AS DOUBLE) AS {quote_identifier(ORDER_KEY)}")
+    if within_kind is not None:
+        select.append(f"{_within_key_sql(analysis.order_by[0], sql, splicer, within_kind)} AS {quote_identifier(ORDER_KEY)}")
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
     relation = _relation_text(clause.this, sql, splicer)

@@ -283,6 +283,8 @@ def negate(t: SqlType, ansi: bool):
     if t.integral:
         fit = _integral(t, ansi, "unary '-'")
         return lambda v: fit(-v)
+    if t.decimal:
+        return _EXACT.minus  # exact: Python's default context would round to 28 digits
     return lambda v: -v
 
 
@@ -291,4 +293,6 @@ def absolute(t: SqlType, ansi: bool):
     if t.integral:
         fit = _integral(t, ansi, "abs")
         return lambda v: fit(abs(v))
+    if t.decimal:
+        return _EXACT.abs
     return abs

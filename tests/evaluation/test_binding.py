@@ -40,3 +40,26 @@ def test_implicit_casts_are_explicit():
     cast, double = bound.operands
     assert cast == p.Operator("cast", (I,), "double", (("source", "int"), ("ansi", False), ("zone", "UTC")))
     assert double is D and dict(bound.options)["operand"] == "double"
+
+
+@pytest.mark.parametrize("name", ["abs", "neg"])
+def test_decimal_38_digits_survive_abs_and_minus(name):
+    # found by the differential test: Python's default decimal context has 28 digits
+    from decimal import Decimal
+
+    from sparkcep.evaluation.interpreter import compile_expression
+
+    value = Decimal("-9999999999999999999999999999.9999999999")
+    bound = bind(p.Operator(name, (M,)), TYPES, Semantics())
+    got = compile_expression(bound, "AB")(_Row([None, value]))
+    assert got == (-value if name == "neg" else abs(value).copy_abs()) and len(got.as_tuple().digits) == 38
+
+
+class _Row:
+    row = 0
+
+    def __init__(self, values):
+        self.values = values
+
+    def value(self, column, row):
+        return self.values[column]

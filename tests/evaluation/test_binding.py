@@ -52,7 +52,7 @@ def test_decimal_38_digits_survive_abs_and_minus(name):
     value = Decimal("-9999999999999999999999999999.9999999999")
     bound = bind(p.Operator(name, (M,)), TYPES, Semantics())
     got = compile_expression(bound, "AB")(_Row([None, value]))
-    assert got == (-value if name == "neg" else abs(value).copy_abs()) and len(got.as_tuple().digits) == 38
+    assert str(got) == "9999999999999999999999999999.9999999999"
 
 
 class _Row:

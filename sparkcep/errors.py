@@ -75,6 +75,10 @@ class MatchRuntimeError(SparkCepError):
     """A rule that can only be checked while matching was broken (e.g. AFTER MATCH SKIP to the
     first row of the match), or a resource guard tripped."""
 
+    # (start, end) offsets in the statement of the expression that raised it, when known (set by
+    # the evaluator; turned into line and column where the statement's text is at hand)
+    span: tuple[int, int] | None = None
+
 
 class InternalError(Exception):
     """A bug in sparkcep, never a user mistake. Not a SparkCepError on purpose."""

@@ -38,8 +38,8 @@ def check_first_line(text: str, code: str, line: int, column: int) -> None:
 
 def test_worker_error_round_trip_through_spark_text():
     source = "SELECT *\nFROM t MATCH_RECOGNIZE (ORDER BY ts PATTERN (A B) DEFINE B AS B.x > A.y)"
-    error = MatchRuntimeError("DEFINE_EVALUATION_ERROR", "a DEFINE condition could not be "
-                              "evaluated", line=2, column=53, sql=source)
+    error = MatchRuntimeError("DIVIDE_BY_ZERO", "division by zero in a DEFINE or MEASURES "
+                              "expression", line=2, column=53, sql=source)
     raised = for_worker(error)
     assert str(raised).splitlines()[0] == str(error).splitlines()[0]
     # what the driver receives: Spark's prefix, a Python traceback, then the exception's text
@@ -97,8 +97,10 @@ MISTAKES = {
                                          "CAST_INVALID_INPUT", 5, 15),
     "WITHIN number on a DATE key": (clause("day", "B AS B.price > 0", "\n  WITHIN 5"),
                                     "WITHIN_KEY_TYPE", 5, 3),
-    "run-time DEFINE error": (clause("ts", "B AS B.country > LAST(A.ts)"),
-                              "DEFINE_EVALUATION_ERROR", 5, 10),
+    "types across rows": (clause("ts", "B AS B.country > LAST(A.ts)"),
+                          "MATCH_DEPENDENT_TYPE_MISMATCH", 5, 15),
+    "division by zero while matching": (clause("ts", "B AS B.price / (LAST(A.price) - LAST(A.price)) > 0"),
+                                        "DIVIDE_BY_ZERO", 5, 15),
     "skip to the first row": (clause("ts", "B AS B.price > 0", "\n  AFTER MATCH SKIP TO FIRST A")
                               .replace("  PATTERN (A B)\n  AFTER MATCH SKIP TO FIRST A",
                                        "  AFTER MATCH SKIP TO FIRST A\n  PATTERN (A B)"),
@@ -247,7 +249,9 @@ def test_run_time_errors_point_at_the_part_that_failed():
         error = _located(MatchRuntimeError(code, "m"), source, plan)
         return error.line, error.column, error.length
 
-    assert where("DEFINE_EVALUATION_ERROR", [1]) == (5, 24, 1)       # B, the only Python DEFINE
-    assert where("DEFINE_EVALUATION_ERROR", [0, 1]) == (5, 3, 6)     # DEFINE: which is unknown
+    divided = MatchRuntimeError("DIVIDE_BY_ZERO", "m")
+    divided.span = (source.index("B.s > "), source.index("B.s > ") + 15)  # set by the evaluator
+    located = _located(divided, source, None)
+    assert (located.line, located.column, located.length) == (5, 29, 15)  # the operator
     assert where("SKIP_TO_FIRST_ROW_OF_MATCH", []) == (4, 3, 16)     # AFTER MATCH SKIP
     assert where("MATCH_BUDGET_EXCEEDED", []) == (3, 3, 7)           # PATTERN

@@ -47,6 +47,9 @@ GLUE: dict[type, str] = {
     exp.EQ: "eq",
     exp.NEQ: "neq",
     exp.NullSafeEQ: "null_safe_eq",
+    exp.NullSafeNEQ: "null_safe_neq",
+    exp.Nullif: "nullif",
+    exp.Nvl2: "nvl2",
     exp.GT: "gt",
     exp.GTE: "gte",
     exp.LT: "lt",
@@ -87,7 +90,8 @@ CONST, LOCAL, NAV, DEP = "const", "local", "nav", "dep"
 # when f is strict; these, and functions we know nothing about, are evaluated over the
 # navigation's value instead.
 NON_STRICT = (
-    exp.Is, exp.Coalesce, exp.Case, exp.If, exp.And, exp.Or, exp.NullSafeEQ, exp.ConcatWs,
+    exp.Is, exp.Coalesce, exp.Case, exp.If, exp.And, exp.Or, exp.NullSafeEQ, exp.NullSafeNEQ,
+    exp.Greatest, exp.Least, exp.Nullif, exp.Nvl2, exp.In, exp.Between, exp.ConcatWs,
     exp.Array, exp.Struct, exp.Anonymous,
 )
 
@@ -502,11 +506,13 @@ class Lowering:
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
                 f"'{type(node).__name__.upper()}' cannot combine values from different rows of "
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
-                "NULL, IN, BETWEEN, CASE, IF, COALESCE, ABS, GREATEST, LEAST (apply other "
+                "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
+                "NVL2, ABS, GREATEST, LEAST (apply other "
                 "functions inside the navigation, e.g. LAST(f(A.x)) instead of f(LAST(A.x)))",
                 node,
             )
-        return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)))
+        return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
+                          span=dialect.span(node))
 
     def lower_operand(self, node: exp.Expression | list) -> p.Expression:
         if isinstance(node, list):
@@ -919,6 +925,8 @@ def _python_literal(node: exp.Expression):
         if node.is_string:
             return node.this
         text = node.this
+        if "e" in text.lower():
+            return _NOT_LITERAL  # 1E300 is a DOUBLE in Spark: Catalyst computes it as a column
         try:
             return int(text)
         except ValueError:
@@ -940,7 +948,7 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, list(node.expressions)]
     if isinstance(node, exp.Between):
         return [node.this, node.args["low"], node.args["high"]]
-    if isinstance(node, exp.If):
+    if isinstance(node, (exp.If, exp.Nvl2)):
         return [node.this, node.args.get("true"), node.args.get("false")]
     if isinstance(node, exp.Case):
         # case(subject, default, when1, then1, when2, then2, ...)

@@ -256,6 +256,32 @@ def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
     )
 
 
+def _within_key_sql(item: exp.Expression, sql: str, splicer: Splicer, within_kind: str) -> str:
+    """The WITHIN key of a row: a number whose differences are distances in ORDER BY order.
+
+    The first ORDER BY item's expression (without ASC/DESC/NULLS) is converted exactly: an
+    INTERVAL window measures TIMESTAMP keys in epoch microseconds (instants), TIMESTAMP_NTZ keys
+    in wall-clock microseconds and DATE keys in whole days, neither through the session time
+    zone; a numeric window keeps the key's own type (no DOUBLE: BIGINT keys stay exact above
+    2^53). Under DESC the key is negated, so the distance from a match's first row is still the
+    absolute difference of the keys (docs/semantics.md, "WITHIN")."""
+    descending = isinstance(item, exp.Ordered) and bool(item.args.get("desc"))
+    inner = item.this if isinstance(item, exp.Ordered) else item
+    x = f"({_plain_text(inner, sql, splicer)})"
+    if within_kind == "interval":
+        day = "86400000000"
+        days = f"CAST(unix_date(CAST({x} AS DATE)) AS BIGINT) * {day}"
+        key = (
+            f"CASE typeof({x}) WHEN 'date' THEN {days} "
+            f"WHEN 'timestamp_ntz' THEN {days} + CAST(hour({x}) AS BIGINT) * 3600000000 "
+            f"+ CAST(minute({x}) AS BIGINT) * 60000000 + CAST(extract(SECOND FROM {x}) * 1000000 AS BIGINT) "
+            f"ELSE unix_micros(CAST({x} AS TIMESTAMP)) END"
+        )
+    else:
+        key = x
+    return f"(- ({key}))" if descending else f"({key})"
+
+
 def _component_probe(
     component: p.Expression, value_columns: tuple[str, ...], spark_aggregates: dict | None = None
 ) -> str:
@@ -330,7 +356,7 @@ def _compile_clause(
     lowered, source_pattern = _lower_expressions(analysis, _window(partition_sql, order_sql))
     within, within_kind = _within(analysis)
     spec = _match_spec(analysis, within, source_pattern)
-    table_sql, value_columns = _input_query(analysis, lowered, order_sql, within_kind, splicer)
+    table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
     function_name, input_sql, plan = _function_input(analysis, plan, table_sql, lowered, within_kind, chunking)
     call = _function_call(function_name, input_sql, plan, order_sql)
@@ -429,8 +455,7 @@ def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, st
 
 
 def _input_query(
-    analysis: Analysis, lowered: _Lowered, order_sql: list[str], within_kind: str | None,
-    splicer: Splicer,
+    analysis: Analysis, lowered: _Lowered, within_kind: str | None, sql: str, splicer: Splicer,
 ) -> tuple[str, list[str]]:
     """The query feeding the function (input columns, bitmask, value and order key columns over
     the relation as written) and the name the function reads each value column under."""
@@ -456,10 +481,9 @@ def _input_query(
     ]
     select += [f"{text} AS {quote_identifier(name)}"
                for i, (text, name) in enumerate(zip(texts, value_columns)) if name == value_name(i)]
-    if within_kind == "interval":
-        select.append(f"unix_micros(CAST({order_sql[0]} AS TIMESTAMP)) AS {quote_identifier(ORDER_KEY)}")
-    elif within_kind == "number":
-        select.append(f"CAST({order_sql[0]} AS DOUBLE) AS {quote_identifier(ORDER_KEY)}")
+    if within_kind is not None:
+        key = _within_key_sql(analysis.order_by[0], sql, splicer, within_kind)
+        select.append(f"{key} AS {quote_identifier(ORDER_KEY)}")
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
     relation = _relation_text(analysis.node.this, splicer)

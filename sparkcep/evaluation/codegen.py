@@ -4,9 +4,10 @@
 the reference semantics. A condition runs once per candidate row and tentative variable, so its
 cost is the matcher's inner loop; this module turns the common shapes (column values at the
 current row, FIRST/LAST navigation, comparisons, arithmetic, AND/OR/NOT, IS NULL) into one
-straight-line Python function with SQL's NULL rules inlined. Operands of mixed numeric types
-(DECIMAL with DOUBLE) make Python raise TypeError; the caller then evaluates that call with the
-interpreter, which converts.
+straight-line Python function with SQL's NULL rules inlined. The expression is bound to Spark's
+types (``sparkcep.evaluation.binding``): an operator is inlined only where Python's operator is
+exactly Spark's for the bound type (comparisons other than of DOUBLE/FLOAT, DOUBLE + - *); the
+others call their one definition in ``sparkcep.evaluation.operators``.
 
 Two forms are generated from the same expression:
 
@@ -33,7 +34,9 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
+from sparkcep.evaluation.interpreter import typed_function
 from sparkcep.evaluation.operators import BINARY
+from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
 
 _COMPARE = {"eq": "==", "neq": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
@@ -215,8 +218,38 @@ class _Generator:
             return f"({combine(*names)})"
         return f"(None if {' or '.join(tests)} else {combine(*names)})"
 
+    def typed_operator(self, e: p.Operator) -> str | None:
+        """Source for a bound operator (``sparkcep.evaluation.binding``), or None when the
+        untyped rules below are the same (AND, OR, NOT). Operators whose Python meaning is
+        exactly Spark's for the bound type are inlined; the rest call the one definition in
+        ``sparkcep.evaluation.operators``."""
+        name, ops = e.name, e.operands
+        if name in ("and", "or", "not", "paren"):
+            return None
+        if name == "is_null":
+            return f"({self(ops[0])} is None)"
+        if name in ("is_true", "is_false"):
+            return f"({self(ops[0])} is {name == 'is_true'})"
+        function = typed_function(e)
+        if function is None:
+            return self.delegate(e)
+        operand = parse_type(dict(e.options).get("operand"))
+        result = parse_type(e.type)
+        if name in _COMPARE and operand is not None and not operand.fractional:
+            return self.strict(ops[:2], lambda a, b: f"{a} {_COMPARE[name]} {b}")
+        if name in _ARITHMETIC and result.name == "double":
+            return self.strict(ops[:2], lambda a, b: f"{a} {_ARITHMETIC[name]} {b}")
+        f = self.bind(function)
+        if len(ops) == 1:
+            return self.strict(ops[:1], lambda a: f"{f}({a})")
+        return self.strict(ops[:2], lambda a, b: f"{f}({a}, {b})")
+
     def operator(self, e: p.Operator) -> str:
         name, ops = e.name, e.operands
+        if e.type is not None:
+            source = self.typed_operator(e)
+            if source is not None:
+                return source
         if name in _COMPARE or name in _ARITHMETIC:
             symbol = _COMPARE.get(name) or _ARITHMETIC[name]
             return self.strict(ops[:2], lambda a, b: f"{a} {symbol} {b}")
@@ -250,6 +283,9 @@ class _Generator:
             t = self.temp()
             return f"(None if ({t} := {source}) is None else not {t})"
         if name == "is":
+            test = ops[1]
+            if isinstance(test, p.Constant) and isinstance(test.value, bool):
+                return self.delegate(e)  # IS TRUE / IS FALSE
             return f"({self(ops[0])} is None)"
         if name == "paren":
             return self(ops[0])

@@ -1,13 +1,12 @@
 """DEFINE conditions for the engines: the generated fast form of a match-dependent expression
-(``evaluation.codegen``) with the interpreter (``evaluation.interpreter``) as the definition of its
-semantics and the fallback for operands of mixed types."""
+(``evaluation.codegen``), which shares each operator's definition with the interpreter
+(``evaluation.interpreter``, ``evaluation.operators``)."""
 
 from __future__ import annotations
 
 import functools
 from typing import Sequence
 
-from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation.codegen import generate, specialize
 from sparkcep.evaluation.interpreter import compile_expression
 from sparkcep.evaluation.operators import truth
@@ -38,28 +37,19 @@ def _compiled_condition(expression: p.Expression, names: tuple[str, ...]):
 def make_condition(expression: p.Expression, variable_names: Sequence[str]):
     """A DEFINE condition: True only when the expression is TRUE (NULL does not hold).
 
-    It runs the generated fast version (``sparkcep.evaluation.codegen``) and, when that meets operands of
-    mixed types, the interpreter, which defines the semantics.
+    ``expression`` is bound to Spark's types at registration (``sparkcep.evaluation.binding``):
+    every implicit cast is explicit and each operator carries its types, so the generated fast
+    version (``sparkcep.evaluation.codegen``) and the interpreter compute the same function from
+    the one definition in ``sparkcep.evaluation.operators``; there is no fallback between them.
 
     The returned function also has ``condition.specialize(var, slots)``: the form
     ``sparkcep.engines.standard.matcher`` calls in its inner loop (``codegen.specialize``: no context object;
     navigation read from the matcher's per-attempt state), or None when the expression has a part
-    that form does not inline. It raises TypeError where the general form would fall back to the
-    interpreter; the caller then calls ``condition(ctx)`` itself for that row."""
-    interpret, fast = _compiled_condition(expression, tuple(variable_names))
+    that form does not inline (the matcher then calls ``condition(ctx)``)."""
+    _interpret, fast = _compiled_condition(expression, tuple(variable_names))
 
     def condition(ctx) -> bool:
-        try:
-            return truth(fast(ctx)) is True
-        except TypeError:
-            pass
-        try:
-            return truth(interpret(ctx)) is True
-        except TypeError as error:
-            raise MatchRuntimeError(
-                "DEFINE_EVALUATION_ERROR",
-                f"a DEFINE condition could not be evaluated: {error}",
-            ) from None
+        return truth(fast(ctx)) is True
 
     condition.specialize = lambda var, slots: specialize(expression, variable_names, var, slots)
     return condition

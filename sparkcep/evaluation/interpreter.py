@@ -16,7 +16,10 @@ from decimal import Decimal
 from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
+from sparkcep.errors import MatchRuntimeError
+from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
+from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
 
 Evaluator = Callable[[MatchContext], Any]
@@ -126,12 +129,112 @@ def _aggregate(aggregate: p.Aggregate) -> Evaluator:
     function, distinct = aggregate.function, aggregate.distinct
     if column is None:  # COUNT(*) / COUNT(A.*)
         return lambda ctx: len(ctx.mapped_rows(variables))
+    if aggregate.type is not None:
+        combine = typed_aggregate(aggregate)
+
+        def evaluate_typed(ctx):
+            return combine([ctx.value(column, row) for row in ctx.mapped_rows(variables)])
+
+        return evaluate_typed
 
     def evaluate(ctx):
         values = [ctx.value(column, row) for row in ctx.mapped_rows(variables)]
         return aggregate_values(function, values, distinct)
 
     return evaluate
+
+
+def typed_aggregate(aggregate: p.Aggregate):
+    """Spark's aggregate over the values of the rows (a bound ``Aggregate``): SUM of integers in
+    BIGINT (overflow: ANSI raises, otherwise wraps), of decimals exact and then DECIMAL(p + 10, s)
+    (out of range: ANSI raises, otherwise NULL); AVG of decimals the exact total divided by the
+    count, rounded half up to DECIMAL(p + 4, s + 4); doubles summed in row order; MIN/MAX with NaN
+    above every number."""
+    function, distinct = aggregate.function, aggregate.distinct
+    argument, result = parse_type(aggregate.argument_type), parse_type(aggregate.type)
+    ansi = dict(aggregate.options).get("ansi", True)
+
+    def present(values):
+        kept = [v for v in values if v is not None]
+        if distinct:
+            unique: list = []
+            for v in kept:
+                if not any(ops.comparison("eq", argument)(v, u) for u in unique):
+                    unique.append(v)
+            kept = unique
+        return kept
+
+    if function in DEFINE_ONLY_AGGREGATES:
+        define_only = DEFINE_ONLY_AGGREGATES[function]
+        return lambda values: define_only(values, present(values))
+    if function == "count":
+        return lambda values: len(present(values))
+    if function == "collect_list":
+        return present
+    if function in ("min", "max"):
+        pick = min if function == "min" else max
+        key = ops.nan_aware_key if argument.fractional else None
+
+        def extreme(values):
+            kept = present(values)
+            if not kept:
+                return None
+            return pick(kept, key=key) if key else pick(kept)
+
+        return extreme
+    if function == "sum" and argument.integral:
+        add = ops.arithmetic("add", result, result, ansi)
+
+        def sum_integral(values):
+            kept = present(values)
+            if not kept:
+                return None
+            total = 0
+            for v in kept:
+                total = add(total, v)
+            return total
+
+        return sum_integral
+    if argument.decimal:
+        # Spark adds without an overflow check and checks the total against the sum type
+        sum_type = parse_type(f"decimal({min(38, argument.precision + 10)},{argument.scale})")
+
+        def exact_sum(kept):
+            total = Decimal(0)
+            for v in kept:
+                total = ops.exact_add(total, v)
+            return ops.to_decimal(total, sum_type, ansi)
+
+        if function == "sum":
+            def sum_decimal(values):
+                kept = present(values)
+                return exact_sum(kept) if kept else None
+
+            return sum_decimal
+        def average_decimal(values):
+            kept = present(values)
+            if not kept:
+                return None
+            total = exact_sum(kept)
+            if total is None:
+                return None
+            # the total divided by the count, rounded half up to AVG's type (as Spark answers)
+            return ops.to_decimal(ops.exact_divide(total, Decimal(len(kept))), result, ansi)
+
+        return average_decimal
+    # DOUBLE (and AVG of integers): summed in DOUBLE in row order, as Spark's Sum/Average do
+    convert = (lambda v: ops.decimal_to_double(v, argument)) if argument.decimal else float
+
+    def sum_or_average(values):
+        kept = present(values)
+        if not kept:
+            return None
+        total = 0.0
+        for v in kept:
+            total += convert(v)
+        return total if function == "sum" else total / len(kept)
+
+    return sum_or_average
 
 
 def _connective(args: list[Evaluator], stop: bool) -> Evaluator:
@@ -151,6 +254,8 @@ def _connective(args: list[Evaluator], stop: bool) -> Evaluator:
 
 
 def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
+    if operator.type is not None:
+        return _typed_operator(operator, [compile_expression(o, names) for o in operator.operands])
     name = operator.name
     args = [compile_expression(o, names) for o in operator.operands]
     if name in BINARY:
@@ -221,8 +326,12 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
             return None if unknown else False
 
         return membership
-    if name == "is":
-        subject, _null = args
+    if name == "is":  # IS NULL, or IS TRUE / IS FALSE (the second operand a boolean constant)
+        subject, _test = args
+        test = operator.operands[1]
+        if isinstance(test, p.Constant) and isinstance(test.value, bool):
+            wanted = test.value
+            return lambda ctx: truth(subject(ctx)) is wanted
         return lambda ctx: subject(ctx) is None
     if name == "if":
         condition, then, otherwise = args
@@ -324,3 +433,144 @@ DEFINE_ONLY_AGGREGATES = {
     "bool_or": _bool_or,
     "any_value": lambda values, present: values[0] if values else None,
 }
+
+
+def _strict_binary(function, left: Evaluator, right: Evaluator) -> Evaluator:
+    # NULL on the left: NULL, without evaluating the right (as Spark's null-intolerant binary
+    # expressions do, so NULL = 1/0 is NULL, not DIVIDE_BY_ZERO; the generated code agrees)
+    def evaluate(ctx):
+        a = left(ctx)
+        if a is None:
+            return None
+        b = right(ctx)
+        return None if b is None else function(a, b)
+
+    return evaluate
+
+
+def _strict_unary(function, arg: Evaluator) -> Evaluator:
+    return lambda ctx: None if (v := arg(ctx)) is None else function(v)
+
+
+def typed_function(operator: p.Operator):
+    """The function of the operand values (non-NULL) of a bound strict operator, or None for
+    operators with their own NULL rules. One definition, shared with the generated code."""
+    name, options = operator.name, dict(operator.options)
+    result = parse_type(operator.type)
+    operand = parse_type(options.get("operand"))
+    ansi = options.get("ansi", True)
+    if name in ("eq", "neq", "gt", "gte", "lt", "lte"):
+        return ops.comparison(name, operand)
+    if name == "cast":
+        function = ops.cast(parse_type(options["source"]), result, ansi, options.get("zone", "UTC"))
+    elif name in ("add", "sub", "mul", "div", "mod"):
+        function = ops.arithmetic(name, operand or result, result, ansi)
+    elif name == "neg":
+        function = ops.negate(result, ansi)
+    elif name == "abs":
+        function = ops.absolute(result, ansi)
+    else:
+        return None
+    return _located(function, operator.span) if operator.span is not None else function
+
+
+def _located(function, span: tuple[int, int]):
+    """``function``, with the errors it raises (overflow, division by zero) pointing at the
+    operator's text in the statement."""
+
+    def located(*values):
+        try:
+            return function(*values)
+        except MatchRuntimeError as error:
+            if error.span is None:
+                error.span = span
+            raise
+
+    return located
+
+
+def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
+    """A bound operator (``sparkcep.evaluation.binding``): Spark's semantics for its types."""
+    name = operator.name
+    function = typed_function(operator)
+    if function is not None:
+        return _strict_binary(function, *args) if len(args) == 2 else _strict_unary(function, args[0])
+    options = dict(operator.options)
+    operand = parse_type(options.get("operand"))
+    if name in ("null_safe_eq", "null_safe_neq"):
+        equal = ops.comparison("eq", operand)
+        left, right = args
+        negate = name == "null_safe_neq"
+
+        def null_safe(ctx):
+            a, b = left(ctx), right(ctx)
+            same = (a is None and b is None) if a is None or b is None else equal(a, b)
+            return same is not negate
+
+        return null_safe
+    if name in ("and", "or"):
+        return _connective(args, stop=name == "or")
+    if name == "not":
+        (arg,) = args
+        return lambda ctx: None if (v := arg(ctx)) is None else not v
+    if name == "is_null":
+        (arg,) = args
+        return lambda ctx: arg(ctx) is None
+    if name in ("is_true", "is_false"):
+        (arg,) = args
+        wanted = name == "is_true"
+        return lambda ctx: arg(ctx) is wanted
+    if name == "coalesce":
+        def coalesce(ctx):
+            for arg in args:
+                value = arg(ctx)
+                if value is not None:
+                    return value
+            return None
+
+        return coalesce
+    if name in ("greatest", "least"):
+        pick = max if name == "greatest" else min
+        key = ops.nan_aware_key if operand is not None and operand.fractional else None
+
+        def extreme(ctx):  # Spark's greatest/least skip NULLs; NaN is above every number
+            values = [v for v in (arg(ctx) for arg in args) if v is not None]
+            if not values:
+                return None
+            return pick(values, key=key) if key else pick(values)
+
+        return extreme
+    if name == "list":
+        return lambda ctx: [arg(ctx) for arg in args]
+    if name == "in":
+        subject, options_list = args
+        equal = ops.comparison("eq", operand)
+
+        def membership(ctx):
+            value = subject(ctx)
+            if value is None:
+                return None
+            unknown = False
+            for option in options_list(ctx):
+                if option is None:
+                    unknown = True
+                elif equal(value, option):
+                    return True
+            return None if unknown else False
+
+        return membership
+    if name == "if":
+        condition, then, otherwise = args
+        return lambda ctx: then(ctx) if condition(ctx) is True else otherwise(ctx)
+    if name == "case":  # bound CASE: no subject; (None, default, when1, then1, ...)
+        _subject, default, *branches = args
+        pairs = list(zip(branches[0::2], branches[1::2]))
+
+        def case(ctx):
+            for when, then in pairs:
+                if when(ctx) is True:
+                    return then(ctx)
+            return default(ctx)
+
+        return case
+    raise ValueError(f"unknown operator {name}")

@@ -88,3 +88,211 @@ def null_safe_eq(a, b):
     if a is None or b is None:
         return a is None and b is None
     return BINARY["eq"](a, b)
+
+
+# ---------------------------------------------------------------------------------------------
+# Typed semantics: each operator defined from the Spark types of its operands (the tree was bound
+# by ``sparkcep.evaluation.binding``: implicit casts are explicit ``cast`` nodes, so both operands
+# of a binary operator have the one type ``operand``). Spark SQL reference, "ANSI compliance":
+# with ANSI on, overflow, division by zero and out-of-range decimals raise; with it off, integral
+# overflow wraps around, division by zero and decimal overflow give NULL.
+# ---------------------------------------------------------------------------------------------
+
+import datetime as _dt
+import decimal as _decimal
+from functools import lru_cache as _lru_cache
+
+from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
+
+# exact for any two DECIMAL(38, s) operands (Python's default context has 28 digits)
+_EXACT = _decimal.Context(prec=160, rounding=_decimal.ROUND_HALF_UP, Emax=_decimal.MAX_EMAX,
+                          Emin=_decimal.MIN_EMIN, traps=[_decimal.InvalidOperation, _decimal.DivisionByZero])
+
+
+exact_add = _EXACT.add
+exact_divide = _EXACT.divide
+
+
+def _error(code: str, message: str) -> MatchRuntimeError:
+    return MatchRuntimeError(code, message)
+
+
+def _integral(t: SqlType, ansi: bool, what: str):
+    bits = INTEGRAL_BITS[t.name]
+    low, high, span = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, 1 << bits
+
+    def fit(value: int) -> int:
+        if low <= value <= high:
+            return value
+        if ansi:
+            raise _error("ARITHMETIC_OVERFLOW", f"{what} overflowed {str(t).upper()} in a DEFINE or MEASURES expression")
+        return (value - low) % span + low  # two's complement wrap-around, as the JVM does
+
+    return fit
+
+
+def to_decimal(value: _decimal.Decimal, t: SqlType, ansi: bool):
+    """``value`` as DECIMAL(p, s): rounded half up to s digits; NULL (ANSI: an error) when it
+    then needs more than p digits."""
+    exponent = _decimal.Decimal(1).scaleb(-t.scale)
+    rounded = value.quantize(exponent, rounding=_decimal.ROUND_HALF_UP, context=_EXACT)
+    digits = len(rounded.as_tuple().digits) if rounded else 0
+    integral_digits = digits - t.scale if rounded else 0
+    if integral_digits > t.precision - t.scale:
+        if ansi:
+            raise _error("NUMERIC_VALUE_OUT_OF_RANGE",
+                         f"{value} cannot be represented as {str(t).upper()} in a DEFINE or MEASURES expression")
+        return None
+    return rounded
+
+
+def decimal_to_double(value: _decimal.Decimal, t: SqlType) -> float:
+    """Spark's DECIMAL -> DOUBLE: a compact decimal (precision <= 18) divides its unscaled long by
+    10^scale in DOUBLE arithmetic; a wider one converts exactly rounded."""
+    if t.precision <= 18:
+        unscaled = int(value.scaleb(t.scale, context=_EXACT))
+        return float(unscaled) / float(10 ** t.scale) if t.scale else float(unscaled)
+    return float(value)
+
+
+def nan_aware_key(value):
+    """Spark's order of DOUBLE values: NaN above every number (and equal to itself)."""
+    return (1, 0.0) if value != value else (0, value)
+
+
+def _is_zero(value) -> bool:
+    return value == 0
+
+
+@_lru_cache(maxsize=None)
+def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
+    """The implicit cast ``source`` -> ``target`` the binding inserted (widening only)."""
+    if source == target or source.null:
+        return lambda v: v
+    if target.name in ("double", "float"):
+        if source.decimal:
+            return lambda v: decimal_to_double(v, source)
+        return float
+    if target.decimal:
+        if source.integral:
+            return lambda v: to_decimal(_decimal.Decimal(v), target, ansi)
+        return lambda v: to_decimal(v, target, ansi)
+    if target.integral and source.integral:
+        return lambda v: v
+    if source.name == "date" and target.name == "timestamp":
+        from zoneinfo import ZoneInfo
+
+        tz = ZoneInfo(zone)
+        return lambda v: _dt.datetime(v.year, v.month, v.day, tzinfo=tz)
+    if source.name == "date" and target.name == "timestamp_ntz":
+        return lambda v: _dt.datetime(v.year, v.month, v.day)
+    if source.name == "timestamp_ntz" and target.name == "timestamp":
+        from zoneinfo import ZoneInfo
+
+        tz = ZoneInfo(zone)  # a local time in a DST gap moves forward, in an overlap takes the earlier offset
+        return lambda v: v.replace(tzinfo=tz)
+    raise ValueError(f"no implicit cast from {source} to {target}")
+
+
+@_lru_cache(maxsize=None)
+def comparison(name: str, operand: SqlType):
+    """A comparison of two non-NULL values of type ``operand``."""
+    if operand.fractional:
+        key = nan_aware_key
+        return {
+            "eq": lambda a, b: key(a) == key(b), "neq": lambda a, b: key(a) != key(b),
+            "gt": lambda a, b: key(a) > key(b), "gte": lambda a, b: key(a) >= key(b),
+            "lt": lambda a, b: key(a) < key(b), "lte": lambda a, b: key(a) <= key(b),
+        }[name]
+    return {
+        "eq": lambda a, b: a == b, "neq": lambda a, b: a != b, "gt": lambda a, b: a > b,
+        "gte": lambda a, b: a >= b, "lt": lambda a, b: a < b, "lte": lambda a, b: a <= b,
+    }[name]
+
+
+def _java_remainder(a, b):
+    remainder = abs(a) % abs(b)
+    return -remainder if a < 0 else remainder
+
+
+def _double_remainder(a: float, b: float) -> float:
+    if a != a or b != b or math.isinf(a):
+        return math.nan
+    if math.isinf(b):
+        return a
+    return math.fmod(a, b)
+
+
+@_lru_cache(maxsize=None)
+def arithmetic(name: str, operand: SqlType, result: SqlType, ansi: bool):
+    """``a <op> b`` for non-NULL values already cast to ``operand``; the result has type ``result``."""
+    symbol = {"add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%"}[name]
+
+    def by_zero():
+        if name == "div":
+            return _error("DIVIDE_BY_ZERO", "division by zero in a DEFINE or MEASURES expression")
+        return _error("REMAINDER_BY_ZERO", "remainder by zero in a DEFINE or MEASURES expression")
+
+    if name in ("div", "mod"):
+        def guarded(apply):
+            def evaluate(a, b):
+                if b == 0:
+                    if ansi:
+                        raise by_zero()
+                    return None
+                return apply(a, b)
+            return evaluate
+    else:
+        def guarded(apply):
+            return apply
+
+    if result.integral:
+        fit = _integral(result, ansi, f"'{symbol}'")
+        exact = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+                 "mod": _java_remainder}[name]
+        return guarded(lambda a, b: fit(exact(a, b)))
+    if result.fractional:
+        exact = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+                 "div": lambda a, b: a / b, "mod": _double_remainder}[name]
+        if result.name == "float":
+            import struct
+
+            def single(a, b):
+                value = exact(a, b)
+                return struct.unpack("f", struct.pack("f", value))[0] if math.isfinite(value) else value
+
+            return guarded(single)
+        return guarded(exact)
+    if result.decimal:
+        if name == "div":
+            scale38 = _decimal.Decimal(1).scaleb(-38)
+
+            def divide(a, b):  # Spark: BigDecimal.divide(b, 38, HALF_UP), then to the result type
+                quotient = _EXACT.divide(a, b).quantize(scale38, rounding=_decimal.ROUND_HALF_UP, context=_EXACT)
+                return to_decimal(quotient, result, ansi)
+
+            return guarded(divide)
+        exact = {"add": _EXACT.add, "sub": _EXACT.subtract, "mul": _EXACT.multiply,
+                 "mod": _EXACT.remainder}[name]
+        return guarded(lambda a, b: to_decimal(exact(a, b), result, ansi))
+    raise ValueError(f"no arithmetic on {result}")
+
+
+@_lru_cache(maxsize=None)
+def negate(t: SqlType, ansi: bool):
+    if t.integral:
+        fit = _integral(t, ansi, "unary '-'")
+        return lambda v: fit(-v)
+    if t.decimal:
+        return _EXACT.minus  # exact: Python's default context would round to 28 digits
+    return lambda v: -v
+
+
+@_lru_cache(maxsize=None)
+def absolute(t: SqlType, ansi: bool):
+    if t.integral:
+        fit = _integral(t, ansi, "abs")
+        return lambda v: fit(abs(v))
+    if t.decimal:
+        return _EXACT.abs
+    return abs

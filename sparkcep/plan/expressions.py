@@ -12,7 +12,7 @@ three-valued logic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 
@@ -40,6 +40,11 @@ class Aggregate:
     column: int | None
     distinct: bool = False
     final: bool = False
+    # filled in at registration (``sparkcep.evaluation.binding``): the Spark type of the value
+    # column and of the result, and the session's semantics (see ``Operator``)
+    argument_type: str | None = field(default=None, repr=False)
+    type: str | None = field(default=None, repr=False)
+    options: tuple = field(default=(), repr=False)
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,9 @@ class CurrentRow:
 @dataclass(frozen=True)
 class Constant:
     value: Any
+    # the Spark type of a literal (``int``, ``bigint``, ``decimal(2,1)``, ``string``, ``boolean``;
+    # None: derived from the Python value by ``sparkcep.evaluation.binding``)
+    type: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,15 @@ class Operator:
 
     name: str
     operands: tuple["Expression", ...]
+    # Filled in at registration by ``sparkcep.evaluation.binding`` from Spark's analysis of the
+    # value columns: ``type`` is the Spark type of the result (DDL, e.g. ``decimal(38,9)``) and
+    # ``options`` the (key, value) pairs the operator's semantics depend on (``operand``: the
+    # type the operands were cast to; ``ansi``; ``zone``: the session time zone). None / () =
+    # not bound (unit tests that build trees by hand).
+    type: str | None = field(default=None, repr=False)
+    options: tuple = field(default=(), repr=False)
+    # where the operator is in the user's statement (start, end offsets), for errors
+    span: tuple[int, int] | None = field(default=None, repr=False, compare=False)
 
 
 

@@ -15,7 +15,7 @@ aggregates), and only for the batches that are read.
 from __future__ import annotations
 
 import bisect
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Iterator
 
 import numpy as np
@@ -112,8 +112,7 @@ class PartitionRunner:
             columns = tuple(self.buffer.python_values(-1, i) for i in range(len(self.plan.value_columns)))
         order_key = None
         if self.plan.order_key_column is not None:
-            key = batch.column(self.plan.order_key_column).cast(pa.float64())
-            order_key = np.asarray(key.fill_null(np.nan).to_numpy(zero_copy_only=False))
+            order_key = _order_key(batch.column(self.plan.order_key_column))
         return RowBlock(masks=masks, columns=columns, order_key=order_key, codes=packed)
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
@@ -256,6 +255,15 @@ class PartitionRunner:
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
 
+def _order_key(key: pa.Array) -> np.ndarray:
+    """The WITHIN key as NumPy: integers as int64 (exact above 2^53), unless a NULL needs NaN
+    (a row without a key is within no window), then, like other numbers, as float64."""
+    if pa.types.is_integer(key.type) and key.null_count == 0:
+        return np.asarray(key.cast(pa.int64()).to_numpy(zero_copy_only=False))
+    key = key.cast(pa.float64())
+    return np.asarray(key.fill_null(np.nan).to_numpy(zero_copy_only=False))
+
+
 def _single_chunk(array: pa.Array | pa.ChunkedArray) -> pa.Array:
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
@@ -383,18 +391,22 @@ def _summary_rows(component, summaries: MatchSummaries) -> np.ndarray:
     return np.maximum.reduce([summaries.last[v] for v in component.variables])
 
 
+# DECIMAL(38, s) values need more than the default context's 28 digits
+_WIDE = Context(prec=100)
+
+
 def to_arrow(values: list, arrow_type: pa.DataType) -> pa.Array:
     """Python values computed by an evaluator as an Arrow array of Spark's result type."""
     if pa.types.is_decimal(arrow_type):
         quantum = Decimal(1).scaleb(-arrow_type.scale)
         values = [
-            None if v is None else Decimal(v).quantize(quantum, rounding=ROUND_HALF_UP)
+            None if v is None else Decimal(v).quantize(quantum, rounding=ROUND_HALF_UP, context=_WIDE)
             for v in values
         ]
     elif pa.types.is_floating(arrow_type):
         values = [None if v is None else float(v) for v in values]
     elif pa.types.is_list(arrow_type) and pa.types.is_decimal(arrow_type.value_type):
         quantum = Decimal(1).scaleb(-arrow_type.value_type.scale)
-        values = [None if v is None else [None if x is None else Decimal(x).quantize(quantum) for x in v]
+        values = [None if v is None else [None if x is None else Decimal(x).quantize(quantum, context=_WIDE) for x in v]
                   for v in values]
     return pa.array(values, type=arrow_type)

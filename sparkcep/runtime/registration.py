@@ -17,6 +17,7 @@ import pyarrow as pa
 from sparkcep.errors import (AnalysisError, MatchRuntimeError, SparkCepError, for_worker,
                              line_and_column)
 from sparkcep.compiler.chunks import chunk_count
+from sparkcep.evaluation.binding import Semantics, bind
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 
 
@@ -114,7 +115,6 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     plan = match.plan
     _check_truth_columns(match, by_name)
 
-
     component_fields = []
     if plan.components:
         probes = ", ".join(f"{probe} AS `c{i}`" for i, probe in enumerate(match.component_probes))
@@ -127,6 +127,9 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     # way Spark resolves them (an exact match first, else case-insensitively).
     lower = {f.name.lower(): f.name for f in reversed(input_fields)}
     partition = tuple(n if n in by_name else lower.get(n.lower(), n) for n in plan.partition_columns)
+    timezone = spark.conf.get("spark.sql.session.timeZone")
+    plan = _bound(plan, by_name, Semantics(ansi=_ansi_enabled(spark), time_zone=timezone), match.source)
+
     if plan.all_rows:
         passthrough = [f.name for f in input_fields]
     else:
@@ -139,7 +142,6 @@ def register(spark, match: CompiledMatch, args=None) -> None:
         passthrough_columns=tuple(passthrough),
         component_types=tuple(f.dataType.simpleString() for f in component_fields),
     )
-    timezone = spark.conf.get("spark.sql.session.timeZone")
     arrow_schema = pa.schema(
         [pa.field(f.name, _arrow_type(f.dataType, timezone), True) for f in return_type.fields]
     )
@@ -178,6 +180,24 @@ def _check_truth_locals(spark, match: CompiledMatch, args=None) -> None:
                 f"a DEFINE condition must be boolean; this one is {field.dataType.simpleString()}",
                 match.source, start, end - start,
             )
+def _ansi_enabled(spark) -> bool:
+    try:
+        return str(spark.conf.get("spark.sql.ansi.enabled", "true")).strip().lower() == "true"
+    except Exception:  # pragma: no cover - a session without a readable conf
+        return True
+
+
+def _bound(plan, fields_by_name, semantics: Semantics, source: str):
+    """The plan with its match-dependent expressions typed from Spark's analysis of the value
+    columns (``sparkcep.evaluation.binding``): a type mistake fails here, before any row is read,
+    located at the expression."""
+    value_types = [
+        fields_by_name[name].dataType.simpleString() if name in fields_by_name else None
+        for name in plan.value_columns
+    ]
+    conditions = {v: bind(e, value_types, semantics, source) for v, e in plan.conditions.items()}
+    components = tuple(bind(c, value_types, semantics, source) for c in plan.components)
+    return dataclasses.replace(plan, conditions=conditions, components=components)
 
 
 def _function_class(plan, arrow_schema: pa.Schema, source: str):
@@ -208,6 +228,11 @@ def _located(error: SparkCepError, source: str, plan=None) -> SparkCepError:
     """A run-time error pointing at the part of the clause that raised it."""
     if error.line is not None:
         return error
+    span = getattr(error, "span", None)
+    if span is not None and 0 <= span[0] < span[1] <= len(source):
+        line, column = line_and_column(source, span[0])
+        return type(error)(error.code, error.message, line=line, column=column, sql=source,
+                           length=span[1] - span[0])
     found = _run_time_anchor(error.code, source, plan)
     if found is None:
         return error
@@ -217,22 +242,9 @@ def _located(error: SparkCepError, source: str, plan=None) -> SparkCepError:
 
 
 def _run_time_anchor(code: str, source: str, plan) -> re.Match | None:
-    """Where a run-time error points: AFTER MATCH SKIP for the SKIP_TO codes; for a DEFINE that
-    could not be evaluated, the variable (when only one DEFINE is evaluated in Python) or the
-    DEFINE keyword; PATTERN otherwise."""
+    """Where a run-time error points: AFTER MATCH SKIP for the SKIP_TO codes, PATTERN otherwise."""
     if code.startswith("SKIP_TO"):
         return re.search(r"\bAFTER\s+MATCH\s+SKIP\b", source, re.IGNORECASE)
-    if code == "DEFINE_EVALUATION_ERROR" and plan is not None:
-        define = re.search(r"\bDEFINE\b", source, re.IGNORECASE)
-        names = {plan.spec.variable_names[var] for var in plan.conditions}
-        if define is not None and len(names) == 1:
-            variable = re.compile(r"(?<=[\s,])" + re.escape(names.pop()) + r"(?=\s+AS\b)",
-                                  re.IGNORECASE)
-            found = variable.search(source, define.end())
-            if found is not None:
-                return found
-        if define is not None:
-            return define
     return re.search(r"\bPATTERN\b", source, re.IGNORECASE)
 
 

@@ -50,7 +50,7 @@ def edges(spark, jvm) -> dict:
     runtime_error = ("SELECT * FROM (SELECT * FROM VALUES ('a', 1), ('b', 2) AS t(s, ts))\n"
                      "MATCH_RECOGNIZE (\n"
                      "  ORDER BY ts MEASURES COUNT(*) AS n PATTERN (A B)\n"
-                     "  DEFINE B AS B.s > LAST(A.ts))")
+                     "  DEFINE B AS B.ts / (LAST(A.ts) - LAST(A.ts)) > 0)")
     try:
         spark.sql(runtime_error).collect()
         out["runtime_error"] = None

@@ -82,7 +82,7 @@ def test_spark_sql_with_the_extension(tmp_path):
     # issue 11: an executor's error reaches spark.sql with its code and position first
     name, first = edges["runtime_error"]
     assert name == "MatchRuntimeError", edges["runtime_error"]
-    assert first.startswith("[DEFINE_EVALUATION_ERROR] ") and first.endswith("(line 4, column 10)")
+    assert first.startswith("[DIVIDE_BY_ZERO] ") and first.endswith("(line 4, column 15)")
     assert edges["dataframe_api"] == [0, 2, 4]
     assert edges["timeout"] == [
         "MATCH_RECOGNIZE_REWRITE_TIMEOUT",

@@ -102,12 +102,17 @@ def test_generated_code_agrees_with_interpreter(expression, labels, var, columns
     assert got == expected, generated.source
 
 
-def test_decimal_and_double_fall_back():
-    expression = p.Operator("gt", (p.Operator("add", (p.CurrentRow(0), p.CurrentRow(1))), p.Constant(1)))
-    ctx = Context([], 0, [[Decimal("1.5")], [0.25]])
+def test_decimal_and_double_are_cast_as_spark_casts_them():
+    # Spark casts DECIMAL to DOUBLE for DECIMAL + DOUBLE (Spark SQL reference, type promotion);
+    # the bound tree makes that cast explicit, so no evaluator meets mixed Python types
+    from sparkcep.evaluation.binding import Semantics, bind
     from sparkcep.evaluation.conditions import make_condition
 
-    assert make_condition(expression, NAMES)(ctx) is True
+    expression = p.Operator("gt", (p.Operator("add", (p.CurrentRow(0), p.CurrentRow(1))), p.Constant(1)))
+    bound = bind(expression, ["decimal(2,1)", "double"], Semantics())
+    ctx = Context([], 0, [[Decimal("1.5")], [0.25]])
+    assert make_condition(bound, NAMES)(ctx) is True
+    assert generate(bound, NAMES, lambda e: compile_expression(e, NAMES))(ctx) is True
 
 
 def test_null_left_operand_does_not_evaluate_the_right_one():

@@ -303,10 +303,13 @@ def test_first_and_last_with_offsets_and_subsets():
     assert got == [(0, "ABAAC")]
 
 
-def test_decimal_and_double_fall_back_to_the_general_form():
-    # x + y with a DECIMAL and a DOUBLE raises TypeError in generated code: that row is evaluated
-    # with the interpreter, which converts.
-    expression = gt(p.Operator("add", (p.CurrentRow(0), p.CurrentRow(1))), p.Constant(1))
+def test_decimal_and_double_bound_to_spark_types_in_the_specialized_form():
+    # x + y with a DECIMAL and a DOUBLE: the binding casts the DECIMAL to DOUBLE as Spark does
+    # (Spark SQL reference, type promotion), so the specialized form computes it directly.
+    from sparkcep.evaluation.binding import Semantics, bind
+
+    expression = bind(gt(p.Operator("add", (p.CurrentRow(0), p.CurrentRow(1))), p.Constant(1)),
+                      ["decimal(2,1)", "double"], Semantics())
     spec = MatchSpec(pattern=rp.Quantified(rp.Label(0), 1, None, True), variable_names=("A",))
     masks = np.ones((1, 3), dtype=bool)
     columns = ([Decimal("1.5"), Decimal("0.5"), Decimal("2")], [0.25, 0.25, 0.5])

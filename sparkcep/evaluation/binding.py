@@ -1,0 +1,285 @@
+"""Binding match-dependent expressions to Spark's types, at registration, before any row is read.
+
+Lowering (``sparkcep.compiler.lowering``) knows no types: it is pure and runs without Spark. At
+registration Spark reports the type of every value column; ``bind`` then types each operator
+the Python side evaluates with Spark's own rules (``sparkcep.evaluation.sql_types``): it makes
+every implicit cast an explicit ``cast`` node, records the result type and the session's ANSI
+setting and time zone on each operator, and refuses, with a typed error at the expression,
+what Spark would reject at analysis or what sparkcep does not reproduce exactly (strings mixed
+with numbers or datetimes, which Spark casts with its string parsers). So one definition of each
+operator (``sparkcep.evaluation.operators``) serves the interpreter and the generated code, and
+a type mistake in a match-dependent DEFINE fails like Spark's analysis does, not on some row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Sequence
+
+from sparkcep.errors import AnalysisError
+from sparkcep.evaluation import sql_types as st
+from sparkcep.evaluation.sql_types import SqlType
+from sparkcep.plan import expressions as p
+
+BOOLEAN, BIGINT, DOUBLE, STRING, VOID = (SqlType(n) for n in ("boolean", "bigint", "double", "string", "void"))
+COMPARISONS = ("eq", "neq", "gt", "gte", "lt", "lte", "null_safe_eq", "null_safe_neq")
+ARITHMETIC = ("add", "sub", "mul", "div", "mod")
+_SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "null_safe_eq": "<=>",
+            "null_safe_neq": "IS DISTINCT FROM", "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%",
+            "neg": "unary -", "abs": "ABS", "and": "AND", "or": "OR", "not": "NOT", "coalesce": "COALESCE",
+            "greatest": "GREATEST", "least": "LEAST", "between": "BETWEEN", "in": "IN", "if": "IF",
+            "case": "CASE", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS"}
+
+
+@dataclass(frozen=True)
+class Semantics:
+    """The session settings Spark's semantics depend on (read at registration)."""
+
+    ansi: bool = True
+    time_zone: str = "UTC"
+
+
+def bind(expression: p.Expression, column_types: Sequence[str | None], semantics: Semantics,
+         source: str = "") -> p.Expression:
+    """``expression`` with every operator typed (see the module docstring). ``column_types``:
+    the Spark type (``simpleString``) of each value column; ``source``: the statement the
+    operators' spans refer to, for errors. Raises ``AnalysisError``."""
+    return _Binder(column_types, semantics, source).bind(expression)[0]
+
+
+def literal_type(value) -> SqlType:
+    """The Spark type of a SQL literal as lowering stores it (NULL, boolean, integer, decimal
+    without exponent, string): Spark types an integer literal as INT, else BIGINT, else
+    DECIMAL, and ``1.50`` as DECIMAL(3,2)."""
+    if value is None:
+        return VOID
+    if isinstance(value, bool):
+        return BOOLEAN
+    if isinstance(value, int):
+        if -(1 << 31) <= value < (1 << 31):
+            return SqlType("int")
+        if -(1 << 63) <= value < (1 << 63):
+            return BIGINT
+        return st.decimal_type(len(str(abs(value))), 0)
+    if isinstance(value, Decimal):
+        sign, digits, exponent = value.as_tuple()
+        scale = max(0, -exponent)
+        return st.decimal_type(max(len(digits), scale, 1), scale)
+    if isinstance(value, float):
+        return DOUBLE
+    if isinstance(value, str):
+        return STRING
+    return SqlType(type(value).__name__)
+
+
+class _Binder:
+    def __init__(self, column_types, semantics: Semantics, source: str) -> None:
+        self.column_types = list(column_types)
+        self.semantics = semantics
+        self.source = source
+        self.options = (("ansi", semantics.ansi), ("zone", semantics.time_zone))
+
+    # -- errors ----------------------------------------------------------------------------------
+
+    def refuse(self, operator: p.Operator, types: Sequence[SqlType], why: str = "") -> AnalysisError:
+        shown = ", ".join(str(t).upper() for t in types)
+        symbol = _SYMBOLS.get(operator.name, operator.name.upper())
+        message = (
+            f"'{symbol}' cannot be applied to {shown} in a match-dependent expression"
+            + (f": {why}" if why else "")
+            + "; cast inside the navigation so both sides have one type, e.g. LAST(CAST(A.x AS DOUBLE))"
+        )
+        span = operator.span
+        if span is not None and self.source:
+            return AnalysisError.at_offset("MATCH_DEPENDENT_TYPE_MISMATCH", message, self.source,
+                                           span[0], max(1, span[1] - span[0]))
+        return AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH", message)
+
+    # -- leaves ----------------------------------------------------------------------------------
+
+    def column_type(self, column: int) -> SqlType:
+        text = self.column_types[column] if column < len(self.column_types) else None
+        parsed = st.parse(text)
+        if parsed is None:
+            raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH", f"the type of value column {column} is unknown")
+        return parsed
+
+    def bind(self, e: p.Expression) -> tuple[p.Expression, SqlType]:
+        if isinstance(e, p.Constant):
+            t = st.parse(e.type) if e.type else literal_type(e.value)
+            value = Decimal(e.value) if t.decimal and isinstance(e.value, int) else e.value
+            return p.Constant(value, str(t)), t
+        if isinstance(e, (p.CurrentRow, p.Navigation)):
+            return e, self.column_type(e.column)
+        if isinstance(e, p.MatchNumber):
+            return e, BIGINT
+        if isinstance(e, p.Classifier):
+            return e, STRING
+        if isinstance(e, p.Aggregate):
+            return self.aggregate(e)
+        if isinstance(e, p.Operator):
+            return self.operator(e)
+        if isinstance(e, p.NavigatedLabel):
+            return e, STRING if e.what == "classifier" else BIGINT
+        if isinstance(e, p.LabelAggregate):
+            return e, self.label_aggregate(e)
+        if isinstance(e, p.MatchRows):  # only a whole component: Spark aggregates the rows
+            return e, SqlType("array<struct>")
+        raise TypeError(f"not a plan expression: {e!r}")
+
+    @staticmethod
+    def label_aggregate(e: p.LabelAggregate) -> SqlType:
+        """The type of an aggregate over CLASSIFIER() (STRING) or MATCH_NUMBER() (BIGINT)."""
+        label = STRING if e.what == "classifier" else BIGINT
+        if e.function == "count":
+            return BIGINT
+        if e.function == "collect_list":
+            return SqlType(f"array<{label}>")
+        return label  # min, max, any_value; sum of MATCH_NUMBER() is a BIGINT too
+
+    def aggregate(self, e: p.Aggregate) -> tuple[p.Expression, SqlType]:
+        if e.function in ("count_if", "bool_and", "bool_or"):
+            argument = self.column_type(e.column)
+            if argument.name not in ("boolean", "void"):
+                raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH",
+                                    f"{e.function.upper()} needs a BOOLEAN argument, not {str(argument).upper()}")
+            result = BIGINT if e.function == "count_if" else BOOLEAN
+            return dataclasses.replace(e, argument_type=str(argument), type=str(result), options=self.options), result
+        if e.function == "any_value":
+            argument = self.column_type(e.column)
+            return dataclasses.replace(e, argument_type=str(argument), type=str(argument), options=self.options), argument
+        if e.column is None or e.function == "count":
+            argument = None if e.column is None else self.column_type(e.column)
+            return dataclasses.replace(e, argument_type=argument and str(argument), type="bigint",
+                                       options=self.options), BIGINT
+        argument = self.column_type(e.column)
+        result: SqlType | None
+        if e.function in ("min", "max"):
+            result = argument
+        elif e.function == "sum":
+            result = (BIGINT if argument.integral else st.bounded(argument.precision + 10, argument.scale)
+                      if argument.decimal else DOUBLE if argument.fractional else None)
+        elif e.function == "avg":
+            result = (st.bounded(argument.precision + 4, argument.scale + 4) if argument.decimal
+                      else DOUBLE if argument.numeric else None)
+        else:
+            result = SqlType(f"array<{argument}>")
+        if result is None:
+            raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH",
+                                f"{e.function.upper()} cannot be applied to {str(argument).upper()}")
+        return dataclasses.replace(e, argument_type=str(argument), type=str(result), options=self.options), result
+
+    # -- operators ---------------------------------------------------------------------------
+
+    def cast(self, e: p.Expression, source: SqlType, target: SqlType) -> p.Expression:
+        if source == target or source.null:
+            if source.null and isinstance(e, p.Constant):
+                return p.Constant(None, str(target))
+            return e
+        return p.Operator("cast", (e,), str(target), (("source", str(source)),) + self.options)
+
+    def typed(self, e: p.Operator, name: str, operands, result: SqlType, operand: SqlType | None = None):
+        options = self.options + ((("operand", str(operand)),) if operand is not None else ())
+        return p.Operator(name, tuple(operands), str(result), options, e.span)
+
+    def common(self, e: p.Operator, types: Sequence[SqlType]) -> SqlType:
+        t = st.common_type(types, ansi=self.semantics.ansi)
+        if t is None:
+            raise self.refuse(e, types)
+        return t
+
+    def boolean(self, e: p.Operator, operand: p.Expression) -> p.Expression:
+        bound, t = self.bind(operand)
+        if t.name not in ("boolean", "void"):
+            raise self.refuse(e, [t], "a BOOLEAN is required")
+        return self.cast(bound, t, BOOLEAN)
+
+    def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        name = e.name
+        if name == "paren":
+            return self.bind(e.operands[0])
+        if name in COMPARISONS:
+            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            t = self.common(e, [ta, tb])
+            return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
+        if name in ARITHMETIC:
+            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            result = st.arithmetic_type(name, ta, tb)
+            if result is None:
+                raise self.refuse(e, [ta, tb], "a number is required")
+            ca = self.cast(a, ta, st.operand_type(name, ta, result))
+            cb = self.cast(b, tb, st.operand_type(name, tb, result))
+            return self.typed(e, name, (ca, cb), result), result
+        if name in ("neg", "abs"):
+            a, t = self.bind(e.operands[0])
+            if not (t.numeric or t.null):
+                raise self.refuse(e, [t], "a number is required")
+            if t.null:
+                t = DOUBLE
+            return self.typed(e, name, (a,), t, t), t
+        if name in ("and", "or"):
+            return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
+        if name == "not":
+            return self.typed(e, name, (self.boolean(e, e.operands[0]),), BOOLEAN), BOOLEAN
+        if name == "is":
+            subject, test = e.operands
+            if isinstance(test, p.Constant) and isinstance(test.value, bool):
+                operand = self.boolean(e, subject)
+                return self.typed(e, "is_true" if test.value else "is_false", (operand,), BOOLEAN), BOOLEAN
+            bound, _t = self.bind(subject)
+            return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
+        if name in ("coalesce", "greatest", "least"):
+            bound = [self.bind(o) for o in e.operands]
+            t = self.common(e, [b for _, b in bound])
+            return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
+        if name == "nullif":  # NULLIF(a, b) = IF(a = b, NULL, a), typed as a
+            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            t = self.common(e, [ta, tb])
+            equal = self.typed(e, "eq", (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t)
+            return self.typed(e, "if", (equal, p.Constant(None, str(ta)), a), ta), ta
+        if name == "nvl2":  # NVL2(a, b, c) = IF(a IS NOT NULL, b, c)
+            (a, _ta), (b, tb), (c, tc) = (self.bind(o) for o in e.operands)
+            t = self.common(e, [tb, tc])
+            present = self.typed(e, "not", (self.typed(e, "is_null", (a,), BOOLEAN),), BOOLEAN)
+            return self.typed(e, "if", (present, self.cast(b, tb, t), self.cast(c, tc, t)), t), t
+        if name == "between":  # x >= low AND x <= high, each comparison coerced on its own
+            x, low, high = e.operands
+            lower = self.operator(p.Operator("gte", (x, low), span=e.span))[0]
+            upper = self.operator(p.Operator("lte", (x, high), span=e.span))[0]
+            return self.typed(e, "and", (lower, upper), BOOLEAN), BOOLEAN
+        if name == "in":
+            subject, options = e.operands
+            bound = [self.bind(subject)] + [self.bind(o) for o in options.operands]
+            t = self.common(e, [b for _, b in bound])
+            casts = [self.cast(x, tx, t) for x, tx in bound]
+            listed = p.Operator("list", tuple(casts[1:]), str(t))
+            return self.typed(e, "in", (casts[0], listed), BOOLEAN, t), BOOLEAN
+        if name == "if":
+            condition, then, otherwise = e.operands
+            test = self.boolean(e, condition)
+            (a, ta), (b, tb) = self.bind(then), self.bind(otherwise)
+            t = self.common(e, [ta, tb])
+            return self.typed(e, "if", (test, self.cast(a, ta, t), self.cast(b, tb, t)), t), t
+        if name == "case":
+            return self.case(e)
+        raise self.refuse(e, [])
+
+    def case(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        subject, default, *branches = e.operands
+        whens, thens = branches[0::2], branches[1::2]
+        bound_thens = [self.bind(o) for o in [default, *thens]]
+        t = self.common(e, [b for _, b in bound_thens])
+        results = [self.cast(x, tx, t) for x, tx in bound_thens]
+        if subject == p.Constant(None):
+            tests = [self.boolean(e, w) for w in whens]
+        else:  # CASE x WHEN v ...: x = v, x and every v cast to one type
+            keys = [self.bind(subject)] + [self.bind(w) for w in whens]
+            k = self.common(e, [b for _, b in keys])
+            x = self.cast(keys[0][0], keys[0][1], k)
+            tests = [self.typed(e, "eq", (x, self.cast(w, tw, k)), BOOLEAN, k) for w, tw in keys[1:]]
+        flat: list[p.Expression] = [p.Constant(None), results[0]]
+        for test, then in zip(tests, results[1:]):
+            flat += [test, then]
+        return self.typed(e, "case", flat, t), t

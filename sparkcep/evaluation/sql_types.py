@@ -1,0 +1,185 @@
+"""Spark SQL types as the Python side sees them, and Spark's rules for combining them.
+
+The types come from Spark's own analysis at registration (``DataType.simpleString()`` of each
+value column); the rules below are Spark's implicit-cast (type coercion) and decimal result-type
+rules for the operators sparkcep evaluates in Python (Spark SQL reference, "ANSI compliance",
+"Type promotion and precedence"; decimal arithmetic as in Spark's ``DecimalPrecision`` with
+``spark.sql.decimalOperations.allowPrecisionLoss`` on, its default). Where a combination is not
+listed, ``common_type`` returns None and the caller refuses the expression at analysis.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_PRECISION = 38
+MINIMUM_ADJUSTED_SCALE = 6
+
+INTEGRAL = ("tinyint", "smallint", "int", "bigint")
+FRACTIONAL = ("float", "double")
+DATETIME = ("date", "timestamp_ntz", "timestamp")
+
+# bits of each integral type (overflow: ANSI raises, otherwise two's complement wrap-around)
+INTEGRAL_BITS = {"tinyint": 8, "smallint": 16, "int": 32, "bigint": 64}
+# the decimal type an integral type widens to (DecimalType.forType)
+INTEGRAL_DECIMAL = {"tinyint": (3, 0), "smallint": (5, 0), "int": (10, 0), "bigint": (20, 0)}
+
+
+@dataclass(frozen=True)
+class SqlType:
+    name: str  # tinyint ... bigint, float, double, decimal, string, boolean, date, timestamp, ...
+    precision: int = 0
+    scale: int = 0
+
+    def __str__(self) -> str:
+        return f"decimal({self.precision},{self.scale})" if self.name == "decimal" else self.name
+
+    @property
+    def integral(self) -> bool:
+        return self.name in INTEGRAL
+
+    @property
+    def fractional(self) -> bool:
+        return self.name in FRACTIONAL
+
+    @property
+    def decimal(self) -> bool:
+        return self.name == "decimal"
+
+    @property
+    def numeric(self) -> bool:
+        return self.integral or self.fractional or self.decimal
+
+    @property
+    def null(self) -> bool:
+        return self.name == "void"
+
+
+_DECIMAL = re.compile(r"decimal\((\d+),(\d+)\)")
+_ALIASES = {"integer": "int", "long": "bigint", "short": "smallint", "byte": "tinyint",
+            "real": "float", "null": "void", "timestamp_ltz": "timestamp", "bool": "boolean"}
+
+
+def parse(text: str | None) -> SqlType | None:
+    if text is None:
+        return None
+    text = text.strip().lower().replace(" ", "")
+    found = _DECIMAL.fullmatch(text)
+    if found:
+        return SqlType("decimal", int(found.group(1)), int(found.group(2)))
+    if text == "decimal":
+        return SqlType("decimal", 10, 0)
+    return SqlType(_ALIASES.get(text, text))
+
+
+def decimal_type(precision: int, scale: int) -> SqlType:
+    return SqlType("decimal", precision, scale)
+
+
+def bounded(precision: int, scale: int) -> SqlType:
+    return decimal_type(min(precision, MAX_PRECISION), min(scale, MAX_PRECISION))
+
+
+def adjusted(precision: int, scale: int) -> SqlType:
+    """DecimalType.adjustPrecisionScale: keep the integral digits, give up scale (to at least
+    6) when the exact result type would need more than 38 digits."""
+    if precision <= MAX_PRECISION:
+        return decimal_type(precision, scale)
+    if scale < 0:
+        return decimal_type(MAX_PRECISION, scale)
+    integral_digits = precision - scale
+    minimum_scale = min(scale, MINIMUM_ADJUSTED_SCALE)
+    return decimal_type(MAX_PRECISION, max(MAX_PRECISION - integral_digits, minimum_scale))
+
+
+def as_decimal(t: SqlType) -> SqlType | None:
+    if t.decimal:
+        return t
+    if t.integral:
+        return decimal_type(*INTEGRAL_DECIMAL[t.name])
+    return None
+
+
+def wider_decimal(a: SqlType, b: SqlType) -> SqlType:
+    scale = max(a.scale, b.scale)
+    integral = max(a.precision - a.scale, b.precision - b.scale)
+    return bounded(integral + scale, scale)
+
+
+def _numeric_wider(a: SqlType, b: SqlType) -> SqlType:
+    if a == b:
+        return a
+    if "double" in (a.name, b.name):
+        return SqlType("double")
+    if a.fractional or b.fractional:  # float with an integral or decimal
+        return SqlType("double") if (a.decimal or b.decimal) else SqlType("float")
+    if a.decimal or b.decimal:
+        return wider_decimal(as_decimal(a), as_decimal(b))
+    return a if INTEGRAL.index(a.name) >= INTEGRAL.index(b.name) else b
+
+
+def common_type(types, *, ansi: bool) -> SqlType | None:
+    """The type Spark casts all of ``types`` to (comparison, IN, CASE, COALESCE, GREATEST, ...),
+    or None when sparkcep does not reproduce the combination (it is then refused): numbers with
+    numbers, datetimes with datetimes, and each type with itself and with NULL. Strings mixed
+    with other types are cast by Spark with its string parsers; those are not reproduced."""
+    result: SqlType | None = None
+    for t in types:
+        if t is None:
+            return None
+        if t.null:
+            continue
+        if result is None:
+            result = t
+        elif result == t:
+            continue
+        elif result.numeric and t.numeric:
+            result = _numeric_wider(result, t)
+        elif result.name in DATETIME and t.name in DATETIME:
+            result = SqlType(max(result.name, t.name, key=DATETIME.index))
+        else:
+            return None
+    return result if result is not None else SqlType("void")
+
+
+def arithmetic_type(name: str, a: SqlType, b: SqlType) -> SqlType | None:
+    """The result type of ``a <op> b`` for + - * / % on numbers (None: not numeric)."""
+    if not (a.numeric or a.null) or not (b.numeric or b.null):
+        return None
+    if a.null and b.null:
+        return SqlType("double") if name == "div" else SqlType("void")
+    a = b if a.null else a
+    b = a if b.null else b
+    if a.fractional or b.fractional:
+        return SqlType("double") if name == "div" or "double" in (a.name, b.name) or a.decimal or b.decimal \
+            else SqlType("float")
+    if a.decimal or b.decimal:
+        x, y = as_decimal(a), as_decimal(b)
+        p1, s1, p2, s2 = x.precision, x.scale, y.precision, y.scale
+        if name in ("add", "sub"):
+            scale = max(s1, s2)
+            return adjusted(max(p1 - s1, p2 - s2) + scale + 1, scale)
+        if name == "mul":
+            return adjusted(p1 + p2 + 1, s1 + s2)
+        if name == "div":
+            scale = max(MINIMUM_ADJUSTED_SCALE, s1 + p2 + 1)
+            return adjusted(p1 - s1 + s2 + scale, scale)
+        if name == "mod":
+            scale = max(s1, s2)
+            return adjusted(min(p1 - s1, p2 - s2) + scale, scale)
+        return None
+    if name == "div":
+        return SqlType("double")  # '/' on integral types divides as DOUBLE
+    return _numeric_wider(a, b)
+
+
+def operand_type(name: str, a: SqlType, result: SqlType) -> SqlType:
+    """The type operand ``a`` of arithmetic ``name`` is cast to before it applies: decimal
+    arithmetic is exact on the operands' own decimal values (the result is then rounded to
+    ``result``), '/' on non-decimals divides DOUBLEs, the rest works in the result type."""
+    if result.decimal:
+        return as_decimal(a) if not a.null else result
+    if name == "div":
+        return SqlType("double")
+    return result

@@ -1,0 +1,209 @@
+"""Random typed SQL expressions for the differential test against Spark
+(``test_spark_differential.py``).
+
+Each expression is written twice: with pattern-variable qualifiers (``A.i1``, ``B.i1``: the
+DEFINE of B in ``PATTERN (A B)``, so operators combining an ``A.`` and a ``B.`` operand are
+evaluated by sparkcep's Python side) and without them (the row-local equivalent Spark evaluates
+over one row). The harness gives the A and B rows the same values, so both texts denote the same
+value. The grammar follows the types, so most expressions are valid; some deliberately mix types
+Spark casts implicitly (string with number, date with timestamp, ...).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from hypothesis import strategies as st
+
+# column name -> Spark type; every row of a batch has a value in each
+COLUMNS = {
+    "i1": "INT", "i2": "INT", "l1": "BIGINT", "l2": "BIGINT", "t1": "TINYINT",
+    "d1": "DOUBLE", "d2": "DOUBLE", "m1": "DECIMAL(38,10)", "m2": "DECIMAL(38,10)",
+    "n1": "DECIMAL(10,2)", "s1": "STRING", "s2": "STRING", "dt1": "DATE", "dt2": "DATE",
+    "ts1": "TIMESTAMP", "ts2": "TIMESTAMP", "tn1": "TIMESTAMP_NTZ", "b1": "BOOLEAN", "b2": "BOOLEAN",
+}
+NUMERIC = ["i1", "i2", "l1", "l2", "t1", "d1", "d2", "m1", "m2", "n1"]
+STRINGS = ["s1", "s2"]
+TEMPORAL = ["dt1", "dt2", "ts1", "ts2", "tn1"]
+BOOLEANS = ["b1", "b2"]
+
+_INT_EDGES = {
+    "INT": [0, 1, -1, 7, 2**31 - 1, -2**31, 46341, 100],
+    "BIGINT": [0, 1, -1, 3, 2**63 - 1, -2**63, 2**53 + 1, 3037000500, 10**12],
+    "TINYINT": [0, 1, -1, 127, -128, 12],
+}
+_DOUBLE_EDGES = ["NaN", "Infinity", "-Infinity", "0.0", "-0.0", "1.5", "-2.25", "1.0E300",
+                 "9.007199254740993E15", "0.1", "3.0", "1.0E-300"]
+_DECIMAL_EDGES = {
+    "DECIMAL(38,10)": ["0", "1", "-1", "0.1", "2.5000000000", "9999999999999999999999999999.9999999999",
+                       "-9999999999999999999999999999.9999999999", "0.0000000001", "12345678901234.5678901234",
+                       "3"],
+    "DECIMAL(10,2)": ["0", "1.00", "-1.50", "99999999.99", "-99999999.99", "0.01", "2.50", "3"],
+}
+_STRING_EDGES = ["1", "1.5", "-3", " 2 ", "abc", "", "NaN", "Infinity", "1e3", "9223372036854775808",
+                 "2024-03-31", "2024-03-31 02:30:00", "true", "x%y", "0"]
+_DATE_EDGES = [dt.date(2024, 3, 31), dt.date(2024, 10, 27), dt.date(2024, 3, 30), dt.date(1970, 1, 1),
+               dt.date(2000, 2, 29)]
+_TIME_EDGES = [dt.datetime(2024, 3, 31, 2, 30), dt.datetime(2024, 3, 31, 0, 0),
+               dt.datetime(2024, 10, 27, 2, 30), dt.datetime(2024, 10, 27, 1, 59, 59, 999999),
+               dt.datetime(2024, 3, 30, 23, 0), dt.datetime(1970, 1, 1, 0, 0)]
+
+
+def _sql_value(spark_type: str, value) -> str:
+    if value is None:
+        return f"CAST(NULL AS {spark_type})"
+    if spark_type in ("INT", "BIGINT", "TINYINT", "DOUBLE") or spark_type.startswith("DECIMAL"):
+        return f"CAST('{value}' AS {spark_type})"
+    if spark_type == "STRING":
+        return "'" + value.replace("'", "''") + "'"
+    if spark_type == "DATE":
+        return f"DATE'{value.isoformat()}'"
+    if spark_type in ("TIMESTAMP", "TIMESTAMP_NTZ"):
+        return f"{spark_type}'{value.isoformat(sep=' ')}'"
+    if spark_type == "BOOLEAN":
+        return "true" if value else "false"
+    raise ValueError(spark_type)
+
+
+def _value(spark_type: str):
+    if spark_type in _INT_EDGES:
+        edges = st.sampled_from(_INT_EDGES[spark_type])
+    elif spark_type == "DOUBLE":
+        edges = st.sampled_from(_DOUBLE_EDGES)
+    elif spark_type.startswith("DECIMAL"):
+        edges = st.sampled_from(_DECIMAL_EDGES[spark_type])
+    elif spark_type == "STRING":
+        edges = st.sampled_from(_STRING_EDGES)
+    elif spark_type == "DATE":
+        edges = st.sampled_from(_DATE_EDGES)
+    elif spark_type in ("TIMESTAMP", "TIMESTAMP_NTZ"):
+        edges = st.sampled_from(_TIME_EDGES)
+    else:
+        edges = st.booleans()
+    return st.one_of(st.none(), edges, edges)  # NULL a third of the time
+
+
+@st.composite
+def rows(draw, count: int):
+    """``count`` rows as SQL: one SELECT of CASTs per row (columns ``r`` then COLUMNS)."""
+    texts = []
+    for r in range(count):
+        cells = [f"{r} AS r"] + [f"{_sql_value(t, draw(_value(t)))} AS {name}" for name, t in COLUMNS.items()]
+        texts.append("SELECT " + ", ".join(cells))
+    return " UNION ALL ".join(texts)
+
+
+# -- expressions: (qualified text, plain text) -------------------------------------------------
+
+def _column(names):
+    @st.composite
+    def column(draw):
+        name = draw(st.sampled_from(names))
+        return f"?.{name}", name
+
+    return column()
+
+
+def _literal(texts):
+    return st.sampled_from(texts).map(lambda t: (t, t))
+
+
+_NUMBER_LITERALS = ["0", "1", "-1", "2", "2147483647", "9223372036854775807L", "1.5", "0.1", "1E300",
+                    "CAST('NaN' AS DOUBLE)", "CAST(NULL AS INT)", "100Y", "3.0D"]
+_STRING_LITERALS = ["'1'", "'abc'", "'2.5'", "''", "'NaN'", "'2024-03-31'"]
+_TEMPORAL_LITERALS = ["DATE'2024-03-31'", "TIMESTAMP'2024-03-31 02:30:00'", "TIMESTAMP_NTZ'2024-10-27 02:30:00'"]
+
+
+def _join(template: str, *parts):
+    return template.format(*(q for q, _ in parts)), template.format(*(t for _, t in parts))
+
+
+def numbers(depth: int):
+    leaf = st.one_of(_column(NUMERIC), _column(NUMERIC), _column(NUMERIC), _literal(_NUMBER_LITERALS))
+    if depth == 0:
+        return leaf
+    sub = numbers(depth - 1)
+    return st.one_of(
+        leaf,
+        st.tuples(sub, st.sampled_from(["+", "-", "*", "/", "%"]), sub).map(
+            lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
+        sub.map(lambda a: _join("(- {})", a)),
+        sub.map(lambda a: _join("abs({})", a)),
+        st.tuples(st.sampled_from(["coalesce", "greatest", "least", "nullif"]), sub, sub).map(
+            lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
+        st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
+        st.tuples(booleans(depth - 1), sub, sub).map(
+            lambda t: _join("CASE WHEN {} THEN {} ELSE {} END", *t)),
+        st.tuples(sub, sub, sub).map(lambda t: _join("CASE {} WHEN {} THEN {} END", t[0], t[1], t[2])),
+        st.tuples(sub, st.sampled_from(["INT", "BIGINT", "DOUBLE", "DECIMAL(38,10)", "DECIMAL(20,2)"])).map(
+            lambda t: _join("CAST({} AS " + t[1] + ")", t[0])),
+    )
+
+
+def strings(depth: int):
+    leaf = st.one_of(_column(STRINGS), _column(STRINGS), _literal(_STRING_LITERALS))
+    if depth == 0:
+        return leaf
+    sub = strings(depth - 1)
+    return st.one_of(
+        leaf,
+        st.tuples(sub, sub).map(lambda t: _join("coalesce({}, {})", *t)),
+        st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
+    )
+
+
+def temporals(depth: int):
+    return st.one_of(_column(TEMPORAL), _literal(_TEMPORAL_LITERALS))
+
+
+def _comparison(left, right):
+    return st.tuples(left, st.sampled_from(["=", "<>", "<", "<=", ">", ">=", "<=>"]), right).map(
+        lambda t: _join("({} " + t[1] + " {})", t[0], t[2]))
+
+
+def booleans(depth: int):
+    leaf = st.one_of(_column(BOOLEANS), _column(BOOLEANS), _literal(["true", "false", "CAST(NULL AS BOOLEAN)"]))
+    if depth < 0:
+        return leaf
+    n, s, t = numbers(max(depth - 1, 0)), strings(max(depth - 1, 0)), temporals(0)
+    sub = booleans(depth - 1)
+    choices = [
+        leaf,
+        _comparison(n, n), _comparison(n, n), _comparison(s, s), _comparison(t, t),
+        _comparison(s, n), _comparison(n, s), _comparison(s, t),
+        st.tuples(n, n, n).map(lambda x: _join("({} BETWEEN {} AND {})", *x)),
+        st.tuples(n, n, n).map(lambda x: _join("({} IN ({}, {}))", *x)),
+        st.tuples(n, n).map(lambda x: _join("({} IS DISTINCT FROM {})", *x)),
+        st.tuples(n, n).map(lambda x: _join("({} IS NOT DISTINCT FROM {})", *x)),
+        st.tuples(s, st.sampled_from(["'1%'", "'%b%'", "'_'", "'x\\\\%y'"])).map(
+            lambda x: _join("({} LIKE " + x[1] + ")", x[0])),
+        st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
+        st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
+    ]
+    if depth > 0:
+        choices += [
+            st.tuples(sub, st.sampled_from(["AND", "OR"]), sub).map(
+                lambda x: _join("({} " + x[1] + " {})", x[0], x[2])),
+            sub.map(lambda a: _join("(NOT {})", a)),
+            st.tuples(sub, st.sampled_from(["IS TRUE", "IS FALSE", "IS NOT TRUE", "IS NOT FALSE"])).map(
+                lambda x: _join("({} " + x[1] + ")", x[0])),
+        ]
+    return st.one_of(*choices)
+
+
+def _qualify(texts):
+    """Qualify the column references A, B, A, B, ... in text order: most operators then combine
+    an A row with a B row, so Python evaluates them (an operator over one row's columns is
+    computed by Catalyst)."""
+    qualified, plain = texts
+    parts = qualified.split("?.")
+    out = parts[0]
+    for i, part in enumerate(parts[1:]):
+        out += ("A." if i % 2 == 0 else "B.") + part
+    return out, plain
+
+
+def expressions(depth: int = 2):
+    """A boolean (mostly: DEFINE conditions), numeric or string expression."""
+    return st.one_of(booleans(depth), booleans(depth), numbers(depth), strings(1)).map(_qualify)

@@ -1,0 +1,104 @@
+"""Evaluating match-dependent expressions the way the executors do, for the differential test.
+
+``lower`` compiles the DEFINE of B in ``PATTERN (A B)`` with sparkcep's own analysis and lowering
+(the tree the plan carries); ``evaluate_all`` binds it to the Spark types of its value columns
+(as registration does) and runs it with the interpreter, the generated code and the matcher's
+specialized code over a two-row match (row 0 mapped to A, row 1 the candidate for B) whose rows
+hold the same values, so ``A.x`` and ``B.x`` both denote x of the one row Spark evaluates.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp  # noqa: F401  (the dialect registers its nodes on import)
+
+from sparkcep import dialect
+from sparkcep.compiler.analysis import analyze
+from sparkcep.compiler.lowering import Lowering, ValueColumns
+from sparkcep.dialect import expressions as dx
+from sparkcep.errors import AnalysisError, MatchRuntimeError, SparkCepError
+from sparkcep.evaluation.binding import Semantics, bind
+from sparkcep.evaluation.codegen import generate, specialize
+from sparkcep.evaluation.interpreter import compile_expression
+
+NAMES = ("A", "B")
+
+
+class Refused(Exception):
+    """The Python side refused the expression (at analysis or binding): allowed, counted."""
+
+
+def lower(qualified: str, values: ValueColumns):
+    sql = f"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY r PATTERN (A B) DEFINE B AS {qualified})"
+    tree = dialect.parse_one(sql)
+    clause = next(n for n in tree.walk() if isinstance(n, dx.MatchRecognize))
+    analysis = analyze(clause, sql)
+    lowering = Lowering(analysis.scope, "ORDER BY r", values)
+    lowering.current = 1
+    node = analysis.definitions[1]
+    return lowering.lower_dependent(node, lowering.classify(node))
+
+
+class TwoRowMatch:
+    """A MatchContext: row 0 mapped to A, row 1 the candidate for B; both rows hold ``values``."""
+
+    row = 1
+    var = 1
+    match_number = 1
+
+    def __init__(self, values):
+        self.values = values
+
+    def mapped_rows(self, variables):
+        return [r for r in (0, 1) if variables is None or r in variables]
+
+    def value(self, column, row):
+        return self.values[column]
+
+    def label_of(self, row):
+        return row
+
+    def navigate(self, variables, from_start, offset):
+        rows = self.mapped_rows(variables)
+        position = offset if from_start else len(rows) - 1 - offset
+        return rows[position] if 0 <= position < len(rows) else None
+
+
+class _Error:
+    def __init__(self, error):
+        self.error = error
+
+    def __repr__(self):
+        return f"<error {self.error}>"
+
+
+def _run(function):
+    try:
+        return function()
+    except MatchRuntimeError as error:
+        return _Error(error.code)
+
+
+def bound(expression, column_types, semantics: Semantics):
+    try:
+        return bind(expression, column_types, semantics)
+    except AnalysisError as error:
+        raise Refused(error.code) from None
+
+
+def evaluate_all(expression, values, column_types, semantics: Semantics) -> dict:
+    """{form: value or _Error} for the interpreter, the generated code and the specialized code."""
+    typed = bound(expression, column_types, semantics)
+    ctx = TwoRowMatch(values)
+    results = {"interpreter": _run(lambda: compile_expression(typed, NAMES)(ctx))}
+    fallback = lambda e: compile_expression(e, NAMES)  # noqa: E731
+    results["generated"] = _run(lambda: generate(typed, NAMES, fallback)(ctx))
+    slots: dict = {}
+    special = specialize(typed, NAMES, 1, slots)
+    if special is not None:
+        tracks = [[0] if 0 in variables else [] for variables, _ in sorted(slots.items(), key=lambda kv: kv[1])]
+        cols = [[v, v] for v in values]
+        results["specialized"] = _run(lambda: special(1, 0, cols, tracks, 1))
+    return results
+
+
+__all__ = ["Refused", "SparkCepError", "evaluate_all", "lower", "_Error"]

@@ -1,0 +1,65 @@
+"""Binding match-dependent expressions to Spark's types (no Spark needed). The expected result
+types are Spark 4's own answers for the same operators (``DataFrame.schema`` of ``SELECT n + m``
+etc. over DECIMAL(10,2) n, DECIMAL(38,10) m, INT i; Spark SQL reference, "Decimal arithmetic"
+with allowPrecisionLoss); the differential test (``test_spark_differential.py``) checks values."""
+
+from __future__ import annotations
+
+import pytest
+
+from sparkcep.errors import AnalysisError
+from sparkcep.evaluation.binding import Semantics, bind
+from sparkcep.plan import expressions as p
+
+TYPES = ["decimal(10,2)", "decimal(38,10)", "int", "string", "timestamp", "double", "tinyint"]
+N, M, I, S, TS, D, T = (p.CurrentRow(c) for c in range(len(TYPES)))
+
+
+@pytest.mark.parametrize("name, left, right, expected", [
+    ("add", N, M, "decimal(38,9)"), ("mul", N, M, "decimal(38,6)"), ("div", N, M, "decimal(38,20)"),
+    ("div", M, N, "decimal(38,8)"), ("mod", M, N, "decimal(18,10)"), ("add", N, I, "decimal(13,2)"),
+    ("add", I, p.Constant(__import__("decimal").Decimal("1.5")), "decimal(12,1)"),
+    ("div", I, I, "double"), ("add", N, D, "double"), ("add", T, T, "tinyint"),
+])
+def test_result_types_are_sparks(name, left, right, expected):
+    bound = bind(p.Operator(name, (left, right)), TYPES, Semantics())
+    assert bound.type == expected
+
+
+def test_string_with_timestamp_is_refused_at_the_operator():
+    sql = "DEFINE S AS S.country <> LAST(F.ts)"
+    operator = p.Operator("neq", (S, TS), span=(12, 35))
+    with pytest.raises(AnalysisError) as raised:
+        bind(operator, TYPES, Semantics(), sql)
+    assert raised.value.code == "MATCH_DEPENDENT_TYPE_MISMATCH"
+    assert (raised.value.line, raised.value.column) == (1, 13)
+
+
+def test_implicit_casts_are_explicit():
+    bound = bind(p.Operator("gt", (I, D)), TYPES, Semantics(ansi=False, time_zone="UTC"))
+    cast, double = bound.operands
+    assert cast == p.Operator("cast", (I,), "double", (("source", "int"), ("ansi", False), ("zone", "UTC")))
+    assert double is D and dict(bound.options)["operand"] == "double"
+
+
+@pytest.mark.parametrize("name", ["abs", "neg"])
+def test_decimal_38_digits_survive_abs_and_minus(name):
+    # found by the differential test: Python's default decimal context has 28 digits
+    from decimal import Decimal
+
+    from sparkcep.evaluation.interpreter import compile_expression
+
+    value = Decimal("-9999999999999999999999999999.9999999999")
+    bound = bind(p.Operator(name, (M,)), TYPES, Semantics())
+    got = compile_expression(bound, "AB")(_Row([None, value]))
+    assert str(got) == "9999999999999999999999999999.9999999999"
+
+
+class _Row:
+    row = 0
+
+    def __init__(self, values):
+        self.values = values
+
+    def value(self, column, row):
+        return self.values[column]

@@ -11,7 +11,8 @@ classification. The search runs in C.
 
 The fast path is used only where it provably agrees with ``sparkcep.engines.standard.matcher``: no quantified
 sub-pattern that can match zero rows (regex engines and the standard differ on empty loop
-iterations), no exclusion, at most 8 variables. Everything else goes to the general matcher.
+iterations), no exclusion, at most 8 variables; and only where its backtracking stays polynomial:
+no repeating quantifier or choice inside a repeating quantifier (``_eligible``). Everything else goes to the general matcher.
 The regex needs the whole partition, so the rows stay buffered until ``finish``; a partition
 longer than ``max_buffered_rows`` is handed over to the general matcher, which streams it with
 state bounded by the longest match attempt.

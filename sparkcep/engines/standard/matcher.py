@@ -325,7 +325,9 @@ class RowPatternMatcher:
         base = self._base
         avail = self._seen
         finished = self._finished
+        unmatched = self._unmatched
         fast, slow, tracks_of = self._fast, self._slow, self._tracks_of
+        n_tracks = len(self._slots)
         within = spec.within
         keys = self._order_key
         budget = spec.max_steps - self._steps
@@ -349,12 +351,24 @@ class RowPatternMatcher:
                     if start >= avail:
                         break
                     if cand is not None:
-                        next_start = start = self._next_candidate(start, events)
-                        if start >= avail:
-                            break
+                        # No match can start where no first variable's mask holds: jump to the
+                        # next candidate row (the rows in between are unmatched).
+                        hit = cand.find(1, start - base)
+                        nxt = avail if hit < 0 else base + hit
+                        if nxt > start:
+                            if unmatched:
+                                self._unmatched_between(start, nxt, events)
+                            next_start = start = nxt
+                            if start >= avail:
+                                break
                     pc, path, regs, stack = 0, [], regs0, []
                     visited = self._memo_from(start) if uses_memo else self._memo
-                    tracks, spare = self._fresh_tracks(spare), None
+                    if spare is None:
+                        tracks = [[] for _ in range(n_tracks)]
+                    else:  # reuse the lists of the last attempt that ended (cheaper than new ones)
+                        tracks, spare = spare, None
+                        for track in tracks:
+                            track.clear()
                     start_key = None if within is None else keys[start - base]
                     pos = start
                 lo = start - base  # buffer index of the start row
@@ -472,44 +486,30 @@ class RowPatternMatcher:
                     self._attempt = _Attempt(start, pc, path, regs, stack, visited, tracks, start_key)
                     break
                 spare = tracks
-                next_start = self._concluded(start, result, events)
-                number = self._match_number + 1
+                if result is _FAIL:  # the frequent outcome, kept inline
+                    if within is not None:
+                        self._memo = {}
+                    if unmatched and start >= self._covered:
+                        events.append(UnmatchedRow(start))
+                    next_start = start + 1
+                else:
+                    next_start = self._concluded(start, result, events)
+                    number = self._match_number + 1
         finally:
             self._steps += steps
             self._next_start = next_start
         self._trim()
 
-    def _next_candidate(self, start: int, events: list[MatchEvent]) -> int:
-        """The first row at or after ``start`` where a match can start (a first variable's mask
-        holds; the seen row count if none): no match starts elsewhere, so the rows in between are
-        unmatched."""
-        base, avail = self._base, self._seen
-        hit = self._cand.find(1, start - base)
-        nxt = avail if hit < 0 else base + hit
-        if nxt > start and self._unmatched:
-            events.extend(UnmatchedRow(r) for r in range(max(start, self._covered), nxt))
-        return nxt
+    def _unmatched_between(self, start: int, nxt: int, events: list[MatchEvent]) -> None:
+        """Report the rows in [start, nxt) outside earlier matches as unmatched: no match starts
+        there (no first variable's mask holds)."""
+        events.extend(UnmatchedRow(r) for r in range(max(start, self._covered), nxt))
 
-    def _fresh_tracks(self, spare: list | None) -> list[list[int]]:
-        """Empty navigation tracks for a new attempt: the lists of the last attempt that ended,
-        cleared (cheaper than new ones), or new ones."""
-        if spare is None:
-            return [[] for _ in range(len(self._slots))]
-        for track in spare:
-            track.clear()
-        return spare
-
-    def _concluded(self, start: int, result, events: list[MatchEvent]) -> int:
-        """Record the outcome of the attempt at ``start`` (``_FAIL`` or the matched path); return
-        the row the next attempt starts at."""
-        if result is _FAIL:
-            if self.spec.within is not None:
-                self._memo = {}
-            if self._unmatched and start >= self._covered:
-                events.append(UnmatchedRow(start))
-            return start + 1
+    def _concluded(self, start: int, path: list[int], events: list[MatchEvent]) -> int:
+        """Record the match of the attempt at ``start`` (``path``: its LABEL pcs); return the row
+        the next attempt starts at."""
         self._memo = {}
-        return self._matched(start, result, events)
+        return self._matched(start, path, events)
 
     def _memo_from(self, start: int) -> dict:
         """The failure memo for an attempt at ``start``. Without WITHIN, a memoized state's future

@@ -22,8 +22,10 @@ Engine state (``PostponingEngine`` fields, plain values): ``keys`` (ORDER BY key
 row, rows ``buf_start ..``), ``cand[v]`` (sorted candidate rows per variable, with a head index),
 ``store`` (columns of the buffered rows). Rows leave the buffer once their key is ``<= key - within``
 of the newest row: no future match can contain them. Without WITHIN the buffer grows with the
-partition (that is the semantics: any earlier row may join a later match); the step and match
-guards bound the work.
+partition (that is the semantics: any earlier row may join a later match); the budgets
+(``sparkcep.engines.budgets``: steps, matches, open branches of the search, buffered rows plus the
+rows of matches not yet output) bound the work and the memory. The search is an explicit stack
+(``_Search``), so a match may have any number of rows.
 """
 
 from __future__ import annotations

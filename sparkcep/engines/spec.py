@@ -47,6 +47,11 @@ class MatchSpec:
         max_matches: guard: more matches than this in one partition raise MATCH_BUDGET_EXCEEDED.
         max_steps: guard: more engine steps (backtracking steps, active runs x rows, ...) than this
             in one partition raise MATCH_BUDGET_EXCEEDED instead of exhausting time or memory.
+        max_live_runs: guard: more partial matches alive at once (NFA^b runs, backtracking choice
+            points, open branches of the postponing search) raise MATCH_BUDGET_EXCEEDED.
+        max_buffered_rows: guard: more rows held at once (input rows kept for pending matches plus
+            rows of matches not yet output) raise MATCH_BUDGET_EXCEEDED. The budgets, their
+            settings and defaults: ``sparkcep.engines.budgets``.
         source_pattern: the PATTERN as the user wrote it, for messages, when ``pattern`` was
             rewritten (``sparkcep.compiler.unrolling``); None if it was not.
     """
@@ -60,6 +65,8 @@ class MatchSpec:
     within: float | int | None = None
     max_matches: int = 10_000_000
     max_steps: int = 200_000_000
+    max_live_runs: int = 1_000_000
+    max_buffered_rows: int = 5_000_000
     source_pattern: str | None = None
 
     def pattern_text(self) -> str:

@@ -17,6 +17,8 @@ import pyarrow as pa
 from sparkcep.errors import (AnalysisError, MatchRuntimeError, SparkCepError, for_worker,
                              line_and_column)
 from sparkcep.compiler.chunks import chunk_count
+from sparkcep.engines.budgets import BUDGETS
+from sparkcep.engines.spec import MatchSpec
 from sparkcep.evaluation.binding import Semantics, bind
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 
@@ -98,6 +100,29 @@ def chunk_options(spark) -> ChunkOptions:
     return ChunkOptions(chunks, partitioned, partitions)
 
 
+def budgeted(spark, spec: MatchSpec) -> MatchSpec:
+    """``spec`` with the resource budgets of this session (``sparkcep.engines.budgets``: e.g.
+    ``spark.sparkcep.maxSteps``; unset = the default), read when the clause is registered, so a
+    ``SET`` before a query applies to that query."""
+    values = {}
+    for budget in BUDGETS:
+        try:
+            setting = spark.conf.get(budget.setting, None)
+        except Exception:  # pragma: no cover - a session without a readable conf
+            setting = None
+        if setting is None or not str(setting).strip():
+            continue
+        text = str(setting).strip().replace("_", "")
+        if not text.isdigit() or int(text) <= 0:
+            raise AnalysisError(
+                "INVALID_BUDGET_SETTING",
+                f"{budget.setting} must be a positive whole number ({budget.counts} per partition, "
+                f"default {budget.default}), not {setting!r}",
+            )
+        values[budget.field] = int(text)
+    return dataclasses.replace(spec, **values) if values else spec
+
+
 def register(spark, match: CompiledMatch, args=None) -> None:
     """Register the function ``match.function_name`` on ``spark`` (``args``: the statement's
     ``SparkSession.sql`` arguments, for parameter markers in the clause)."""
@@ -139,6 +164,7 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     plan = dataclasses.replace(
         plan,
         partition_columns=partition,
+        spec=budgeted(spark, plan.spec),
         passthrough_columns=tuple(passthrough),
         component_types=tuple(f.dataType.simpleString() for f in component_fields),
     )

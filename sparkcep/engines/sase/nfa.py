@@ -136,6 +136,7 @@ class NfaEngine(EngineBase):
         m = len(block)
         if m == 0:
             return out
+        self._begin_call()
         base = self.n_rows
         self.store.add(base, block)
         keys = block.order_key.tolist() if block.order_key is not None else None
@@ -146,12 +147,14 @@ class NfaEngine(EngineBase):
             self.last_key = key
         self.n_rows += m
         bound = self._bound()
+        self._check_buffer(self.n_rows - bound)
         self.store.prune(bound)
         self._emit_unmatched(bound, out)
         return out
 
     def finish(self) -> list[MatchEvent]:
         out: list[MatchEvent] = []
+        self._begin_call()
         if not self.any:
             raw = []
             for run in self.runs:
@@ -192,87 +195,112 @@ class NfaEngine(EngineBase):
         return bool(cond(Ctx(self.store, rows, labels, r, var)))
 
     def _row(self, r: int, key, maskrow, out: list[MatchEvent]) -> None:
-        pat = self.pat
-        comps = pat.components
-        within = self.within
+        """Advance every run over row ``r`` (its ORDER BY ``key``, its masks), start the runs
+        beginning at it, and report the matches it completes."""
+        lo = None if self.within is None else key - self.within  # a path may continue iff start key > lo
         raw: list = []
         new_runs: list[Run] = []
-        lo = None if within is None else key - within  # a path may continue iff start key > lo
-        runs = self.runs
-        self._add_steps(len(runs) + 1)
-        qualifies = self._qualifies
-        for run in runs:
-            front = run.front
-            if lo is not None:
-                if self.track_starts and run.starts and run.starts[0] <= lo:
-                    # NEXT: members whose window closes at this row are reported now
-                    closed = [s for s in run.starts if s <= lo]
-                    run.starts = tuple(s for s in run.starts if s > lo)
-                    if self._accepting(run):
-                        raw.extend(self._paths(front, None, only=set(closed)))
-                if any(f.ykey <= lo for f in front):
-                    front = tuple(f for f in front if f.ykey > lo)
-                    if not front:
-                        continue
-                    run.front = front
-            k, n = run.k, run.n
-            c = comps[k]
-            if self.has_conds:
-                if run.path is None:
-                    run.path = chain(front[0])
-                rows, labels = run.path
-            else:
-                rows = labels = ()
-            moves: list[tuple[int, int]] = []
-            if c.can_take(n) and qualifies(c.var, maskrow, r, rows, labels):
-                moves.append((k, n + 1))
-            if n >= c.min:
-                flags = run.flags
-                for j in range(k + 1, len(comps)):
-                    if flags & pat.neg_bits_between[(k, j)]:
-                        break
-                    if qualifies(comps[j].var, maskrow, r, rows, labels):
-                        moves.append((j, 1))
-                    if comps[j].min > 0:
-                        break
-            stays = self.any or not moves
-            if stays:
-                # ignore edge: the run stays, watching its negations
-                flags = run.flags
-                if n >= c.min:
-                    for bit, v in pat.neg_watch[k]:
-                        if not flags >> bit & 1 and qualifies(v, maskrow, r, rows, labels):
-                            flags |= 1 << bit
-                if flags == run.flags:
-                    new_runs.append(run)
-                else:
-                    new_runs.append(Run(k, n, flags, front, run.starts, run.path))
-            for i, (j, nn) in enumerate(moves):
-                var = comps[j].var
-                node = _new_node(r, var, key, front)
-                path = None
-                if self.has_conds:
-                    if stays or i < len(moves) - 1:
-                        path = (rows + [r], labels + [var])
-                    else:  # the last child continues the run: extend its lists in place
-                        rows.append(r)
-                        labels.append(var)
-                        path = (rows, labels)
-                self._arrive(j, nn, node, lo, raw, new_runs, run.starts, path)
-        # runs beginning at this row
-        for j in pat.start_components:
-            if qualifies(comps[j].var, maskrow, r, (), ()):
-                node = Node(r, comps[j].var, key, (), key, key, r)
-                path = ([r], [comps[j].var]) if self.has_conds else None
-                starts = (key,) if self.track_starts else ()
-                self._arrive(j, 1, node, lo, raw, new_runs, starts, path)
+        self._add_steps(len(self.runs) + 1)
+        for run in self.runs:
+            if lo is not None and not self._within_window(run, lo, raw):
+                continue
+            self._step_run(run, r, key, maskrow, lo, raw, new_runs)
+        self._begin_runs(r, key, maskrow, lo, raw, new_runs)
         if self.merge:
             new_runs = self._merge(new_runs)
         self.runs = new_runs
         if len(new_runs) > self.stats["peak_runs"]:
             self.stats["peak_runs"] = len(new_runs)
+            if len(new_runs) > self.spec.max_live_runs:
+                raise self._budget("max_live_runs")
         self.stats["steps"] = self.steps
         self._emit(raw, out)
+
+    def _within_window(self, run: Run, lo, raw: list) -> bool:
+        """Window pruning before a row with ``key - within == lo``: report the SKIP TILL NEXT MATCH
+        members whose window closes, drop the member paths that expired; False when none is left."""
+        front = run.front
+        if self.track_starts and run.starts and run.starts[0] <= lo:
+            closed = [s for s in run.starts if s <= lo]
+            run.starts = tuple(s for s in run.starts if s > lo)
+            if self._accepting(run):
+                raw.extend(self._paths(front, None, only=set(closed)))
+        if any(f.ykey <= lo for f in front):
+            front = tuple(f for f in front if f.ykey > lo)
+            if not front:
+                return False
+            run.front = front
+        return True
+
+    def _moves(self, run: Run, r: int, maskrow, rows, labels) -> list[tuple[int, int]]:
+        """The take and proceed edges of ``run`` on row ``r``: the states ``(component, rows
+        taken)`` it can reach by selecting the row."""
+        comps = self.pat.components
+        qualifies = self._qualifies
+        k, n = run.k, run.n
+        c = comps[k]
+        moves: list[tuple[int, int]] = []
+        if c.can_take(n) and qualifies(c.var, maskrow, r, rows, labels):
+            moves.append((k, n + 1))
+        if n >= c.min:
+            flags = run.flags
+            between = self.pat.neg_bits_between
+            for j in range(k + 1, len(comps)):
+                if flags & between[(k, j)]:
+                    break
+                if qualifies(comps[j].var, maskrow, r, rows, labels):
+                    moves.append((j, 1))
+                if comps[j].min > 0:
+                    break
+        return moves
+
+    def _ignored(self, run: Run, r: int, maskrow, rows, labels) -> Run:
+        """The ignore edge: the run stays where it is, noting the negations row ``r`` violates."""
+        flags = run.flags
+        if run.n >= self.pat.components[run.k].min:
+            for bit, v in self.pat.neg_watch[run.k]:
+                if not flags >> bit & 1 and self._qualifies(v, maskrow, r, rows, labels):
+                    flags |= 1 << bit
+        if flags == run.flags:
+            return run
+        return Run(run.k, run.n, flags, run.front, run.starts, run.path)
+
+    def _step_run(self, run: Run, r: int, key, maskrow, lo, raw: list, new_runs: list) -> None:
+        """The runs ``run`` becomes on row ``r`` (ignore, take, proceed)."""
+        comps = self.pat.components
+        front = run.front
+        if self.has_conds:
+            if run.path is None:
+                run.path = chain(front[0])
+            rows, labels = run.path
+        else:
+            rows = labels = ()
+        moves = self._moves(run, r, maskrow, rows, labels)
+        stays = self.any or not moves
+        if stays:
+            new_runs.append(self._ignored(run, r, maskrow, rows, labels))
+        for i, (j, nn) in enumerate(moves):
+            var = comps[j].var
+            node = _new_node(r, var, key, front)
+            path = None
+            if self.has_conds:
+                if stays or i < len(moves) - 1:
+                    path = (rows + [r], labels + [var])
+                else:  # the last child continues the run: extend its lists in place
+                    rows.append(r)
+                    labels.append(var)
+                    path = (rows, labels)
+            self._arrive(j, nn, node, lo, raw, new_runs, run.starts, path)
+
+    def _begin_runs(self, r: int, key, maskrow, lo, raw: list, new_runs: list) -> None:
+        """The runs beginning at row ``r``."""
+        comps = self.pat.components
+        for j in self.pat.start_components:
+            if self._qualifies(comps[j].var, maskrow, r, (), ()):
+                node = Node(r, comps[j].var, key, (), key, key, r)
+                path = ([r], [comps[j].var]) if self.has_conds else None
+                starts = (key,) if self.track_starts else ()
+                self._arrive(j, 1, node, lo, raw, new_runs, starts, path)
 
     def _arrive(
         self, j: int, n: int, node: Node, lo, raw: list, new_runs: list, starts, path=None
@@ -330,6 +358,9 @@ class NfaEngine(EngineBase):
             while stack:
                 node, depth = stack.pop()
                 steps += 1
+                if steps > 4096:  # count as we go: one path search can be exponential
+                    self._add_steps(steps)
+                    steps = 0
                 del trail[depth:]
                 trail.append(node)
                 if not node.preds:
@@ -345,6 +376,9 @@ class NfaEngine(EngineBase):
                                 tuple(x.var for x in reversed(trail)),
                             )
                         )
+                        self._hold(len(trail))
+                        if self.matches_out + len(found) > self.spec.max_matches:
+                            raise self._budget("max_matches")
                     continue
                 for p in node.preds:
                     if lower is not None and (p.ykey < lower or (strict and p.ykey == lower)):

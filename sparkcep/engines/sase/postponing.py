@@ -22,8 +22,10 @@ Engine state (``PostponingEngine`` fields, plain values): ``keys`` (ORDER BY key
 row, rows ``buf_start ..``), ``cand[v]`` (sorted candidate rows per variable, with a head index),
 ``store`` (columns of the buffered rows). Rows leave the buffer once their key is ``<= key - within``
 of the newest row: no future match can contain them. Without WITHIN the buffer grows with the
-partition (that is the semantics: any earlier row may join a later match); the step and match
-guards bound the work.
+partition (that is the semantics: any earlier row may join a later match); the budgets
+(``sparkcep.engines.budgets``: steps, matches, open branches of the search, buffered rows plus the
+rows of matches not yet output) bound the work and the memory. The search is an explicit stack
+(``_Search``), so a match may have any number of rows.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class PostponingEngine(EngineBase):
         m = len(block)
         if m == 0:
             return out
+        self._begin_call()
         base = self.n_rows
         self.store.add(base, block)
         keys = block.order_key.tolist() if block.order_key is not None else [0] * m
@@ -77,6 +80,7 @@ class PostponingEngine(EngineBase):
                     self.cand[v].append(e)
             if self.within is not None:
                 self._expire(key - self.within)
+            self._check_buffer(e + 1 - self.buf_start)
             if any(mrow[comps[j].var] for j in starts):
                 self.stats["structures"] += 1
             raw: list = []
@@ -128,103 +132,19 @@ class PostponingEngine(EngineBase):
     # -- result construction ----------------------------------------------------------------------
 
     def _enumerate(self, e: int, j: int, raw: list) -> None:
-        """Append every match whose last row is ``e``, selected by component ``j``."""
-        pat = self.pat
-        comps = pat.components
-        conds = self.conds
-        cand = self.cand
-        head = self.head
-        keys = self.keys
-        bs = self.buf_start
-        within = self.within
-        lo = None if within is None else keys[e - bs] - within
-        store = self.store
-        steps = 0
-
-        def cond_ok(var, r, rows, labels) -> bool:
-            c = conds[var]
-            return c is None or bool(c(Ctx(store, rows, labels, r, var)))
-
-        def feasible(k: int, n: int, last: int) -> bool:
-            """Greedy: can components k..j get their minimum rows in (last, e), e closing j?"""
-            ptr = last
-            for t in range(k, j + 1):
-                need = comps[t].min - (n if t == k else 0) - (1 if t == j else 0)
-                if need <= 0:
-                    continue
-                lst = cand[comps[t].var]
-                idx = bisect_right(lst, ptr, head[comps[t].var]) + need - 1
-                if idx >= len(lst) or lst[idx] >= e:
-                    return False
-                ptr = lst[idx]
-            return True
-
-        def gap_ok(bits: int, last: int, r: int, rows, labels) -> bool:
-            for bit, (_p, v) in enumerate(pat.neg_list):
-                if not bits >> bit & 1:
-                    continue
-                lst = cand[v]
-                a = bisect_right(lst, last, head[v])
-                b = bisect_left(lst, r, a)
-                if a == b:
-                    continue
-                if conds[v] is None:
-                    return False
-                for g in lst[a:b]:
-                    if cond_ok(v, g, rows, labels):
-                        return False
-            return True
-
-        def dfs(k: int, n: int, rows: list, labels: list) -> None:
-            nonlocal steps
-            steps += 1
-            last = rows[-1]
-            c = comps[k]
-            targets = []
-            if c.can_take(n):
-                targets.append((k, n + 1))
-            if n >= c.min:
-                for t in range(k + 1, j + 1):
-                    targets.append((t, 1))
-                    if comps[t].min > 0:
-                        break
-            for t, nn in targets:
-                var = comps[t].var
-                bits = pat.neg_bits_between[(k, t)] if t != k else 0
-                lst = cand[var]
-                i = bisect_right(lst, last, head[var])
-                while i < len(lst):
-                    r = lst[i]
-                    i += 1
-                    if r > e:
-                        break
-                    if r == e:
-                        if t == j and nn >= comps[j].min:
-                            if (not bits or gap_ok(bits, last, r, rows, labels)) and cond_ok(
-                                var, r, rows, labels
-                            ):
-                                raw.append((tuple(rows) + (r,), tuple(labels) + (var,)))
-                        break
-                    if not feasible(t, nn, r):
-                        continue
-                    if bits and not gap_ok(bits, last, r, rows, labels):
-                        continue
-                    if not cond_ok(var, r, rows, labels):
-                        continue
-                    rows.append(r)
-                    labels.append(var)
-                    dfs(t, nn, rows, labels)
-                    rows.pop()
-                    labels.pop()
-
-        for c0 in pat.start_components:
+        """Append every match whose last row is ``e``, selected by component ``j``: one search per
+        candidate first row (the rows of a start component within the window, before ``e``)."""
+        comps = self.pat.components
+        search = _Search(self, e, j, raw)
+        keys, bs = self.keys, self.buf_start
+        lo = None if self.within is None else keys[e - bs] - self.within
+        for c0 in self.pat.start_components:
             if c0 > j:
                 break
             var0 = comps[c0].var
-            lst = cand[var0]
-            i = head[var0]
-            if lo is not None:
-                # first candidate with key > lo
+            lst = self.cand[var0]
+            i = self.head[var0]
+            if lo is not None:  # first candidate with key > lo
                 while i < len(lst) and keys[lst[i] - bs] <= lo:
                     i += 1
             while i < len(lst):
@@ -233,20 +153,12 @@ class PostponingEngine(EngineBase):
                 if r0 > e:
                     break
                 if r0 == e:
-                    if c0 == j and comps[j].min <= 1 and cond_ok(var0, e, (), ()):
-                        raw.append(((e,), (var0,)))
+                    if c0 == j and comps[j].min <= 1 and search.cond_ok(var0, e, (), ()):
+                        search.found((e,), (var0,))
                     break
-                if not feasible(c0, 1, r0):
-                    continue
-                if not cond_ok(var0, r0, (), ()):
-                    continue
-                dfs(c0, 1, [r0], [var0])
-                if steps > 4096:
-                    self._add_steps(steps)
-                    self.stats["enumerated"] += steps
-                    steps = 0
-        self._add_steps(steps)
-        self.stats["enumerated"] += steps
+                if search.feasible(c0, 1, r0) and search.cond_ok(var0, r0, (), ()):
+                    search.run(c0, r0, var0)
+        search.flush_steps()
 
     # -- A-Seq style counting (no match construction) ---------------------------------------------
 
@@ -289,3 +201,155 @@ class PostponingEngine(EngineBase):
             for st, w in new.items():
                 states[st] = states.get(st, 0) + w
         return total
+
+
+class _Search:
+    """Result construction for one last row ``e`` closing component ``j`` (SASE++ section 5.1):
+    a depth-first walk over the candidate lists, as an explicit stack of frames (no recursion:
+    a match can have as many rows as the window), checking the postponed predicates as each row
+    is chosen.
+
+    A frame is ``[targets, target index, candidate index, last row]``: the states the partial
+    match can move to from its last row (``_targets``), which one is being tried and where in that
+    target variable's candidate list. The partial match itself is ``rows``/``labels``, one entry
+    per frame. Every frame pushed is one step; the open frames are the live partial matches."""
+
+    def __init__(self, engine: PostponingEngine, e: int, j: int, raw: list) -> None:
+        self.engine = engine
+        self.pat = engine.pat
+        self.comps = engine.pat.components
+        self.conds = engine.conds
+        self.cand = engine.cand
+        self.head = engine.head
+        self.store = engine.store
+        self.e = e
+        self.j = j
+        self.raw = raw
+        self.steps = 0
+        self.max_live = engine.spec.max_live_runs
+
+    def flush_steps(self) -> None:
+        engine = self.engine
+        engine._add_steps(self.steps)
+        engine.stats["enumerated"] += self.steps
+        self.steps = 0
+
+    def found(self, rows: tuple, labels: tuple) -> None:
+        """A match: keep it, counting it against the match and buffered-row budgets."""
+        engine = self.engine
+        self.raw.append((rows, labels))
+        engine._hold(len(rows))
+        if engine.matches_out + len(self.raw) > engine.spec.max_matches:
+            raise engine._budget("max_matches")
+
+    def cond_ok(self, var: int, r: int, rows, labels) -> bool:
+        c = self.conds[var]
+        return c is None or bool(c(Ctx(self.store, rows, labels, r, var)))
+
+    def feasible(self, k: int, n: int, last: int) -> bool:
+        """Greedy: can components k..j get their minimum rows in (last, e), e closing j?"""
+        comps, cand, head, e, j = self.comps, self.cand, self.head, self.e, self.j
+        ptr = last
+        for t in range(k, j + 1):
+            need = comps[t].min - (n if t == k else 0) - (1 if t == j else 0)
+            if need <= 0:
+                continue
+            var = comps[t].var
+            lst = cand[var]
+            idx = bisect_right(lst, ptr, head[var]) + need - 1
+            if idx >= len(lst) or lst[idx] >= e:
+                return False
+            ptr = lst[idx]
+        return True
+
+    def gap_ok(self, bits: int, last: int, r: int, rows, labels) -> bool:
+        """No row of a negation in ``bits`` lies strictly between ``last`` and ``r``."""
+        cand, head, conds = self.cand, self.head, self.conds
+        for bit, (_p, v) in enumerate(self.pat.neg_list):
+            if not bits >> bit & 1:
+                continue
+            lst = cand[v]
+            a = bisect_right(lst, last, head[v])
+            b = bisect_left(lst, r, a)
+            if a == b:
+                continue
+            if conds[v] is None:
+                return False
+            for g in lst[a:b]:
+                if self.cond_ok(v, g, rows, labels):
+                    return False
+        return True
+
+    def _targets(self, k: int, n: int) -> list:
+        """From state (component k, n rows taken): ``(t, n', variable, negation bits)`` of each
+        state the next chosen row may put the partial match in, in preference order."""
+        comps, j = self.comps, self.j
+        c = comps[k]
+        between = self.pat.neg_bits_between
+        targets = []
+        if c.can_take(n):
+            targets.append((k, n + 1, c.var, 0))
+        if n >= c.min:
+            for t in range(k + 1, j + 1):
+                targets.append((t, 1, comps[t].var, between[(k, t)]))
+                if comps[t].min > 0:
+                    break
+        return targets
+
+    def _next_row(self, frame: list, rows: list, labels: list):
+        """Advance ``frame`` to its next extension: ``(t, n', row, variable)``, or None when it has
+        none left. Matches closed by ``e`` on the way are recorded."""
+        targets, ti, i, last = frame
+        e, j = self.e, self.j
+        cand, head = self.cand, self.head
+        while ti < len(targets):
+            t, nn, var, bits = targets[ti]
+            lst = cand[var]
+            if i < 0:
+                i = bisect_right(lst, last, head[var])
+            while i < len(lst):
+                r = lst[i]
+                i += 1
+                if r > e:
+                    break
+                if r == e:
+                    if t == j and nn >= self.comps[j].min:
+                        if (not bits or self.gap_ok(bits, last, r, rows, labels)) and self.cond_ok(
+                            var, r, rows, labels
+                        ):
+                            self.found(tuple(rows) + (r,), tuple(labels) + (var,))
+                    break
+                if not self.feasible(t, nn, r):
+                    continue
+                if bits and not self.gap_ok(bits, last, r, rows, labels):
+                    continue
+                if not self.cond_ok(var, r, rows, labels):
+                    continue
+                frame[1], frame[2] = ti, i
+                return t, nn, r, var
+            ti += 1
+            i = -1
+        frame[1] = ti
+        return None
+
+    def run(self, c0: int, r0: int, var0: int) -> None:
+        """Every match of this search that starts with row ``r0`` selected by component ``c0``."""
+        rows, labels = [r0], [var0]
+        stack = [[self._targets(c0, 1), 0, -1, r0]]
+        self.steps += 1
+        while stack:
+            step = self._next_row(stack[-1], rows, labels)
+            if step is None:
+                stack.pop()
+                rows.pop()
+                labels.pop()
+                continue
+            t, nn, r, var = step
+            rows.append(r)
+            labels.append(var)
+            stack.append([self._targets(t, nn), 0, -1, r])
+            self.steps += 1
+            if self.steps > 4096:
+                self.flush_steps()
+                if len(stack) > self.max_live:
+                    raise self.engine._budget("max_live_runs")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Mapping, Sequence
 
+from sparkcep.engines.budgets import budget_exceeded
 from sparkcep.engines.contract import Condition, Match, MatchEvent, RowBlock, UnmatchedRow
 from sparkcep.engines.sase.pattern import compile_pattern
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
@@ -135,22 +136,41 @@ class EngineBase:
         self._excluded = tuple(c.excluded for c in self.pat.components)
         self._comp_of_var = {c.var: i for i, c in enumerate(self.pat.components)}
         self._pattern_text = spec.pattern_text()
+        self._pending_rows = 0  # rows of matches found in the current call, not yet output
+        self._held_input = 0  # buffered input rows, as of the last _check_buffer
 
     # -- guards ---------------------------------------------------------------------------------
 
-    def _budget(self, what: str, limit: int) -> MatchRuntimeError:
-        return MatchRuntimeError(
-            "MATCH_BUDGET_EXCEEDED",
-            f"PATTERN ({self._pattern_text}) with {self.spec.strategy.value} needed more than "
-            f"{limit:,} {what} in one partition; the number of matches and partial matches can grow "
-            "exponentially with the number of rows in the window. Use a tighter WITHIN, a more "
-            "selective DEFINE, or SKIP TILL NEXT MATCH.",
+    def _budget(self, field: str) -> MatchRuntimeError:
+        """MATCH_BUDGET_EXCEEDED for budget ``field`` (``sparkcep.engines.budgets``)."""
+        return budget_exceeded(
+            self.spec, field,
+            "the number of matches and partial matches can grow exponentially with the number of "
+            "rows in the window; SKIP TILL NEXT MATCH selects fewer",
         )
 
     def _add_steps(self, k: int) -> None:
         self.steps += k
         if self.steps > self.spec.max_steps:
-            raise self._budget("steps (runs x rows)", self.spec.max_steps)
+            raise self._budget("max_steps")
+
+    def _begin_call(self) -> None:
+        """A feed/finish call starts: no match rows are pending output yet."""
+        self._pending_rows = 0
+
+    def _hold(self, rows: int) -> None:
+        """``rows`` more rows of found matches wait for the output of this call: check them, with
+        the buffered input rows (as of the last ``_check_buffer``), against ``max_buffered_rows``."""
+        self._pending_rows += rows
+        if self._pending_rows + self._held_input > self.spec.max_buffered_rows:
+            raise self._budget("max_buffered_rows")
+
+    def _check_buffer(self, held: int | None = None) -> None:
+        """Check the buffered input rows (``held``, default ``buffered_rows``) against
+        ``max_buffered_rows``."""
+        self._held_input = held = self.buffered_rows if held is None else held
+        if held + self._pending_rows > self.spec.max_buffered_rows:
+            raise self._budget("max_buffered_rows")
 
     # -- output -----------------------------------------------------------------------------------
 
@@ -162,7 +182,7 @@ class EngineBase:
         if len(raw) > 1:
             raw.sort(key=lambda m: (m[0][0], m[0], tuple(comp_of[v] for v in m[1])))
         if self.matches_out + len(raw) > self.spec.max_matches:
-            raise self._budget("matches", self.spec.max_matches)
+            raise self._budget("max_matches")
         ex = self._excluded
         any_ex = any(ex)
         for rows, labels in raw:

@@ -43,12 +43,14 @@ from typing import Sequence
 import numpy as np
 
 from sparkcep.errors import InternalError, MatchRuntimeError
+from sparkcep.engines.budgets import budget_exceeded
 from sparkcep.engines.contract import Condition, Match, MatchEvent, RowBlock, UnmatchedRow
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode, Strategy
 from sparkcep.engines.standard.program import BEGIN, CHECK, END, JUMP, LABEL, MATCH, SAVE, SPLIT, Program, compile_pattern
 
 __all__ = ["RowPatternMatcher"]
 
+_CHECK_EVERY = 1 << 14  # VM steps between checks of the live-runs budget (the stack size)
 _MORE = object()  # the attempt needs rows (or the end of the partition) not yet seen
 _FAIL = object()  # no match starts at the attempt's row
 
@@ -207,6 +209,7 @@ class RowPatternMatcher:
         self._covered = 0
         self._match_number = 0
         self._steps = 0
+        self._pending_rows = 0  # rows of the matches found in the current call (budget)
         self._attempt: _Attempt | None = None
         # failure memo carried from failed attempts to the next one (see _new_attempt)
         self._memo: dict[int, set] = {}
@@ -293,8 +296,11 @@ class RowPatternMatcher:
 
     def _advance(self) -> list[MatchEvent]:
         events: list[MatchEvent] = []
+        self._pending_rows = 0
         try:
             self._drain(events)
+            if self.buffered_rows > self.spec.max_buffered_rows:
+                raise budget_exceeded(self.spec, "max_buffered_rows", "rows of one pending match attempt")
         except MatchRuntimeError as error:
             # the events decided before the error (e.g. the match whose SKIP target is invalid)
             error.events = events
@@ -326,6 +332,7 @@ class RowPatternMatcher:
         keys = self._order_key
         budget = spec.max_steps - self._steps
         steps = 0
+        check = min(budget, _CHECK_EVERY)  # steps at which the budgets are checked next
         uses_memo = self._uses_memo
         spare = None  # the tracks of the last attempt that ended, to reuse
         att = self._attempt
@@ -344,13 +351,13 @@ class RowPatternMatcher:
                     if start >= avail:
                         break
                     if cand is not None:
-                        # No match can start at a row where no first variable's mask holds: jump
-                        # to the next candidate row (those in between are unmatched).
+                        # No match can start where no first variable's mask holds: jump to the
+                        # next candidate row (the rows in between are unmatched).
                         hit = cand.find(1, start - base)
                         nxt = avail if hit < 0 else base + hit
                         if nxt > start:
                             if unmatched:
-                                events.extend(UnmatchedRow(r) for r in range(max(start, self._covered), nxt))
+                                self._unmatched_between(start, nxt, events)
                             next_start = start = nxt
                             if start >= avail:
                                 break
@@ -370,8 +377,9 @@ class RowPatternMatcher:
                 # -- the VM: run until MATCH (result = path), failure (_FAIL) or suspension (_MORE)
                 while True:
                     steps += 1
-                    if steps > budget:
-                        raise self._budget_error()
+                    if steps > check:
+                        self._check_budgets(steps, budget, stack)
+                        check = min(budget, steps + _CHECK_EVERY)
                     op = ops[pc]
                     ok = True
                     if op == LABEL:
@@ -478,20 +486,30 @@ class RowPatternMatcher:
                     self._attempt = _Attempt(start, pc, path, regs, stack, visited, tracks, start_key)
                     break
                 spare = tracks
-                if result is _FAIL:
+                if result is _FAIL:  # the frequent outcome, kept inline
                     if within is not None:
                         self._memo = {}
                     if unmatched and start >= self._covered:
                         events.append(UnmatchedRow(start))
                     next_start = start + 1
                 else:
-                    self._memo = {}
-                    next_start = self._matched(start, path, events)
-                    number += 1
+                    next_start = self._concluded(start, result, events)
+                    number = self._match_number + 1
         finally:
             self._steps += steps
             self._next_start = next_start
         self._trim()
+
+    def _unmatched_between(self, start: int, nxt: int, events: list[MatchEvent]) -> None:
+        """Report the rows in [start, nxt) outside earlier matches as unmatched: no match starts
+        there (no first variable's mask holds)."""
+        events.extend(UnmatchedRow(r) for r in range(max(start, self._covered), nxt))
+
+    def _concluded(self, start: int, path: list[int], events: list[MatchEvent]) -> int:
+        """Record the match of the attempt at ``start`` (``path``: its LABEL pcs); return the row
+        the next attempt starts at."""
+        self._memo = {}
+        return self._matched(start, path, events)
 
     def _memo_from(self, start: int) -> dict:
         """The failure memo for an attempt at ``start``. Without WITHIN, a memoized state's future
@@ -516,15 +534,12 @@ class RowPatternMatcher:
         spec = self.spec
         number = self._match_number + 1
         if number > spec.max_matches:
-            raise MatchRuntimeError(
-                "MATCH_BUDGET_EXCEEDED",
-                f"pattern {self._pattern_text()} produced more than {spec.max_matches} matches "
-                "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
-            )
+            raise budget_exceeded(spec, "max_matches")
         self._match_number = number
         labels = tuple(map(self._program.arg_a.__getitem__, path))
         n = len(path)
         end = start + n
+        self._hold(n)
         excluded = tuple(map(self._excluded.__getitem__, path)) if self._any_excluded else (False,) * n
         events.append(Match(number, start, tuple(range(start, end)), labels, excluded))
         if not path:
@@ -586,9 +601,18 @@ class RowPatternMatcher:
     def _pattern_text(self) -> str:
         return self.spec.pattern_text()
 
-    def _budget_error(self) -> MatchRuntimeError:
-        return MatchRuntimeError(
-            "MATCH_BUDGET_EXCEEDED",
-            f"matching pattern {self._pattern_text()} needed more than {self.spec.max_steps} steps "
-            "in one partition; add a tighter WITHIN or make the DEFINE conditions more selective",
-        )
+    def _check_budgets(self, steps: int, budget: int, stack: list) -> None:
+        """Raise MATCH_BUDGET_EXCEEDED when the attempt used more steps than left in
+        ``max_steps`` or holds more choice points (its live partial matches) than
+        ``max_live_runs``."""
+        if steps > budget:
+            raise budget_exceeded(self.spec, "max_steps")
+        if len(stack) > self.spec.max_live_runs:
+            raise budget_exceeded(self.spec, "max_live_runs", "backtracking choice points")
+
+    def _hold(self, rows: int) -> None:
+        """``rows`` more rows of matches wait for the output of this call: check them, with the
+        buffered input rows, against ``max_buffered_rows``."""
+        self._pending_rows += rows
+        if self._pending_rows + self._seen - self._base > self.spec.max_buffered_rows:
+            raise budget_exceeded(self.spec, "max_buffered_rows")

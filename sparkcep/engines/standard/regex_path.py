@@ -11,7 +11,8 @@ classification. The search runs in C.
 
 The fast path is used only where it provably agrees with ``sparkcep.engines.standard.matcher``: no quantified
 sub-pattern that can match zero rows (regex engines and the standard differ on empty loop
-iterations), no exclusion, at most 8 variables. Everything else goes to the general matcher.
+iterations), no exclusion, at most 8 variables; and only where its backtracking stays polynomial:
+no repeating quantifier or choice inside a repeating quantifier (``_eligible``). Everything else goes to the general matcher.
 The regex needs the whole partition, so the rows stay buffered until ``finish``; a partition
 longer than ``max_buffered_rows`` is handed over to the general matcher, which streams it with
 state bounded by the longest match attempt.
@@ -26,6 +27,7 @@ import numpy as np
 import regex
 
 from sparkcep.engines import rowpattern as rp
+from sparkcep.engines.budgets import budget_exceeded
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode, Strategy
@@ -33,15 +35,25 @@ from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode, Strategy
 MAX_VARIABLES = 8
 
 
-def _eligible(pattern: rp.Pattern) -> bool:
+def _eligible(pattern: rp.Pattern, repeated: bool = False) -> bool:
+    """``repeated``: ``pattern`` is the body of a quantifier that allows two or more iterations.
+    Inside such a body a second repeating quantifier (``(A+)+``) or a choice (``(A | B)+``) gives
+    a backtracking regex engine exponentially many ways to split the same rows (a row may satisfy
+    several variables), and it has no failure memo: those patterns go to the general matcher,
+    whose memo keeps them polynomial."""
     if isinstance(pattern, (rp.Label, rp.Empty, rp.Anchor)):
         return True
     if isinstance(pattern, (rp.Exclusion, rp.Negation)):
         return False
+    if isinstance(pattern, (rp.Alternation, rp.Permute)) and repeated:
+        return False
     if isinstance(pattern, (rp.Concat, rp.Alternation, rp.Permute)):
-        return all(_eligible(item) for item in pattern.items)
+        return all(_eligible(item, repeated) for item in pattern.items)
     if isinstance(pattern, rp.Quantified):
-        return not rp.can_match_empty(pattern.pattern) and _eligible(pattern.pattern)
+        repeats = pattern.max is None or pattern.max > 1
+        if repeats and repeated:
+            return False
+        return not rp.can_match_empty(pattern.pattern) and _eligible(pattern.pattern, repeated or repeats)
     return False
 
 
@@ -158,7 +170,7 @@ class RegexMatcher:
         wanted = (spec.rows_per_match is RowsPerMatch.ONE and summary is not None and not summary.labels) or (
             per_row and summary is not None and summary.labels and not self._can_be_empty)
         self._summary = summary if wanted else None
-        self._max_buffered = max_buffered_rows
+        self._max_buffered = min(max_buffered_rows, spec.max_buffered_rows)
         self._masks: list[np.ndarray] = []
         self._rows = 0
         self._delegate = None  # the general matcher, once the partition outgrew the buffer
@@ -245,7 +257,7 @@ class RegexMatcher:
         yield position, None
 
     def _too_many(self) -> MatchRuntimeError:
-        return self._budget_error(f"produced more than {self.spec.max_matches} matches in one partition")
+        return budget_exceeded(self.spec, "max_matches")
 
     def _timed_out(self) -> MatchRuntimeError:
         return self._budget_error(

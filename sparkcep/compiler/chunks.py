@@ -12,8 +12,9 @@ independently, with results identical to the sequential run. Eligibility
 * no MATCH_NUMBER() (numbers count every earlier match of the partition).
 
 The chunking is SQL, so Catalyst does the work (:func:`chunked_table_sql`). With ``k`` the
-WITHIN key (``__sparkcep_k``: epoch microseconds for INTERVAL windows, a DOUBLE for numeric
-ones), ``lo = min(k)``, ``w`` the window and ``n`` the number of chunks, every row is *owned* by
+placement key (the WITHIN key ``__sparkcep_k`` as epoch microseconds for INTERVAL windows, as a
+DOUBLE for numeric ones; the matcher itself compares exact keys, ``sparkcep.runtime.within_keys``),
+``lo = min(k)``, ``w`` the window and ``n`` the number of chunks, every row is *owned* by
 chunk ``c = floor((k - lo) / W)`` with ``W = greatest(w, (max(k) - lo) / n)``
 (``W >= 2w`` for DOUBLE keys, see below). A match starting at a row of chunk c contains only rows
 with ``k' - k < w`` (the WITHIN bound is strict), which lie in chunk c or in the first ``w`` of
@@ -25,7 +26,9 @@ function partitions by (user keys..., ``__sparkcep_chunk``); the executor report
 whose first row is owned, and unmatched rows only when owned (:class:`OwnedRows`). Every row is
 owned by exactly one chunk, so every match and every unmatched row is reported exactly once.
 
-Exactness: INTERVAL windows use BIGINT arithmetic (``pmod``, exact floor division). DOUBLE keys
+Exactness: INTERVAL windows use BIGINT arithmetic (``pmod``, exact floor division), with a copy
+margin where the placement key is not the matcher's key (DATE and TIMESTAMP_NTZ keys are placed
+as instants in the session time zone: two days covers any change of a zone's offset). DOUBLE keys
 use ``floor`` and a copy margin of ``1e-9 * (|lo| + |max k| + W)``, far above the rounding error
 of the subtraction; copying a few more rows than needed changes nothing (rows beyond a window
 are never part of a match of an owned row). A group holding a NULL, NaN or infinite key is not
@@ -125,32 +128,45 @@ def chunked_table_sql(
     partitions), chunk ids are chosen by :func:`spread_ids` so that chunk c lands in shuffle
     partition ``c mod partitions`` (plain hashing of 0..7 into 8 partitions fills only 4)."""
     q = quote_identifier
-    k = q(ORDER_KEY)
+    k = q(PREFIX + "pk")  # the placement key (see the module docstring), computed first
     s, r = f"{PREFIX}s", f"{PREFIX}r"
     lo, width, margin, bad = (q(PREFIX + n) for n in ("lo", "wd", "m", "nb"))
     c, o = q(PREFIX + "c"), q(PREFIX + "o")
     keys = [q(name) for name in partition_names]
     group_keys = [q(f"{PREFIX}p{i}") for i in range(len(keys))]
     w = _literal(within)
+    key = q(ORDER_KEY)
     if within_kind == "interval":
+        # microseconds; exact for TIMESTAMP keys, off by at most the change of the session time
+        # zone's offset between two rows for DATE and TIMESTAMP_NTZ keys (two days covers every
+        # zone), by at most a microsecond for numbers (read as seconds)
+        placement = f"unix_micros(try_cast({key} AS TIMESTAMP))"
+        slack = (f"CASE typeof({key}) WHEN 'timestamp' THEN CAST(0 AS BIGINT) "
+                 f"WHEN 'date' THEN CAST(172800000000 AS BIGINT) "
+                 f"WHEN 'timestamp_ntz' THEN CAST(172800000000 AS BIGINT) ELSE CAST(2 AS BIGINT) END")
+        # width >= w + margin: a match of an owned row reaches at most into the next chunk
         stats = [
             f"min({k}) AS {lo}",
-            f"greatest(CAST({w} AS BIGINT), (max({k}) - min({k})) DIV {chunks} + 1) AS {width}",
-            f"CAST(0 AS BIGINT) AS {margin}",
+            f"greatest(CAST({w} AS BIGINT), (max({k}) - min({k})) DIV {chunks} + 1) + max({slack}) AS {width}",
+            f"max({slack}) AS {margin}",
             f"count_if({k} IS NULL) AS {bad}",
         ]
         offset = f"pmod({s}.{k} - {r}.{lo}, {r}.{width})"
         chunk = f"({s}.{k} - {r}.{lo} - {offset}) DIV {r}.{width}"
     else:
+        # TIMESTAMP keys as seconds (the window's units), numbers as themselves
+        placement = f"CAST({key} AS DOUBLE)"
+        slack = (f"1.0E-9 * (abs(min({k})) + abs(max({k})) + greatest(2 * {w}, (max({k}) - min({k})) / "
+                 f"{chunks}))")
         stats = [
             f"min({k}) AS {lo}",
-            f"greatest(2 * {w}, (max({k}) - min({k})) / {chunks}) AS {width}",
-            f"1.0E-9 * (abs(min({k})) + abs(max({k})) + greatest(2 * {w}, (max({k}) - min({k})) / "
-            f"{chunks})) AS {margin}",
+            f"greatest(2 * {w}, (max({k}) - min({k})) / {chunks}) + 2 * {slack} AS {width}",
+            f"{slack} AS {margin}",
             f"count_if({k} IS NULL OR NOT ({k} BETWEEN -1.0E300 AND 1.0E300)) AS {bad}",
         ]
         chunk = f"CAST(floor(({s}.{k} - {r}.{lo}) / {r}.{width}) AS BIGINT)"
         offset = f"{s}.{k} - {r}.{lo} - {chunk} * {r}.{width}"
+    table_sql = f"SELECT *, {placement} AS {k} FROM ({table_sql}) AS {q(PREFIX + 'in')}"
     select = [f"{key} AS {g}" for key, g in zip(keys, group_keys)] + stats
     group = f" GROUP BY {', '.join(keys)}" if keys else ""
     stats_sql = f"SELECT {', '.join(select)} FROM ({table_sql}) AS {s}{group}"
@@ -177,7 +193,7 @@ def chunked_table_sql(
         copies.append(f"IF({o} >= {width} - {w} - {margin}, array({c} + 1), {none})")
     # explode (code-generated) rather than a lambda over structs (interpreted)
     return (
-        f"SELECT * EXCEPT ({c}, {o}, {width}, {margin}, {x}), {target} AS {q(CHUNK_COLUMN)}, "
+        f"SELECT * EXCEPT ({k}, {c}, {o}, {width}, {margin}, {x}), {target} AS {q(CHUNK_COLUMN)}, "
         f"{x} = {c} AS {q(OWNED_COLUMN)} FROM ({placed}) AS {q(PREFIX + 'p')} "
         f"LATERAL VIEW explode(concat({', '.join(copies)})) {q(PREFIX + 'e')} AS {x}"
     )

@@ -99,6 +99,10 @@ class CompiledMatch:
     # Spark knows (``DEFINE A AS flag``), one column each, and each conjunct's (start, end)
     truth_probe: str = ""
     truth_spans: tuple[tuple[int, int], ...] = ()
+    # the WITHIN clause's (start, end) in ``source`` and the ORDER BY key it bounds as written:
+    # registration reads the window in the key type's units and refuses a type it cannot take
+    within_span: tuple[int, int] | None = None
+    order_key_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -256,30 +260,14 @@ def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
     )
 
 
-def _within_key_sql(item: exp.Expression, sql: str, splicer: Splicer, within_kind: str) -> str:
-    """The WITHIN key of a row: a number whose differences are distances in ORDER BY order.
-
-    The first ORDER BY item's expression (without ASC/DESC/NULLS) is converted exactly: an
-    INTERVAL window measures TIMESTAMP keys in epoch microseconds (instants), TIMESTAMP_NTZ keys
-    in wall-clock microseconds and DATE keys in whole days, neither through the session time
-    zone; a numeric window keeps the key's own type (no DOUBLE: BIGINT keys stay exact above
-    2^53). Under DESC the key is negated, so the distance from a match's first row is still the
-    absolute difference of the keys (docs/semantics.md, "WITHIN")."""
-    descending = isinstance(item, exp.Ordered) and bool(item.args.get("desc"))
+def _within_key_sql(item: exp.Expression, sql: str, splicer: Splicer) -> str:
+    """The WITHIN key of a row: the first ORDER BY item's expression as the user wrote it
+    (without ASC/DESC/NULLS). Its type is known only to Spark, so the conversion to a number is
+    decided at registration (``sparkcep.runtime.within_keys``: TIMESTAMP as instants,
+    TIMESTAMP_NTZ as wall clock, DATE as days, numbers as themselves, with the window in the same
+    units) and applied on the executor, exactly; DESC is applied there too (docs/within.md)."""
     inner = item.this if isinstance(item, exp.Ordered) else item
-    x = f"({_plain_text(inner, sql, splicer)})"
-    if within_kind == "interval":
-        day = "86400000000"
-        days = f"CAST(unix_date(CAST({x} AS DATE)) AS BIGINT) * {day}"
-        key = (
-            f"CASE typeof({x}) WHEN 'date' THEN {days} "
-            f"WHEN 'timestamp_ntz' THEN {days} + CAST(hour({x}) AS BIGINT) * 3600000000 "
-            f"+ CAST(minute({x}) AS BIGINT) * 60000000 + CAST(extract(SECOND FROM {x}) * 1000000 AS BIGINT) "
-            f"ELSE unix_micros(CAST({x} AS TIMESTAMP)) END"
-        )
-    else:
-        key = x
-    return f"(- ({key}))" if descending else f"({key})"
+    return f"({_plain_text(inner, sql, splicer)})"
 
 
 def _component_probe(
@@ -377,8 +365,16 @@ def _compile_clause(
             if lowered.truth_locals else ""
         ),
         truth_spans=tuple((start, end) for _, start, end in lowered.truth_locals),
+        within_span=dialect.find_span(analysis.within) if analysis.within is not None else None,
+        order_key_text=_order_key_text(analysis.order_by[0], sql) if analysis.order_by else "",
     )
     return compiled, replacement
+
+
+def _order_key_text(item: exp.Expression, sql: str) -> str:
+    inner = item.this if isinstance(item, exp.Ordered) else item
+    found = dialect.find_span(inner)
+    return sql[found[0]:found[1]] if found else inner.sql()
 
 
 def _analyze(clause: dx.MatchRecognize, sql: str) -> Analysis:
@@ -482,12 +478,16 @@ def _input_query(
     select += [f"{text} AS {quote_identifier(name)}"
                for i, (text, name) in enumerate(zip(texts, value_columns)) if name == value_name(i)]
     if within_kind is not None:
-        key = _within_key_sql(analysis.order_by[0], sql, splicer, within_kind)
+        key = _within_key_sql(analysis.order_by[0], sql, splicer)
         select.append(f"{key} AS {quote_identifier(ORDER_KEY)}")
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
     relation = _relation_text(analysis.node.this, splicer)
     return f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}", value_columns
+
+
+def _descending(item: exp.Expression) -> bool:
+    return isinstance(item, exp.Ordered) and bool(item.args.get("desc"))
 
 
 def _match_plan(
@@ -508,6 +508,8 @@ def _match_plan(
         row_local=tuple(mask is not None for mask in masks),
         value_columns=tuple(value_columns),
         order_key_column=ORDER_KEY if within_kind else None,
+        within_kind=within_kind,
+        order_key_descending=_descending(analysis.order_by[0]) if within_kind else False,
         partition_columns=partition_names,
         passthrough_columns=partition_names,
     )
@@ -599,8 +601,7 @@ def _chunked_input(
         return None
     if analysis.partition_by and not chunking.partitioned:
         return None
-    first = analysis.order_by[0]
-    ascending = not (isinstance(first, exp.Ordered) and first.args.get("desc"))
+    ascending = not _descending(analysis.order_by[0])
     reason = chunking_.ineligible_reason(
         plan.spec, plan.components, plan.conditions.values(), ascending
     )

@@ -89,7 +89,7 @@ class _Binder:
         message = (
             f"'{symbol}' cannot be applied to {shown} in a match-dependent expression"
             + (f": {why}" if why else "")
-            + "; cast inside the navigation so both sides have one type, e.g. LAST(CAST(A.x AS DOUBLE))"
+            + "; convert one side with CAST inside the navigation so both sides have one type"
         )
         span = operator.span
         if span is not None and self.source:

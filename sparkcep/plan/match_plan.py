@@ -29,7 +29,11 @@ class MatchPlan:
             is set (a variable without a row-local condition has its bit always set).
         row_local: per variable id, whether it has a row-local condition (for EXPLAIN).
         value_columns: names of the input columns match-dependent expressions read, by id.
-        order_key_column: the numeric ORDER BY key used by WITHIN, or None.
+        order_key_column: the ORDER BY key used by WITHIN (as Spark computes it), or None.
+        within_kind: how WITHIN was written: "interval" (``spec.within`` in microseconds until
+            registration puts it in the key's units) or "number" (the key's own units).
+        order_key_descending: the ORDER BY key is descending; the executor negates it, so a
+            match's span is still last key - first key.
         partition_columns: names of the input columns holding the partition key values.
         passthrough_columns: input columns copied to the output (ALL ROWS: every input column).
         owned_column: when the partition is one chunk of a larger one (``sparkcep.compiler.chunks``),
@@ -49,4 +53,6 @@ class MatchPlan:
     partition_columns: tuple[str, ...]
     passthrough_columns: tuple[str, ...]
     component_types: tuple[str, ...] = field(default=())
+    within_kind: str | None = None
+    order_key_descending: bool = False
     owned_column: str | None = field(default=None, repr=False)  # repr: keeps digests stable

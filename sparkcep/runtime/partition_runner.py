@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from sparkcep.engines import selection as engines
 from sparkcep.runtime.chunk_filter import OwnedRows
+from sparkcep.runtime.within_keys import order_key_numbers
 from sparkcep.evaluation.conditions import make_condition
 from sparkcep.evaluation.interpreter import compile_expression
 from sparkcep.evaluation.match_view import MatchView
@@ -112,7 +113,8 @@ class PartitionRunner:
             columns = tuple(self.buffer.python_values(-1, i) for i in range(len(self.plan.value_columns)))
         order_key = None
         if self.plan.order_key_column is not None:
-            order_key = _order_key(batch.column(self.plan.order_key_column))
+            order_key = order_key_numbers(batch.column(self.plan.order_key_column),
+                                          self.plan.order_key_descending)
         return RowBlock(masks=masks, columns=columns, order_key=order_key, codes=packed)
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
@@ -253,15 +255,6 @@ class PartitionRunner:
             else:
                 arrays.append(to_arrow(column, arrow_type))
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
-
-
-def _order_key(key: pa.Array) -> np.ndarray:
-    """The WITHIN key as NumPy: integers as int64 (exact above 2^53), unless a NULL needs NaN
-    (a row without a key is within no window), then, like other numbers, as float64."""
-    if pa.types.is_integer(key.type) and key.null_count == 0:
-        return np.asarray(key.cast(pa.int64()).to_numpy(zero_copy_only=False))
-    key = key.cast(pa.float64())
-    return np.asarray(key.fill_null(np.nan).to_numpy(zero_copy_only=False))
 
 
 def _single_chunk(array: pa.Array | pa.ChunkedArray) -> pa.Array:

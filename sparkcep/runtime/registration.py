@@ -20,6 +20,7 @@ from sparkcep.compiler.chunks import chunk_count
 from sparkcep.engines.budgets import BUDGETS
 from sparkcep.engines.spec import MatchSpec
 from sparkcep.evaluation.binding import Semantics, bind
+from sparkcep.runtime.within_keys import WithinKeyTypeError, engine_window
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 
 
@@ -154,6 +155,7 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     partition = tuple(n if n in by_name else lower.get(n.lower(), n) for n in plan.partition_columns)
     timezone = spark.conf.get("spark.sql.session.timeZone")
     plan = _bound(plan, by_name, Semantics(ansi=_ansi_enabled(spark), time_zone=timezone), match.source)
+    plan = _within_in_key_units(plan, by_name, match)
 
     if plan.all_rows:
         passthrough = [f.name for f in input_fields]
@@ -206,6 +208,22 @@ def _check_truth_locals(spark, match: CompiledMatch, args=None) -> None:
                 f"a DEFINE condition must be boolean; this one is {field.dataType.simpleString()}",
                 match.source, start, end - start,
             )
+def _within_in_key_units(plan, fields_by_name, match: CompiledMatch):
+    """The plan with its WITHIN window in the units of the ORDER BY key's type, which only Spark's
+    analysis tells (``sparkcep.runtime.within_keys``); a window the key type cannot take is a
+    WITHIN_KEY_TYPE error at WITHIN, before any row is read."""
+    if plan.order_key_column is None or plan.spec.within is None:
+        return plan
+    key = fields_by_name[plan.order_key_column].dataType.simpleString()
+    try:
+        window = engine_window(plan.within_kind, plan.spec.within, key, match.order_key_text or "the key")
+    except WithinKeyTypeError as error:
+        start, end = match.within_span or (0, 1)
+        raise AnalysisError.at_offset("WITHIN_KEY_TYPE", str(error), match.source, start,
+                                      len("WITHIN")) from None
+    return dataclasses.replace(plan, spec=dataclasses.replace(plan.spec, within=window))
+
+
 def _ansi_enabled(spark) -> bool:
     try:
         return str(spark.conf.get("spark.sql.ansi.enabled", "true")).strip().lower() == "true"

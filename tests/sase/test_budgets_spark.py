@@ -33,16 +33,10 @@ def settings(spark, **values):
 
 
 def typed_line(error: BaseException, code: str) -> str:
-    """The line of the error that states the typed error; it must be the first line (docs/errors.md).
-    Until executor errors are restated on the driver (issue 11, another branch), a Python worker's
-    error starts with PySpark's header: then the first-line check is an expected failure."""
-    lines = str(error).strip().splitlines()
-    typed = [line for line in lines if line.startswith(f"[{code}]") or f"Error: [{code}]" in line]
-    assert typed, lines[:3]
-    line = typed[0][typed[0].index(f"[{code}]"):]
-    if lines[0] != line:
-        pytest.xfail("the executor's typed error is not the first line yet")
-    return line
+    """The first line of the error, which must state the typed error (docs/errors.md)."""
+    first = str(error).strip().splitlines()[0]
+    assert first.startswith(f"[{code}]"), first
+    return first
 
 
 ANY_QUERY = """

@@ -274,10 +274,19 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
         lines.append("  why:      SKIP TILL NEXT MATCH; runs in the same state are merged: "
                      + ("yes (no match-dependent DEFINE)" if merge else
                         "no (match-dependent DEFINE for " + ", ".join(dependent) + ")"))
+    elif plan.aggregation is not None:
+        computed = ", ".join(_aggregate_text(o, plan) for o in plan.aggregation.outputs)
+        lines.append("engine:     aggregation without enumerating matches (A-Seq prefix counters, "
+                     "engines/sase/aggregation)")
+        lines.append("  why:      the outer query only aggregates the matches per partition: "
+                     f"{computed} come from counters updated row by row; no match is built")
     else:
         lines.append("engine:     postponed result construction (SASE++, engines/sase/postponing)")
         lines.append("  why:      SKIP TILL ANY MATCH: every combination of rows is a match; "
                      "they are built only once the last row of a match is known")
+    if match.aggregation_note is not None:
+        lines.append(f"aggregation: not pushed down ({match.aggregation_note}); the matches are "
+                     "enumerated, then aggregated by Spark")
     if spec.source_pattern is not None:
         lines.append(f"fast path:  LAST(X.e, k) over X's own rows read through lag(e, k) "
                      f"computed by Catalyst; pattern unrolled to "
@@ -294,6 +303,12 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
     else:
         lines.append(f"chunks:     no ({reason})")
     return lines
+
+
+def _aggregate_text(output, plan: MatchPlan) -> str:
+    if output.measure is None:
+        return "COUNT(*)"
+    return f"{output.function.upper()}({plan.aggregation.measure_names[output.measure]})"
 
 
 def _selection_lines(plan: MatchPlan, clause: dx.MatchRecognize) -> list[str]:

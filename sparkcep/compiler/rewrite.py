@@ -27,6 +27,8 @@ from sqlglot import exp
 from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.compiler import chunks as chunking_
+from sparkcep.compiler.aggregation_pushdown import Pushdown, pushdown
+from sparkcep.compiler.aggregation_pushdown import output_name as aggregation_output_name
 from sparkcep.plan import expressions as p
 from sparkcep.engines import rowpattern as rp
 from sparkcep.compiler.analysis import Analysis, analyze
@@ -103,6 +105,10 @@ class CompiledMatch:
     # registration reads the window in the key type's units and refuses a type it cannot take
     within_span: tuple[int, int] | None = None
     order_key_text: str = ""
+    # aggregation over matches (``sparkcep.compiler.aggregation_pushdown``): the outer aggregate
+    # calls' (start, end, replacement) when pushed down; why not, when aggregated but not pushed
+    aggregate_calls: tuple[tuple[int, int, str], ...] = ()
+    aggregation_note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,8 @@ def compile_statement(sql: str, chunking: ChunkOptions | None = None) -> Compile
         match, replacement = _compile_clause(clause, sql, splicer, chunking)
         start, end = dialect.span(clause)
         splicer.replace(start, end, replacement)
+        for call_start, call_end, text in match.aggregate_calls:
+            splicer.replace(call_start, call_end, text)
         compiled.append((clause, match))
     # The CTEs a clause may read are known once every clause is rewritten (a CTE may hold a
     # clause of its own). A clause's input (its relation, the CTEs before it) ends before the
@@ -346,9 +354,17 @@ def _compile_clause(
     spec = _match_spec(analysis, within, source_pattern)
     table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
+    pushed, aggregation_note = pushdown(
+        clause, spec, bool(lowered.conditions), plan.partition_columns, _measure_components(lowered))
+    if pushed is not None:
+        plan = dataclasses.replace(plan, aggregation=pushed.plan)
+        chunking = None  # one result row per partition: chunks would split the counters
     function_name, input_sql, plan = _function_input(analysis, plan, table_sql, lowered, within_kind, chunking)
     call = _function_call(function_name, input_sql, plan, order_sql)
-    replacement = _replacement(analysis, lowered, call, splicer)
+    if pushed is not None:
+        replacement = _aggregation_replacement(analysis, pushed, call, splicer)
+    else:
+        replacement = _replacement(analysis, lowered, call, splicer)
     compiled = CompiledMatch(
         function_name=function_name,
         plan=plan,
@@ -367,8 +383,36 @@ def _compile_clause(
         truth_spans=tuple((start, end) for _, start, end in lowered.truth_locals),
         within_span=dialect.find_span(analysis.within) if analysis.within is not None else None,
         order_key_text=_order_key_text(analysis.order_by[0], sql) if analysis.order_by else "",
+        aggregate_calls=pushed.calls if pushed is not None else (),
+        aggregation_note=aggregation_note,
     )
     return compiled, replacement
+
+
+def _measure_components(lowered: _Lowered) -> dict[str, p.Expression | None]:
+    """Per measure name (lower case), the component it is when it is exactly one component's
+    value (``(`__sparkcep_c3`)``), else None."""
+    by_text = {f"({quote_identifier(component_name(i))})": c for i, c in enumerate(lowered.components)}
+    return {name.lower(): by_text.get(text.strip()) for name, text in lowered.measure_sql}
+
+
+def _aggregation_replacement(analysis: Analysis, pushed: Pushdown, call: str, splicer: Splicer) -> str:
+    """The text replacing a pushed-down clause: per partition, the partition columns and the
+    partial aggregates the outer query's calls read (``aggregation_pushdown``)."""
+    columns = [quote_identifier(item.name) for item in analysis.partition_by]
+    columns += [quote_identifier(aggregation_output_name(i)) for i in range(len(pushed.plan.outputs))]
+    return _aliased(f"(SELECT {', '.join(columns)} FROM {call})", analysis.node, splicer)
+
+
+def _aliased(replacement: str, clause: exp.Expression, splicer: Splicer) -> str:
+    """``replacement`` under the clause's alias as the user wrote it, if any."""
+    alias = clause.args.get("alias")
+    if alias is not None:
+        alias_text = splicer.render(*dialect.span(alias)).strip()
+        if alias_text[:2].upper() == "AS" and alias_text[2:3].isspace():
+            alias_text = alias_text[2:].strip()
+        replacement += " AS " + alias_text
+    return replacement
 
 
 def _order_key_text(item: exp.Expression, sql: str) -> str:
@@ -551,14 +595,7 @@ def _replacement(analysis: Analysis, lowered: _Lowered, call: str, splicer: Spli
             "ONE ROW PER MATCH without PARTITION BY needs at least one measure",
             clause,
         )
-    replacement = f"(SELECT {', '.join(output)} FROM {call})"
-    alias = clause.args.get("alias")
-    if alias is not None:
-        alias_text = splicer.render(*dialect.span(alias)).strip()
-        if alias_text[:2].upper() == "AS" and alias_text[2:3].isspace():
-            alias_text = alias_text[2:].strip()
-        replacement += " AS " + alias_text
-    return replacement
+    return _aliased(f"(SELECT {', '.join(output)} FROM {call})", clause, splicer)
 
 
 def _distinct(names) -> tuple[str, ...]:

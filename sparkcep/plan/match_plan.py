@@ -34,6 +34,9 @@ class MatchPlan:
             registration puts it in the key's units) or "number" (the key's own units).
         order_key_descending: the ORDER BY key is descending; the executor negates it, so a
             match's span is still last key - first key.
+        aggregation: when the outer query only aggregates the matches
+            (``sparkcep.compiler.aggregation_pushdown.AggregationPlan``), what to compute per
+            partition instead of the matches; None otherwise.
         partition_columns: names of the input columns holding the partition key values.
         passthrough_columns: input columns copied to the output (ALL ROWS: every input column).
         owned_column: when the partition is one chunk of a larger one (``sparkcep.compiler.chunks``),
@@ -55,4 +58,5 @@ class MatchPlan:
     component_types: tuple[str, ...] = field(default=())
     within_kind: str | None = None
     order_key_descending: bool = False
+    aggregation: object | None = None  # AggregationPlan: per partition, aggregates of the matches
     owned_column: str | None = field(default=None, repr=False)  # repr: keeps digests stable

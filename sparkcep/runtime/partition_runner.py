@@ -98,16 +98,7 @@ class PartitionRunner:
     # -- input ---------------------------------------------------------------------------------
 
     def _block(self, batch: pa.RecordBatch) -> RowBlock:
-        n = batch.num_rows
-        n_vars = len(self.plan.spec.variable_names)
-        masks = np.empty((n_vars, n), dtype=bool)
-        for index, name in enumerate(self.plan.bitmask_columns):
-            codes = np.asarray(batch.column(name).to_numpy(zero_copy_only=False), dtype=np.int64)
-            low = index * MASK_BITS
-            bits = np.arange(min(MASK_BITS, n_vars - low), dtype=np.int64)[:, None]
-            masks[low:low + len(bits)] = (codes[None, :] >> bits) & 1
-        # one column holds every variable: the engine may use the bit sets as they came
-        packed = codes if len(self.plan.bitmask_columns) == 1 else None
+        masks, packed = decode_masks(self.plan, batch)
         columns: tuple = ()
         if self.plan.conditions:  # the engine's conditions read values through the context
             columns = tuple(self.buffer.python_values(-1, i) for i in range(len(self.plan.value_columns)))
@@ -255,6 +246,23 @@ class PartitionRunner:
             else:
                 arrays.append(to_arrow(column, arrow_type))
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+
+def decode_masks(plan: MatchPlan, batch: pa.RecordBatch) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each variable's row-local condition per row, from the bitmask columns Catalyst computed
+    (``MatchPlan.bitmask_columns``); also the bit sets as they came when one column holds every
+    variable (the engine may use them directly), else None."""
+    n = batch.num_rows
+    n_vars = len(plan.spec.variable_names)
+    masks = np.empty((n_vars, n), dtype=bool)
+    codes = None
+    for index, name in enumerate(plan.bitmask_columns):
+        codes = np.asarray(batch.column(name).to_numpy(zero_copy_only=False), dtype=np.int64)
+        low = index * MASK_BITS
+        bits = np.arange(min(MASK_BITS, n_vars - low), dtype=np.int64)[:, None]
+        masks[low:low + len(bits)] = (codes[None, :] >> bits) & 1
+    packed = codes if len(plan.bitmask_columns) == 1 else None
+    return masks, packed
 
 
 def _single_chunk(array: pa.Array | pa.ChunkedArray) -> pa.Array:

@@ -22,6 +22,7 @@ from sparkcep.engines.spec import MatchSpec
 from sparkcep.evaluation.binding import Semantics, bind
 from sparkcep.runtime.within_keys import WithinKeyTypeError, engine_window
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
+from sparkcep.compiler.splice import quote_identifier
 
 
 def _arrow_type(data_type, timezone: str):
@@ -142,7 +143,9 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     _check_truth_columns(match, by_name)
 
     component_fields = []
-    if plan.components:
+    if plan.aggregation is not None:
+        component_fields = _aggregation_fields(spark, match, by_name, args)
+    elif plan.components:
         probes = ", ".join(f"{probe} AS `c{i}`" for i, probe in enumerate(match.component_probes))
         types = _probe(spark, f"{prefix}SELECT {probes} FROM ({match.table_sql})", match, args)
         component_fields = [
@@ -157,7 +160,7 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     plan = _bound(plan, by_name, Semantics(ansi=_ansi_enabled(spark), time_zone=timezone), match.source)
     plan = _within_in_key_units(plan, by_name, match)
 
-    if plan.all_rows:
+    if plan.all_rows and plan.aggregation is None:
         passthrough = [f.name for f in input_fields]
     else:
         passthrough = list(partition)
@@ -175,6 +178,35 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     )
     function = arrow_udtf(_function_class(plan, arrow_schema, match.source), returnType=return_type)
     spark.udtf.register(match.function_name, function)
+
+
+def _aggregation_fields(spark, match: CompiledMatch, fields_by_name: dict, args) -> list:
+    """The output columns of a pushed-down aggregation (``sparkcep.compiler.aggregation_pushdown``),
+    each in the type Spark gives the same aggregate over the measure's values: COUNT BIGINT, SUM
+    and AVG as Spark analyses ``sum``/``avg`` of the value column, MIN/MAX the value's type."""
+    from pyspark.sql.types import LongType, StructField
+
+    from sparkcep.compiler.aggregation_pushdown import output_name
+
+    aggregation = match.plan.aggregation
+    fields: list = []
+    probes: list[tuple[int, str]] = []
+    for index, output in enumerate(aggregation.outputs):
+        if output.function in ("count_star", "count"):
+            fields.append(StructField(output_name(index), LongType(), True))
+            continue
+        column = match.plan.value_columns[aggregation.measures[output.measure].column]
+        if output.function in ("min", "max"):
+            fields.append(StructField(output_name(index), fields_by_name[column].dataType, True))
+            continue
+        probes.append((index, f"{output.function}({quote_identifier(column)})"))
+        fields.append(None)
+    if probes:
+        select = ", ".join(f"{sql} AS `c{i}`" for i, (_, sql) in enumerate(probes))
+        types = _probe(spark, f"{match.probe_prefix}SELECT {select} FROM ({match.table_sql})", match, args)
+        for (index, _), field in zip(probes, types.fields):
+            fields[index] = StructField(output_name(index), field.dataType, True)
+    return fields
 
 
 def _check_truth_columns(match: CompiledMatch, fields: dict) -> None:
@@ -249,9 +281,14 @@ def _function_class(plan, arrow_schema: pa.Schema, source: str):
 
     class MatchRecognizeFunction:
         def __init__(self) -> None:
-            from sparkcep.runtime.partition_runner import PartitionRunner
+            if plan.aggregation is not None:
+                from sparkcep.runtime.aggregation_runner import AggregationRunner
 
-            self.runner = PartitionRunner(plan, arrow_schema)
+                self.runner = AggregationRunner(plan, arrow_schema)
+            else:
+                from sparkcep.runtime.partition_runner import PartitionRunner
+
+                self.runner = PartitionRunner(plan, arrow_schema)
 
         def eval(self, batch: pa.RecordBatch):
             try:

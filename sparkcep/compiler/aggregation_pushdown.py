@@ -1,0 +1,251 @@
+"""Aggregation over matches without enumerating them: finding the queries it applies to.
+
+A statement whose outer query only aggregates the output of a ``MATCH_RECOGNIZE ... ONE ROW PER
+MATCH SKIP TILL ANY MATCH`` clause, one group per partition::
+
+    SELECT p, COUNT(*) AS n, SUM(a_val), AVG(a_val), MIN(a_val), MAX(a_val)
+    FROM ev MATCH_RECOGNIZE (PARTITION BY p ORDER BY ts MEASURES A.val AS a_val
+         SKIP TILL ANY MATCH PATTERN (A B+ C) WITHIN 150 DEFINE ...)
+    GROUP BY p HAVING COUNT(*) > 10
+
+needs per partition only the number of matches and, per aggregated measure, the sum, count,
+minimum and maximum of its values over the matches. Under SKIP TILL ANY MATCH those follow from
+prefix counters updated row by row (A-Seq, Qi 2013; GRETA, Poppe et al., VLDB 2017), in time
+polynomial in the rows, where enumerating the matches is exponential
+(``sparkcep.engines.sase.aggregation``). The same text gives the same answer, only faster.
+
+:func:`pushdown` decides whether a clause qualifies and, when it does, what the function outputs
+and how each aggregate call of the outer query reads it. The rewrite then replaces the clause by
+the function (one row per partition holding the partial aggregates) and each aggregate call by a
+read of its column (``any_value``: a group is one partition), splicing the user's text by
+source positions; everything else in the outer query stays as written. When a clause is
+aggregated but does not qualify, the reason is kept for ``explain``, and the query runs by
+enumeration under the usual budgets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from sparkcep import dialect
+from sparkcep.engines.sase.aggregation import MeasureRef, aggregation_unsupported_reason
+from sparkcep.engines.spec import MatchSpec, RowsPerMatch, Strategy
+from sparkcep.plan import expressions as p
+
+PREFIX = "__sparkcep_"
+
+# the outer aggregates computed from prefix counters, by sqlglot node type
+_FUNCTIONS = {exp.Count: "count", exp.Sum: "sum", exp.Avg: "avg", exp.Min: "min", exp.Max: "max"}
+
+
+@dataclass(frozen=True)
+class AggregateOutput:
+    """One column of the function's output: ``function`` of a measure over the partition's
+    matches (``count_star``: the number of matches; ``count``: matches whose measure is not
+    NULL). ``measure`` indexes ``AggregationPlan.measures`` (None for ``count_star``)."""
+
+    function: str
+    measure: int | None
+
+
+@dataclass(frozen=True)
+class AggregationPlan:
+    """What the executor computes per partition instead of the matches."""
+
+    measures: tuple[MeasureRef, ...]
+    outputs: tuple[AggregateOutput, ...]
+    measure_names: tuple[str, ...] = ()  # as the user named them, for explain
+
+
+@dataclass(frozen=True)
+class Pushdown:
+    """A qualifying clause: the plan, and per outer aggregate call its (start, end) in the
+    statement and the SQL that replaces it."""
+
+    plan: AggregationPlan
+    calls: tuple[tuple[int, int, str], ...]
+
+
+def output_name(index: int) -> str:
+    return f"{PREFIX}g{index}"
+
+
+def pushdown(
+    clause: exp.Expression,
+    spec: MatchSpec,
+    has_conditions: bool,
+    partition_names: tuple[str, ...],
+    measure_components: dict[str, p.Expression | None],
+) -> tuple[Pushdown | None, str | None]:
+    """``(Pushdown, None)`` when the query aggregating ``clause`` qualifies; ``(None, reason)``
+    when it aggregates the clause but does not qualify; ``(None, None)`` when no outer query
+    aggregates the clause. ``measure_components``: per measure name (lower case), the one
+    component the measure is (None when it is more than one component's value)."""
+    select = _aggregating_select(clause)
+    if select is None:
+        return None, None
+    reason = _query_reason(select, spec, has_conditions, partition_names)
+    if reason is not None:
+        return None, reason
+    alias = clause.args.get("alias")
+    alias_name = alias.name.lower() if alias is not None and alias.name else None
+    partitions = {n.lower() for n in partition_names}
+    measures: list[MeasureRef] = []
+    names: list[str] = []
+    outputs: list[AggregateOutput] = []
+    calls: list[tuple[int, int, str]] = []
+    for node in _outer_nodes(select):
+        for column in _columns_outside_aggregates(node):
+            name = column.name.lower()
+            if _names_clause(column, alias_name) and name in measure_components and name not in partitions:
+                return None, f"the measure {column.name} is used outside COUNT/SUM/AVG/MIN/MAX"
+        for call in _aggregate_calls(node):
+            found = _call_output(call, alias_name, measure_components, measures, names)
+            if isinstance(found, str):
+                return None, found
+            if found not in outputs:
+                outputs.append(found)
+            column = output_name(outputs.index(found))
+            read = f"any_value(`{column}`)"
+            if found.function in ("count_star", "count"):
+                read = f"coalesce({read}, CAST(0 AS BIGINT))"
+            calls.append((*dialect.span(call), read))
+    if not outputs:
+        return None, "the outer query computes no COUNT/SUM/AVG/MIN/MAX of the matches"
+    return Pushdown(AggregationPlan(tuple(measures), tuple(outputs), tuple(names)), tuple(calls)), None
+
+
+def _aggregating_select(clause: exp.Expression) -> exp.Select | None:
+    """The SELECT whose FROM is ``clause``, when it aggregates (GROUP BY or an aggregate call)."""
+    from_ = clause.parent
+    if not isinstance(from_, exp.From) or not isinstance(from_.parent, exp.Select):
+        return None
+    select = from_.parent
+    if select.args.get("group") is not None:
+        return select
+    if any(_aggregate_calls(node) for node in _outer_nodes(select)):
+        return select
+    return None
+
+
+def _query_reason(select: exp.Select, spec: MatchSpec, has_conditions: bool,
+                  partition_names: tuple[str, ...]) -> str | None:
+    if spec.rows_per_match is not RowsPerMatch.ONE:
+        return "ALL ROWS PER MATCH"
+    if spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
+        return (f"{spec.strategy.value}: pushdown is implemented for SKIP TILL ANY MATCH, whose "
+                "matches are too many to enumerate")
+    engine_reason = aggregation_unsupported_reason(spec, has_conditions)
+    if engine_reason is not None:
+        return engine_reason
+    if select.args.get("joins"):
+        return "the outer query joins the matches with another relation"
+    if select.args.get("where") is not None:
+        return "the outer query filters the matches (WHERE) before aggregating them"
+    for key in ("qualify", "laterals", "pivots"):
+        if select.args.get(key):
+            return f"the outer query has {key.upper()}"
+    if any(isinstance(n, exp.Star) and not isinstance(n.parent, exp.Count) for n in select.expressions):
+        return "the outer query selects *"
+    if any(node.find(exp.Window) is not None for node in _outer_nodes(select)):
+        return "the outer query uses a window function"
+    group = select.args.get("group")
+    grouped = []
+    if group is not None:
+        for key in ("grouping_sets", "cube", "rollup", "totals"):
+            if group.args.get(key):
+                return "GROUPING SETS, CUBE or ROLLUP"
+        for item in group.expressions:
+            if not isinstance(item, exp.Column):
+                return "a GROUP BY item that is not a PARTITION BY column"
+            grouped.append(item.name.lower())
+    if set(grouped) != {n.lower() for n in partition_names}:
+        return ("GROUP BY is not exactly the PARTITION BY columns (each group must be one "
+                "partition)")
+    return None
+
+
+def _outer_nodes(select: exp.Select) -> list[exp.Expression]:
+    """The parts of the outer query that may read the clause's columns (not its FROM)."""
+    nodes = list(select.expressions)
+    for key in ("having", "order"):
+        node = select.args.get(key)
+        if node is not None:
+            nodes.append(node)
+    return nodes
+
+
+def _aggregate_calls(node: exp.Expression) -> list[exp.Expression]:
+    if isinstance(node, exp.AggFunc):
+        return [node]
+    return [n for n in node.find_all(exp.AggFunc) if not _inside_subquery(n, node)]
+
+
+def _inside_subquery(node: exp.Expression, top: exp.Expression) -> bool:
+    parent = node.parent
+    while parent is not None and parent is not top:
+        if isinstance(parent, (exp.Subquery, exp.Select)):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _columns_outside_aggregates(node: exp.Expression) -> list[exp.Column]:
+    found = []
+    for column in node.find_all(exp.Column):
+        parent, inside = column.parent, False
+        while parent is not None and parent is not node.parent:
+            if isinstance(parent, exp.AggFunc):
+                inside = True
+                break
+            parent = parent.parent
+        if not inside:
+            found.append(column)
+    return found
+
+
+def _names_clause(column: exp.Column, alias_name: str | None) -> bool:
+    table = column.table
+    return not table or (alias_name is not None and table.lower() == alias_name)
+
+
+def _call_output(call: exp.Expression, alias_name: str | None,
+                 measure_components: dict[str, p.Expression | None],
+                 measures: list[MeasureRef], names: list[str]) -> AggregateOutput | str:
+    """The output an outer aggregate call reads, registering its measure; or why it cannot."""
+    function = _FUNCTIONS.get(type(call))
+    if function is None:
+        return f"{call.sql_name().upper()} of the matches (pushdown computes COUNT, SUM, AVG, MIN, MAX)"
+    argument = call.this
+    if isinstance(argument, exp.Distinct):
+        return f"{function.upper()}(DISTINCT ...)"
+    if call.args.get("expressions"):
+        return f"{function.upper()} with more than one argument"
+    if function == "count" and (isinstance(argument, exp.Star) or
+                                (isinstance(argument, exp.Literal) and not argument.is_string)):
+        return AggregateOutput("count_star", None)
+    if not isinstance(argument, exp.Column) or not _names_clause(argument, alias_name):
+        return f"{function.upper()} of an expression (pushdown takes a measure's name)"
+    component = measure_components.get(argument.name.lower(), "missing")
+    if component == "missing":
+        return f"{function.upper()}({argument.name}): not a measure"
+    reference = _measure_ref(component)
+    if reference is None:
+        return (f"the measure {argument.name} is not X.col, FIRST(X.col) or LAST(X.col) of one "
+                "variable")
+    if reference not in measures:
+        measures.append(reference)
+        names.append(argument.name)
+    return AggregateOutput(function, measures.index(reference))
+
+
+def _measure_ref(component) -> MeasureRef | None:
+    if not isinstance(component, p.Navigation) or component.offset != 0:
+        return None
+    if component.variables is None or len(component.variables) != 1:
+        return None
+    (variable,) = component.variables
+    return MeasureRef(variable=variable, which="first" if component.from_start else "last",
+                      column=component.column)

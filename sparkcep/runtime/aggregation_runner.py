@@ -1,0 +1,122 @@
+"""Running one partition of a pushed-down aggregation: Arrow batches in, at most one row out.
+
+When the outer query only aggregates a clause's matches (``sparkcep.compiler.aggregation_pushdown``),
+the function feeds the partition's rows to the aggregation engine
+(``sparkcep.engines.sase.aggregation``), which keeps prefix counters instead of matches, and at
+the end of the partition outputs one row: the partition's key and, per output column, the number
+of matches or an aggregate of a measure over them, in the type Spark gives the same aggregate. A
+partition without matches outputs nothing, as its group would not exist in the enumerated result.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Context, Decimal
+from typing import Iterator
+
+import pyarrow as pa
+
+from sparkcep.engines.contract import RowBlock
+from sparkcep.engines.sase.aggregation import AggregationEngine, AggregateTotals
+from sparkcep.errors import MatchRuntimeError
+from sparkcep.plan.match_plan import MatchPlan
+from sparkcep.runtime.partition_runner import decode_masks
+from sparkcep.runtime.within_keys import order_key_numbers
+
+_WIDE = Context(prec=200)
+_BIGINT = (-(2 ** 63), 2 ** 63 - 1)
+
+
+class AggregationRunner:
+    """Aggregates one partition's matches. Feed batches in order; call ``finish`` once."""
+
+    def __init__(self, plan: MatchPlan, output_schema: pa.Schema) -> None:
+        self.plan = plan
+        self.schema = output_schema
+        self.aggregation = plan.aggregation
+        self.engine = AggregationEngine(plan.spec, self.aggregation.measures)
+        self.read_columns = sorted({m.column for m in self.aggregation.measures})
+        self.partition_values: dict[str, object] | None = None
+
+    def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
+        if batch.num_rows == 0:
+            return
+        if self.partition_values is None:
+            self.partition_values = {
+                name: batch.column(name)[0].as_py() for name in self.plan.passthrough_columns
+            }
+        masks, packed = decode_masks(self.plan, batch)
+        columns: list = [None] * len(self.plan.value_columns)
+        for column in self.read_columns:
+            columns[column] = batch.column(self.plan.value_columns[column]).to_pylist()
+        order_key = None
+        if self.plan.order_key_column is not None:
+            order_key = order_key_numbers(batch.column(self.plan.order_key_column),
+                                          self.plan.order_key_descending)
+        self.engine.feed(RowBlock(masks=masks, columns=tuple(columns), order_key=order_key, codes=packed))
+        yield from ()
+
+    def finish(self) -> Iterator[pa.RecordBatch]:
+        totals = self.engine.totals()
+        if totals.matches == 0:
+            return
+        values = dict(self.partition_values or {})
+        arrays = [pa.array([values.get(name)], type=self.schema.field(name).type)
+                  for name in self.plan.passthrough_columns]
+        first_output = len(self.plan.passthrough_columns)
+        for index, output in enumerate(self.aggregation.outputs):
+            arrow_type = self.schema.field(first_output + index).type
+            value = _output_value(output.function, output.measure, totals, arrow_type)
+            arrays.append(pa.array([value], type=arrow_type))
+        yield pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+
+def _output_value(function: str, measure: int | None, totals: AggregateTotals, arrow_type: pa.DataType):
+    """One output column's value: Spark's result of the aggregate over the partition's matches."""
+    if function == "count_star":
+        return _bigint(totals.matches, "COUNT(*)")
+    result = totals.measures[measure]
+    if function == "count":
+        return _bigint(result.non_null, "COUNT")
+    if function in ("min", "max"):
+        return result.minimum if function == "min" else result.maximum
+    if result.non_null == 0 or result.total is None:
+        return None
+    if function == "sum":
+        return _typed(result.total, arrow_type, "SUM")
+    # avg: the exact mean, rounded once to the result type (Spark: DECIMAL(p+4, s+4) or DOUBLE)
+    if pa.types.is_decimal(arrow_type):
+        mean = _WIDE.divide(Decimal(result.total), Decimal(result.non_null))
+        return _typed(mean, arrow_type, "AVG")
+    if isinstance(result.total, int):
+        return result.total / result.non_null  # correctly rounded
+    return float(result.total) / result.non_null
+
+
+def _typed(value, arrow_type: pa.DataType, name: str):
+    """``value`` in ``arrow_type``; a value outside it is a typed error (never a wrapped number)."""
+    if pa.types.is_decimal(arrow_type):
+        quantum = Decimal(1).scaleb(-arrow_type.scale)
+        rounded = Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP, context=_WIDE)
+        if abs(rounded) >= Decimal(10) ** (arrow_type.precision - arrow_type.scale):
+            raise _overflow(name, f"DECIMAL({arrow_type.precision},{arrow_type.scale})")
+        return rounded
+    if pa.types.is_integer(arrow_type):
+        return _bigint(int(value), name)
+    if pa.types.is_floating(arrow_type):
+        return float(value)
+    return value
+
+
+def _bigint(value: int, name: str) -> int:
+    if not _BIGINT[0] <= value <= _BIGINT[1]:
+        raise _overflow(name, "BIGINT")
+    return value
+
+
+def _overflow(name: str, type_name: str) -> MatchRuntimeError:
+    return MatchRuntimeError(
+        "AGGREGATE_OVERFLOW",
+        f"{name} over the matches of a partition does not fit in {type_name} (computed exactly "
+        "without enumerating the matches); aggregate fewer matches per group, e.g. with a "
+        "tighter WITHIN",
+    )

@@ -1,0 +1,106 @@
+"""Aggregation over matches without enumerating them: which queries the compiler pushes down, the
+rewrite it makes (golden files in golden_aggregation/), and why a query is not pushed down
+(``sparkcep.compiler.aggregation_pushdown``; the answers are checked on Spark in
+tests/conformance/test_aggregation_spark.py)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sparkcep import dialect
+from sparkcep.compiler.explain import explain_statement
+from sparkcep.compiler.rewrite import compile_statement
+from sparkcep.dialect import expressions as dx
+
+GOLDEN = Path(__file__).parent / "golden_aggregation"
+CASES = sorted(p for p in GOLDEN.glob("*.sql") if not p.name.endswith(".spark.sql"))
+
+
+@pytest.mark.parametrize("source", CASES, ids=[p.stem for p in CASES])
+def test_golden(source: Path) -> None:
+    compiled = compile_statement(source.read_text())
+    assert compiled.matches[0].plan.aggregation is not None
+    target = source.with_name(source.stem + ".spark.sql")
+    if os.environ.get("SPARKCEP_UPDATE_GOLDEN"):
+        target.write_text(compiled.sql + "\n")
+    assert compiled.sql + "\n" == target.read_text()
+
+
+@pytest.mark.parametrize("source", CASES, ids=[p.stem for p in CASES])
+def test_only_the_clause_and_the_aggregate_calls_change(source: Path) -> None:
+    text = source.read_text()
+    compiled = compile_statement(text)
+    tree = dialect.parse_one(text)
+    clause = next(tree.find_all(dx.MatchRecognize))
+    edits = sorted([dialect.span(clause)] + [(s, e) for s, e, _ in compiled.matches[0].aggregate_calls])
+    # every piece of the user's text between the edits appears in order in the output
+    position, rest = 0, compiled.sql
+    for start, end in edits:
+        piece = text[position:start]
+        at = rest.find(piece)
+        assert at >= 0, piece
+        rest = rest[at + len(piece):]
+        position = end
+    assert rest.endswith(text[position:])
+
+
+BASE = """SELECT {select} FROM ev MATCH_RECOGNIZE (
+  {partition} ORDER BY ts MEASURES A.val AS a_val, B.val + 1 AS b_plus, FIRST(B.val, 1) AS b2
+  {rows} {strategy} PATTERN ({pattern}) DEFINE A AS kind = 'a', B AS kind = 'b'{define}) AS m
+  {rest}"""
+
+
+def _compile(select="p, COUNT(*)", partition="PARTITION BY p", rows="ONE ROW PER MATCH",
+             strategy="SKIP TILL ANY MATCH", pattern="A B+", define="", rest="GROUP BY p"):
+    text = BASE.format(select=select, partition=partition, rows=rows, strategy=strategy,
+                       pattern=pattern, define=define, rest=rest)
+    return compile_statement(text).matches[0]
+
+
+def test_pushdown_applies_to_every_supported_aggregate():
+    match = _compile(select="p, COUNT(*), COUNT(1), COUNT(a_val), SUM(m.a_val), AVG(a_val), "
+                            "MIN(a_val), MAX(a_val), SUM(a_val) / COUNT(*) AS mean")
+    outputs = match.plan.aggregation.outputs
+    # COUNT(*) and COUNT(1) share a column; the repeated SUM and COUNT(*) too
+    assert [o.function for o in outputs] == ["count_star", "count", "sum", "avg", "min", "max"]
+    assert match.aggregation_note is None
+
+
+@pytest.mark.parametrize("change, reason", [
+    (dict(strategy="SKIP TILL NEXT MATCH"), "SKIP TILL NEXT MATCH"),
+    (dict(strategy=""), "STRICT CONTIGUITY"),
+    (dict(rows="ALL ROWS PER MATCH"), "ALL ROWS PER MATCH"),
+    (dict(rest=""), "GROUP BY is not exactly the PARTITION BY columns"),
+    (dict(rest="WHERE a_val > 0 GROUP BY p"), "filters the matches"),
+    (dict(select="p, SUM(b_plus)"), "is not X.col"),
+    (dict(select="p, SUM(b2)"), "is not X.col"),
+    (dict(select="p, SUM(DISTINCT a_val)"), "DISTINCT"),
+    (dict(select="p, stddev(a_val)"), "STDDEV"),
+    (dict(select="p, a_val, COUNT(*)", rest="GROUP BY p, a_val"), "GROUP BY"),
+    (dict(define=" AND B.val > LAST(B.val, 1)"), "match-dependent"),
+])
+def test_pushdown_refused_with_a_reason(change, reason):
+    match = _compile(**change)
+    assert match.plan.aggregation is None
+    assert reason.lower() in (match.aggregation_note or "").lower(), match.aggregation_note
+
+
+def test_no_note_when_the_matches_are_not_aggregated():
+    text = BASE.format(select="*", partition="PARTITION BY p", rows="ONE ROW PER MATCH",
+                       strategy="SKIP TILL ANY MATCH", pattern="A B+", define="", rest="")
+    match = compile_statement(text).matches[0]
+    assert match.plan.aggregation is None and match.aggregation_note is None
+
+
+def test_explain_says_whether_the_pushdown_applies():
+    pushed = explain_statement((GOLDEN / "count_sum_by_partition.sql").read_text())
+    assert "aggregation without enumerating matches" in pushed
+    assert "COUNT(*), SUM(a_val), AVG(a_val), MIN(last_b), MAX(last_b)" in pushed
+    text = BASE.format(select="p, COUNT(*)", partition="PARTITION BY p", rows="ONE ROW PER MATCH",
+                       strategy="SKIP TILL ANY MATCH", pattern="A B+", define="",
+                       rest="WHERE a_val > 0 GROUP BY p")
+    refused = explain_statement(text)
+    assert "aggregation: not pushed down (the outer query filters the matches" in refused

@@ -294,7 +294,9 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
     order = clause.args.get("order")
     ascending = order is None or all(not o.args.get("desc") for o in order.expressions)
     reason = ineligible_reason(spec, plan.components, plan.conditions.values(), ascending)
-    if plan.owned_column is not None:
+    if plan.aggregation is not None:
+        lines.append("chunks:     no (one result row per partition: the counters cannot be split)")
+    elif plan.owned_column is not None:
         lines.append("chunks:     yes, the partition is split into overlapping WITHIN chunks")
     elif reason is None:
         lines.append("chunks:     eligible: spark.sparkcep.withinChunks splits each partition into "

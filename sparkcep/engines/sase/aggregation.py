@@ -37,9 +37,10 @@ Rows that qualify for nothing in the pattern are skipped.
 **WITHIN** (A-Seq's start event marking): one count vector per *start row* still in the window
 (``_Vector``), created when a row starts a partial match and dropped when a row arrives with
 ``key - start key >= within``; each row is applied to every active vector, so every match counted
-satisfies ``last key - first key < within``. A row whose key is NaN lies in no window: it starts
-nothing, extends nothing, and still violates negations. Without WITHIN there is one vector for the
-whole partition and no row is stored.
+satisfies ``last key - first key < within``. Start rows with the same key share a vector (they
+expire together). A row whose key is NaN lies in no window: it starts nothing, extends nothing,
+and still violates negations. Without WITHIN there is one vector for the whole partition and no
+row is stored.
 
 **Measures** (A-Seq's extension to SUM/MIN/MAX, here for any selected row): a ``MeasureRef`` is the
 value of one variable's first or last row in the match. Per state and measure the engine keeps,
@@ -47,11 +48,17 @@ over the partial matches whose value is already known, how many have a non-null 
 minimum and maximum. A transition *keeps* them (the value was fixed earlier), *sets* them to the
 row's value times the count (the row is the variable's first row, or a new last row of a Kleene
 variable), or *drops* them (the variable's component was skipped, or is still ahead: a match that
-ends before reaching an optional component has a null value there).
+ends before reaching an optional component has a null value there). Sums of ints and Decimals are
+exact (Decimals in an unbounded-precision context); a float sum is the sum of value x count in
+float arithmetic (so it may differ from a match-by-match sum in the last bits, and a count beyond
+the float range gives an infinity). MIN/MAX order floats as Spark does: NaN above every number.
+
+**AFTER MATCH SKIP** does not change the matches under SKIP TILL ANY MATCH (every match is
+reported; TO FIRST / TO LAST are refused by ``unsupported_reason``), so it is ignored here.
 
 **Cost.** States: sum over components of ``cap(k) x (negation positions watched + 1)``. Per row
-that qualifies for some variable: O(transitions of the row) without WITHIN, O(active start rows x
-transitions) with it, times (1 + measures); memory: one vector per active start row. No input row
+that qualifies for some variable: O(transitions of the row) without WITHIN, O(active start keys x
+transitions) with it, times (1 + measures); memory: one vector per active start key. No input row
 is kept. Work is counted against ``spec.max_steps`` and the active start vectors against
 ``spec.max_live_runs`` (``sparkcep.engines.budgets``: MATCH_BUDGET_EXCEEDED); the number of matches
 is not bounded by ``max_matches``, as none is built.
@@ -184,12 +191,14 @@ class _Program:
     """What one row does to a count vector, given the variables it qualifies for.
 
     ``srcs[j]`` moves its count to each ``(dst, kinds)`` of ``outs[j]`` (``kinds``: one of _KEEP,
-    _SET, _DROP per measure); ``starts``: the states a new partial match starts in;
-    ``remap``: ``(src, dst)`` for the partial matches whose negation gap the row falls into
-    (``dst = -1``: they are dead). ``cost``: engine steps per vector."""
+    _SET, _DROP per measure; ``keeps[j]``: some move of ``srcs[j]`` keeps a measure);
+    ``starts``: the states a new partial match starts in; ``remap``: ``(src, dst)`` for the
+    partial matches whose negation gap the row falls into (``dst = -1``: they are dead);
+    ``cost``: engine steps per vector."""
 
     srcs: tuple[int, ...]
     outs: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    keeps: tuple[bool, ...]
     starts: tuple[tuple[int, tuple[int, ...]], ...]
     remap: tuple[tuple[int, int], ...]
     cost: int
@@ -279,8 +288,9 @@ class _Automaton:
             if has[self.pat.components[j].var]
         )
         remap = tuple(self._remap(has))
+        keeps = tuple(any(_KEEP in kinds for _dst, kinds in o) for o in outs)
         cost = 1 + sum(map(len, outs)) + len(starts) + len(remap)
-        return _Program(tuple(srcs), tuple(outs), starts, remap, cost)
+        return _Program(tuple(srcs), tuple(outs), keeps, starts, remap, cost)
 
     def _moves(self, k: int, n: int, d: int, has: dict) -> list:
         """``(dst, kinds)`` of every take / proceed the row allows from state (k, n, d)."""
@@ -371,6 +381,7 @@ class AggregationEngine:
         n_states, n_measures = len(self.auto.states), len(self.measures)
         self._global = _Vector(None, n_states, n_measures) if self.within is None else None
         self._active: deque[_Vector] = deque()
+        self._numeric: list[bool] = []  # per measure: the current row's value is a number
 
     # -- public -----------------------------------------------------------------------------------
 
@@ -392,7 +403,10 @@ class AggregationEngine:
             prog = program(code)
             if prog.empty:
                 continue
-            values = [col[i] for col in columns] if columns else None
+            values = None
+            if columns:
+                values = [col[i] for col in columns]
+                self._numeric = [_is_number(x) for x in values]
             if keys is None:
                 self._charge(prog.cost)
                 self.matches += self._apply(self._global, prog, values)
@@ -406,13 +420,13 @@ class AggregationEngine:
 
     @property
     def live_vectors(self) -> int:
-        """Active start rows (WITHIN), or 1."""
+        """Count vectors alive: active start keys (WITHIN), or 1."""
         return len(self._active) if self.within is not None else 1
 
     # -- rows -------------------------------------------------------------------------------------
 
     def _codes(self, masks: np.ndarray) -> list:
-        """One int per row: bit b set when the row qualifies for the b-th variable of the pattern."""
+        """One int per row: bit b set when the row qualifies for the pattern's b-th variable."""
         bits = self.auto.bit
         dtype = np.int64 if len(bits) < 63 else object
         codes = np.zeros(masks.shape[1], dtype=dtype)
@@ -444,11 +458,16 @@ class AggregationEngine:
         self.matches += done
 
     def _start_vector(self, prog: _Program, key, values) -> int:
+        """Start partial matches at this row: in the newest vector if it has the same start key
+        (they leave the window together, so their counts can be summed), else in a new one."""
+        active = self._active
+        if active and active[-1].key == key:
+            return self._add_starts(active[-1], prog, values)
         vec = _Vector(key, len(self.auto.states), len(self.measures))
         done = self._add_starts(vec, prog, values)
-        self._active.append(vec)
-        if len(self._active) > self.spec.max_live_runs:
-            raise budget_exceeded(self.spec, "max_live_runs", "active start rows in the window")
+        active.append(vec)
+        if len(active) > self.spec.max_live_runs:
+            raise budget_exceeded(self.spec, "max_live_runs", "active start keys in the window")
         return done
 
     def _remap_all(self, prog: _Program) -> None:
@@ -463,7 +482,7 @@ class AggregationEngine:
         if self.steps > self.spec.max_steps:
             raise budget_exceeded(
                 self.spec, "max_steps",
-                "counting matches without building them: active start rows x automaton states "
+                "counting matches without building them: active start keys x automaton states "
                 "per row",
             )
 
@@ -520,7 +539,10 @@ class AggregationEngine:
     def _apply_measured(self, vec: _Vector, prog: _Program, values, starts: bool) -> int:
         cnt = vec.cnt
         olds = [cnt[s] for s in prog.srcs]
-        kept = [self._snapshot(vec, s) if c else None for s, c in zip(prog.srcs, olds)]
+        kept = [
+            self._snapshot(vec, s) if c and keep else None
+            for s, c, keep in zip(prog.srcs, olds, prog.keeps)
+        ]
         if prog.remap:
             self._remap(vec, prog)
         done = 0
@@ -573,7 +595,7 @@ class AggregationEngine:
         vec.nn[i][dst] += count
         tot = self._totals[i]
         if tot.summable:
-            if _is_number(x):
+            if self._numeric[i]:
                 vec.sm[i][dst] = self._sum(i, vec.sm[i][dst], _times(count, x))
             else:
                 tot.summable = False
@@ -608,7 +630,7 @@ class AggregationEngine:
                 part = snap[i] if snap is not None else None
             elif kind == _SET and values[i] is not None:
                 x = values[i]
-                part = (count, _times(count, x) if _is_number(x) else 0, x, x)
+                part = (count, _times(count, x) if self._numeric[i] else 0, x, x)
             else:
                 continue
             if part is not None:

@@ -20,7 +20,7 @@ from sparkcep.engines.sase.aggregation import AggregationEngine, AggregateTotals
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.plan.match_plan import MatchPlan
 from sparkcep.runtime.partition_runner import decode_masks
-from sparkcep.runtime.within_keys import order_key_numbers
+from sparkcep.runtime.within_keys import drop_keyless_rows, order_key_numbers
 
 _WIDE = Context(prec=200)
 _BIGINT = (-(2 ** 63), 2 ** 63 - 1)
@@ -52,6 +52,7 @@ class AggregationRunner:
         if self.plan.order_key_column is not None:
             order_key = order_key_numbers(batch.column(self.plan.order_key_column),
                                           self.plan.order_key_descending)
+            packed = drop_keyless_rows(masks, packed, order_key)
         self.engine.feed(RowBlock(masks=masks, columns=tuple(columns), order_key=order_key, codes=packed))
         yield from ()
 

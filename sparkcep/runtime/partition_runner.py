@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from sparkcep.engines import selection as engines
 from sparkcep.runtime.chunk_filter import OwnedRows
-from sparkcep.runtime.within_keys import order_key_numbers
+from sparkcep.runtime.within_keys import drop_keyless_rows, order_key_numbers
 from sparkcep.evaluation.conditions import make_condition
 from sparkcep.evaluation.interpreter import compile_expression
 from sparkcep.evaluation.match_view import MatchView
@@ -106,6 +106,7 @@ class PartitionRunner:
         if self.plan.order_key_column is not None:
             order_key = order_key_numbers(batch.column(self.plan.order_key_column),
                                           self.plan.order_key_descending)
+            packed = drop_keyless_rows(masks, packed, order_key)
         return RowBlock(masks=masks, columns=columns, order_key=order_key, codes=packed)
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:

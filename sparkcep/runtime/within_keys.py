@@ -90,3 +90,19 @@ def order_key_numbers(key: pa.Array, descending: bool = False) -> np.ndarray:
     if descending and numbers.dtype == np.int64 and len(numbers) and numbers.min() == np.iinfo(np.int64).min:
         numbers = numbers.astype(np.float64)  # -(-2^63) does not fit in 64 bits
     return -numbers if descending else numbers
+
+
+def drop_keyless_rows(masks: np.ndarray, codes: np.ndarray | None, order_key: np.ndarray) -> np.ndarray | None:
+    """Under WITHIN, a row without a key (NULL: NaN here) lies in no window, so no variable may
+    select it (docs/semantics.md, "WITHIN w"): its masks are cleared in place. Spark
+    sorts NULL keys first or last, so such a row is never between two rows a match selects and
+    clearing it changes no negation. Returns the bit sets (a cleared copy when rows were
+    cleared)."""
+    if order_key.dtype.kind != "f":
+        return codes
+    keyless = np.isnan(order_key)
+    if keyless.any():
+        masks[:, keyless] = False
+        if codes is not None:
+            codes = np.where(keyless, 0, codes)
+    return codes

@@ -123,3 +123,20 @@ def test_counts_beyond_enumeration_are_exact(spark):
     expected = {p: (n * (2 ** m - 1) * k, k * (2 ** m - 1) * sum(range(n))) for p, (n, m, k) in sizes.items()}
     assert got == expected
     assert max(n for n, _ in got.values()) > 10 ** 14
+
+
+def test_rows_without_a_key_lie_in_no_window(spark):
+    # docs/semantics.md, "WITHIN w": a row whose key is NULL lies in no window, so it is never
+    # selected; Spark sorts it first (ASC) or last (DESC). Only (a@1, b@2) is within 5.
+    spark.sql("SELECT * FROM VALUES (0, CAST(NULL AS BIGINT), 'a'), (0, 1, 'a'), (0, 2, 'b'), "
+              "(0, 10, 'b'), (0, CAST(NULL AS BIGINT), 'b') AS t(p, ts, kind)") \
+        .createOrReplaceTempView("ev_nullkey")
+    for order in ("ts", "ts DESC"):
+        clause = f"""ev_nullkey MATCH_RECOGNIZE (PARTITION BY p ORDER BY {order}
+            MEASURES A.ts AS a_ts SKIP TILL ANY MATCH PATTERN (A B) WITHIN 5
+            DEFINE A AS kind = 'a', B AS kind = 'b')"""
+        pushed = f"SELECT p, COUNT(*), MIN(a_ts) FROM {clause} GROUP BY p"
+        enumerated = f"SELECT p, COUNT(*), MIN(a_ts) FROM (SELECT * FROM {clause}) GROUP BY p"
+        expected = [(0, 1, 1)] if order == "ts" else []  # DESC: b@2 then a@1 -- no A before a B
+        assert _rows(spark, pushed) == expected, order
+        assert _rows(spark, enumerated) == expected, order

@@ -173,6 +173,38 @@ def plot_sase(records: list[dict], out: Path) -> None:
         save(fig, out, "sase_figure5.png")
 
 
+def plot_aggregation(records: list[dict], long_records: list[dict], spark_records: list[dict],
+                     out: Path) -> None:
+    """A-Seq's single-query experiment: enumerate-then-aggregate / aggregation time by pattern
+    length and window (bench/aggregation_aseq.py), and rows/s of the pushdown on Spark by input
+    size (bench/aggregation_spark.py)."""
+    rows = records + long_records
+    if rows:
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        for window in sorted({r["window"] for r in rows}):
+            points = sorted((r["length"], r["ratio"]) for r in rows if r["window"] == window)
+            ax.plot([x for x, _ in points], [y for _, y in points], marker="o", label=f"WITHIN {window}")
+        ax.set_yscale("log")
+        ax.set_xlabel("pattern length (E1 ... En, SKIP TILL ANY MATCH)")
+        ax.set_ylabel("enumeration time / aggregation time")
+        ax.set_title("COUNT and SUM without enumerating matches (10,000 events)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        save(fig, out, "aggregation_ratio.png")
+    if spark_records:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        xs = [r["rows"] / 1e6 for r in spark_records]
+        ax.plot(xs, [r["seconds"] for r in spark_records], marker="o", label="COUNT/SUM of A B+ C D E (pushdown)")
+        ax.plot(xs, [r["floor_seconds"] for r in spark_records], marker="s", linestyle="--",
+                label="pass-through Arrow UDTF (floor)")
+        ax.set_xlabel("input rows (millions), 1,000 partitions")
+        ax.set_ylabel("seconds")
+        ax.set_title("Aggregation pushdown on Spark, local[2]")
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+        save(fig, out, "aggregation_spark.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", default=str(HERE / "results"))
@@ -185,6 +217,8 @@ def main() -> None:
     if (results / "scaling2.jsonl").exists():  # session 2, at one commit on a quiet machine
         plot_scaling(read(results / "scaling2.jsonl"), out, "_session2")
     plot_sase(read(results / "sase.jsonl"), out)
+    plot_aggregation(read(results / "aggregation_aseq.jsonl"), read(results / "aggregation_aseq_long.jsonl"),
+                     read(results / "aggregation_spark.jsonl"), out)
 
 
 if __name__ == "__main__":

@@ -33,30 +33,10 @@ from sparkcep import dialect
 from sparkcep.engines.sase.aggregation import MeasureRef, aggregation_unsupported_reason
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, Strategy
 from sparkcep.plan import expressions as p
-
-PREFIX = "__sparkcep_"
+from sparkcep.plan.aggregation import AggregateOutput, AggregationPlan, output_name
 
 # the outer aggregates computed from prefix counters, by sqlglot node type
 _FUNCTIONS = {exp.Count: "count", exp.Sum: "sum", exp.Avg: "avg", exp.Min: "min", exp.Max: "max"}
-
-
-@dataclass(frozen=True)
-class AggregateOutput:
-    """One column of the function's output: ``function`` of a measure over the partition's
-    matches (``count_star``: the number of matches; ``count``: matches whose measure is not
-    NULL). ``measure`` indexes ``AggregationPlan.measures`` (None for ``count_star``)."""
-
-    function: str
-    measure: int | None
-
-
-@dataclass(frozen=True)
-class AggregationPlan:
-    """What the executor computes per partition instead of the matches."""
-
-    measures: tuple[MeasureRef, ...]
-    outputs: tuple[AggregateOutput, ...]
-    measure_names: tuple[str, ...] = ()  # as the user named them, for explain
 
 
 @dataclass(frozen=True)
@@ -66,10 +46,6 @@ class Pushdown:
 
     plan: AggregationPlan
     calls: tuple[tuple[int, int, str], ...]
-
-
-def output_name(index: int) -> str:
-    return f"{PREFIX}g{index}"
 
 
 def pushdown(

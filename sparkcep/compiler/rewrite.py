@@ -28,7 +28,6 @@ from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.compiler import chunks as chunking_
 from sparkcep.compiler.aggregation_pushdown import Pushdown, pushdown
-from sparkcep.compiler.aggregation_pushdown import output_name as aggregation_output_name
 from sparkcep.plan import expressions as p
 from sparkcep.engines import rowpattern as rp
 from sparkcep.compiler.analysis import Analysis, analyze
@@ -38,6 +37,7 @@ from sparkcep.engines.spec import MatchSpec, RowsPerMatch
 from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
 from sparkcep.compiler.splice import Splicer, quote_identifier
 from sparkcep.compiler.unrolling import unroll
+from sparkcep.plan.aggregation import output_name as aggregation_output_name
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
 
 PREFIX = "__sparkcep_"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sparkcep.engines.spec import MatchSpec
+from sparkcep.plan.aggregation import AggregationPlan
 from sparkcep.plan.expressions import Expression
 
 MASK_BITS = 63  # variables per bitmask column (a BIGINT at most)
@@ -35,8 +36,8 @@ class MatchPlan:
         order_key_descending: the ORDER BY key is descending; the executor negates it, so a
             match's span is still last key - first key.
         aggregation: when the outer query only aggregates the matches
-            (``sparkcep.compiler.aggregation_pushdown.AggregationPlan``), what to compute per
-            partition instead of the matches; None otherwise.
+            (``sparkcep.plan.aggregation``), what to compute per partition instead of the
+            matches; None otherwise.
         partition_columns: names of the input columns holding the partition key values.
         passthrough_columns: input columns copied to the output (ALL ROWS: every input column).
         owned_column: when the partition is one chunk of a larger one (``sparkcep.compiler.chunks``),
@@ -58,5 +59,5 @@ class MatchPlan:
     component_types: tuple[str, ...] = field(default=())
     within_kind: str | None = None
     order_key_descending: bool = False
-    aggregation: object | None = None  # AggregationPlan: per partition, aggregates of the matches
+    aggregation: AggregationPlan | None = None
     owned_column: str | None = field(default=None, repr=False)  # repr: keeps digests stable

@@ -20,7 +20,7 @@ from sparkcep.engines.sase.aggregation import AggregationEngine, AggregateTotals
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.plan.match_plan import MatchPlan
 from sparkcep.runtime.partition_runner import decode_masks
-from sparkcep.runtime.within_keys import drop_keyless_rows, order_key_numbers
+from sparkcep.runtime.within_keys import block_order_key
 
 _WIDE = Context(prec=200)
 _BIGINT = (-(2 ** 63), 2 ** 63 - 1)
@@ -48,11 +48,8 @@ class AggregationRunner:
         columns: list = [None] * len(self.plan.value_columns)
         for column in self.read_columns:
             columns[column] = batch.column(self.plan.value_columns[column]).to_pylist()
-        order_key = None
-        if self.plan.order_key_column is not None:
-            order_key = order_key_numbers(batch.column(self.plan.order_key_column),
-                                          self.plan.order_key_descending)
-            packed = drop_keyless_rows(masks, packed, order_key)
+        order_key, packed = block_order_key(batch, self.plan.order_key_column,
+                                            self.plan.order_key_descending, masks, packed)
         self.engine.feed(RowBlock(masks=masks, columns=tuple(columns), order_key=order_key, codes=packed))
         yield from ()
 

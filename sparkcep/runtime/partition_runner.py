@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from sparkcep.engines import selection as engines
 from sparkcep.runtime.chunk_filter import OwnedRows
-from sparkcep.runtime.within_keys import drop_keyless_rows, order_key_numbers
+from sparkcep.runtime.within_keys import block_order_key
 from sparkcep.evaluation.conditions import make_condition
 from sparkcep.evaluation.interpreter import compile_expression
 from sparkcep.evaluation.match_view import MatchView
@@ -102,11 +102,8 @@ class PartitionRunner:
         columns: tuple = ()
         if self.plan.conditions:  # the engine's conditions read values through the context
             columns = tuple(self.buffer.python_values(-1, i) for i in range(len(self.plan.value_columns)))
-        order_key = None
-        if self.plan.order_key_column is not None:
-            order_key = order_key_numbers(batch.column(self.plan.order_key_column),
-                                          self.plan.order_key_descending)
-            packed = drop_keyless_rows(masks, packed, order_key)
+        order_key, packed = block_order_key(batch, self.plan.order_key_column,
+                                            self.plan.order_key_descending, masks, packed)
         return RowBlock(masks=masks, columns=columns, order_key=order_key, codes=packed)
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:

@@ -20,6 +20,7 @@ from sparkcep.compiler.chunks import chunk_count
 from sparkcep.engines.budgets import BUDGETS
 from sparkcep.engines.spec import MatchSpec
 from sparkcep.evaluation.binding import Semantics, bind
+from sparkcep.plan.aggregation import output_name
 from sparkcep.runtime.within_keys import WithinKeyTypeError, engine_window
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 from sparkcep.compiler.splice import quote_identifier
@@ -186,8 +187,6 @@ def _aggregation_fields(spark, match: CompiledMatch, fields_by_name: dict, args)
     and AVG as Spark analyses ``sum``/``avg`` of the value column, MIN/MAX the value's type."""
     from pyspark.sql.types import LongType, StructField
 
-    from sparkcep.compiler.aggregation_pushdown import output_name
-
     aggregation = match.plan.aggregation
     fields: list = []
     probes: list[tuple[int, str]] = []
@@ -240,6 +239,8 @@ def _check_truth_locals(spark, match: CompiledMatch, args=None) -> None:
                 f"a DEFINE condition must be boolean; this one is {field.dataType.simpleString()}",
                 match.source, start, end - start,
             )
+
+
 def _within_in_key_units(plan, fields_by_name, match: CompiledMatch):
     """The plan with its WITHIN window in the units of the ORDER BY key's type, which only Spark's
     analysis tells (``sparkcep.runtime.within_keys``); a window the key type cannot take is a
@@ -250,7 +251,7 @@ def _within_in_key_units(plan, fields_by_name, match: CompiledMatch):
     try:
         window = engine_window(plan.within_kind, plan.spec.within, key, match.order_key_text or "the key")
     except WithinKeyTypeError as error:
-        start, end = match.within_span or (0, 1)
+        start = match.within_span[0] if match.within_span else 0
         raise AnalysisError.at_offset("WITHIN_KEY_TYPE", str(error), match.source, start,
                                       len("WITHIN")) from None
     return dataclasses.replace(plan, spec=dataclasses.replace(plan.spec, within=window))

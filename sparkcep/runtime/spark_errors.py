@@ -176,24 +176,6 @@ def _keyword_offset(keyword: str, sql: str) -> int | None:
     return None if found is None else found.start()
 
 
-def _within_key_error(message: str, sql: str) -> SparkCepError | None:
-    """WITHIN on an ORDER BY key Spark cannot convert the way the window needs: a number on a
-    DATE key (the key as a DOUBLE), an INTERVAL on a numeric key (the key as a TIMESTAMP)."""
-    cast = re.search(r'CAST\((.+?) AS (DOUBLE|TIMESTAMP)\)"?.*cannot cast "?(\w+)"? to '
-                     r'"?(?:DOUBLE|TIMESTAMP)', message)
-    if cast is None or _keyword_offset("WITHIN", sql) is None:
-        return None
-    key, target, key_type = cast.group(1), cast.group(2), cast.group(3)
-    if target == "DOUBLE":
-        text = (f"WITHIN with a number needs a numeric or TIMESTAMP ORDER BY key, but {key} is "
-                f"{key_type}; write WITHIN INTERVAL '...' <unit> (docs/within.md)")
-    else:
-        text = (f"WITHIN INTERVAL needs a TIMESTAMP, TIMESTAMP_NTZ or DATE ORDER BY key, but {key} "
-                f"is {key_type}; write WITHIN <number> in the key's units (docs/within.md)")
-    offset = _keyword_offset("WITHIN", sql)
-    return AnalysisError.at_offset("WITHIN_KEY_TYPE", text, sql, offset, len("WITHIN"))
-
-
 def restate(error: Exception, match) -> SparkCepError:
     """A Spark error about ``match``'s generated query, restated against the user's SQL."""
     return restate_for_text(error, match.source)
@@ -209,9 +191,6 @@ def restate_for_text(error: Exception, sql: str) -> SparkCepError:
         return recovered
     condition = _condition(error)
     message = clean_message(str(error))
-    within = _within_key_error(message, sql)
-    if within is not None:
-        return within
     code = (condition or "SPARK_ANALYSIS_ERROR").split(".")[0]
     offset = _name_offset(message, sql)
     length = 1

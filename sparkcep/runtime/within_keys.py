@@ -106,3 +106,13 @@ def drop_keyless_rows(masks: np.ndarray, codes: np.ndarray | None, order_key: np
         if codes is not None:
             codes = np.where(keyless, 0, codes)
     return codes
+
+
+def block_order_key(batch: pa.RecordBatch, column: str | None, descending: bool,
+                    masks: np.ndarray, codes: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The WITHIN key of a batch's rows (``order_key_numbers``; None without WITHIN) and the bit
+    sets, with the rows that have no key selected by no variable (``drop_keyless_rows``)."""
+    if column is None:
+        return None, codes
+    order_key = order_key_numbers(batch.column(column), descending)
+    return order_key, drop_keyless_rows(masks, codes, order_key)

@@ -5,7 +5,6 @@ tests/conformance/test_aggregation_spark.py)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -14,19 +13,17 @@ from sparkcep import dialect
 from sparkcep.compiler.explain import explain_statement
 from sparkcep.compiler.rewrite import compile_statement
 from sparkcep.dialect import expressions as dx
+from tests.compiler.golden_files import cases, check_golden
 
 GOLDEN = Path(__file__).parent / "golden_aggregation"
-CASES = sorted(p for p in GOLDEN.glob("*.sql") if not p.name.endswith(".spark.sql"))
+CASES = cases(GOLDEN)
 
 
 @pytest.mark.parametrize("source", CASES, ids=[p.stem for p in CASES])
 def test_golden(source: Path) -> None:
     compiled = compile_statement(source.read_text())
     assert compiled.matches[0].plan.aggregation is not None
-    target = source.with_name(source.stem + ".spark.sql")
-    if os.environ.get("SPARKCEP_UPDATE_GOLDEN"):
-        target.write_text(compiled.sql + "\n")
-    assert compiled.sql + "\n" == target.read_text()
+    check_golden(source, compiled.sql)
 
 
 @pytest.mark.parametrize("source", CASES, ids=[p.stem for p in CASES])

@@ -8,7 +8,6 @@ golden_chunked/<name>.spark.sql (``SPARKCEP_UPDATE_GOLDEN=1`` regenerates them).
 from __future__ import annotations
 
 import dataclasses
-import os
 from pathlib import Path
 
 import numpy as np
@@ -22,19 +21,17 @@ from sparkcep.runtime.chunk_filter import OwnedRows
 from sparkcep.runtime.partition_runner import PartitionRunner
 from sparkcep.engines.contract import Match, UnmatchedRow
 from sparkcep.compiler.rewrite import ChunkOptions, compile_statement
+from tests.compiler.golden_files import cases, check_golden
 
 GOLDEN = Path(__file__).parent / "golden_chunked"
-CASES = sorted(p for p in GOLDEN.glob("*.sql") if not p.name.endswith(".spark.sql"))
+CASES = cases(GOLDEN)
 OPTIONS = ChunkOptions(8, partitioned=True)
 
 
 @pytest.mark.parametrize("source", CASES, ids=[p.stem for p in CASES])
 def test_golden(source: Path) -> None:
     compiled = compile_statement(source.read_text(), OPTIONS)
-    target = source.with_name(source.stem + ".spark.sql")
-    if os.environ.get("SPARKCEP_UPDATE_GOLDEN"):
-        target.write_text(compiled.sql + "\n")
-    assert compiled.sql + "\n" == target.read_text()
+    check_golden(source, compiled.sql)
     assert CHUNK_COLUMN in compiled.sql
 
 

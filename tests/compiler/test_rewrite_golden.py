@@ -7,7 +7,6 @@ the MATCH_RECOGNIZE clauses byte for byte as the user wrote it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -15,18 +14,15 @@ import pytest
 from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.compiler.rewrite import compile_statement
+from tests.compiler.golden_files import cases, check_golden
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = sorted(p for p in GOLDEN.glob("*.sql") if not p.name.endswith(".spark.sql"))
+CASES = cases(GOLDEN)
 
 
 @pytest.mark.parametrize("source", CASES, ids=[p.stem for p in CASES])
 def test_golden(source: Path) -> None:
-    compiled = compile_statement(source.read_text())
-    target = source.with_name(source.stem + ".spark.sql")
-    if os.environ.get("SPARKCEP_UPDATE_GOLDEN"):
-        target.write_text(compiled.sql + "\n")
-    assert compiled.sql + "\n" == target.read_text()
+    check_golden(source, compile_statement(source.read_text()).sql)
 
 
 @pytest.mark.parametrize("source", CASES, ids=[p.stem for p in CASES])

@@ -1,0 +1,35 @@
+"""What the executor computes per partition when the outer query only aggregates a clause's
+matches (``sparkcep.compiler.aggregation_pushdown`` decides; ``sparkcep.runtime.aggregation_runner``
+runs it): pure data, pickled into the registered Spark function with the ``MatchPlan``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sparkcep.engines.sase.aggregation import MeasureRef
+
+OUTPUT_PREFIX = "__sparkcep_g"
+
+
+@dataclass(frozen=True)
+class AggregateOutput:
+    """One column of the function's output: ``function`` of a measure over the partition's
+    matches (``count_star``: the number of matches; ``count``: matches whose measure is not
+    NULL). ``measure`` indexes ``AggregationPlan.measures`` (None for ``count_star``)."""
+
+    function: str
+    measure: int | None
+
+
+@dataclass(frozen=True)
+class AggregationPlan:
+    """Per partition, the aggregates of the matches, one output column each."""
+
+    measures: tuple[MeasureRef, ...]
+    outputs: tuple[AggregateOutput, ...]
+    measure_names: tuple[str, ...] = ()  # as the user named them, for explain
+
+
+def output_name(index: int) -> str:
+    """The name of output column ``index`` of a pushed-down aggregation."""
+    return f"{OUTPUT_PREFIX}{index}"

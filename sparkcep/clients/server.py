@@ -187,7 +187,9 @@ def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
         "hive.server2.logging.operation.log.location": str(work / "operation_logs"),
         "hive.exec.scratchdir": str(work / "scratch"),
         "hive.exec.local.scratchdir": str(work / "local_scratch"),
-        "hive.downloaded.resources.dir": str(work / "resources"),
+        # Hive deletes this folder when a session closes: one per session (Hive's own default
+        # pattern), or a closing session removes it under a session that is opening
+        "hive.downloaded.resources.dir": str(work / "resources" / "${hive.session.id}_resources"),
     }
     settings = {
         "spark.sql.hive.thriftServer.singleSession": "true",

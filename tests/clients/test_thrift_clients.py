@@ -253,6 +253,31 @@ def test_concurrent_sessions(server, reference):
     assert len(done) >= 8
 
 
+def test_sessions_open_while_others_close(server):
+    """8 clients each open, query and close a session 5 times, so sessions open while others
+    close: every OpenSession succeeds (Hive removes a closing session's folders; none may be
+    shared with another session)."""
+    failures = []
+
+    def client(number: int) -> None:
+        for _ in range(5):
+            try:
+                connection = connect(server)
+                cursor = connection.cursor()
+                cursor.execute(f"SELECT {number}")
+                assert cursor.fetchall() == [(number,)]
+                connection.close()
+            except Exception as error:  # noqa: BLE001 - reported below, whole
+                failures.append((number, type(error).__name__, str(error)))
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(300)
+    assert not failures, "\n\n".join(f"client {n}: {kind}: {text}" for n, kind, text in failures)
+
+
 LONG_QUERY = """SELECT count(*) FROM (
   SELECT id % 4 AS k, id AS ts, (id * 7919) % 1000 AS v FROM range(1000000000))
 MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES COUNT(*) AS n

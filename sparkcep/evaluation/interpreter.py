@@ -280,14 +280,7 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
         left, right = args
         return lambda ctx: null_safe_eq(left(ctx), right(ctx))
     if name == "coalesce":
-        def coalesce(ctx):
-            for arg in args:
-                value = arg(ctx)
-                if value is not None:
-                    return value
-            return None
-
-        return coalesce
+        return _coalesce(args)
     if name in ("greatest", "least"):
         pick = max if name == "greatest" else min
 
@@ -435,6 +428,17 @@ DEFINE_ONLY_AGGREGATES = {
 }
 
 
+def _coalesce(args: list[Evaluator]) -> Evaluator:
+    def coalesce(ctx):
+        for arg in args:
+            value = arg(ctx)
+            if value is not None:
+                return value
+        return None
+
+    return coalesce
+
+
 def _strict_binary(function, left: Evaluator, right: Evaluator) -> Evaluator:
     # NULL on the left: NULL, without evaluating the right (as Spark's null-intolerant binary
     # expressions do, so NULL = 1/0 is NULL, not DIVIDE_BY_ZERO; the generated code agrees)
@@ -521,14 +525,7 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         wanted = name == "is_true"
         return lambda ctx: arg(ctx) is wanted
     if name == "coalesce":
-        def coalesce(ctx):
-            for arg in args:
-                value = arg(ctx)
-                if value is not None:
-                    return value
-            return None
-
-        return coalesce
+        return _coalesce(args)
     if name in ("greatest", "least"):
         pick = max if name == "greatest" else min
         key = ops.nan_aware_key if operand is not None and operand.fractional else None

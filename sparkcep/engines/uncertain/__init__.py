@@ -25,7 +25,8 @@ Interface (used by the compiler and the runtime):
   for benchmarks and cross-checks).
 """
 
+from sparkcep.engines.uncertain.engine import make_point_engine, make_uncertain_engine
 from sparkcep.engines.uncertain.pattern import unsupported_reason
 from sparkcep.engines.uncertain.result import UncertainMatch
 
-__all__ = ["UncertainMatch", "unsupported_reason"]
+__all__ = ["UncertainMatch", "make_point_engine", "make_uncertain_engine", "unsupported_reason"]

@@ -1,0 +1,222 @@
+"""Confidence of a match signature by dynamic programming over time points.
+
+A signature selects events ``e_1 .. e_n`` (in match order); event ``e`` occurred at one of the
+``len(e)`` equally likely points of its interval, independently of the others. The signature is a
+match in exactly the worlds where
+
+* ``t_1 < t_2 < ... < t_n`` and ``t_n - t_1 < W`` (the window),
+* no unselected row that breaks the match lies where it would break it: strictly between two
+  consecutive selected events (skip till next match: a row that could have been selected next;
+  negation: a row of the negated variable), or anywhere in ``[t_1, t_n]`` (strict contiguity).
+
+Zhang, Diao, Immerman (PVLDB 2010, Eq. 1-3) sum the probabilities of the point matches; that
+enumerates ``O(U^n)`` point tuples. Here the sum is a chain DP *anchored at the first event's
+time* ``a``: ``G_k[a, t]`` is the weight of the point tuples ``t_1 = a < ... < t_k = t``; one step
+is a prefix sum (``O(A * U)``), or a matrix product with the pair factors of the rows that may not
+lie between the two events (``O(A * U^2)``). The anchor makes the window exact (``t - a < W``) and
+gives the exact time range: the anchors and end points with positive weight are precisely the
+first and last events' possible times in the worlds where the signature matches (this corrects
+the paper's interval passes, which never tighten lower bounds by the window).
+
+Arithmetic is exact (integer counts over the common denominator ``prod len``, ``int64``) while
+that denominator stays below 2**62; beyond, it switches to float64 probabilities.
+
+A breaking row ``x`` whose factor involves one gap (or, under strict contiguity, the whole span)
+enters as a factor ``1 - P[x in the gap]``. A row that could break several gaps (for instance a
+``B`` row between the events of a ``B+`` under skip till next match) makes the gaps dependent; its
+points are enumerated (the paper's Eq. 4 does the same for events matching several components).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+
+_EXACT_LIMIT = 2**62
+
+
+@dataclass
+class Chain:
+    """The DP after ``k`` events: ``g[i, j]`` is the weight of ``t_1 = a0 + i``, ``t_k = t0 + j``.
+    Exact mode: weights are integer counts over ``denom``; float mode (``denom is None``):
+    probabilities."""
+
+    a0: int
+    t0: int
+    g: np.ndarray
+    denom: int | None
+
+    @property
+    def t1(self) -> int:
+        return self.t0 + self.g.shape[1] - 1
+
+    def mass(self):
+        """The probability of the chain so far (Fraction in exact mode, else float)."""
+        total = self.g.sum()
+        if self.denom is None:
+            return float(total)
+        return Fraction(int(total), self.denom)
+
+    def time_range(self) -> tuple[int, int, int, int] | None:
+        """(first lo, first hi, last lo, last hi) over the tuples of positive weight."""
+        rows = np.flatnonzero(self.g.sum(axis=1) > 0)
+        cols = np.flatnonzero(self.g.sum(axis=0) > 0)
+        if not len(rows):
+            return None
+        return (self.a0 + int(rows[0]), self.a0 + int(rows[-1]),
+                self.t0 + int(cols[0]), self.t0 + int(cols[-1]))
+
+
+def _as_float(chain: Chain) -> np.ndarray:
+    return chain.g.astype(np.float64) / chain.denom if chain.denom is not None else chain.g
+
+
+def start(lo: int, hi: int, exact: bool = True) -> Chain:
+    """The chain of one event over ``[lo, hi]`` (anchor = its own time)."""
+    n = hi - lo + 1
+    if exact and n < _EXACT_LIMIT:
+        return Chain(lo, lo, np.eye(n, dtype=np.int64), n)
+    return Chain(lo, lo, np.eye(n, dtype=np.float64) / n, None)
+
+
+def extend(chain: Chain, lo: int, hi: int, window: int | None, pair=None) -> Chain | None:
+    """Append an event over ``[lo, hi]`` strictly after the last one, inside the window.
+
+    ``pair``: optional ``(s_grid, t_grid) -> (numerator, denominator)`` giving the integer factor
+    of each (previous time, new time) pair and its common denominator (breaking rows)."""
+    a_last = chain.a0 + chain.g.shape[0] - 1
+    new_lo = max(lo, chain.t0 + 1)
+    new_hi = hi if window is None else min(hi, a_last + window - 1)
+    if new_lo > new_hi:
+        return None
+    n = hi - lo + 1
+    ts = np.arange(new_lo, new_hi + 1, dtype=np.int64)
+    num, den = None, 1
+    if pair is not None:
+        ss = np.arange(chain.t0, chain.t1 + 1, dtype=np.int64)
+        num, den = pair(ss[:, None], ts[None, :])
+        num = np.where(ss[:, None] < ts[None, :], num, 0)
+    exact = chain.denom is not None and chain.denom * n * den < _EXACT_LIMIT
+    g = chain.g if exact else _as_float(chain)
+    if num is None:
+        csum = np.cumsum(g, axis=1)
+        idx = np.minimum(ts - 1, chain.t1) - chain.t0  # the last previous time before t
+        out = np.where(idx[None, :] >= 0, csum[:, np.clip(idx, 0, None)], 0)
+    elif exact:
+        out = g @ num.astype(np.int64)
+    else:
+        out = g @ (num.astype(np.float64) / den)
+    if window is not None:
+        anchors = np.arange(chain.a0, a_last + 1, dtype=np.int64)
+        out = np.where(ts[None, :] - anchors[:, None] < window, out, 0)
+    if not out.any():
+        return None
+    if exact:
+        return Chain(chain.a0, new_lo, out, chain.denom * n * den)
+    return Chain(chain.a0, new_lo, out / n, None)
+
+
+def span_factor(chain: Chain, rows: list[tuple[int, int]]) -> Chain:
+    """Strict contiguity: every unselected row ``(lo, hi)`` must lie outside ``[t_1, t_n]``."""
+    a = np.arange(chain.a0, chain.a0 + chain.g.shape[0], dtype=np.int64)[:, None]
+    t = np.arange(chain.t0, chain.t1 + 1, dtype=np.int64)[None, :]
+    for lo, hi in rows:
+        n = hi - lo + 1
+        outside = n - np.clip(np.minimum(t, hi) - np.maximum(a, lo) + 1, 0, None)
+        if chain.denom is not None and chain.denom * n < _EXACT_LIMIT:
+            chain = Chain(chain.a0, chain.t0, chain.g * outside, chain.denom * n)
+        else:
+            chain = Chain(chain.a0, chain.t0, _as_float(chain) * (outside / n), None)
+    return chain
+
+
+def _gap_factor(single: list[tuple[int, int]], fixed: list[int]):
+    """The pair factor of one gap: rows that may not lie strictly inside it, each given by its
+    interval (``single``: a factor ``len - count``) or by a fixed time point (``fixed``: 0/1)."""
+
+    def pair(s, t):
+        num = np.ones(np.broadcast(s, t).shape, dtype=np.int64)
+        den = 1
+        for lo, hi in single:
+            cnt = np.clip(np.minimum(t - 1, hi) - np.maximum(s + 1, lo) + 1, 0, None)
+            num = num * (hi - lo + 1 - cnt)
+            den *= hi - lo + 1
+        for tau in fixed:
+            num = num * ~((s < tau) & (tau < t))
+        return num, den
+
+    return pair
+
+
+@dataclass
+class Outcome:
+    """A signature's confidence (Fraction when exact, else float) and time range."""
+
+    confidence: Fraction | float
+    time_range: tuple[int, int, int, int]
+
+
+def signature_confidence(
+    intervals: list[tuple[int, int]],
+    window: int | None,
+    breaking: dict[int, list[int]] | None = None,
+    row_intervals: dict[int, tuple[int, int]] | None = None,
+    span_rows: list[tuple[int, int]] | None = None,
+    max_assignments: int = 1_000_000,
+) -> Outcome | None:
+    """The confidence and time range of a signature whose events have ``intervals`` (match
+    order); None when it matches in no world.
+
+    ``breaking``: unselected row -> the gaps ``k`` (between events ``k-1`` and ``k``) it may not
+    lie strictly inside; ``row_intervals`` their intervals. ``span_rows``: strict contiguity's
+    rows that may not lie in ``[t_1, t_n]``. Rows breaking several gaps have their points
+    enumerated (at most ``max_assignments`` combinations, else ValueError)."""
+    breaking = breaking or {}
+    single: dict[int, list[tuple[int, int]]] = {}
+    multi: list[int] = []
+    for x, gaps in breaking.items():
+        if len(gaps) == 1:
+            single.setdefault(gaps[0], []).append(row_intervals[x])
+        else:
+            multi.append(x)
+    combos = 1
+    for x in multi:
+        lo, hi = row_intervals[x]
+        combos *= hi - lo + 1
+    if combos > max_assignments:
+        raise ValueError(combos)
+    points = [range(row_intervals[x][0], row_intervals[x][1] + 1) for x in multi]
+    total: Chain | None = None
+    for taus in product(*points):
+        fixed_by_gap: dict[int, list[int]] = {}
+        for x, tau in zip(multi, taus):
+            for k in breaking[x]:
+                fixed_by_gap.setdefault(k, []).append(tau)
+        chain: Chain | None = start(*intervals[0])
+        for k in range(1, len(intervals)):
+            s_rows, f_rows = single.get(k, []), fixed_by_gap.get(k, [])
+            pair = _gap_factor(s_rows, f_rows) if (s_rows or f_rows) else None
+            chain = extend(chain, *intervals[k], window, pair)
+            if chain is None:
+                break
+        if chain is None:
+            continue
+        if span_rows:
+            chain = span_factor(chain, span_rows)
+        # every assignment runs through the same ranges and denominators (only the 0/1 factors
+        # of the enumerated rows differ), so the arrays add up
+        total = chain if total is None else Chain(total.a0, total.t0, total.g + chain.g, total.denom)
+    if total is None:
+        return None
+    if combos > 1:
+        if total.denom is not None and total.denom * combos < _EXACT_LIMIT:
+            total = Chain(total.a0, total.t0, total.g, total.denom * combos)
+        else:
+            total = Chain(total.a0, total.t0, _as_float(total) / combos, None)
+    rng = total.time_range()
+    if rng is None:
+        return None
+    return Outcome(total.mass(), rng)

@@ -211,7 +211,14 @@ class UncertainEngine(_Frame):
                 rows.pop(), labels.pop(), comps.pop()
 
         lo, hi = buf.interval(r)
-        search([r], [first.var], [0], dp.start(lo, hi))
+        chain = dp.start(lo, hi)
+        if last_comp == 0:  # a one-row pattern: the start is the match
+            self.stats["signatures"] += 1
+            res = self._outcome([r], [first.var], [0], scope)
+            if res is not None and self._keep(res.confidence):
+                out.append(self._emit([r], [first.var], res.confidence, res.time_range))
+            return out
+        search([r], [first.var], [0], chain)
         return out
 
     def _outcome(self, rows, labels, comps, scope):
@@ -268,7 +275,10 @@ class PointEngine(_Frame):
 
         lo, hi = buf.interval(r)
         for a in range(lo, hi + 1):
-            search([r], [first.var], [0], [a], a)
+            if last_comp == 0:  # a one-row pattern: the start is the match
+                self._record(sigs, [r], [first.var], [0], [a], scope)
+            else:
+                search([r], [first.var], [0], [a], a)
         out = []
         for key, (rows, labels, _comps, num, den, rng) in sigs.items():
             conf = Fraction(num, den)

@@ -191,10 +191,11 @@ class UncertainEngine(_Frame):
                 self._step(chain.g.size)
                 if nchain is None:
                     continue
-                bound = nchain.mass()
-                if bound < self.min_confidence:
-                    self.stats["pruned"] += 1
-                    continue
+                if self.min_confidence > 0 or (simple and d == last_comp):
+                    bound = nchain.mass()
+                    if bound < self.min_confidence:
+                        self.stats["pruned"] += 1
+                        continue
                 v = pat.components[d].var
                 rows.append(x), labels.append(v), comps.append(d)
                 if d == last_comp:

@@ -149,24 +149,25 @@ class Rules:
 
     def exclusions(self, buf: RowBuffer, rows, labels, comps, cand: np.ndarray) -> dict[int, list[int]]:
         """Unselected rows (among the absolute indices ``cand``) that break the match when they
-        lie strictly between selected positions ``k - 1`` and ``k``: row -> the steps ``k``.
+        lie strictly between selected positions ``k - 1`` and ``k``: row -> the gaps ``k``.
         Not used under strict contiguity (every unselected row in the span breaks it)."""
         chosen = set(rows)
         out: dict[int, list[int]] = {}
+        local = cand - buf.base
+        c_lo, c_hi = buf.lo[local], buf.hi[local]
         for k in range(1, len(rows)):
             nxt, neg = self.relevant_vars(comps, k)
-            variables = set(nxt) | set(neg)
+            variables = sorted(set(nxt) | set(neg))
             if not variables:
                 continue
             lo_gap, hi_gap = buf.interval(rows[k - 1])[0], buf.interval(rows[k])[1]
+            near = (c_hi > lo_gap) & (c_lo < hi_gap)  # can lie strictly between
+            near &= buf.masks[variables][:, local].any(axis=0)
             prefix_rows, prefix_labels = rows[:k], labels[:k]
-            for x in cand:
+            for x in cand[near]:
                 x = int(x)
                 if x in chosen:
                     continue
-                xlo, xhi = buf.interval(x)
-                if xhi <= lo_gap or xlo >= hi_gap:
-                    continue  # cannot lie strictly between
                 if any(self.qualifies(buf, prefix_rows, prefix_labels, x, v) for v in variables):
                     out.setdefault(x, []).append(k)
         return out

@@ -254,14 +254,29 @@ class PointEngine(_Frame):
             points[c.var] = ([t for t, _ in pts], [x for _, x in pts])
         sigs: dict[tuple, list] = {}  # signature -> [rows, labels, comps, numerator, range]
 
+        rows_of = {c.var: [int(x) for x in scope[buf.masks[c.var, scope - buf.base]]]
+                   for c in pat.components}
+        nxt = rules.strategy is Strategy.SKIP_TILL_NEXT_MATCH
+
         def search(rows, labels, comps, times, a):
             c = comps[-1]
             options = ([c] if pat.components[c].kleene else []) + ([c + 1] if c < last_comp else [])
+            limit = None if window is None else a + window
+            if nxt:
+                # NELT (PVLDB 2010 section 4.2): a point after the earliest end among the relevant
+                # rows that start after the last point is always preceded by that row
+                for d in options:
+                    v = pat.components[d].var
+                    for y in rows_of[v]:
+                        lo_y, hi_y = buf.interval(y)
+                        if lo_y > times[-1] and y not in rows and (limit is None or hi_y < limit) \
+                                and rules.qualifies(buf, rows, labels, y, v):
+                            limit = hi_y + 1
             for d in options:
                 v = pat.components[d].var
                 ts, xs = points[v]
                 i = bisect_right(ts, times[-1])
-                j = len(ts) if window is None else bisect_left(ts, a + window)
+                j = len(ts) if limit is None else bisect_left(ts, limit)
                 for k in range(i, j):
                     x, t = xs[k], ts[k]
                     self._step()

@@ -200,3 +200,23 @@ def test_errors_on_spark(spark, events):
     with pytest.raises(SparkCepError) as caught:
         sparkcep.sql(spark, typed)
     assert caught.value.code == "UNCERTAIN_TIME_TYPE" and caught.value.line == 4
+
+
+def test_all_rows_per_match(spark, events):
+    query = """SELECT * FROM (SELECT * FROM uncertain_ev WHERE case_id = 0) MATCH_RECOGNIZE (
+  PARTITION BY case_id ORDER BY id
+  UNCERTAIN TIME (lo, hi)
+  MEASURES MATCH_NUMBER() AS n, CLASSIFIER() AS cl, CONFIDENCE() AS confidence
+  ALL ROWS PER MATCH
+  SKIP TILL ANY MATCH
+  PATTERN (A B C) WITHIN 4
+  DEFINE A AS A.kind = 'a', B AS B.kind = 'b', C AS C.kind = 'c')"""
+    matches: dict = {}
+    for row in sparkcep.sql(spark, query).collect():
+        rows, confidences = matches.setdefault(row.n, (set(), set()))
+        rows.add((row.id, row.cl, row.lo, row.hi))
+        confidences.add(round(row.confidence * 225, 9))
+    assert sorted((sorted(rows), sorted(c)) for rows, c in matches.values()) == [
+        ([(1, "A", 1, 5), (2, "C", 3, 5), (3, "B", 3, 7)], [15.0]),
+        ([(1, "A", 1, 5), (3, "B", 3, 7), (4, "C", 4, 6)], [24.0]),
+    ]

@@ -23,15 +23,16 @@ that denominator stays below 2**62; beyond, it switches to float64 probabilities
 
 A breaking row ``x`` whose factor involves one gap (or, under strict contiguity, the whole span)
 enters as a factor ``1 - P[x in the gap]``. A row that could break several gaps (for instance a
-``B`` row between the events of a ``B+`` under skip till next match) makes the gaps dependent; its
-points are enumerated (the paper's Eq. 4 does the same for events matching several components).
+``B`` row between the events of a ``B+`` under skip till next match) makes the gaps dependent: the
+DP state then also records whether that row already occurred (where the paper's Eq. 4 enumerates
+the time points of events matching several components, a factor ``U`` per such row, this costs a
+factor 2).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
 
 import numpy as np
 
@@ -133,9 +134,10 @@ def span_factor(chain: Chain, rows: list[tuple[int, int]]) -> Chain:
     return chain
 
 
-def _gap_factor(single: list[tuple[int, int]], fixed: list[int]):
-    """The pair factor of one gap: rows that may not lie strictly inside it, each given by its
-    interval (``single``: a factor ``len - count``) or by a fixed time point (``fixed``: 0/1)."""
+def _gap_factor(single: list[tuple[int, int]], placed: list[tuple[int, int, frozenset]], k: int):
+    """The pair factor of gap ``k``: ``single`` rows may not lie strictly inside it (a factor
+    ``len - count``); the ``placed`` tracked rows occur in ``(s, t]`` -- only at ``t`` when they
+    break this gap."""
 
     def pair(s, t):
         num = np.ones(np.broadcast(s, t).shape, dtype=np.int64)
@@ -144,8 +146,11 @@ def _gap_factor(single: list[tuple[int, int]], fixed: list[int]):
             cnt = np.clip(np.minimum(t - 1, hi) - np.maximum(s + 1, lo) + 1, 0, None)
             num = num * (hi - lo + 1 - cnt)
             den *= hi - lo + 1
-        for tau in fixed:
-            num = num * ~((s < tau) & (tau < t))
+        for lo, hi, gaps in placed:
+            if k in gaps:
+                num = num * ((lo <= t) & (t <= hi))
+            else:
+                num = num * np.clip(np.minimum(t, hi) - np.maximum(s + 1, lo) + 1, 0, None)
         return num, den
 
     return pair
@@ -165,57 +170,81 @@ def signature_confidence(
     breaking: dict[int, list[int]] | None = None,
     row_intervals: dict[int, tuple[int, int]] | None = None,
     span_rows: list[tuple[int, int]] | None = None,
-    max_assignments: int = 1_000_000,
+    max_tracked: int = 8,
 ) -> Outcome | None:
     """The confidence and time range of a signature whose events have ``intervals`` (match
     order); None when it matches in no world.
 
     ``breaking``: unselected row -> the gaps ``k`` (between events ``k-1`` and ``k``) it may not
     lie strictly inside; ``row_intervals`` their intervals. ``span_rows``: strict contiguity's
-    rows that may not lie in ``[t_1, t_n]``. Rows breaking several gaps have their points
-    enumerated (at most ``max_assignments`` combinations, else ValueError)."""
+    rows that may not lie in ``[t_1, t_n]``.
+
+    A row breaking one gap is a pair factor of that gap. A row breaking several gaps is *tracked*:
+    the DP state also records which tracked rows already occurred (at or before the current
+    event's time); a tracked row occurs inside a gap it breaks only tied with the gap's right end
+    (a tie is not "strictly between"), anywhere in the other gaps, before the first event or after
+    the last. That is ``2^m`` arrays for ``m`` tracked rows (at most ``max_tracked``, else
+    ValueError)."""
     breaking = breaking or {}
     single: dict[int, list[tuple[int, int]]] = {}
-    multi: list[int] = []
+    tracked: list[tuple[int, int, frozenset]] = []
     for x, gaps in breaking.items():
         if len(gaps) == 1:
             single.setdefault(gaps[0], []).append(row_intervals[x])
         else:
-            multi.append(x)
-    combos = 1
-    for x in multi:
-        lo, hi = row_intervals[x]
-        combos *= hi - lo + 1
-    if combos > max_assignments:
-        raise ValueError(combos)
-    points = [range(row_intervals[x][0], row_intervals[x][1] + 1) for x in multi]
-    total: Chain | None = None
-    for taus in product(*points):
-        fixed_by_gap: dict[int, list[int]] = {}
-        for x, tau in zip(multi, taus):
-            for k in breaking[x]:
-                fixed_by_gap.setdefault(k, []).append(tau)
-        chain: Chain | None = start(*intervals[0])
-        for k in range(1, len(intervals)):
-            s_rows, f_rows = single.get(k, []), fixed_by_gap.get(k, [])
-            pair = _gap_factor(s_rows, f_rows) if (s_rows or f_rows) else None
-            chain = extend(chain, *intervals[k], window, pair)
-            if chain is None:
-                break
-        if chain is None:
+            tracked.append((*row_intervals[x], frozenset(gaps)))
+    m = len(tracked)
+    if m > max_tracked:
+        raise ValueError(m)
+    # the tracked rows' denominators enter the chain from the start, so that every state's array
+    # shares one denominator and the exact/float switch happens for all of them at once
+    lo1, hi1 = intervals[0]
+    denom = hi1 - lo1 + 1
+    for lo, hi, _g in tracked:
+        denom *= hi - lo + 1
+    anchors = np.arange(lo1, hi1 + 1, dtype=np.int64)
+    exact = denom < _EXACT_LIMIT
+    states: dict[int, Chain] = {}
+    for mask in range(1 << m):
+        w = np.ones(len(anchors), dtype=np.int64)
+        for i, (lo, hi, _g) in enumerate(tracked):
+            if mask >> i & 1:  # the row occurred at or before t_1 (its later times: later)
+                w = w * np.clip(anchors - lo + 1, 0, hi - lo + 1)
+        if not w.any():
             continue
-        if span_rows:
-            chain = span_factor(chain, span_rows)
-        # every assignment runs through the same ranges and denominators (only the 0/1 factors
-        # of the enumerated rows differ), so the arrays add up
-        total = chain if total is None else Chain(total.a0, total.t0, total.g + chain.g, total.denom)
+        g = np.diag(w)
+        states[mask] = Chain(lo1, lo1, g, denom) if exact else Chain(lo1, lo1, g / denom, None)
+    for k in range(1, len(intervals)):
+        s_rows = single.get(k, [])
+        new: dict[int, Chain] = {}
+        for mask, chain in states.items():
+            free = [i for i in range(m) if not mask >> i & 1]
+            for sub in range(1 << len(free)):
+                placed = [free[j] for j in range(len(free)) if sub >> j & 1]
+                pair = _gap_factor(s_rows, [tracked[i] for i in placed], k) \
+                    if (s_rows or placed) else None
+                nxt = extend(chain, *intervals[k], window, pair)
+                if nxt is None:
+                    continue
+                key = mask | sum(1 << i for i in placed)
+                old = new.get(key)
+                new[key] = nxt if old is None else Chain(old.a0, old.t0, old.g + nxt.g, old.denom)
+        states = new
+        if not states:
+            return None
+    total: Chain | None = None
+    for mask, chain in states.items():
+        ts = np.arange(chain.t0, chain.t1 + 1, dtype=np.int64)
+        g = chain.g
+        for i, (lo, hi, _g) in enumerate(tracked):
+            if not mask >> i & 1:  # still to occur: after the last event
+                g = g * (hi - lo + 1 - np.clip(ts - lo + 1, 0, hi - lo + 1))[None, :]
+        total = Chain(chain.a0, chain.t0, g, chain.denom) if total is None else \
+            Chain(total.a0, total.t0, total.g + g, total.denom)
     if total is None:
         return None
-    if combos > 1:
-        if total.denom is not None and total.denom * combos < _EXACT_LIMIT:
-            total = Chain(total.a0, total.t0, total.g, total.denom * combos)
-        else:
-            total = Chain(total.a0, total.t0, _as_float(total) / combos, None)
+    if span_rows:
+        total = span_factor(total, span_rows)
     rng = total.time_range()
     if rng is None:
         return None

@@ -38,6 +38,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from sparkcep.engines.budgets import budget_exceeded
 from sparkcep.engines.contract import RowBlock
 from sparkcep.engines.spec import MatchSpec, Strategy
 from sparkcep.engines.uncertain import confidence as dp
@@ -226,13 +227,13 @@ class UncertainEngine(_Frame):
         breaking, intervals, span = self._breaking(rows, labels, comps, scope)
         try:
             return dp.signature_confidence(
-                [self.buf.interval(x) for x in rows], self.window, breaking, intervals, span,
-                max_assignments=max(1, self.spec.max_steps - self.steps),
-            )
+                [self.buf.interval(x) for x in rows], self.window, breaking, intervals, span)
         except ValueError:
-            check_budget(self.spec, "max_steps", self.spec.max_steps + 1,
-                         "rows that could break several gaps of one match")
-            raise
+            raise budget_exceeded(
+                self.spec, "max_steps",
+                "too many rows could break several gaps of one match under SKIP TILL NEXT MATCH "
+                "or negation",
+            ) from None
 
 
 class PointEngine(_Frame):

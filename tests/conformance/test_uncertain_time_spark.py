@@ -146,6 +146,12 @@ def test_errors_on_spark(spark, events):
     with pytest.raises(SparkCepError) as caught:
         sparkcep.sql(spark, typed)
     assert caught.value.code == "UNCERTAIN_TIME_TYPE" and caught.value.line == 4
+    interval = clause("bad", within="INTERVAL '4' SECOND")  # integer times count points
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, interval)
+    assert caught.value.code == "UNCERTAIN_TIME_TYPE"
+    line = interval.splitlines()[caught.value.line - 1]
+    assert line[caught.value.column - 1:].startswith("WITHIN"), str(caught.value)
 
 
 def test_all_rows_per_match(spark, events):

@@ -250,3 +250,13 @@ def test_an_empty_or_null_interval_is_a_located_run_time_error() -> None:
         sql = query()
         start, end = caught.value.span
         assert sql[start:end] == "UNCERTAIN TIME (lo, hi)"
+
+
+def test_the_new_codes_are_documented() -> None:
+    from pathlib import Path
+
+    listed = (Path(__file__).resolve().parents[2] / "docs" / "errors.md").read_text()
+    for code in ("INVALID_UNCERTAIN_TIME", "INVALID_MINIMUM_CONFIDENCE", "UNCERTAIN_TIME_REQUIRED",
+                 "UNCERTAIN_FUNCTION_IN_DEFINE", "INVALID_UNCERTAIN_TIME_GRANULARITY",
+                 "UNCERTAIN_TIME_NOT_SUPPORTED", "UNCERTAIN_TIME_TYPE", "INVALID_UNCERTAIN_INTERVAL"):
+        assert f"`{code}`" in listed, code

@@ -47,6 +47,7 @@ def clause(name, pattern="A B C", strategy="SKIP TILL ANY MATCH", minimum="", ta
 
 
 BASE = dt.datetime(2024, 3, 1, 12, 0, 0)
+DAY = dt.date(2024, 3, 1)
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +64,11 @@ def events(spark):
               for case, row_id, kind, lo, hi in rows if case == 0]
     spark.createDataFrame(stamps, "case_id INT, id INT, kind STRING, lo_s TIMESTAMP, hi_s TIMESTAMP, "
                                   "lo_ms TIMESTAMP, hi_ms TIMESTAMP").createOrReplaceTempView("uncertain_ts")
+    days = [(case, row_id, kind, DAY + dt.timedelta(days=lo), DAY + dt.timedelta(days=hi),
+             BASE + dt.timedelta(seconds=lo, milliseconds=1), BASE + dt.timedelta(seconds=hi, milliseconds=999))
+            for case, row_id, kind, lo, hi in rows if case == 0]
+    spark.createDataFrame(days, "case_id INT, id INT, kind STRING, lo_d DATE, hi_d DATE, "
+                                "lo_ntz TIMESTAMP_NTZ, hi_ntz TIMESTAMP_NTZ").createOrReplaceTempView("uncertain_days")
     return rows
 
 
@@ -108,6 +114,19 @@ def test_timestamp_intervals_with_granularity_and_the_default(spark, events):
         assert {k[1:]: v for k, v in result[name].items()} == {
             (1, (3,), 2): (pytest.approx(15 / 225), BASE + 1 * unit, BASE + 3 * unit, BASE + 4 * unit, BASE + 5 * unit),
             (1, (3,), 4): (pytest.approx(24 / 225), BASE + 1 * unit, BASE + 4 * unit, BASE + 4 * unit, BASE + 6 * unit),
+        }, name
+
+
+def test_date_and_timestamp_ntz_intervals(spark, events):
+    dates = clause("days", table="uncertain_days", lo="lo_d", hi="hi_d", within="INTERVAL '4' DAY")
+    wall = clause("ntz", table="uncertain_days", lo="lo_ntz", hi="hi_ntz",
+                  granularity=" GRANULARITY INTERVAL '1' SECOND", within="INTERVAL '4' SECOND")
+    for query, start, unit in [(dates, DAY, dt.timedelta(days=1)), (wall, BASE, dt.timedelta(seconds=1))]:
+        result = _by_query(sparkcep.sql(spark, query).collect())
+        (name,) = result
+        assert {k[1:]: v for k, v in result[name].items()} == {
+            (1, (3,), 2): (pytest.approx(15 / 225), start + 1 * unit, start + 3 * unit, start + 4 * unit, start + 5 * unit),
+            (1, (3,), 4): (pytest.approx(24 / 225), start + 1 * unit, start + 4 * unit, start + 4 * unit, start + 6 * unit),
         }, name
 
 

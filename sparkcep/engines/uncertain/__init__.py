@@ -23,6 +23,11 @@ Interface (used by the compiler and the runtime):
   positions in the partition.
 * ``make_point_engine(...)``: the same contract, point-based evaluation (the paper's baseline;
   for benchmarks and cross-checks).
+
+``UncertainMatch.rows`` lists the rows in match (time) order, which need not be increasing row
+indices (a row that arrived later can have occurred earlier).
+
+May import: ``sparkcep.engines`` (contract, spec, rowpattern, budgets), ``sparkcep.errors``.
 """
 
 from sparkcep.engines.uncertain.engine import make_point_engine, make_uncertain_engine

@@ -263,7 +263,7 @@ def _uncertain_lines(plan: MatchPlan, clause: dx.MatchRecognize, text: str) -> l
              "is a match; the rows reach the engine sorted by lo, then by the ORDER BY"]
     if uncertain.minimum_confidence is not None:
         lines.append(f"  minimum:  MINIMUM CONFIDENCE {uncertain.minimum_confidence:g}: less likely "
-                     "matches are dropped, and partial matches already below it are pruned")
+                     "matches are dropped, and partial matches that cannot reach it are pruned")
     return lines
 
 
@@ -273,8 +273,8 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
     dependent = [names[v] for v in sorted(plan.conditions)]
     lines = []
     if plan.uncertain_time is not None:
-        lines.append("engine:     event-based matching over time intervals with confidence by "
-                     "point enumeration (engines/uncertain)")
+        lines.append("engine:     event-based search over the rows' intervals, confidence by a "
+                     "time-point dynamic program (engines/uncertain/engine)")
         lines.append(f"  why:      UNCERTAIN TIME; {spec.strategy.value} is judged in every possible "
                      "world")
         lines.append("chunks:     no (UNCERTAIN TIME: the order of the rows differs between possible "

@@ -2,7 +2,8 @@
 
 The output re-parses to an equal AST (round trip). Clauses are printed in the standard order
 (PARTITION BY, ORDER BY, UNCERTAIN TIME, MEASURES, rows per match, AFTER MATCH SKIP, selection
-strategy, PATTERN, WITHIN, MINIMUM CONFIDENCE, SUBSET, DEFINE); the pattern is printed from its tree with the quantifier texts
+strategy, PATTERN, WITHIN, MINIMUM CONFIDENCE, SUBSET, DEFINE); the pattern is printed from its
+tree with the quantifier texts
 as written and explicit groups kept. :func:`pattern_sql` prints a pattern on its own.
 """
 

@@ -5,7 +5,8 @@ AST produced inside ``MATCH_RECOGNIZE ( ... )`` (classes in :mod:`dialect.expres
 * ``MatchRecognize(this=<input relation>, partition_by=[expr], order=exp.Order,
   measures=[Measure], rows_per_match=RowsPerMatch, after_match_skip=AfterMatchSkip,
   strategy=SelectionStrategy, pattern=RowPattern, within=Within,
-  uncertain_time=UncertainTime, minimum_confidence=MinimumConfidence, subsets=[SubsetDefinition], define=[VariableDefinition], alias=exp.TableAlias)``. It replaces
+  uncertain_time=UncertainTime, minimum_confidence=MinimumConfidence,
+  subsets=[SubsetDefinition], define=[VariableDefinition], alias=exp.TableAlias)``. It replaces
   the table reference in the FROM / JOIN tree (``exp.From.this``, ``exp.Join.this``), so joins
   stay outside it. sqlglot's own SELECT-modifier ``exp.MatchRecognize`` is never produced.
 * In MEASURES and DEFINE expressions (and only there):
@@ -611,7 +612,9 @@ class SparkCepParser(Spark.Parser):
             self._cep_fail(code, f"expected '(' after UNCERTAIN TIME, found {self._found()}")
         low = self._cep_expr_or_fail(code, "the earliest time of a row (UNCERTAIN TIME (lo, hi))")
         if not self._match(TokenType.COMMA):
-            self._cep_fail(code, f"expected ',' and the latest time after UNCERTAIN TIME (lo, found {self._found()}")
+            self._cep_fail(
+                code, f"expected ',' and the latest time after UNCERTAIN TIME (lo, found {self._found()}"
+            )
         high = self._cep_expr_or_fail(code, "the latest time of a row after ','")
         if not self._match(TokenType.R_PAREN):
             self._cep_fail(code, f"expected ')' to close UNCERTAIN TIME (lo, hi), found {self._found()}")
@@ -620,7 +623,8 @@ class SparkCepParser(Spark.Parser):
             self._advance()
             if self._curr.token_type != TokenType.INTERVAL:
                 self._cep_fail(
-                    code, f"expected an interval (e.g. INTERVAL '1' SECOND) after GRANULARITY, found {self._found()}"
+                    code,
+                    f"expected an interval (e.g. INTERVAL '1' SECOND) after GRANULARITY, found {self._found()}",
                 )
             granularity = self._cep_parse_interval(code)
         node = cx.UncertainTime(this=low, expression=high, granularity=granularity)
@@ -628,7 +632,8 @@ class SparkCepParser(Spark.Parser):
 
     def _cep_expr_or_fail(self, code: str, what: str) -> exp.Expr:
         before = self._curr
-        expression = self._parse_assignment() if before.token_type not in (TokenType.COMMA, TokenType.R_PAREN) else None
+        empty = before.token_type in (TokenType.COMMA, TokenType.R_PAREN)
+        expression = None if empty else self._parse_assignment()
         if expression is None:
             self._cep_fail(code, f"expected {what}, found {self._found(before)}", before)
         return expression
@@ -644,7 +649,9 @@ class SparkCepParser(Spark.Parser):
         ):
             value = self._parse_unary()
         if value is None:
-            self._cep_fail(code, f"expected a number between 0 and 1 after MINIMUM CONFIDENCE, found {self._found()}")
+            self._cep_fail(
+                code, f"expected a number between 0 and 1 after MINIMUM CONFIDENCE, found {self._found()}"
+            )
         node = cx.MinimumConfidence(this=value)
         return "minimum_confidence", self._cep_record_from(node, start)
 

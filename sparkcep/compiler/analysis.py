@@ -466,7 +466,8 @@ def _uncertain_time(
     and the GRANULARITY in microseconds (None where not written)."""
     uncertain = node.args.get("uncertain_time")
     minimum = node.args.get("minimum_confidence")
-    functions = [f for measure in node.args.get("measures") or [] for f in measure.find_all(dx.UncertainMatchFunction)]
+    functions = [f for measure in node.args.get("measures") or []
+                 for f in measure.find_all(dx.UncertainMatchFunction)]
     if uncertain is None:
         if functions:
             raise scope.error(

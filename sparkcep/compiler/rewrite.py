@@ -220,8 +220,6 @@ def _visible_ctes(clause: exp.Expression, splicer: Splicer) -> str:
     return ("WITH " + ", ".join(texts) + " ") if texts else ""
 
 
-
-
 def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
     within = analysis.within
     if within is None:
@@ -360,10 +358,9 @@ def _compile_clause(
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
     if uncertain is not None:
         pushed, aggregation_note = None, None  # the counters know no probabilities
-        plan = dataclasses.replace(plan, order_key_column=None, order_key_descending=False,
-                                   uncertain_time=UncertainTimePlan(
-            TIME_LO, TIME_HI, analysis.minimum_confidence, analysis.granularity,
-            clause_span=dialect.find_span(uncertain)))
+        times = UncertainTimePlan(TIME_LO, TIME_HI, analysis.minimum_confidence, analysis.granularity,
+                                  clause_span=dialect.find_span(uncertain))
+        plan = dataclasses.replace(plan, uncertain_time=times)
     else:
         pushed, aggregation_note = pushdown(
             clause, spec, bool(lowered.conditions), plan.partition_columns, _measure_components(lowered))

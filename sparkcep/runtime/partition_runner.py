@@ -28,7 +28,8 @@ from sparkcep.evaluation.conditions import make_condition
 from sparkcep.evaluation.interpreter import compile_expression
 from sparkcep.evaluation.match_view import MatchView
 from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
-from sparkcep.plan.expressions import Aggregate, Classifier, Confidence, MatchNumber, MatchTimeRange, Navigation
+from sparkcep.plan.expressions import (Aggregate, Classifier, Confidence, MatchNumber, MatchTimeRange,
+                                       Navigation)
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
 from sparkcep.runtime.uncertain_times import block_times, points_to_arrow
 

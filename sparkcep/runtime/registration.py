@@ -267,7 +267,8 @@ def _uncertain_in_points(plan, fields_by_name, match: CompiledMatch):
     from sparkcep.runtime.uncertain_times import UncertainTimeTypeError, in_points
 
     uncertain = plan.uncertain_time
-    types = [fields_by_name[name].dataType.simpleString() for name in (uncertain.lo_column, uncertain.hi_column)]
+    types = [fields_by_name[name].dataType.simpleString()
+             for name in (uncertain.lo_column, uncertain.hi_column)]
     try:
         return in_points(plan, *types)
     except UncertainTimeTypeError as error:

@@ -37,6 +37,7 @@ from fractions import Fraction
 import numpy as np
 
 _EXACT_LIMIT = 2**62
+_FLOAT_EXACT = 2**53
 
 
 @dataclass
@@ -106,6 +107,10 @@ def extend(chain: Chain, lo: int, hi: int, window: int | None, pair=None) -> Cha
         csum = np.cumsum(g, axis=1)
         idx = np.minimum(ts - 1, chain.t1) - chain.t0  # the last previous time before t
         out = np.where(idx[None, :] >= 0, csum[:, np.clip(idx, 0, None)], 0)
+    elif exact and chain.denom * n * den < _FLOAT_EXACT:
+        # integers below 2**53 are exact in float64, and so is every partial sum here (each is
+        # at most the new denominator): the BLAS product gives the exact counts
+        out = (g.astype(np.float64) @ num.astype(np.float64)).astype(np.int64)
     elif exact:
         out = g @ num.astype(np.int64)
     else:

@@ -64,3 +64,24 @@ def test_figure_3c_pruned():
     pat = Pat((Comp(0, False), Comp(1, False), Comp(2, False)), ((), (), ()))
     rows = ([[1, 0, 0], [0, 1, 0], [0, 0, 1]], [1, 2, 6], [5, 3, 7], [0, 0, 0])
     assert run(make_uncertain_engine, spec_of(pat, "ANY"), rows, window=4) == []
+
+
+@pytest.mark.parametrize(
+    "strategy, expected",
+    [
+        ("STRICT", [(1, 2, 3, 4)]),
+        ("NEXT", [(0, 2, 3, 4), (1, 2, 3, 4)]),
+        ("ANY", [(0, 2, 4), (0, 2, 3, 4), (0, 3, 4), (1, 2, 4), (1, 2, 3, 4), (1, 3, 4)]),
+    ],
+)
+def test_precise_timestamps_are_the_degenerate_case(strategy, expected):
+    """Intervals of one point: "Optimizing Expensive Queries in Complex Event Processing",
+    Figure 3: PATTERN (A B+ C) WITHIN 10 over a1:1, a2:2, b1:5, b2:6, c1:7 has 1 match under strict
+    contiguity, 2 under skip till next match and 6 under skip till any match, each certain."""
+    pat = Pat((Comp(0, False), Comp(1, True), Comp(2, False)), ((), (), ()))
+    times = [1, 2, 5, 6, 7]
+    rows = ([[1, 1, 0, 0, 0], [0, 0, 1, 1, 0], [0, 0, 0, 0, 1]], times, times, [0] * 5)
+    for make in (make_uncertain_engine, make_point_engine):
+        got = run(make, spec_of(pat, strategy), rows, window=10)
+        assert sorted(m.rows for m in got) == sorted(expected)
+        assert all(m.confidence_exact == 1 for m in got)

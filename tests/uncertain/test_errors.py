@@ -154,3 +154,14 @@ def test_large_denominators_switch_to_float():
     for lo, hi in ivs:
         denom *= hi - lo + 1
     assert abs(res.confidence - float(Fraction(sum(counts.values()), denom))) < 1e-12
+
+
+def test_too_many_time_points_is_a_budget_error():
+    """Intervals of a million points (a TIMESTAMP interval of 17 minutes at the default
+    millisecond granularity) would need a DP array of 10^12 cells: a typed error, no allocation."""
+    s = spec(rp.Concat((A, B)), strategy=Strategy.SKIP_TILL_ANY_MATCH)
+    e = make_uncertain_engine(s)
+    e.feed(_block([0, 10], [999_999, 1_000_009], [[1, 0], [0, 1], [0, 0], [0, 0]]))
+    with pytest.raises(MatchRuntimeError) as info:
+        e.finish()
+    assert info.value.code == "MATCH_BUDGET_EXCEEDED" and "GRANULARITY" in str(info.value)

@@ -38,6 +38,20 @@ import numpy as np
 
 _EXACT_LIMIT = 2**62
 _FLOAT_EXACT = 2**53
+MAX_CELLS = 1 << 24  # default bound on one DP array (anchor points x time points)
+
+
+class DpTooLarge(Exception):
+    """One DP array would exceed the cell bound (intervals or windows of too many points)."""
+
+    def __init__(self, cells: int) -> None:
+        super().__init__(cells)
+        self.cells = cells
+
+
+def _check(cells: int, max_cells: int) -> None:
+    if cells > max_cells:
+        raise DpTooLarge(cells)
 
 
 @dataclass
@@ -76,15 +90,17 @@ def _as_float(chain: Chain) -> np.ndarray:
     return chain.g.astype(np.float64) / chain.denom if chain.denom is not None else chain.g
 
 
-def start(lo: int, hi: int, exact: bool = True) -> Chain:
+def start(lo: int, hi: int, exact: bool = True, max_cells: int = MAX_CELLS) -> Chain:
     """The chain of one event over ``[lo, hi]`` (anchor = its own time)."""
     n = hi - lo + 1
+    _check(n * n, max_cells)
     if exact and n < _EXACT_LIMIT:
         return Chain(lo, lo, np.eye(n, dtype=np.int64), n)
     return Chain(lo, lo, np.eye(n, dtype=np.float64) / n, None)
 
 
-def extend(chain: Chain, lo: int, hi: int, window: int | None, pair=None) -> Chain | None:
+def extend(chain: Chain, lo: int, hi: int, window: int | None, pair=None,
+           max_cells: int = MAX_CELLS) -> Chain | None:
     """Append an event over ``[lo, hi]`` strictly after the last one, inside the window.
 
     ``pair``: optional ``(s_grid, t_grid) -> (numerator, denominator)`` giving the integer factor
@@ -94,6 +110,9 @@ def extend(chain: Chain, lo: int, hi: int, window: int | None, pair=None) -> Cha
     new_hi = hi if window is None else min(hi, a_last + window - 1)
     if new_lo > new_hi:
         return None
+    _check(chain.g.shape[0] * (new_hi - new_lo + 1), max_cells)
+    if pair is not None:
+        _check(chain.g.shape[1] * (new_hi - new_lo + 1), max_cells)
     n = hi - lo + 1
     ts = np.arange(new_lo, new_hi + 1, dtype=np.int64)
     num, den = None, 1
@@ -176,6 +195,7 @@ def signature_confidence(
     row_intervals: dict[int, tuple[int, int]] | None = None,
     span_rows: list[tuple[int, int]] | None = None,
     max_tracked: int = 8,
+    max_cells: int = MAX_CELLS,
 ) -> Outcome | None:
     """The confidence and time range of a signature whose events have ``intervals`` (match
     order); None when it matches in no world.
@@ -189,7 +209,7 @@ def signature_confidence(
     event's time); a tracked row occurs inside a gap it breaks only tied with the gap's right end
     (a tie is not "strictly between"), anywhere in the other gaps, before the first event or after
     the last. That is ``2^m`` arrays for ``m`` tracked rows (at most ``max_tracked``, else
-    ValueError)."""
+    ValueError). A DP array of more than ``max_cells`` cells raises DpTooLarge."""
     breaking = breaking or {}
     single: dict[int, list[tuple[int, int]]] = {}
     tracked: list[tuple[int, int, frozenset]] = []
@@ -208,6 +228,7 @@ def signature_confidence(
     for lo, hi, _g in tracked:
         denom *= hi - lo + 1
     anchors = np.arange(lo1, hi1 + 1, dtype=np.int64)
+    _check(len(anchors) ** 2, max_cells)
     exact = denom < _EXACT_LIMIT
     states: dict[int, Chain] = {}
     for mask in range(1 << m):
@@ -228,7 +249,7 @@ def signature_confidence(
                 placed = [free[j] for j in range(len(free)) if sub >> j & 1]
                 pair = _gap_factor(s_rows, [tracked[i] for i in placed], k) \
                     if (s_rows or placed) else None
-                nxt = extend(chain, *intervals[k], window, pair)
+                nxt = extend(chain, *intervals[k], window, pair, max_cells)
                 if nxt is None:
                     continue
                 key = mask | sum(1 << i for i in placed)

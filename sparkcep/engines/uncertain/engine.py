@@ -64,6 +64,8 @@ class _Frame:
         self.steps = 0
         self.stats = {"starts": 0, "nodes": 0, "pruned": 0, "signatures": 0, "matches": 0}
         self._first_var = self.pat.components[0].var
+        # one DP array (anchor points x time points) may use a sixteenth of the step budget
+        self.max_cells = max(1, spec.max_steps // 16)
 
     # -- streaming ------------------------------------------------------------------------
     def feed(self, block: RowBlock) -> list:
@@ -188,7 +190,7 @@ class UncertainEngine(_Frame):
             for x, d in cands:
                 self.stats["nodes"] += 1
                 lo, hi = buf.interval(x)
-                nchain = dp.extend(chain, lo, hi, window)
+                nchain = dp.extend(chain, lo, hi, window, max_cells=self.max_cells)
                 self._step(chain.g.size)
                 if nchain is None:
                     continue
@@ -213,21 +215,28 @@ class UncertainEngine(_Frame):
                 rows.pop(), labels.pop(), comps.pop()
 
         lo, hi = buf.interval(r)
-        chain = dp.start(lo, hi)
-        if last_comp == 0:  # a one-row pattern: the start is the match
-            self.stats["signatures"] += 1
-            res = self._outcome([r], [first.var], [0], scope)
-            if res is not None and self._keep(res.confidence):
-                out.append(self._emit([r], [first.var], res.confidence, res.time_range))
-            return out
-        search([r], [first.var], [0], chain)
+        try:
+            if last_comp == 0:  # a one-row pattern: the start is the match
+                self.stats["signatures"] += 1
+                res = self._outcome([r], [first.var], [0], scope)
+                if res is not None and self._keep(res.confidence):
+                    out.append(self._emit([r], [first.var], res.confidence, res.time_range))
+                return out
+            search([r], [first.var], [0], dp.start(lo, hi, max_cells=self.max_cells))
+        except dp.DpTooLarge as exc:
+            raise budget_exceeded(
+                self.spec, "max_steps",
+                f"the time-point computation of one match needs {exc.cells:,} cells, more than "
+                f"the budget / 16; use a coarser GRANULARITY or a shorter WITHIN",
+            ) from None
         return out
 
     def _outcome(self, rows, labels, comps, scope):
         breaking, intervals, span = self._breaking(rows, labels, comps, scope)
         try:
             return dp.signature_confidence(
-                [self.buf.interval(x) for x in rows], self.window, breaking, intervals, span)
+                [self.buf.interval(x) for x in rows], self.window, breaking, intervals, span,
+                max_cells=self.max_cells)
         except ValueError:
             raise budget_exceeded(
                 self.spec, "max_steps",

@@ -79,6 +79,8 @@ class RowBuffer:
             del self._offsets[:drop], self._blocks[:drop]
 
     def value(self, column: int, row: int):
+        if not self.base <= row < self.end:
+            raise InternalError(f"row {row} is no longer buffered")
         i = bisect_right(self._offsets, row) - 1
         return self._blocks[i].columns[column][row - self._offsets[i]]
 

@@ -36,6 +36,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from sparkcep.engines.uncertain.intervals import shrink
+
 _EXACT_LIMIT = 2**62
 _FLOAT_EXACT = 2**53
 MAX_CELLS = 1 << 24  # default bound on one DP array (anchor points x time points)
@@ -90,18 +92,22 @@ def _as_float(chain: Chain) -> np.ndarray:
     return chain.g.astype(np.float64) / chain.denom if chain.denom is not None else chain.g
 
 
-def start(lo: int, hi: int, exact: bool = True, max_cells: int = MAX_CELLS) -> Chain:
-    """The chain of one event over ``[lo, hi]`` (anchor = its own time)."""
-    n = hi - lo + 1
-    _check(n * n, max_cells)
+def start(lo: int, hi: int, exact: bool = True, max_cells: int = MAX_CELLS,
+          length: int | None = None) -> Chain:
+    """The chain of one event over ``[lo, hi]`` (anchor = its own time); ``length``: the number
+    of points of its whole interval when ``[lo, hi]`` is only the part that can matter."""
+    n = length or hi - lo + 1
+    size = hi - lo + 1
+    _check(size * size, max_cells)
     if exact and n < _EXACT_LIMIT:
-        return Chain(lo, lo, np.eye(n, dtype=np.int64), n)
-    return Chain(lo, lo, np.eye(n, dtype=np.float64) / n, None)
+        return Chain(lo, lo, np.eye(size, dtype=np.int64), n)
+    return Chain(lo, lo, np.eye(size, dtype=np.float64) / n, None)
 
 
 def extend(chain: Chain, lo: int, hi: int, window: int | None, pair=None,
-           max_cells: int = MAX_CELLS) -> Chain | None:
-    """Append an event over ``[lo, hi]`` strictly after the last one, inside the window.
+           max_cells: int = MAX_CELLS, length: int | None = None) -> Chain | None:
+    """Append an event over ``[lo, hi]`` strictly after the last one, inside the window
+    (``length``: as for :func:`start`).
 
     ``pair``: optional ``(s_grid, t_grid) -> (numerator, denominator)`` giving the integer factor
     of each (previous time, new time) pair and its common denominator (breaking rows)."""
@@ -113,7 +119,7 @@ def extend(chain: Chain, lo: int, hi: int, window: int | None, pair=None,
     _check(chain.g.shape[0] * (new_hi - new_lo + 1), max_cells)
     if pair is not None:
         _check(chain.g.shape[1] * (new_hi - new_lo + 1), max_cells)
-    n = hi - lo + 1
+    n = length or hi - lo + 1
     ts = np.arange(new_lo, new_hi + 1, dtype=np.int64)
     num, den = None, 1
     if pair is not None:
@@ -221,10 +227,15 @@ def signature_confidence(
     m = len(tracked)
     if m > max_tracked:
         raise ValueError(m)
+    # only the valid ranges can carry weight (the denominators keep the whole intervals)
+    lengths = [hi - lo + 1 for lo, hi in intervals]
+    valid = shrink(intervals, window)
+    if valid is None:
+        return None
     # the tracked rows' denominators enter the chain from the start, so that every state's array
     # shares one denominator and the exact/float switch happens for all of them at once
-    lo1, hi1 = intervals[0]
-    denom = hi1 - lo1 + 1
+    lo1, hi1 = valid[0]
+    denom = lengths[0]
     for lo, hi, _g in tracked:
         denom *= hi - lo + 1
     anchors = np.arange(lo1, hi1 + 1, dtype=np.int64)
@@ -249,7 +260,7 @@ def signature_confidence(
                 placed = [free[j] for j in range(len(free)) if sub >> j & 1]
                 pair = _gap_factor(s_rows, [tracked[i] for i in placed], k) \
                     if (s_rows or placed) else None
-                nxt = extend(chain, *intervals[k], window, pair, max_cells)
+                nxt = extend(chain, *valid[k], window, pair, max_cells, lengths[k])
                 if nxt is None:
                     continue
                 key = mask | sum(1 << i for i in placed)

@@ -144,3 +144,32 @@ def test_threshold_keeps_exactly_the_confident_matches(case):
     for threshold in (0.1, 0.3, 0.6):
         got = as_dict(run(make_uncertain_engine, spec, rows, window=window, min_confidence=threshold))
         assert got == {k: v for k, v in every.items() if v[0] >= Fraction(threshold)}
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(cases())
+def test_floating_point_mode_equals_possible_worlds(case):
+    """With the exact-arithmetic limit lowered to 2, the DP switches to float64 on almost all
+    signatures (every path: prefix sums, gap factors, tracked rows, strict contiguity): same
+    signatures and time ranges, confidences within 1e-12."""
+    from unittest import mock
+
+    from sparkcep.engines.uncertain import confidence as dp
+
+    pat, rows, strategy, window, min_conf, use_conds, cuts = case
+    masks, lo, hi, values = rows
+    expected = oracle(pat, strategy, window, lo, hi, _qual(masks, values, use_conds), min_conf)
+    with mock.patch.object(dp, "_EXACT_LIMIT", 2):
+        got = run(make_uncertain_engine, spec_of(pat, strategy), rows,
+                  CONDITIONS if use_conds else None, window=window, min_confidence=min_conf,
+                  cuts=cuts)
+    got_sigs = {(m.rows, m.labels): m for m in got}
+    # a float confidence can land a hair on the other side of the threshold
+    borderline = {k for k, (c, _r) in expected.items() if abs(float(c) - min_conf) < 1e-9}
+    assert set(got_sigs) - borderline == set(expected) - borderline
+    for key, (conf, rng) in expected.items():
+        if key in got_sigs:
+            m = got_sigs[key]
+            assert abs(m.confidence - float(conf)) < 1e-12
+            event("float" if m.confidence_exact is None else "exact")
+            assert (m.time_start_lo, m.time_start_hi, m.time_end_lo, m.time_end_hi) == rng

@@ -32,6 +32,7 @@ breaking row lies in a gap). Its cost grows as ``O(U^n)`` with the interval size
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from bisect import bisect_left, bisect_right
 from collections import deque
 from fractions import Fraction
@@ -47,7 +48,7 @@ from sparkcep.engines.uncertain.result import UncertainMatch
 from sparkcep.engines.uncertain.store import RowBuffer, Rules, check_budget
 
 
-class _Frame:
+class _Frame(ABC):
     """Streaming, buffering, numbering and guards shared by both engines."""
 
     def __init__(self, spec: MatchSpec, conditions=None, *, min_confidence: float = 0.0,
@@ -139,8 +140,9 @@ class _Frame:
         breaking = self.rules.exclusions(buf, rows, labels, comps, scope)
         return breaking, {x: buf.interval(x) for x in breaking}, None
 
+    @abstractmethod
     def _matches_from(self, r: int) -> list:
-        raise NotImplementedError
+        """The matches whose first row is ``r`` (every row they could involve is buffered)."""
 
 
 class UncertainEngine(_Frame):

@@ -123,7 +123,9 @@ class _Frame(ABC):
         )
 
     def _keep(self, conf) -> bool:
-        return conf > 0 and conf >= self.min_confidence
+        if (conf.numerator if isinstance(conf, Fraction) else conf) <= 0:
+            return False
+        return self.min_confidence == 0 or conf >= self.min_confidence
 
     def _step(self, n: int = 1) -> None:
         self.steps += n

@@ -28,6 +28,8 @@ class MatchRecognize(exp.Expression):
         strategy: ``SelectionStrategy`` or None (default STRICT CONTIGUITY).
         pattern: a ``RowPattern`` node.
         within: ``Within`` or None.
+        uncertain_time: ``UncertainTime`` or None (imprecise timestamps).
+        minimum_confidence: ``MinimumConfidence`` or None.
         subsets: list of ``SubsetDefinition``.
         define: list of ``VariableDefinition``.
         alias: ``exp.TableAlias`` or None.
@@ -43,6 +45,8 @@ class MatchRecognize(exp.Expression):
         "strategy": False,
         "pattern": True,
         "within": False,
+        "uncertain_time": False,
+        "minimum_confidence": False,
         "subsets": False,
         "define": False,
         "alias": False,
@@ -85,6 +89,23 @@ class SelectionStrategy(exp.Expression):
 
 class Within(exp.Expression):
     """``WITHIN <interval or number>``: ``this`` is an ``exp.Interval`` or an ``exp.Literal``."""
+
+    arg_types = {"this": True}
+
+
+class UncertainTime(exp.Expression):
+    """``UNCERTAIN TIME (lo, hi) [GRANULARITY <interval>]`` (imprecise timestamps, after Zhang,
+    Diao, Immerman, PVLDB 2010): each row occurred at one of the equally likely time points of
+    the inclusive interval [lo, hi]. ``this`` and ``expression`` are the row expressions lo and
+    hi; ``granularity`` an ``exp.Interval`` (the length of one time point of a TIMESTAMP
+    interval) or None (the default, one millisecond)."""
+
+    arg_types = {"this": True, "expression": True, "granularity": False}
+
+
+class MinimumConfidence(exp.Expression):
+    """``MINIMUM CONFIDENCE <number>``: ``this`` is the number as written (an ``exp.Literal``,
+    or ``exp.Neg`` of one, refused at analysis)."""
 
     arg_types = {"this": True}
 
@@ -215,3 +236,12 @@ class MatchNumber(exp.Expression):
     """``MATCH_NUMBER()``."""
 
     arg_types = {}
+
+
+class UncertainMatchFunction(exp.Expression):
+    """A measure of a match under UNCERTAIN TIME, without arguments: ``this`` is
+    ``"CONFIDENCE"`` (the match's probability) or one of ``"MATCH_EARLIEST_START"``,
+    ``"MATCH_LATEST_START"``, ``"MATCH_EARLIEST_END"``, ``"MATCH_LATEST_END"`` (the possible
+    times of the match's first and last rows over the possible worlds that have it)."""
+
+    arg_types = {"this": True}

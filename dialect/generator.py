@@ -1,8 +1,9 @@
 """SQL generation for the sparkcep nodes (Spark's generator plus MATCH_RECOGNIZE).
 
 The output re-parses to an equal AST (round trip). Clauses are printed in the standard order
-(PARTITION BY, ORDER BY, MEASURES, rows per match, AFTER MATCH SKIP, selection strategy,
-PATTERN, WITHIN, SUBSET, DEFINE); the pattern is printed from its tree with the quantifier texts
+(PARTITION BY, ORDER BY, UNCERTAIN TIME, MEASURES, rows per match, AFTER MATCH SKIP, selection
+strategy, PATTERN, WITHIN, MINIMUM CONFIDENCE, SUBSET, DEFINE); the pattern is printed from its
+tree with the quantifier texts
 as written and explicit groups kept. :func:`pattern_sql` prints a pattern on its own.
 """
 
@@ -106,6 +107,8 @@ def _match_recognize_sql(self: "SparkCepGenerator", e: cx.MatchRecognize) -> str
     order = e.args.get("order")
     if order is not None:
         clauses.append(self.sql(order).strip())
+    if e.args.get("uncertain_time") is not None:
+        clauses.append(self.sql(e, "uncertain_time"))
     measures = e.args.get("measures")
     if measures:
         clauses.append("MEASURES " + ", ".join(self.sql(m) for m in measures))
@@ -116,6 +119,8 @@ def _match_recognize_sql(self: "SparkCepGenerator", e: cx.MatchRecognize) -> str
     clauses.append(f"PATTERN ({pattern_sql(pattern) if pattern is not None and not isinstance(pattern, cx.PatternEmpty) else ''})")
     if e.args.get("within") is not None:
         clauses.append(self.sql(e, "within"))
+    if e.args.get("minimum_confidence") is not None:
+        clauses.append(self.sql(e, "minimum_confidence"))
     subsets = e.args.get("subsets")
     if subsets:
         clauses.append("SUBSET " + ", ".join(self.sql(s) for s in subsets))
@@ -164,6 +169,13 @@ def _after_match_skip_sql(self: "SparkCepGenerator", e: cx.AfterMatchSkip) -> st
     return f"AFTER MATCH SKIP TO {var}"
 
 
+def _uncertain_time_sql(self: "SparkCepGenerator", e: cx.UncertainTime) -> str:
+    text = f"UNCERTAIN TIME ({self.sql(e, 'this')}, {self.sql(e, 'expression')})"
+    if e.args.get("granularity") is not None:
+        text += f" GRANULARITY {self.sql(e, 'granularity')}"
+    return text
+
+
 def _subset_sql(self: "SparkCepGenerator", e: cx.SubsetDefinition) -> str:
     members = ", ".join(self.sql(m) for m in e.expressions)
     return f"{self.sql(e, 'this')} = ({members})"
@@ -190,6 +202,9 @@ class SparkCepGenerator(Spark.Generator):  # type: ignore[misc,valid-type]
         cx.AfterMatchSkip: _after_match_skip_sql,
         cx.SelectionStrategy: lambda self, e: STRATEGY_SQL[e.this],
         cx.Within: lambda self, e: f"WITHIN {self.sql(e, 'this')}",
+        cx.UncertainTime: _uncertain_time_sql,
+        cx.MinimumConfidence: lambda self, e: f"MINIMUM CONFIDENCE {self.sql(e, 'this')}",
+        cx.UncertainMatchFunction: lambda self, e: f"{e.this}()",
         cx.SubsetDefinition: _subset_sql,
         cx.VariableDefinition: _variable_definition_sql,
         **{

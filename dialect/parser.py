@@ -5,6 +5,7 @@ AST produced inside ``MATCH_RECOGNIZE ( ... )`` (classes in :mod:`dialect.expres
 * ``MatchRecognize(this=<input relation>, partition_by=[expr], order=exp.Order,
   measures=[Measure], rows_per_match=RowsPerMatch, after_match_skip=AfterMatchSkip,
   strategy=SelectionStrategy, pattern=RowPattern, within=Within,
+  uncertain_time=UncertainTime, minimum_confidence=MinimumConfidence,
   subsets=[SubsetDefinition], define=[VariableDefinition], alias=exp.TableAlias)``. It replaces
   the table reference in the FROM / JOIN tree (``exp.From.this``, ``exp.Join.this``), so joins
   stay outside it. sqlglot's own SELECT-modifier ``exp.MatchRecognize`` is never produced.
@@ -16,6 +17,9 @@ AST produced inside ``MATCH_RECOGNIZE ( ... )`` (classes in :mod:`dialect.expres
     they keep their Spark meaning.)
   - ``CLASSIFIER()`` / ``CLASSIFIER(v)`` -> ``Classifier(this=None | exp.Identifier)``.
   - ``MATCH_NUMBER()`` -> ``MatchNumber()``.
+  - ``CONFIDENCE()``, ``MATCH_EARLIEST_START()``, ``MATCH_LATEST_START()``,
+    ``MATCH_EARLIEST_END()``, ``MATCH_LATEST_END()`` ->
+    ``UncertainMatchFunction(this=<name>)`` (imprecise timestamps).
   - ``RUNNING call`` / ``FINAL call`` -> ``RunningFinal(this=call, final=False|True)``; a call
     without the keyword is not wrapped.
   - ``COUNT(*)`` -> ``exp.Count(this=exp.Star())``; ``COUNT(A.*)`` ->
@@ -45,7 +49,10 @@ from sparkcep.dialect.spans import RANGE_KEY, finalize_spans, record
 from sparkcep.errors import ParseError as CepParseError
 
 NAVIGATION = frozenset({"PREV", "NEXT", "FIRST", "LAST"})
-SPECIAL_CALLS = NAVIGATION | {"CLASSIFIER", "MATCH_NUMBER"}
+UNCERTAIN_MATCH_FUNCTIONS = frozenset({
+    "CONFIDENCE", "MATCH_EARLIEST_START", "MATCH_LATEST_START", "MATCH_EARLIEST_END", "MATCH_LATEST_END",
+})
+SPECIAL_CALLS = NAVIGATION | {"CLASSIFIER", "MATCH_NUMBER"} | UNCERTAIN_MATCH_FUNCTIONS
 
 CLAUSE_NAMES = {
     "PARTITION_BY": "PARTITION BY",
@@ -56,6 +63,8 @@ CLAUSE_NAMES = {
     "STRATEGY": "event selection strategy",
     "PATTERN": "PATTERN",
     "WITHIN": "WITHIN",
+    "UNCERTAIN_TIME": "UNCERTAIN TIME",
+    "MINIMUM_CONFIDENCE": "MINIMUM CONFIDENCE",
     "SUBSET": "SUBSET",
     "DEFINE": "DEFINE",
 }
@@ -254,9 +263,14 @@ class SparkCepParser(Spark.Parser):
                 nxt = self._cep_tok(1)
                 if not nxt or nxt.token_type in (TokenType.COMMA, TokenType.R_PAREN, TokenType.DOT, TokenType.ALIAS):
                     return None
-                if self._cep_word(1) in ("PATTERN", "DEFINE", "SUBSET", "WITHIN", "ONE", "ALL", "AFTER", "STRICT", "SKIP"):
+                if self._cep_word(1) in ("PATTERN", "DEFINE", "SUBSET", "WITHIN", "ONE", "ALL", "AFTER",
+                                         "STRICT", "SKIP", "UNCERTAIN", "MINIMUM"):
                     return None
             return w0
+        if w0 == "UNCERTAIN" and (not strict or w1 == "TIME"):
+            return "UNCERTAIN_TIME"
+        if w0 == "MINIMUM" and (not strict or w1 == "CONFIDENCE"):
+            return "MINIMUM_CONFIDENCE"
         if w0 == "PATTERN" and (not strict or w1 == "("):
             return "PATTERN"
         if (w0 == "ONE" and (not strict or w1 == "ROW")) or (w0 == "ALL" and (not strict or w1 == "ROWS")):
@@ -351,6 +365,8 @@ class SparkCepParser(Spark.Parser):
             "STRATEGY": self._cep_parse_strategy,
             "PATTERN": self._cep_parse_pattern,
             "WITHIN": self._cep_parse_within,
+            "UNCERTAIN_TIME": self._cep_parse_uncertain_time,
+            "MINIMUM_CONFIDENCE": self._cep_parse_minimum_confidence,
             "SUBSET": self._cep_parse_subset,
             "DEFINE": self._cep_parse_define,
         }
@@ -588,7 +604,58 @@ class SparkCepParser(Spark.Parser):
         node = cx.Within(this=value)
         return "within", self._cep_record_from(node, start)
 
-    def _cep_parse_interval(self) -> exp.Expr | None:
+    def _cep_parse_uncertain_time(self) -> tuple[str, t.Any]:
+        start = self._index
+        code = "INVALID_UNCERTAIN_TIME"
+        self._cep_expect_words(("UNCERTAIN", "TIME"), code, "UNCERTAIN TIME")
+        if not self._match(TokenType.L_PAREN):
+            self._cep_fail(code, f"expected '(' after UNCERTAIN TIME, found {self._found()}")
+        low = self._cep_expr_or_fail(code, "the earliest time of a row (UNCERTAIN TIME (lo, hi))")
+        if not self._match(TokenType.COMMA):
+            self._cep_fail(
+                code, f"expected ',' and the latest time after UNCERTAIN TIME (lo, found {self._found()}"
+            )
+        high = self._cep_expr_or_fail(code, "the latest time of a row after ','")
+        if not self._match(TokenType.R_PAREN):
+            self._cep_fail(code, f"expected ')' to close UNCERTAIN TIME (lo, hi), found {self._found()}")
+        granularity = None
+        if self._cep_word() == "GRANULARITY":
+            self._advance()
+            if self._curr.token_type != TokenType.INTERVAL:
+                self._cep_fail(
+                    code,
+                    f"expected an interval (e.g. INTERVAL '1' SECOND) after GRANULARITY, found {self._found()}",
+                )
+            granularity = self._cep_parse_interval(code)
+        node = cx.UncertainTime(this=low, expression=high, granularity=granularity)
+        return "uncertain_time", self._cep_record_from(node, start)
+
+    def _cep_expr_or_fail(self, code: str, what: str) -> exp.Expr:
+        before = self._curr
+        empty = before.token_type in (TokenType.COMMA, TokenType.R_PAREN)
+        expression = None if empty else self._parse_assignment()
+        if expression is None:
+            self._cep_fail(code, f"expected {what}, found {self._found(before)}", before)
+        return expression
+
+    def _cep_parse_minimum_confidence(self) -> tuple[str, t.Any]:
+        start = self._index
+        code = "INVALID_MINIMUM_CONFIDENCE"
+        self._cep_expect_words(("MINIMUM", "CONFIDENCE"), code, "MINIMUM CONFIDENCE")
+        value = None
+        if self._curr.token_type == TokenType.NUMBER or (
+            self._curr.token_type in (TokenType.DASH, TokenType.PLUS)
+            and self._next is not None and self._next.token_type == TokenType.NUMBER
+        ):
+            value = self._parse_unary()
+        if value is None:
+            self._cep_fail(
+                code, f"expected a number between 0 and 1 after MINIMUM CONFIDENCE, found {self._found()}"
+            )
+        node = cx.MinimumConfidence(this=value)
+        return "minimum_confidence", self._cep_record_from(node, start)
+
+    def _cep_parse_interval(self, code: str = "INVALID_WITHIN") -> exp.Expr | None:
         # An INTERVAL without a unit must not swallow the next clause keyword as its unit.
         start = self._index
         value = self._parse_interval()
@@ -603,7 +670,7 @@ class SparkCepParser(Spark.Parser):
         if value is None or not isinstance(value, (exp.Interval, exp.Add)):
             self._retreat(start)
             self._advance()
-            self._cep_fail("INVALID_WITHIN", f"expected an interval value after INTERVAL, found {self._found()}")
+            self._cep_fail(code, f"expected an interval value after INTERVAL, found {self._found()}")
         return value
 
     def _cep_parse_subset(self) -> tuple[str, t.Any]:
@@ -721,8 +788,8 @@ class SparkCepParser(Spark.Parser):
             node = cx.Classifier(this=var)
         else:
             if self._curr.token_type != TokenType.R_PAREN:
-                self._cep_fail(code, f"MATCH_NUMBER takes no arguments, found {self._found()}")
-            node = cx.MatchNumber()
+                self._cep_fail(code, f"{name} takes no arguments, found {self._found()}")
+            node = cx.MatchNumber() if name == "MATCH_NUMBER" else cx.UncertainMatchFunction(this=name)
         if not self._match(TokenType.R_PAREN):
             self._cep_fail("PARSE_SYNTAX_ERROR", f"expected ')' to close {name}(, found {self._found()}")
         return node

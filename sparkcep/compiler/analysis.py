@@ -85,6 +85,11 @@ class Analysis:
     skip_to: frozenset[int] | None
     strategy: Strategy
     within: dx.Within | None
+    # UNCERTAIN TIME (imprecise timestamps): the clause, MINIMUM CONFIDENCE's value and the
+    # GRANULARITY in microseconds (None where not written)
+    uncertain_time: dx.UncertainTime | None = None
+    minimum_confidence: float | None = None
+    granularity: int | None = None
 
 
 _ROWS = {
@@ -126,7 +131,9 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
     partition_by = _partition_by(node, scope)
     order = node.args.get("order")
     order_by = list(order.expressions) if order is not None else []
-    within = _within(node, scope, order_by)
+    uncertain_time = node.args.get("uncertain_time")
+    minimum_confidence, granularity = _uncertain_time(node, scope, definitions)
+    within = node.args.get("within") if uncertain_time is not None else _within(node, scope, order_by)
     return Analysis(
         node=node,
         scope=scope,
@@ -140,6 +147,9 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
         skip_to=skip_to,
         strategy=strategy,
         within=within,
+        uncertain_time=uncertain_time,
+        minimum_confidence=minimum_confidence,
+        granularity=granularity,
     )
 
 
@@ -434,6 +444,116 @@ def _within(node: dx.MatchRecognize, scope: Scope, order_by: list) -> dx.Within 
             order_by[1],
         )
     return within
+
+
+#: Microseconds per unit of a GRANULARITY interval (units of a fixed length only).
+INTERVAL_MICROS = {
+    "MICROSECOND": 1, "MICROSECONDS": 1,
+    "MILLISECOND": 1_000, "MILLISECONDS": 1_000,
+    "SECOND": 1_000_000, "SECONDS": 1_000_000,
+    "MINUTE": 60_000_000, "MINUTES": 60_000_000,
+    "HOUR": 3_600_000_000, "HOURS": 3_600_000_000,
+    "DAY": 86_400_000_000, "DAYS": 86_400_000_000,
+    "WEEK": 7 * 86_400_000_000, "WEEKS": 7 * 86_400_000_000,
+}
+
+
+def _uncertain_time(
+    node: dx.MatchRecognize, scope: Scope, definitions: dict[int, exp.Expression]
+) -> tuple[float | None, int | None]:
+    """The rules of UNCERTAIN TIME, MINIMUM CONFIDENCE and the match functions of imprecise
+    timestamps (docs/semantics.md, "Imprecise timestamps"); returns MINIMUM CONFIDENCE's value
+    and the GRANULARITY in microseconds (None where not written)."""
+    uncertain = node.args.get("uncertain_time")
+    minimum = node.args.get("minimum_confidence")
+    functions = [f for measure in node.args.get("measures") or []
+                 for f in measure.find_all(dx.UncertainMatchFunction)]
+    if uncertain is None:
+        if functions:
+            raise scope.error(
+                "UNCERTAIN_TIME_REQUIRED",
+                f"{functions[0].this}() is a measure of matches over imprecise timestamps: add "
+                "UNCERTAIN TIME (lo, hi) after ORDER BY",
+                functions[0],
+            )
+        if minimum is not None:
+            raise scope.error(
+                "UNCERTAIN_TIME_REQUIRED",
+                "MINIMUM CONFIDENCE applies to matches over imprecise timestamps: add "
+                "UNCERTAIN TIME (lo, hi) after ORDER BY",
+                minimum,
+            )
+        for condition in definitions.values():
+            function = condition.find(dx.UncertainMatchFunction)
+            if function is not None:
+                raise scope.error("UNCERTAIN_TIME_REQUIRED",
+                                  f"{function.this}() needs UNCERTAIN TIME (lo, hi)", function)
+        return None, None
+    for condition in definitions.values():
+        function = condition.find(dx.UncertainMatchFunction)
+        if function is not None:
+            raise scope.error(
+                "UNCERTAIN_FUNCTION_IN_DEFINE",
+                f"{function.this}() is known only for a whole match; it can be used in MEASURES, "
+                "not in DEFINE",
+                function,
+            )
+    for bound in (uncertain.this, uncertain.expression):
+        for column in bound.find_all(exp.Column):
+            if column.table and scope.is_variable_or_subset(column.args["table"]):
+                raise scope.error(
+                    "PATTERN_VARIABLE_OUTSIDE_MEASURES_OR_DEFINE",
+                    "pattern variables can only qualify columns in MEASURES and DEFINE; "
+                    "UNCERTAIN TIME reads the row's own columns",
+                    column,
+                )
+        for found in bound.find_all(exp.AggFunc, exp.Window, dx.UncertainMatchFunction, dx.Navigation):
+            raise scope.error(
+                "INVALID_UNCERTAIN_TIME",
+                "UNCERTAIN TIME (lo, hi) takes expressions of the row (columns and functions of "
+                "them), not aggregates, window functions or row pattern functions",
+                found,
+            )
+    return _minimum_confidence(minimum, scope), _granularity(uncertain, scope)
+
+
+def _minimum_confidence(minimum: dx.MinimumConfidence | None, scope: Scope) -> float | None:
+    if minimum is None:
+        return None
+    value = minimum.this
+    number = float(value.this) if isinstance(value, exp.Literal) and not value.is_string else None
+    if isinstance(value, exp.Neg) and isinstance(value.this, exp.Literal):
+        number = -float(value.this.this)
+    if number is None or not 0.0 <= number <= 1.0:
+        raise scope.error(
+            "INVALID_MINIMUM_CONFIDENCE",
+            "MINIMUM CONFIDENCE is a probability: a number from 0 to 1",
+            value,
+        )
+    return number
+
+
+def _granularity(uncertain: dx.UncertainTime, scope: Scope) -> int | None:
+    interval = uncertain.args.get("granularity")
+    if interval is None:
+        return None
+    unit = interval.args.get("unit")
+    unit_name = unit.name.upper() if unit is not None else ""
+    amount = interval.this
+    micros = None
+    if unit_name in INTERVAL_MICROS and isinstance(amount, exp.Literal):
+        try:
+            micros = float(amount.this) * INTERVAL_MICROS[unit_name]
+        except ValueError:
+            micros = None
+    if micros is None or micros < 1 or micros != int(micros):
+        raise scope.error(
+            "INVALID_UNCERTAIN_TIME_GRANULARITY",
+            "GRANULARITY is a positive whole number of microseconds written as an interval of "
+            "one fixed-length unit, e.g. INTERVAL '1' SECOND or INTERVAL '10' MILLISECOND",
+            interval,
+        )
+    return int(micros)
 
 
 def _lower_pattern(node: dx.RowPattern, scope: Scope, strategy: Strategy) -> rp.Pattern:

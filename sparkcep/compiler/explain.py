@@ -229,6 +229,11 @@ def _within_lines(plan: MatchPlan, clause: dx.MatchRecognize, text: str) -> list
     within = plan.spec.within
     if within is None:
         return []
+    if plan.uncertain_time is not None:
+        written = _source(clause.args.get("within"), text)
+        return [f"within:     {written}: in every possible world, the last row's time point - "
+                "the first row's < the window in time points (registration converts it, "
+                "rounding up to whole points)"]
     node = clause.args.get("within")
     order = clause.args.get("order")
     key = _source(order.expressions[0].this, text) if order is not None else "?"
@@ -242,11 +247,39 @@ def _within_lines(plan: MatchPlan, clause: dx.MatchRecognize, text: str) -> list
 # -- how it runs --------------------------------------------------------------------------------
 
 
+def _uncertain_lines(plan: MatchPlan, clause: dx.MatchRecognize, text: str) -> list[str]:
+    """The model and the engine of a clause with UNCERTAIN TIME (imprecise timestamps)."""
+    uncertain = plan.uncertain_time
+    node = clause.args["uncertain_time"]
+    lo, hi = _source(node.this, text), _source(node.expression, text)
+    point = ("one time point = " + duration_text(uncertain.granularity) + " (GRANULARITY)"
+             if uncertain.granularity is not None else
+             "one time point = the integer itself, or 1 millisecond of a TIMESTAMP (the default "
+             "GRANULARITY), or 1 day of a DATE")
+    lines = [f"time:       UNCERTAIN TIME ({lo}, {hi}): each row occurred at one of the equally likely "
+             f"time points lo..hi (inclusive); {point}",
+             "  model:    possible worlds (Zhang, Diao, Immerman, PVLDB 2010): a match is a set of "
+             "rows with their variables; CONFIDENCE() = the probability of the worlds in which it "
+             "is a match; the rows reach the engine sorted by lo, then by the ORDER BY"]
+    if uncertain.minimum_confidence is not None:
+        lines.append(f"  minimum:  MINIMUM CONFIDENCE {uncertain.minimum_confidence:g}: less likely "
+                     "matches are dropped, and partial matches that cannot reach it are pruned")
+    return lines
+
+
 def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMatch) -> list[str]:
     spec = plan.spec
     names = display_names(spec.variable_names)
     dependent = [names[v] for v in sorted(plan.conditions)]
     lines = []
+    if plan.uncertain_time is not None:
+        lines.append("engine:     event-based search over the rows' intervals, confidence by a "
+                     "time-point dynamic program (engines/uncertain/engine)")
+        lines.append(f"  why:      UNCERTAIN TIME; {spec.strategy.value} is judged in every possible "
+                     "world")
+        lines.append("chunks:     no (UNCERTAIN TIME: the order of the rows differs between possible "
+                     "worlds, so a match may span any cut)")
+        return lines
     if spec.strategy is Strategy.STRICT_CONTIGUITY:
         if regex_eligible(spec, has_conditions=bool(plan.conditions)):
             lines.append("engine:     regular expression over the bitmask column "
@@ -405,6 +438,8 @@ def explain_statement(text: str, dot: bool = False) -> str:
             parts.append(f"order:      {', '.join(_source(o, text) for o in order.expressions)}")
         parts += _selection_lines(plan, clause)
         parts.append(f"rows:       {plan.spec.rows_per_match.value}")
+        if plan.uncertain_time is not None:
+            parts += _uncertain_lines(plan, clause, text)
         parts += _within_lines(plan, clause, text)
         parts += _define_lines(plan, clause, text)
         parts += _measure_lines(clause, text)

@@ -85,6 +85,14 @@ class NavKey:
 
 CONST, LOCAL, NAV, DEP = "const", "local", "nav", "dep"
 
+# The match functions of UNCERTAIN TIME and the time bound each one reads (``p.MatchTimeRange``).
+UNCERTAIN_BOUNDS = {
+    "MATCH_EARLIEST_START": "start_lo",
+    "MATCH_LATEST_START": "start_hi",
+    "MATCH_EARLIEST_END": "end_lo",
+    "MATCH_LATEST_END": "end_hi",
+}
+
 # Operators that do not return NULL for a NULL operand. A navigation that points at no row is
 # NULL, so f(LAST(A.x, 1)) may only be pushed into the navigation (computed per row as f(x))
 # when f is strict; these, and functions we know nothing about, are evaluated over the
@@ -274,6 +282,12 @@ class Lowering:
         for inner in walk_outside_subqueries(argument):
             if id(inner) in qualified:  # the call under RUNNING/FINAL, counted with it
                 continue
+            if isinstance(inner, dx.UncertainMatchFunction):
+                raise self.scope.error(
+                    "INVALID_NAVIGATION_NESTING",
+                    f"{inner.this}() is a value of the whole match; it cannot be used inside {what}",
+                    inner,
+                )
             if isinstance(inner, (exp.AggFunc, exp.Window)) or is_aggregate(inner):
                 raise self.scope.error(
                     "INVALID_NAVIGATION_NESTING",
@@ -753,6 +767,11 @@ class Lowering:
             if is_subquery(n):
                 return  # evaluated by Spark over the function's output, as written
             final = one_row or self.final_of(n)
+            if isinstance(n, dx.UncertainMatchFunction):  # UNCERTAIN TIME (analysis checked)
+                uncertain = p.Confidence() if n.this == "CONFIDENCE" else p.MatchTimeRange(
+                    UNCERTAIN_BOUNDS[n.this])
+                splicer.replace(*dialect.span(n), component(uncertain))
+                return
             call = self.call(n)
             if call is not None:
                 splicer.replace(*dialect.span(n), component(self.measure_call(call, final)))

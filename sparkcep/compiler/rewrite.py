@@ -30,7 +30,7 @@ from sparkcep.compiler import chunks as chunking_
 from sparkcep.compiler.aggregation_pushdown import Pushdown, pushdown
 from sparkcep.plan import expressions as p
 from sparkcep.engines import rowpattern as rp
-from sparkcep.compiler.analysis import Analysis, analyze
+from sparkcep.compiler.analysis import INTERVAL_MICROS, Analysis, analyze
 from sparkcep.errors import AnalysisError
 from sparkcep.compiler.lowering import Lowering, ValueColumns
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
@@ -39,10 +39,13 @@ from sparkcep.compiler.splice import Splicer, quote_identifier
 from sparkcep.compiler.unrolling import unroll
 from sparkcep.plan.aggregation import output_name as aggregation_output_name
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
+from sparkcep.plan.uncertain_time import UncertainTimePlan
 
 PREFIX = "__sparkcep_"
 INPUT_ALIAS = f"{PREFIX}in"
 ORDER_KEY = f"{PREFIX}k"
+TIME_LO = f"{PREFIX}tlo"  # UNCERTAIN TIME (lo, hi): each row's lo and hi as Spark computes them
+TIME_HI = f"{PREFIX}thi"
 
 
 def mask_name(index: int) -> str:
@@ -217,17 +220,6 @@ def _visible_ctes(clause: exp.Expression, splicer: Splicer) -> str:
     return ("WITH " + ", ".join(texts) + " ") if texts else ""
 
 
-_INTERVAL_MICROS = {
-    "MICROSECOND": 1, "MICROSECONDS": 1,
-    "MILLISECOND": 1_000, "MILLISECONDS": 1_000,
-    "SECOND": 1_000_000, "SECONDS": 1_000_000,
-    "MINUTE": 60_000_000, "MINUTES": 60_000_000,
-    "HOUR": 3_600_000_000, "HOURS": 3_600_000_000,
-    "DAY": 86_400_000_000, "DAYS": 86_400_000_000,
-    "WEEK": 7 * 86_400_000_000, "WEEKS": 7 * 86_400_000_000,
-}
-
-
 def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
     within = analysis.within
     if within is None:
@@ -238,7 +230,7 @@ def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
         unit = value.args.get("unit")
         unit_name = unit.name.upper() if unit is not None else ""
         amount = value.this
-        if unit_name not in _INTERVAL_MICROS or not isinstance(amount, exp.Literal):
+        if unit_name not in INTERVAL_MICROS or not isinstance(amount, exp.Literal):
             raise scope.error(
                 "WITHIN_UNSUPPORTED_INTERVAL",
                 "WITHIN takes an interval of one fixed-length unit (WEEK, DAY, HOUR, MINUTE, "
@@ -253,7 +245,7 @@ def _within(analysis: Analysis) -> tuple[float | int | None, str | None]:
             ) from None
         if number <= 0:
             raise scope.error("WITHIN_NOT_POSITIVE", "the WITHIN window must be positive", within)
-        return round(number * _INTERVAL_MICROS[unit_name]), "interval"
+        return round(number * INTERVAL_MICROS[unit_name]), "interval"
     if isinstance(value, exp.Literal) and not value.is_string:
         number = float(value.this)
         if number <= 0:
@@ -295,6 +287,10 @@ def _component_probe(
         return "max(CAST(NULL AS STRING))"
     if isinstance(component, p.NavigatedLabel):
         return _LABEL_TYPES[component.what]
+    if isinstance(component, p.Confidence):
+        return "max(CAST(NULL AS DOUBLE))"
+    if isinstance(component, p.MatchTimeRange):  # a time point, in the type of the row times
+        return f"first({quote_identifier(TIME_HI if component.end else TIME_LO)})"
     if isinstance(component, p.MatchRows):
         values = [_LABEL_VALUES[field] if isinstance(field, str)
                   else quote_identifier(value_columns[field]) for field in component.fields]
@@ -349,13 +345,25 @@ def _compile_clause(
     analysis = _analyze(clause, sql)
     partition_sql = [_plain_text(item, sql, splicer) for item in analysis.partition_by]
     order_sql = [_plain_text(item, sql, splicer) for item in analysis.order_by]
-    lowered, source_pattern = _lower_expressions(analysis, _window(partition_sql, order_sql))
+    window_order = order_sql
+    uncertain = analysis.uncertain_time
+    if uncertain is not None:
+        # the rows reach the engine sorted by lo, then by the ORDER BY (which breaks ties)
+        window_order = [f"({_plain_text(uncertain.this, sql, splicer)})", *order_sql]
+        order_sql = [quote_identifier(TIME_LO), *order_sql]
+    lowered, source_pattern = _lower_expressions(analysis, _window(partition_sql, window_order))
     within, within_kind = _within(analysis)
     spec = _match_spec(analysis, within, source_pattern)
     table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
-    pushed, aggregation_note = pushdown(
-        clause, spec, bool(lowered.conditions), plan.partition_columns, _measure_components(lowered))
+    if uncertain is not None:
+        pushed, aggregation_note = None, None  # the counters know no probabilities
+        times = UncertainTimePlan(TIME_LO, TIME_HI, analysis.minimum_confidence, analysis.granularity,
+                                  clause_span=dialect.find_span(uncertain))
+        plan = dataclasses.replace(plan, uncertain_time=times)
+    else:
+        pushed, aggregation_note = pushdown(
+            clause, spec, bool(lowered.conditions), plan.partition_columns, _measure_components(lowered))
     if pushed is not None:
         plan = dataclasses.replace(plan, aggregation=pushed.plan)
         chunking = None  # one result row per partition: chunks would split the counters
@@ -488,6 +496,14 @@ def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, st
         within=within,
         source_pattern=None if analysis.pattern == source_pattern[0] else source_pattern[1],
     )
+    if analysis.uncertain_time is not None:
+        from sparkcep.engines import uncertain  # the imprecise-timestamp engine's static checks
+
+        # WITHIN is in time points only at registration, where it is rounded up to whole points
+        reason = uncertain.unsupported_reason(dataclasses.replace(spec, within=None))
+        if reason is not None:
+            raise scope.error("UNCERTAIN_TIME_NOT_SUPPORTED", reason, analysis.node.args["pattern"])
+        return spec
     reason = engines.unsupported_reason(spec)
     if reason is not None:
         raise scope.error("UNSUPPORTED_PATTERN_FOR_STRATEGY", reason, analysis.node.args["pattern"])
@@ -521,7 +537,11 @@ def _input_query(
     ]
     select += [f"{text} AS {quote_identifier(name)}"
                for i, (text, name) in enumerate(zip(texts, value_columns)) if name == value_name(i)]
-    if within_kind is not None:
+    uncertain = analysis.uncertain_time
+    if uncertain is not None:
+        for bound, name in ((uncertain.this, TIME_LO), (uncertain.expression, TIME_HI)):
+            select.append(f"({_plain_text(bound, sql, splicer)}) AS {quote_identifier(name)}")
+    elif within_kind is not None:
         key = _within_key_sql(analysis.order_by[0], sql, splicer)
         select.append(f"{key} AS {quote_identifier(ORDER_KEY)}")
     if not select:
@@ -541,6 +561,7 @@ def _match_plan(
     """The executors' plan (column types and passthrough columns are filled in at registration)."""
     partition_names = _distinct(item.name for item in analysis.partition_by)
     masks = lowered.masks
+    keyed = within_kind is not None and analysis.uncertain_time is None  # WITHIN on the ORDER BY key
     return MatchPlan(
         spec=spec,
         conditions=lowered.conditions,
@@ -551,9 +572,9 @@ def _match_plan(
         bitmask_columns=tuple(mask_name(i) for i in range(len(_bitmask_sql(masks)))),
         row_local=tuple(mask is not None for mask in masks),
         value_columns=tuple(value_columns),
-        order_key_column=ORDER_KEY if within_kind else None,
+        order_key_column=ORDER_KEY if keyed else None,
         within_kind=within_kind,
-        order_key_descending=_descending(analysis.order_by[0]) if within_kind else False,
+        order_key_descending=_descending(analysis.order_by[0]) if keyed else False,
         partition_columns=partition_names,
         passthrough_columns=partition_names,
     )
@@ -566,6 +587,8 @@ def _function_input(
     """The function's name (a hash of everything it computes), its input query (chunked when
     eligible) and the plan (with the chunk ownership column when chunked)."""
     digest_text = repr((plan, table_sql, lowered.measure_sql))
+    if plan.uncertain_time is not None:
+        digest_text += repr(plan.uncertain_time)
     input_sql = table_sql
     chunked = _chunked_input(analysis, plan, table_sql, within_kind, chunking)
     if chunked is not None:
@@ -636,6 +659,8 @@ def _chunked_input(
     """The chunked input query when ``chunking`` asks for it and the clause is eligible."""
     if chunking is None or chunking.chunks is None or chunking.chunks < 2 or within_kind is None:
         return None
+    if plan.uncertain_time is not None:
+        return None  # a match may span any cut: its rows' order differs between possible worlds
     if analysis.partition_by and not chunking.partitioned:
         return None
     ascending = not _descending(analysis.order_by[0])

@@ -33,12 +33,17 @@ class RowBlock:
         order_key: numeric ORDER BY key per row (int64 or float64) for WITHIN, else None.
         codes: the same masks as one bit set per row (bit v = ``masks[v]``), when the input
             arrived packed that way (the bitmask column); None otherwise.
+        time_lo, time_hi: imprecise timestamps (``sparkcep.engines.uncertain``): int64 arrays,
+            row i occurred at one of the equally likely integer time points
+            ``time_lo[i] <= t <= time_hi[i]`` (inclusive); None for precise input.
     """
 
     masks: np.ndarray
     columns: tuple = ()
     order_key: np.ndarray | None = None
     codes: np.ndarray | None = None
+    time_lo: np.ndarray | None = None
+    time_hi: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.masks.shape[1])

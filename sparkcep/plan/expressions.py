@@ -136,11 +136,30 @@ class MatchRows:
     final: bool = False
 
 
+@dataclass(frozen=True)
+class Confidence:
+    """CONFIDENCE(): the probability of the match under UNCERTAIN TIME (a DOUBLE in [0, 1])."""
+
+
+@dataclass(frozen=True)
+class MatchTimeRange:
+    """MATCH_EARLIEST_START() (``bound`` "start_lo"), MATCH_LATEST_START() ("start_hi"),
+    MATCH_EARLIEST_END() ("end_lo") or MATCH_LATEST_END() ("end_hi"): the earliest or latest time
+    point of the match's first or last row over the possible worlds that have the match
+    (UNCERTAIN TIME), in the type of the row times."""
+
+    bound: str
+
+    @property
+    def end(self) -> bool:
+        return self.bound.startswith("end")
+
+
 Ref = Union[
     Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, NavigatedLabel, LabelAggregate,
     MatchRows,
 ]
 Expression = Union[
     Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, Constant, Operator, NavigatedLabel,
-    LabelAggregate, MatchRows,
+    LabelAggregate, MatchRows, Confidence, MatchTimeRange,
 ]

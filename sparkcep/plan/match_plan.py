@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from sparkcep.engines.spec import MatchSpec
 from sparkcep.plan.aggregation import AggregationPlan
 from sparkcep.plan.expressions import Expression
+from sparkcep.plan.uncertain_time import UncertainTimePlan
 
 MASK_BITS = 63  # variables per bitmask column (a BIGINT at most)
 
@@ -40,6 +41,8 @@ class MatchPlan:
             matches; None otherwise.
         partition_columns: names of the input columns holding the partition key values.
         passthrough_columns: input columns copied to the output (ALL ROWS: every input column).
+        uncertain_time: with UNCERTAIN TIME, the rows' time intervals
+            (``sparkcep.plan.uncertain_time``): the imprecise-timestamp engine runs; else None.
         owned_column: when the partition is one chunk of a larger one (``sparkcep.compiler.chunks``),
             the boolean input column marking the rows this chunk owns; None otherwise.
     """
@@ -60,4 +63,6 @@ class MatchPlan:
     within_kind: str | None = None
     order_key_descending: bool = False
     aggregation: AggregationPlan | None = None
+    # repr: keeps the digests of clauses without it stable; ``rewrite`` hashes it separately
+    uncertain_time: UncertainTimePlan | None = field(default=None, repr=False)
     owned_column: str | None = field(default=None, repr=False)  # repr: keeps digests stable

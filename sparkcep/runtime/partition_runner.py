@@ -28,8 +28,10 @@ from sparkcep.evaluation.conditions import make_condition
 from sparkcep.evaluation.interpreter import compile_expression
 from sparkcep.evaluation.match_view import MatchView
 from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
-from sparkcep.plan.expressions import Aggregate, Classifier, MatchNumber, Navigation
+from sparkcep.plan.expressions import (Aggregate, Classifier, Confidence, MatchNumber, MatchTimeRange,
+                                       Navigation)
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
+from sparkcep.runtime.uncertain_times import block_times, points_to_arrow
 
 
 class _Buffer:
@@ -84,8 +86,8 @@ class PartitionRunner:
         self.schema = output_schema
         names = plan.spec.variable_names
         conditions = {v: make_condition(e, names) for v, e in plan.conditions.items()}
-        self.engine = engines.make_engine(plan.spec, conditions, summary=summary_request(plan))
-        self.components = [compile_expression(c, names) for c in plan.components]
+        self.engine = _make_engine(plan, conditions)
+        self.components = [_compile_component(c, names) for c in plan.components]
         self.gathered = [isinstance(c, Navigation) for c in plan.components]
         self.final = [bool(getattr(c, "final", False)) for c in plan.components]
         self.passthrough = list(plan.passthrough_columns)
@@ -104,7 +106,11 @@ class PartitionRunner:
             columns = tuple(self.buffer.python_values(-1, i) for i in range(len(self.plan.value_columns)))
         order_key, packed = block_order_key(batch, self.plan.order_key_column,
                                             self.plan.order_key_descending, masks, packed)
-        return RowBlock(masks=masks, columns=columns, order_key=order_key, codes=packed)
+        time_lo = time_hi = None
+        if self.plan.uncertain_time is not None:
+            time_lo, time_hi = block_times(batch, self.plan)
+        return RowBlock(masks=masks, columns=columns, order_key=order_key, codes=packed,
+                        time_lo=time_lo, time_hi=time_hi)
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
         if batch.num_rows == 0:
@@ -241,9 +247,34 @@ class PartitionRunner:
             if self.gathered[k]:
                 name = self.plan.value_columns[self.plan.components[k].column]
                 arrays.append(self._gather(name, column).cast(arrow_type))
+            elif isinstance(self.plan.components[k], MatchTimeRange):
+                arrays.append(points_to_arrow(column, self.plan, arrow_type))
             else:
                 arrays.append(to_arrow(column, arrow_type))
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+
+def _make_engine(plan: MatchPlan, conditions: dict):
+    """The partition's engine: over imprecise timestamps (UNCERTAIN TIME) the event-based engine
+    of ``sparkcep.engines.uncertain``, else the one ``engines.selection`` chooses."""
+    uncertain = plan.uncertain_time
+    if uncertain is None:
+        return engines.make_engine(plan.spec, conditions, summary=summary_request(plan))
+    from sparkcep.engines.uncertain.engine import make_uncertain_engine
+
+    return make_uncertain_engine(plan.spec, conditions, min_confidence=uncertain.minimum_confidence or 0.0,
+                                 window=plan.spec.within)
+
+
+def _compile_component(component, names):
+    """A measure component as a function of the ``MatchView`` of a match; CONFIDENCE() and the
+    time bounds of UNCERTAIN TIME read the engine's ``UncertainMatch``."""
+    if isinstance(component, Confidence):
+        return lambda view: view.match.confidence
+    if isinstance(component, MatchTimeRange):
+        attribute = f"time_{component.bound}"
+        return lambda view: getattr(view.match, attribute)
+    return compile_expression(component, names)
 
 
 def decode_masks(plan: MatchPlan, batch: pa.RecordBatch) -> tuple[np.ndarray, np.ndarray | None]:
@@ -272,8 +303,9 @@ def summary_request(plan: MatchPlan) -> SummaryRequest | None:
     when every component is answered by a match's span and its variables' first/last rows and
     counts (``_summary_rows``); ALL ROWS PER MATCH when every component is a navigation,
     MATCH_NUMBER, COUNT or CLASSIFIER, answered from each row's variable (``PerRow``). Else None
-    (also in a chunk, whose events are filtered one by one by the rows it owns)."""
-    if plan.owned_column is not None:
+    (also in a chunk, whose events are filtered one by one by the rows it owns, and over imprecise
+    timestamps, whose engine reports ``UncertainMatch`` objects)."""
+    if plan.owned_column is not None or plan.uncertain_time is not None:
         return None
     if plan.all_rows:
         per_row = all(

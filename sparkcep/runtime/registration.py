@@ -160,6 +160,7 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     timezone = spark.conf.get("spark.sql.session.timeZone")
     plan = _bound(plan, by_name, Semantics(ansi=_ansi_enabled(spark), time_zone=timezone), match.source)
     plan = _within_in_key_units(plan, by_name, match)
+    plan = _uncertain_in_points(plan, by_name, match)
 
     if plan.all_rows and plan.aggregation is None:
         passthrough = [f.name for f in input_fields]
@@ -255,6 +256,32 @@ def _within_in_key_units(plan, fields_by_name, match: CompiledMatch):
         raise AnalysisError.at_offset("WITHIN_KEY_TYPE", str(error), match.source, start,
                                       len("WITHIN")) from None
     return dataclasses.replace(plan, spec=dataclasses.replace(plan.spec, within=window))
+
+
+def _uncertain_in_points(plan, fields_by_name, match: CompiledMatch):
+    """With UNCERTAIN TIME: the plan with the time points, the granularity and the WITHIN window
+    in points, from the types Spark gives lo and hi (``sparkcep.runtime.uncertain_times``); a type
+    that does not fit is UNCERTAIN_TIME_TYPE, located at the clause it is about."""
+    if plan.uncertain_time is None:
+        return plan
+    from sparkcep.runtime.uncertain_times import UncertainTimeTypeError, in_points
+
+    uncertain = plan.uncertain_time
+    types = [fields_by_name[name].dataType.simpleString()
+             for name in (uncertain.lo_column, uncertain.hi_column)]
+    try:
+        return in_points(plan, *types)
+    except UncertainTimeTypeError as error:
+        span = uncertain.clause_span or (0, 1)
+        if error.where == "within" and match.within_span is not None:
+            span = (match.within_span[0], match.within_span[0] + len("WITHIN"))
+        elif error.where == "granularity":
+            at = match.source.upper().find("GRANULARITY", span[0], span[1])
+            span = (at, span[1]) if at >= 0 else span
+        else:
+            span = (span[0], span[0] + len("UNCERTAIN TIME"))
+        raise AnalysisError.at_offset("UNCERTAIN_TIME_TYPE", str(error), match.source, span[0],
+                                      span[1] - span[0]) from None
 
 
 def _ansi_enabled(spark) -> bool:

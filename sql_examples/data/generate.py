@@ -32,6 +32,8 @@ SCHEMAS = {
     "sensor_readings": "sensor_id STRING, ts TIMESTAMP, temp_c DOUBLE, vibration_mm_s DOUBLE",
     "hadoop_log": "event_id BIGINT, ts TIMESTAMP, job_id STRING, task_id STRING, node_id STRING, "
                   "event STRING, period_s DOUBLE, bytes BIGINT, val DOUBLE",
+    "cluster_events": "event_id BIGINT, node STRING, t_lo TIMESTAMP, t_hi TIMESTAMP, kind STRING, "
+                      "task STRING, cpu DOUBLE",
 }
 
 
@@ -362,6 +364,42 @@ def hadoop_log() -> list[tuple]:
             for i, (s, job, task, node, event, period, nbytes, val) in enumerate(ev)]
 
 
+# ---------------------------------------------------------------------------------------------
+# cluster_events: task and CPU events of 3 nodes whose clocks are only known to within a few
+# seconds (imprecise timestamps, Zhang, Diao, Immerman, PVLDB 2010): each event carries the
+# interval [t_lo, t_hi] of the whole seconds it may have occurred at. A task's TaskStart and
+# TaskFinish are logged by the scheduler (+-1 s of skew); a CpuSample (kind 'CpuSample', task
+# '-') reports the CPU load of some second of the 2 to 4 s before it is written. Columns that do
+# not apply are '-' / 0.0 (no NULLs). Rows are in event_id order, which increases with t_lo.
+
+CLUSTER_TASKS = {
+    # node: [(task, start s, run time s)], seconds after 10:00:00
+    "node-a": [("t-101", 3, 9), ("t-102", 30, 14), ("t-103", 60, 5)],
+    "node-b": [("t-201", 5, 12), ("t-202", 26, 16)],
+    "node-c": [("t-301", 10, 7), ("t-302", 40, 11)],
+}
+
+
+def cluster_events() -> list[tuple]:
+    rng = random.Random(1414)
+    t0 = datetime(2024, 10, 7, 10, 0, 0)
+    events = []  # (t_lo s, t_hi s, node, kind, task, cpu)
+    for node, tasks in CLUSTER_TASKS.items():
+        busy = []
+        for task, start, run in tasks:
+            events.append((start - 1, start + 1, node, "TaskStart", task, 0.0))
+            events.append((start + run - 1, start + run + 1, node, "TaskFinish", task, 0.0))
+            busy.append((start, start + run))
+        for t in range(2, 76, 4):  # one sample written every 4 s
+            hot = any(s <= t <= e for s, e in busy) and rng.random() < 0.5
+            cpu = round(rng.uniform(95.5, 99.9) if hot else rng.uniform(20.0, 90.0), 1)
+            width = rng.choice([2, 3, 4])
+            events.append((t - width, t, node, "CpuSample", "-", cpu))
+    events.sort(key=lambda e: (e[0], e[2], e[3], e[4], e[1]))
+    return [(7_000_001 + i, node, t0 + timedelta(seconds=lo), t0 + timedelta(seconds=hi), kind, task, cpu)
+            for i, (lo, hi, node, kind, task, cpu) in enumerate(events)]
+
+
 TABLES = {
     "stock_ticks": stock_ticks,
     "companies": companies,
@@ -370,6 +408,7 @@ TABLES = {
     "card_txns": card_txns,
     "sensor_readings": sensor_readings,
     "hadoop_log": hadoop_log,
+    "cluster_events": cluster_events,
 }
 
 

@@ -42,6 +42,9 @@ def reparse(node: exp.Expr, text: str):
         if isinstance(node, cx.Within):
             return _mr("PATTERN (A) " + text, with_pattern=False).args[key]
         return _mr(text).args[key]
+    if isinstance(node, (cx.UncertainTime, cx.MinimumConfidence)):
+        key = "uncertain_time" if isinstance(node, cx.UncertainTime) else "minimum_confidence"
+        return _mr(text).args[key]
     if isinstance(node, exp.Order) and isinstance(node.parent, cx.MatchRecognize):
         return _mr(text).args["order"]
     if isinstance(node, exp.Ordered):

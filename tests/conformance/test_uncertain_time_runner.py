@@ -71,3 +71,35 @@ def test_runner_gives_the_possible_worlds_matches_across_batches(case, pattern, 
     for key, (confidence, *bounds) in expected.items():
         assert got[key][0] == pytest.approx(float(confidence), abs=1e-12)
         assert list(got[key][1:]) == bounds
+
+
+def test_runner_keeps_only_the_rows_a_window_can_still_reach():
+    """A long partition fed in small batches: with WITHIN, the executor drops every input batch
+    the engine no longer needs (``buffered_rows``), so what it holds stays bounded instead of
+    growing with the partition."""
+    rng = random.Random(7)
+    stream, t = [], 0
+    for i in range(3000):
+        t += rng.randrange(0, 3)
+        stream.append((i, "abc"[i % 3], t, t + rng.randrange(0, 3)))
+    compiled = compile_statement(QUERY.format(pattern="A B C", window=WINDOW, minimum="")).matches[0]
+    plan = in_points(compiled.plan, "bigint", "bigint")
+    plan = dataclasses.replace(plan, component_types=tuple(str(t) for t in TYPES))
+    schema = pa.schema([("case_id", pa.int64())] + [(f"__sparkcep_c{i}", t) for i, t in enumerate(TYPES)])
+    runner = PartitionRunner(plan, schema)
+    bits = {"a": 1, "b": 2, "c": 4}
+    held, matches = [], 0
+    for start in range(0, len(stream), 20):
+        part = stream[start:start + 20]
+        batch = pa.record_batch({
+            "case_id": pa.array([0] * len(part), pa.int64()),
+            "id": pa.array([r[0] for r in part], pa.int64()),
+            "__sparkcep_m0": pa.array([bits[r[1]] for r in part], pa.int8()),
+            "__sparkcep_tlo": pa.array([r[2] for r in part], pa.int64()),
+            "__sparkcep_thi": pa.array([r[3] for r in part], pa.int64()),
+        })
+        matches += sum(b.num_rows for b in runner.feed(batch))
+        held.append(runner.buffer.size - runner.buffer.base)
+    matches += sum(b.num_rows for b in runner.finish())
+    assert matches > 500
+    assert max(held) <= 60, max(held)  # a few 20-row batches, never the 3,000-row partition

@@ -82,6 +82,12 @@ class _Frame(ABC):
     def finish(self) -> list:
         return self._drain(final=True)
 
+    @property
+    def buffered_rows(self) -> int:
+        """Rows a future match may still contain (the executor drops older input batches): every
+        row from the first that may still overlap a pending start row's window."""
+        return self.buf.end - self.buf.base
+
     def _drain(self, final: bool) -> list:
         out: list = []
         if not len(self.buf.lo):

@@ -355,7 +355,8 @@ def _compile_clause(
     table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
     pushed, aggregation_note = pushdown(
-        clause, spec, bool(lowered.conditions), plan.partition_columns, _measure_components(lowered))
+        clause, spec, lowered.conditions, lowered.values.texts, sql, plan.partition_columns,
+        _measure_components(lowered))
     if pushed is not None:
         plan = dataclasses.replace(plan, aggregation=pushed.plan)
         chunking = None  # one result row per partition: chunks would split the counters

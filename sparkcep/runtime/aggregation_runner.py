@@ -2,7 +2,8 @@
 
 When the outer query only aggregates a clause's matches (``sparkcep.compiler.aggregation_pushdown``),
 the function feeds the partition's rows to the aggregation engine
-(``sparkcep.engines.sase.aggregation``), which keeps prefix counters instead of matches, and at
+(``sparkcep.engines.sase.aggregation``, or ``trend_aggregation`` when DEFINE compares rows of the
+match), which keeps prefix counters instead of matches, and at
 the end of the partition outputs one row: the partition's key and, per output column, the number
 of matches or an aggregate of a measure over them, in the type Spark gives the same aggregate. A
 partition without matches outputs nothing, as its group would not exist in the enumerated result.
@@ -17,6 +18,7 @@ import pyarrow as pa
 
 from sparkcep.engines.contract import RowBlock
 from sparkcep.engines.sase.aggregation import AggregationEngine, AggregateTotals
+from sparkcep.engines.sase.trend_aggregation import TrendAggregationEngine
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.plan.match_plan import MatchPlan
 from sparkcep.runtime.partition_runner import decode_masks
@@ -33,8 +35,14 @@ class AggregationRunner:
         self.plan = plan
         self.schema = output_schema
         self.aggregation = plan.aggregation
-        self.engine = AggregationEngine(plan.spec, self.aggregation.measures)
-        self.read_columns = sorted({m.column for m in self.aggregation.measures})
+        comparisons = self.aggregation.comparisons
+        if comparisons:
+            self.engine = TrendAggregationEngine(plan.spec, self.aggregation.measures, comparisons)
+        else:
+            self.engine = AggregationEngine(plan.spec, self.aggregation.measures)
+        self.read_columns = sorted({m.column for m in self.aggregation.measures}
+                                   | {c.column for c in comparisons}
+                                   | {c.ref.column for c in comparisons})
         self.partition_values: dict[str, object] | None = None
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:

@@ -45,6 +45,7 @@ for every operator and for several slots at once.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 from sparkcep.engines.sase.aggregation import (
@@ -99,25 +100,21 @@ def _slot_value(x):
     return None if x is None else _order_key(x)
 
 
-def _holds(op: str, a, b, holds_when_null: bool) -> bool:
-    """Whether ``a op b`` is TRUE (``a``, ``b``: slot values)."""
-    if b is None and holds_when_null:
-        return True
+_ORDER = {"eq": operator.eq, "neq": operator.ne, "lt": operator.lt, "lte": operator.le,
+          "gt": operator.gt, "gte": operator.ge}
+
+
+def _satisfying(items, slot: int, x, op: str, holds_when_null: bool) -> list:
+    """The cells ``(key, cell)`` of ``items`` for which ``x op key[slot]`` is TRUE (``x`` and the
+    slot: slot values; ``holds_when_null``: also those whose slot is NULL)."""
     if op == "null_safe_eq":
-        return a == b
-    if a is None or b is None:
-        return False
-    if op == "eq":
-        return a == b
-    if op == "neq":
-        return a != b
-    if op == "lt":
-        return a < b
-    if op == "lte":
-        return a <= b
-    if op == "gt":
-        return a > b
-    return a >= b
+        return [kc for kc in items if kc[0][slot] == x or (holds_when_null and kc[0][slot] is None)]
+    if x is None:  # unknown: only the NULL-slot cells, when they are let in
+        return [kc for kc in items if holds_when_null and kc[0][slot] is None]
+    compare = _ORDER[op]
+    if holds_when_null:
+        return [kc for kc in items if kc[0][slot] is None or compare(x, kc[0][slot])]
+    return [kc for kc in items if kc[0][slot] is not None and compare(x, kc[0][slot])]
 
 
 class TrendAggregationEngine(AggregationEngine):
@@ -167,16 +164,20 @@ class TrendAggregationEngine(AggregationEngine):
         m = len(self.measures)
         keyed = [_slot_value(x) for x in values[m:]] if values else []
         cells = vec.cells
-        # every source state as it was before the row (cells are copied: moves may land in them)
-        snaps = [[(key, tuple(cell)) for key, cell in cells[s].items()] for s in prog.srcs]
-        self._charge(sum(map(len, snaps)) * max(1, len(self.comparisons)))
+        # every move is computed from the states as they were before the row, then applied
+        pending = []
+        visited = 0
+        for src, outs in zip(prog.srcs, prog.outs):
+            state = cells[src]
+            if not state:
+                continue
+            visited += len(state) * len(outs)
+            for dst, kinds in outs:
+                self._moves(state.items(), dst, kinds, values, keyed, pending)
+        self._charge(visited)
         if prog.remap:
             self._remap(vec, prog)
-        done = 0
-        for snap, outs in zip(snaps, prog.outs):
-            for key, cell in snap:
-                for dst, kinds in outs:
-                    done += self._move(vec, key, cell, dst, kinds, values, keyed)
+        done = self._merge_moves(vec, pending)
         if starts:
             done += self._add_starts(vec, prog, values)
         return done
@@ -184,38 +185,68 @@ class TrendAggregationEngine(AggregationEngine):
     def _add_starts(self, vec, prog, values) -> int:
         m = len(self.measures)
         keyed = [_slot_value(x) for x in values[m:]] if values else []
-        start = (1,) + (None,) * m
-        return sum(self._move(vec, self._empty_key, start, dst, kinds, values, keyed)
-                   for dst, kinds in prog.starts)
+        start = [(self._empty_key, (1,) + (None,) * m)]
+        pending = []
+        for dst, kinds in prog.starts:
+            self._moves(start, dst, kinds, values, keyed, pending)
+        return self._merge_moves(vec, pending)
 
-    def _move(self, vec, key, cell, dst: int, kinds, values, keyed) -> int:
-        """Move the partial matches of one cell (``cell``: count, then one partial aggregate per
-        measure) into state ``dst`` by the current row, if their slots satisfy the destination
-        variable's comparisons; return the number of matches completed."""
+    def _moves(self, items, dst: int, kinds, values, keyed, pending: list) -> None:
+        """Append to ``pending`` the ``(dst, key, cell)`` moves of the cells ``items`` (``(key,
+        [count, partial aggregate per measure])``) into state ``dst`` by the current row: those
+        whose slots satisfy the destination variable's comparisons. When the move sets or clears
+        every slot, the cells land in one destination cell and are summed first."""
         m, s = len(self.measures), len(self.slots)
         for slot, index, op, when_null in self._tests[dst]:
-            if not _holds(op, keyed[index - m], key[slot], when_null):
-                return 0
-        if s:
-            key = tuple(key[j] if kinds[m + j] == _KEEP else keyed[j] if kinds[m + j] == _SET
-                        else None for j in range(s))
-        count = cell[0]
+            items = _satisfying(items, slot, keyed[index - m], op, when_null)
+        if not items:
+            return
+        slot_kinds = kinds[m:]
+        if _KEEP not in slot_kinds:  # the destination key does not depend on the source's
+            key = tuple(keyed[j] if slot_kinds[j] == _SET else None for j in range(s))
+            count = 0
+            kept = [None] * m
+            for _key, cell in items:
+                count += cell[0]
+                for i in range(m):
+                    if kinds[i] == _KEEP:
+                        kept[i] = self._merge_part(i, kept[i], cell[1 + i])
+            pending.append((dst, key, self._moved(kinds, count, values, kept)))
+            return
+        for key, cell in items:
+            if s:
+                key = tuple(key[j] if slot_kinds[j] == _KEEP else keyed[j] if slot_kinds[j] == _SET
+                            else None for j in range(s))
+            pending.append((dst, key, self._moved(kinds, cell[0], values, cell[1:])))
+
+    def _moved(self, kinds, count: int, values, kept) -> list:
+        """The cell ``count`` partial matches become: per measure, the partial aggregate kept,
+        set to the row's value, or cleared."""
         moved = [count]
-        for i in range(m):
+        for i in range(len(self.measures)):
             kind = kinds[i]
             if kind == _KEEP:
-                moved.append(cell[1 + i])
+                moved.append(kept[i])
             elif kind == _SET:
                 moved.append(self._single(i, count, values[i]))
             else:
                 moved.append(None)
-        self._merge_cell(vec.cells[dst], key, moved)
-        if not self.auto.accepting[dst]:
-            return 0
-        for i in range(m):
-            if moved[1 + i] is not None:
-                self._add_total(i, moved[1 + i])
-        return count
+        return moved
+
+    def _merge_moves(self, vec, pending) -> int:
+        """Apply the moves; return the number of matches they complete."""
+        done = 0
+        accepting = self.auto.accepting
+        cells = vec.cells
+        m = len(self.measures)
+        for dst, key, moved in pending:
+            self._merge_cell(cells[dst], key, moved)
+            if accepting[dst]:
+                done += moved[0]
+                for i in range(m):
+                    if moved[1 + i] is not None:
+                        self._add_total(i, moved[1 + i])
+        return done
 
     def _remap(self, vec, prog) -> None:
         """Move the cells of the states whose negation level the row lowers (or drop them)."""
@@ -246,19 +277,20 @@ class TrendAggregationEngine(AggregationEngine):
             return
         old[0] += cell[0]
         for i in range(len(self.measures)):
-            a, b = old[1 + i], cell[1 + i]
-            if b is None:
-                continue
-            if a is None:
-                old[1 + i] = b
-                continue
-            summable = self._totals[i].summable
-            old[1 + i] = (
-                a[0] + b[0],
-                self._sum(i, a[1], b[1]) if summable else 0,
-                b[2] if _less(b[2], a[2]) else a[2],
-                b[3] if _less(a[3], b[3]) else a[3],
-            )
+            old[1 + i] = self._merge_part(i, old[1 + i], cell[1 + i])
+
+    def _merge_part(self, i: int, a, b):
+        """Two partial aggregates (non-null count, sum, min, max) of measure ``i`` as one."""
+        if b is None:
+            return a
+        if a is None:
+            return b
+        return (
+            a[0] + b[0],
+            self._sum(i, a[1], b[1]) if self._totals[i].summable else 0,
+            b[2] if _less(b[2], a[2]) else a[2],
+            b[3] if _less(a[3], b[3]) else a[3],
+        )
 
 
 class _Cells:

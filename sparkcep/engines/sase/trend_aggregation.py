@@ -39,8 +39,9 @@ cell per distinct value (tuple) of its slots.
 (``spec.max_steps`` counts them). With one slot over a column with d distinct values, a state
 holds at most d cells: O(n x d) for n rows instead of the exponential number of matches. An
 equality test could look up its cell by hash and an order test could read a prefix sum over the
-slot's ranks (a Fenwick tree, O(log d)); this engine scans the cells, which keeps one code path
-for every operator and for several slots at once.
+slot's ranks (a Fenwick tree, O(log d)). This engine looks an equality on the only slot up by
+hash (the cells are hash buckets of the compared value: O(1) per move) and scans the cells for
+the other operators and for several slots at once.
 """
 
 from __future__ import annotations
@@ -173,7 +174,7 @@ class TrendAggregationEngine(AggregationEngine):
                 continue
             visited += len(state) * len(outs)
             for dst, kinds in outs:
-                self._moves(state.items(), dst, kinds, values, keyed, pending)
+                self._moves(state, dst, kinds, values, keyed, pending)
         self._charge(visited)
         if prog.remap:
             self._remap(vec, prog)
@@ -192,12 +193,26 @@ class TrendAggregationEngine(AggregationEngine):
         return self._merge_moves(vec, pending)
 
     def _moves(self, items, dst: int, kinds, values, keyed, pending: list) -> None:
-        """Append to ``pending`` the ``(dst, key, cell)`` moves of the cells ``items`` (``(key,
-        [count, partial aggregate per measure])``) into state ``dst`` by the current row: those
+        """Append to ``pending`` the ``(dst, key, cell)`` moves of the cells ``items`` (a state's
+        dict, or ``(key, [count, partial aggregate per measure])`` pairs) into state ``dst`` by
+        the current row: those
         whose slots satisfy the destination variable's comparisons. When the move sets or clears
         every slot, the cells land in one destination cell and are summed first."""
         m, s = len(self.measures), len(self.slots)
-        for slot, index, op, when_null in self._tests[dst]:
+        tests = self._tests[dst]
+        if isinstance(items, dict):  # a state's cells
+            if s == 1 and tests and tests[0][2] in ("eq", "null_safe_eq"):
+                # equality on the only slot: the cells are hash buckets of its value
+                _slot, index, op, when_null = tests[0]
+                x = keyed[index - m]
+                wanted = [(x,)] if x is not None or op == "null_safe_eq" else []
+                if when_null and (None,) not in wanted:  # a NULL slot lets every row in
+                    wanted.append((None,))
+                items = [(key, items[key]) for key in wanted if key in items]
+                tests = tests[1:]
+            else:
+                items = items.items()
+        for slot, index, op, when_null in tests:
             items = _satisfying(items, slot, keyed[index - m], op, when_null)
         if not items:
             return

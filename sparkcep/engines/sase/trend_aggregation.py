@@ -38,10 +38,9 @@ cell per distinct value (tuple) of its slots.
 **Cost.** Per row and vector: the cells of the states the row can move from, times the moves
 (``spec.max_steps`` counts them). With one slot over a column with d distinct values, a state
 holds at most d cells: O(n x d) for n rows instead of the exponential number of matches. An
-equality test could look up its cell by hash and an order test could read a prefix sum over the
-slot's ranks (a Fenwick tree, O(log d)). This engine looks an equality on the only slot up by
-hash (the cells are hash buckets of the compared value: O(1) per move) and scans the cells for
-the other operators and for several slots at once.
+equality on the only slot is a hash look-up (the cells are hash buckets of the compared value:
+O(1) per move); the other operators, and several slots, scan the cells. (An order test could
+read a prefix sum over the slot's ranks instead, a Fenwick tree, O(log d): not done yet.)
 """
 
 from __future__ import annotations
@@ -121,8 +120,9 @@ def _satisfying(items, slot: int, x, op: str, holds_when_null: bool) -> list:
 class TrendAggregationEngine(AggregationEngine):
     """Counts the SKIP TILL ANY MATCH matches of one partition whose DEFINE conditions are
     ``comparisons`` (with the row-local masks), and aggregates ``measures`` over them, without
-    building them (module docstring). Check ``aggregation_unsupported_reason(spec, False)`` and
-    ``comparison_unsupported_reason`` first."""
+    building them (module docstring). Check ``aggregation_unsupported_reason(spec, False)``
+    first; the comparisons' variables must not be negated in the pattern (their conditions would
+    decide negations), which ``sparkcep.compiler.aggregation_pushdown.row_comparisons`` ensures."""
 
     def __init__(self, spec: MatchSpec, measures: tuple[MeasureRef, ...] = (),
                  comparisons: tuple[RowComparison, ...] = ()) -> None:

@@ -86,7 +86,8 @@ def pushdown(
             reason = found
         else:
             comparisons = tuple(c for c, _span in found)
-            texts = tuple(" ".join(source[a:b].split()) if a is not None else "" for _c, (a, b) in found)
+            texts = tuple(" ".join(source[a:b].split()) if a is not None else
+                          _describe(c, spec.variable_names) for c, (a, b) in found)
     if reason is not None:
         return None, reason
     alias = clause.args.get("alias")
@@ -146,6 +147,21 @@ def row_comparisons(spec: MatchSpec, conditions: dict[int, p.Expression], value_
             span = getattr(atom, "span", None) or (None, None)
             found.append((comparison, span))
     return found
+
+
+_SYMBOLS = {"eq": "=", "null_safe_eq": "<=>", "neq": "<>", "lt": "<", "lte": "<=", "gt": ">",
+            "gte": ">="}
+
+
+def _describe(comparison: RowComparison, names) -> str:
+    """A comparison in words, when its text in the statement is not known."""
+    ref = comparison.ref
+    if ref.variable == comparison.variable:
+        other = f"LAST({names[ref.variable]}.x, 1)"
+    else:
+        other = f"{ref.which.upper()}({names[ref.variable]}.x)"
+    text = f"{names[comparison.variable]}.x {_SYMBOLS[comparison.op]} {other}"
+    return f"{other} IS NULL OR {text}" if comparison.holds_when_null else text
 
 
 def _unwrap(node: p.Expression) -> p.Expression:

@@ -135,3 +135,14 @@ def test_explain_names_the_comparisons_the_counters_are_keyed_by():
     assert "engines/sase/trend_aggregation" in text
     assert ("keyed by:  LAST(B.val, 1) IS NULL OR B.val > LAST(B.val, 1); C.u = A.u; "
             "C.val >= LAST(B.val)") in text
+
+
+def test_a_comparison_without_source_text_is_described_in_words():
+    from sparkcep.compiler.aggregation_pushdown import _describe
+    from sparkcep.engines.sase.aggregation import MeasureRef
+    from sparkcep.engines.sase.trend_aggregation import RowComparison
+
+    rising = RowComparison(1, 0, "gt", MeasureRef(1, "last", 0), holds_when_null=True)
+    same_user = RowComparison(2, 3, "eq", MeasureRef(0, "first", 3))
+    assert _describe(rising, "ABC") == "LAST(B.x, 1) IS NULL OR B.x > LAST(B.x, 1)"
+    assert _describe(same_user, "ABC") == "C.x = FIRST(A.x)"

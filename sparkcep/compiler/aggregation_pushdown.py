@@ -1,7 +1,8 @@
 """Aggregation over matches without enumerating them: finding the queries it applies to.
 
 A statement whose outer query only aggregates the output of a ``MATCH_RECOGNIZE ... ONE ROW PER
-MATCH SKIP TILL ANY MATCH`` clause, one group per partition::
+MATCH SKIP TILL ANY MATCH`` clause (or SKIP TILL NEXT MATCH without WITHIN,
+``sparkcep.engines.sase.next_aggregation``), one group per partition::
 
     SELECT p, COUNT(*) AS n, SUM(a_val), AVG(a_val), MIN(a_val), MAX(a_val)
     FROM ev MATCH_RECOGNIZE (PARTITION BY p ORDER BY ts MEASURES A.val AS a_val
@@ -80,6 +81,9 @@ def pushdown(
     comparisons: tuple[RowComparison, ...] = ()
     texts: tuple[str, ...] = ()
     reason = _query_reason(select, spec, False, partition_names)
+    if reason is None and conditions and spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
+        reason = (f"a match-dependent DEFINE under {spec.strategy.value} (comparisons between rows "
+                  "are counted under SKIP TILL ANY MATCH only)")
     if reason is None and conditions:
         found = row_comparisons(spec, conditions, value_texts)
         if isinstance(found, str):
@@ -253,9 +257,9 @@ def _query_reason(select: exp.Select, spec: MatchSpec, has_conditions: bool,
                   partition_names: tuple[str, ...]) -> str | None:
     if spec.rows_per_match is not RowsPerMatch.ONE:
         return "ALL ROWS PER MATCH"
-    if spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
-        return (f"{spec.strategy.value}: pushdown is implemented for SKIP TILL ANY MATCH, whose "
-                "matches are too many to enumerate")
+    if spec.strategy is Strategy.STRICT_CONTIGUITY:
+        return (f"{spec.strategy.value}: pushdown is implemented for the SASE strategies (SKIP "
+                "TILL ANY / NEXT MATCH), whose matches are too many to enumerate")
     engine_reason = aggregation_unsupported_reason(spec, has_conditions)
     if engine_reason is not None:
         return engine_reason

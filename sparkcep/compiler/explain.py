@@ -268,6 +268,12 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
                          "(engines/standard/matcher)"
                          + (", DEFINE conditions in generated specialized code" if dependent else ""))
             lines.append("  why:      not the regex path: " + "; ".join(why))
+    elif spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH and plan.aggregation is not None:
+        computed = ", ".join(_aggregate_text(o, plan) for o in plan.aggregation.outputs)
+        lines.append("engine:     aggregation without enumerating matches (SKIP TILL NEXT MATCH "
+                     "runs counted per automaton state, engines/sase/next_aggregation)")
+        lines.append("  why:      the outer query only aggregates the matches per partition: "
+                     f"{computed} come from run counts updated row by row; no match is built")
     elif spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:
         merge = not plan.conditions
         lines.append("engine:     NFA^b runs with a shared match buffer (SASE+, engines/sase/nfa)")

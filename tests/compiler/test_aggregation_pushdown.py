@@ -67,7 +67,8 @@ def test_pushdown_applies_to_every_supported_aggregate():
 
 
 @pytest.mark.parametrize("change, reason", [
-    (dict(strategy="SKIP TILL NEXT MATCH"), "SKIP TILL NEXT MATCH"),
+    (dict(strategy="SKIP TILL NEXT MATCH", define=" AND B.val > LAST(B.val, 1)"),
+     "match-dependent DEFINE under SKIP TILL NEXT MATCH"),
     (dict(strategy=""), "STRICT CONTIGUITY"),
     (dict(rows="ALL ROWS PER MATCH"), "ALL ROWS PER MATCH"),
     (dict(rest=""), "GROUP BY is not exactly the PARTITION BY columns"),
@@ -146,3 +147,14 @@ def test_a_comparison_without_source_text_is_described_in_words():
     same_user = RowComparison(2, 3, "eq", MeasureRef(0, "first", 3))
     assert _describe(rising, "ABC") == "LAST(B.x, 1) IS NULL OR B.x > LAST(B.x, 1)"
     assert _describe(same_user, "ABC") == "C.x = FIRST(A.x)"
+
+
+def test_skip_till_next_match_without_within_is_pushed_down():
+    match = _compile(strategy="SKIP TILL NEXT MATCH", select="p, COUNT(*), SUM(a_val)")
+    assert match.aggregation_note is None and match.plan.aggregation is not None
+    text = BASE.format(select="p, COUNT(*)", partition="PARTITION BY p", rows="ONE ROW PER MATCH",
+                       strategy="SKIP TILL NEXT MATCH", pattern="A B+", define="", rest="GROUP BY p")
+    assert "engines/sase/next_aggregation" in explain_statement(text)
+    windowed = compile_statement(text.replace("PATTERN (A B+)", "PATTERN (A B+) WITHIN 10")).matches[0]
+    assert windowed.plan.aggregation is None
+    assert "SKIP TILL NEXT MATCH with WITHIN" in windowed.aggregation_note

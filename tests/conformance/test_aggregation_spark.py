@@ -198,3 +198,22 @@ def test_comparisons_between_rows_equal_enumeration(spark, trend_events):
     want = _rows(spark, " UNION ALL ".join(enumerated))
     assert {row[0] for row in want} >= {0, 1, 2, 3, 4}  # the shapes have matches
     assert _comparable(got) == _comparable(want)
+
+
+NEXT_PATTERNS = ["A B+ C", "A B* C", "A B{1,3} C", "A B+ !N C", "A C? B+"]
+
+
+def test_skip_till_next_match_counts_equal_enumeration(spark, events):
+    # SKIP TILL NEXT MATCH without WITHIN (engines/sase/next_aggregation): every shape in one
+    # query each way, pushed down and read through SELECT * (enumerated by the NFA^b engine)
+    pushed, enumerated = [], []
+    for number, pattern in enumerate(NEXT_PATTERNS):
+        clause = _clause(pattern).replace("SKIP TILL ANY MATCH", "SKIP TILL NEXT MATCH")
+        pushed_one = f"SELECT {number} AS q, {AGGREGATES} FROM {clause} GROUP BY p"
+        assert "engines/sase/next_aggregation" in explain_statement(pushed_one), pattern
+        pushed.append(pushed_one)
+        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) GROUP BY p")
+    got = _rows(spark, " UNION ALL ".join(pushed))
+    want = _rows(spark, " UNION ALL ".join(enumerated))
+    assert {row[0] for row in want} == set(range(len(NEXT_PATTERNS)))
+    assert _comparable(got) == _comparable(want)

@@ -124,10 +124,15 @@ class AggregateTotals:
 
 
 def aggregation_unsupported_reason(spec: MatchSpec, has_conditions: bool) -> str | None:
-    """None when ``AggregationEngine`` computes exactly the matches the SKIP TILL ANY MATCH engine
+    """None when ``AggregationEngine`` (SKIP TILL ANY MATCH) or ``NextMatchAggregationEngine``
+    (SKIP TILL NEXT MATCH, without WITHIN) computes exactly the matches the enumerating engine
     reports for ONE ROW PER MATCH; else a short reason."""
-    if spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
-        return f"{spec.strategy.value} (matches are only counted under SKIP TILL ANY MATCH)"
+    if spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:
+        if spec.within is not None:
+            return ("SKIP TILL NEXT MATCH with WITHIN (its runs are counted only without WITHIN: "
+                    "a row without an order key closes runs differently when enumerated)")
+    elif spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
+        return f"{spec.strategy.value} (matches are only counted under the SASE strategies)"
     reason = unsupported_reason(spec)
     if reason is not None:
         return reason
@@ -393,6 +398,9 @@ class AggregationEngine:
         """Columns read per row besides the measures' (their values follow the measures')."""
         return []
 
+    def _expire(self, vec) -> None:
+        """A start vector has left the window (its partial matches can no longer complete)."""
+
     def _new_vector(self, key):
         return _Vector(key, len(self.auto.states), len(self.measures))
 
@@ -460,7 +468,7 @@ class AggregationEngine:
             return
         within = self.within
         while active and key - active[0].key >= within:
-            active.popleft()
+            self._expire(active.popleft())
         self._charge(prog.cost * (len(active) + 1))
         done = 0
         emptied = False

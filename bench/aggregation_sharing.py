@@ -7,7 +7,8 @@ synthetic stream of 20 stock symbols. The share f of YHOO events (the connect ev
 the other 19 symbols share the rest uniformly. No Spark: one partition, as a Python worker runs
 it (``sparkcep.engines.sase.chop_connect``); both plans' counts are asserted equal.
 
-    .venv/bin/python bench/aggregation_sharing.py --repeats 5 > bench/results/aggregation_sharing.jsonl
+    .venv/bin/python bench/aggregation_sharing.py --repeats 5 \
+        > bench/results/aggregation_sharing.jsonl
     .venv/bin/python bench/aggregation_sharing.py --plot docs/img/aggregation_sharing.png \
         < bench/results/aggregation_sharing.jsonl
 

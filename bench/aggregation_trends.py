@@ -75,7 +75,8 @@ def run_enumeration(prices, size, budget: float):
         for block in partitions(prices, size):
             engine = make_sase_engine(SPEC, {0: rising})
             for start in range(0, len(block), 64):
-                piece = RowBlock(block.masks[:, start:start + 64], (block.columns[0][start:start + 64],))
+                piece = RowBlock(block.masks[:, start:start + 64],
+                                 (block.columns[0][start:start + 64],))
                 for match in engine.feed(piece):
                     count += 1
                     total += block.columns[0][match.rows[0] % size]
@@ -99,7 +100,8 @@ def main() -> None:
     prices = [rnd.randint(1, 100) for _ in range(args.events)]
     for size in args.sizes:
         agg_seconds, matches, total = run_aggregation(prices, size)
-        enum_seconds, complete, enum_matches, enum_total = run_enumeration(prices, size, args.budget)
+        enum_seconds, complete, enum_matches, enum_total = run_enumeration(
+            prices, size, args.budget)
         if complete:
             assert (enum_matches, enum_total) == (matches, total), size
         else:

@@ -217,7 +217,8 @@ def _comparison(var: int, node: p.Expression, positive: set[int], value_texts: l
         which = "first" if right.from_start else "last"
     if not _same_expression(value_texts[left.column], value_texts[right.column]):
         return "a comparison of two different expressions"
-    return RowComparison(var, left.column, op, MeasureRef(target, which, right.column), holds_when_null)
+    ref = MeasureRef(target, which, right.column)
+    return RowComparison(var, left.column, op, ref, holds_when_null)
 
 
 def _is_null_test(node: p.Expression) -> bool:

@@ -21,7 +21,8 @@ def brute_force(query, kinds, keys, within) -> int:
     """Every increasing choice of rows whose types spell the query, within the window."""
     count = 0
     for rows in itertools.combinations(range(len(kinds)), len(query)):
-        if all(kinds[r] == t for r, t in zip(rows, query)) and keys[rows[-1]] - keys[rows[0]] < within:
+        spelled = all(kinds[r] == t for r, t in zip(rows, query))
+        if spelled and keys[rows[-1]] - keys[rows[0]] < within:
             count += 1
     return count
 

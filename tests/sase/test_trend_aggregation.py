@@ -62,7 +62,9 @@ def spark_compare(a, b) -> int:
 def sql_truth(op: str, a, b):
     """``a op b`` in SQL's three-valued logic: True, False or None (unknown)."""
     if op == "null_safe_eq":
-        return (a is None and b is None) or (a is not None and b is not None and spark_compare(a, b) == 0)
+        if a is None or b is None:
+            return a is None and b is None
+        return spark_compare(a, b) == 0
     if a is None or b is None:
         return None
     c = spark_compare(a, b)
@@ -138,7 +140,8 @@ def trend_cases(draw):
         for _ in range(rnd.choice([0, 0, 1, 1, 2])):
             column = base + rnd.randrange(3)
             target = rnd.choice(positive)
-            ref = MeasureRef(target, "last" if target == v else rnd.choice(["first", "last"]), column)
+            which = "last" if target == v else rnd.choice(["first", "last"])
+            ref = MeasureRef(target, which, column)
             comparisons.append(RowComparison(v, column, rnd.choice(OPERATORS), ref,
                                              rnd.random() < 0.6))
     # measures over the new columns too

@@ -130,7 +130,8 @@ def aggregation_unsupported_reason(spec: MatchSpec, has_conditions: bool) -> str
     if spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:
         if spec.within is not None:
             return ("SKIP TILL NEXT MATCH with WITHIN (its runs are counted only without WITHIN: "
-                    "a row without an order key closes runs differently when enumerated)")
+                    "a row whose order key is NULL or NaN is in no window here, but joins runs "
+                    "when enumerated)")
     elif spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
         return f"{spec.strategy.value} (matches are only counted under the SASE strategies)"
     reason = unsupported_reason(spec)

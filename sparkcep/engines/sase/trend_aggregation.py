@@ -139,8 +139,9 @@ class TrendAggregationEngine(AggregationEngine):
         comps = self.auto.pat.components
         tests_of = {}
         for c in self.comparisons:
+            value = m + s + self.comparisons.index(c)
             tests_of.setdefault(c.variable, []).append(
-                (self.slots.index(c.ref), m + s + self.comparisons.index(c), c.op, c.holds_when_null))
+                (self.slots.index(c.ref), value, c.op, c.holds_when_null))
         self._tests = [tuple(tests_of.get(comps[k].var, ())) for k, _n, _d in self.auto.states]
         self._empty_key = (None,) * s
 
@@ -274,7 +275,7 @@ class TrendAggregationEngine(AggregationEngine):
                 for key, cell in moving.items():
                     self._merge_cell(cells[dst], key, cell)
 
-    # -- cells --------------------------------------------------------------------------------------
+    # -- cells ------------------------------------------------------------------------------------
 
     def _single(self, i: int, count: int, x):
         """Measure ``i``'s partial aggregate of ``count`` partial matches whose value is ``x``."""

@@ -18,6 +18,7 @@ def bench_session(master: str = "local[2]", memory: str = "6g"):
             "spark_driver_memory": memory,
             "spark_sql_shuffle_partitions": "8",
             "spark_sql_execution_arrow_maxRecordsPerBatch": "10000",
+            "spark_executor_pyspark_memory": "2g",  # a bound on each Python worker
         },
     )
 

@@ -1,7 +1,8 @@
 """Aggregation over matches without enumerating them: finding the queries it applies to.
 
 A statement whose outer query only aggregates the output of a ``MATCH_RECOGNIZE ... ONE ROW PER
-MATCH SKIP TILL ANY MATCH`` clause, one group per partition::
+MATCH SKIP TILL ANY MATCH`` clause (or SKIP TILL NEXT MATCH without WITHIN,
+``sparkcep.engines.sase.next_aggregation``), one group per partition::
 
     SELECT p, COUNT(*) AS n, SUM(a_val), AVG(a_val), MIN(a_val), MAX(a_val)
     FROM ev MATCH_RECOGNIZE (PARTITION BY p ORDER BY ts MEASURES A.val AS a_val
@@ -21,6 +22,15 @@ read of its column (``any_value``: a group is one partition), splicing the user'
 source positions; everything else in the outer query stays as written. When a clause is
 aggregated but does not qualify, the reason is kept for ``explain``, and the query runs by
 enumeration under the usual budgets.
+
+A match-dependent DEFINE qualifies when it is a conjunction of comparisons of the tested row
+with an earlier row of the match whose value the counters can be keyed by (GRETA, Poppe et al.,
+VLDB 2017; ``sparkcep.engines.sase.trend_aggregation``): ``x op LAST(X.x, 1)`` in X's own DEFINE
+(the previous X row), ``x op FIRST(V.x)`` / ``x op LAST(V.x)`` of another variable V, either
+optionally as ``LAST(...) IS NULL OR x op LAST(...)``, with op one of ``= <=> <> < <= > >=``
+and the same expression on both sides (so both have one type, which Python then orders as Spark
+does). :func:`row_comparisons` recognises them in the lowered DEFINE tree; anything else keeps
+the query on enumeration, with the reason.
 """
 
 from __future__ import annotations
@@ -31,6 +41,8 @@ from sqlglot import exp
 
 from sparkcep import dialect
 from sparkcep.engines.sase.aggregation import MeasureRef, aggregation_unsupported_reason
+from sparkcep.engines.sase.pattern import compile_pattern
+from sparkcep.engines.sase.trend_aggregation import FLIPPED, OPERATORS, RowComparison
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, Strategy
 from sparkcep.plan import expressions as p
 from sparkcep.plan.aggregation import AggregateOutput, AggregationPlan, output_name
@@ -51,18 +63,35 @@ class Pushdown:
 def pushdown(
     clause: exp.Expression,
     spec: MatchSpec,
-    has_conditions: bool,
+    conditions: dict[int, p.Expression],
+    value_texts: list[str],
+    source: str,
     partition_names: tuple[str, ...],
     measure_components: dict[str, p.Expression | None],
 ) -> tuple[Pushdown | None, str | None]:
     """``(Pushdown, None)`` when the query aggregating ``clause`` qualifies; ``(None, reason)``
     when it aggregates the clause but does not qualify; ``(None, None)`` when no outer query
-    aggregates the clause. ``measure_components``: per measure name (lower case), the one
+    aggregates the clause. ``conditions``: the match-dependent DEFINE per variable;
+    ``value_texts``: the SQL of each value column; ``source``: the statement (for the
+    comparisons' text in explain). ``measure_components``: per measure name (lower case), the one
     component the measure is (None when it is more than one component's value)."""
     select = _aggregating_select(clause)
     if select is None:
         return None, None
-    reason = _query_reason(select, spec, has_conditions, partition_names)
+    comparisons: tuple[RowComparison, ...] = ()
+    texts: tuple[str, ...] = ()
+    reason = _query_reason(select, spec, False, partition_names)
+    if reason is None and conditions and spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
+        reason = (f"a match-dependent DEFINE under {spec.strategy.value} (comparisons between rows "
+                  "are counted under SKIP TILL ANY MATCH only)")
+    if reason is None and conditions:
+        found = row_comparisons(spec, conditions, value_texts)
+        if isinstance(found, str):
+            reason = found
+        else:
+            comparisons = tuple(c for c, _span in found)
+            texts = tuple(" ".join(source[a:b].split()) if a is not None else
+                          _describe(c, spec.variable_names) for c, (a, b) in found)
     if reason is not None:
         return None, reason
     alias = clause.args.get("alias")
@@ -90,7 +119,126 @@ def pushdown(
             calls.append((*dialect.span(call), read))
     if not outputs:
         return None, "the outer query computes no COUNT/SUM/AVG/MIN/MAX of the matches"
-    return Pushdown(AggregationPlan(tuple(measures), tuple(outputs), tuple(names)), tuple(calls)), None
+    plan = AggregationPlan(tuple(measures), tuple(outputs), tuple(names), comparisons, texts)
+    return Pushdown(plan, tuple(calls)), None
+
+
+# ---------------------------------------------------------------------------------------------
+# Match-dependent DEFINE conditions the counters can be keyed by
+# ---------------------------------------------------------------------------------------------
+
+
+def row_comparisons(spec: MatchSpec, conditions: dict[int, p.Expression], value_texts: list[str]):
+    """Every match-dependent DEFINE as ``RowComparison``s, each with the (start, end) of its text
+    in the statement (``(None, None)`` when unknown); or why one is not such a conjunction."""
+    pattern = compile_pattern(spec)
+    positive = {c.var for c in pattern.components}
+    negated = {v for _p, v in pattern.neg_list}
+    names = spec.variable_names
+    found = []
+    for var in sorted(conditions):
+        if var in negated:
+            return (f"{names[var]} is negated in PATTERN and has a match-dependent DEFINE "
+                    "(counting needs the negated rows' conditions row-local)")
+        if var not in positive:
+            continue
+        for atom in _conjuncts(conditions[var]):
+            comparison = _comparison(var, atom, positive, value_texts)
+            if isinstance(comparison, str):
+                return (f"{names[var]}'s DEFINE: {comparison} (counting without enumerating takes "
+                        "only x op LAST(X.x, 1) of its own variable and x op FIRST/LAST(V.x) of "
+                        "another, joined by AND)")
+            span = getattr(atom, "span", None) or (None, None)
+            found.append((comparison, span))
+    return found
+
+
+_SYMBOLS = {"eq": "=", "null_safe_eq": "<=>", "neq": "<>", "lt": "<", "lte": "<=", "gt": ">",
+            "gte": ">="}
+
+
+def _describe(comparison: RowComparison, names) -> str:
+    """A comparison in words, when its text in the statement is not known."""
+    ref = comparison.ref
+    if ref.variable == comparison.variable:
+        other = f"LAST({names[ref.variable]}.x, 1)"
+    else:
+        other = f"{ref.which.upper()}({names[ref.variable]}.x)"
+    text = f"{names[comparison.variable]}.x {_SYMBOLS[comparison.op]} {other}"
+    return f"{other} IS NULL OR {text}" if comparison.holds_when_null else text
+
+
+def _unwrap(node: p.Expression) -> p.Expression:
+    while isinstance(node, p.Operator) and node.name == "paren":
+        node = node.operands[0]
+    return node
+
+
+def _conjuncts(node: p.Expression) -> list[p.Expression]:
+    node = _unwrap(node)
+    if isinstance(node, p.Operator) and node.name == "and":
+        return [atom for operand in node.operands for atom in _conjuncts(operand)]
+    return [node]
+
+
+def _comparison(var: int, node: p.Expression, positive: set[int], value_texts: list[str]):
+    """``node`` as a ``RowComparison`` of variable ``var``'s DEFINE, or why not."""
+    node = _unwrap(node)
+    holds_when_null = False
+    if isinstance(node, p.Operator) and node.name == "or" and len(node.operands) == 2:
+        first, second = (_unwrap(o) for o in node.operands)
+        null_test, compared = (first, second) if _is_null_test(first) else (second, first)
+        if not _is_null_test(null_test):
+            return "an OR that is not LAST(...) IS NULL OR a comparison"
+        holds_when_null = True
+        node = compared
+    if not (isinstance(node, p.Operator) and node.name in OPERATORS and len(node.operands) == 2):
+        return "a condition that is not a comparison of two values"
+    left, right = (_unwrap(o) for o in node.operands)
+    op = node.name
+    if isinstance(left, p.Navigation) and isinstance(right, p.CurrentRow):
+        left, right, op = right, left, FLIPPED[op]
+    if not (isinstance(left, p.CurrentRow) and isinstance(right, p.Navigation)):
+        return "a comparison that is not of the row's value with another row's"
+    if holds_when_null and _unwrap(null_test.operands[0]) != right:
+        return "LAST(...) IS NULL of another row than the one compared"
+    if right.final or right.variables is None or len(right.variables) != 1:
+        return "a navigation that is not over one pattern variable"
+    (target,) = right.variables
+    if target not in positive:
+        return "a navigation to a negated variable"
+    if target == var:
+        if right.from_start or right.offset != 1:
+            return "a navigation over the variable's own rows other than LAST(X.x, 1)"
+        which = "last"
+    else:
+        if right.offset != 0:
+            return "a navigation with an offset to another variable"
+        which = "first" if right.from_start else "last"
+    if not _same_expression(value_texts[left.column], value_texts[right.column]):
+        return "a comparison of two different expressions"
+    ref = MeasureRef(target, which, right.column)
+    return RowComparison(var, left.column, op, ref, holds_when_null)
+
+
+def _is_null_test(node: p.Expression) -> bool:
+    return (isinstance(node, p.Operator) and node.name == "is" and len(node.operands) == 2
+            and isinstance(_unwrap(node.operands[0]), p.Navigation)
+            and isinstance(node.operands[1], p.Constant) and node.operands[1].value is None)
+
+
+def _same_expression(a: str, b: str) -> bool:
+    def tree(text: str) -> exp.Expression:
+        # parentheses only group: the tree without them has the same meaning
+        node = dialect.parse_expression(text)
+        for paren in list(node.find_all(exp.Paren)):
+            if paren is not node:
+                paren.replace(paren.this)
+        while isinstance(node, exp.Paren):
+            node = node.this
+        return node
+
+    return tree(a) == tree(b)
 
 
 def _aggregating_select(clause: exp.Expression) -> exp.Select | None:
@@ -110,9 +258,9 @@ def _query_reason(select: exp.Select, spec: MatchSpec, has_conditions: bool,
                   partition_names: tuple[str, ...]) -> str | None:
     if spec.rows_per_match is not RowsPerMatch.ONE:
         return "ALL ROWS PER MATCH"
-    if spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
-        return (f"{spec.strategy.value}: pushdown is implemented for SKIP TILL ANY MATCH, whose "
-                "matches are too many to enumerate")
+    if spec.strategy is Strategy.STRICT_CONTIGUITY:
+        return (f"{spec.strategy.value}: pushdown is implemented for the SASE strategies (SKIP "
+                "TILL ANY / NEXT MATCH), whose matches are too many to enumerate")
     engine_reason = aggregation_unsupported_reason(spec, has_conditions)
     if engine_reason is not None:
         return engine_reason

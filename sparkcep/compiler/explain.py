@@ -301,6 +301,12 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
                          "(engines/standard/matcher)"
                          + (", DEFINE conditions in generated specialized code" if dependent else ""))
             lines.append("  why:      not the regex path: " + "; ".join(why))
+    elif spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH and plan.aggregation is not None:
+        computed = ", ".join(_aggregate_text(o, plan) for o in plan.aggregation.outputs)
+        lines.append("engine:     aggregation without enumerating matches (SKIP TILL NEXT MATCH "
+                     "runs counted per automaton state, engines/sase/next_aggregation)")
+        lines.append("  why:      the outer query only aggregates the matches per partition: "
+                     f"{computed} come from run counts updated row by row; no match is built")
     elif spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:
         merge = not plan.conditions
         lines.append("engine:     NFA^b runs with a shared match buffer (SASE+, engines/sase/nfa)")
@@ -309,10 +315,18 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
                         "no (match-dependent DEFINE for " + ", ".join(dependent) + ")"))
     elif plan.aggregation is not None:
         computed = ", ".join(_aggregate_text(o, plan) for o in plan.aggregation.outputs)
-        lines.append("engine:     aggregation without enumerating matches (A-Seq prefix counters, "
-                     "engines/sase/aggregation)")
+        comparisons = plan.aggregation.comparison_texts
+        if comparisons:
+            lines.append("engine:     aggregation without enumerating matches (GRETA: counters per "
+                         "automaton state keyed by the compared rows' values, "
+                         "engines/sase/trend_aggregation)")
+        else:
+            lines.append("engine:     aggregation without enumerating matches (A-Seq prefix "
+                         "counters, engines/sase/aggregation)")
         lines.append("  why:      the outer query only aggregates the matches per partition: "
                      f"{computed} come from counters updated row by row; no match is built")
+        if comparisons:
+            lines.append("  keyed by:  " + "; ".join(comparisons))
     else:
         lines.append("engine:     postponed result construction (SASE++, engines/sase/postponing)")
         lines.append("  why:      SKIP TILL ANY MATCH: every combination of rows is a match; "

@@ -363,7 +363,8 @@ def _compile_clause(
         plan = dataclasses.replace(plan, uncertain_time=times)
     else:
         pushed, aggregation_note = pushdown(
-            clause, spec, bool(lowered.conditions), plan.partition_columns, _measure_components(lowered))
+            clause, spec, lowered.conditions, lowered.values.texts, sql, plan.partition_columns,
+            _measure_components(lowered))
     if pushed is not None:
         plan = dataclasses.replace(plan, aggregation=pushed.plan)
         chunking = None  # one result row per partition: chunks would split the counters

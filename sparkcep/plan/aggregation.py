@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sparkcep.engines.sase.aggregation import MeasureRef
+from sparkcep.engines.sase.trend_aggregation import RowComparison
 
 OUTPUT_PREFIX = "__sparkcep_g"
 
@@ -28,6 +29,10 @@ class AggregationPlan:
     measures: tuple[MeasureRef, ...]
     outputs: tuple[AggregateOutput, ...]
     measure_names: tuple[str, ...] = ()  # as the user named them, for explain
+    # the match-dependent DEFINE conditions, as comparisons the counters are keyed by
+    # (``sparkcep.engines.sase.trend_aggregation``), and each one's text as written, for explain
+    comparisons: tuple[RowComparison, ...] = ()
+    comparison_texts: tuple[str, ...] = ()
 
 
 def output_name(index: int) -> str:

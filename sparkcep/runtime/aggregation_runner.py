@@ -2,8 +2,9 @@
 
 When the outer query only aggregates a clause's matches (``sparkcep.compiler.aggregation_pushdown``),
 the function feeds the partition's rows to the aggregation engine
-(``sparkcep.engines.sase.aggregation``), which keeps prefix counters instead of matches, and at
-the end of the partition outputs one row: the partition's key and, per output column, the number
+(``sparkcep.engines.sase.aggregation``; ``trend_aggregation`` when DEFINE compares rows of the
+match; ``next_aggregation`` under SKIP TILL NEXT MATCH), which keeps prefix counters instead of
+matches, and at the end of the partition outputs one row: the partition's key and, per output column, the number
 of matches or an aggregate of a measure over them, in the type Spark gives the same aggregate. A
 partition without matches outputs nothing, as its group would not exist in the enumerated result.
 """
@@ -17,6 +18,9 @@ import pyarrow as pa
 
 from sparkcep.engines.contract import RowBlock
 from sparkcep.engines.sase.aggregation import AggregationEngine, AggregateTotals
+from sparkcep.engines.sase.next_aggregation import NextMatchAggregationEngine
+from sparkcep.engines.sase.trend_aggregation import TrendAggregationEngine
+from sparkcep.engines.spec import Strategy
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.plan.match_plan import MatchPlan
 from sparkcep.runtime.partition_runner import decode_masks
@@ -33,8 +37,16 @@ class AggregationRunner:
         self.plan = plan
         self.schema = output_schema
         self.aggregation = plan.aggregation
-        self.engine = AggregationEngine(plan.spec, self.aggregation.measures)
-        self.read_columns = sorted({m.column for m in self.aggregation.measures})
+        comparisons = self.aggregation.comparisons
+        if comparisons:
+            self.engine = TrendAggregationEngine(plan.spec, self.aggregation.measures, comparisons)
+        elif plan.spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:
+            self.engine = NextMatchAggregationEngine(plan.spec, self.aggregation.measures)
+        else:
+            self.engine = AggregationEngine(plan.spec, self.aggregation.measures)
+        self.read_columns = sorted({m.column for m in self.aggregation.measures}
+                                   | {c.column for c in comparisons}
+                                   | {c.ref.column for c in comparisons})
         self.partition_values: dict[str, object] | None = None
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:

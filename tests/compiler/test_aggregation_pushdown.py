@@ -67,7 +67,8 @@ def test_pushdown_applies_to_every_supported_aggregate():
 
 
 @pytest.mark.parametrize("change, reason", [
-    (dict(strategy="SKIP TILL NEXT MATCH"), "SKIP TILL NEXT MATCH"),
+    (dict(strategy="SKIP TILL NEXT MATCH", define=" AND B.val > LAST(B.val, 1)"),
+     "match-dependent DEFINE under SKIP TILL NEXT MATCH"),
     (dict(strategy=""), "STRICT CONTIGUITY"),
     (dict(rows="ALL ROWS PER MATCH"), "ALL ROWS PER MATCH"),
     (dict(rest=""), "GROUP BY is not exactly the PARTITION BY columns"),
@@ -77,7 +78,14 @@ def test_pushdown_applies_to_every_supported_aggregate():
     (dict(select="p, SUM(DISTINCT a_val)"), "DISTINCT"),
     (dict(select="p, stddev(a_val)"), "STDDEV"),
     (dict(select="p, a_val, COUNT(*)", rest="GROUP BY p, a_val"), "GROUP BY"),
-    (dict(define=" AND B.val > LAST(B.val, 1)"), "match-dependent"),
+    (dict(define=" AND B.val > LAST(B.val, 2)"), "other than LAST(X.x, 1)"),
+    (dict(define=" AND B.val > LAST(B.ts, 1)"), "two different expressions"),
+    (dict(define=" AND B.val > LAST(B.val, 1) + 1"), "two different expressions"),
+    (dict(define=" AND (B.val > LAST(B.val, 1) OR B.val < 0)"), "an OR that is not"),
+    (dict(define=" AND (LAST(A.val) IS NULL OR B.val > LAST(B.val, 1))"), "another row than"),
+    (dict(define=" AND B.val > LAST(A.val, 1)"), "an offset to another variable"),
+    (dict(define=" AND B.val > AVG(B.val)"), "not of the row's value with another row's"),
+    (dict(pattern="A !C B+", define=", C AS C.val > A.val"), "negated"),
 ])
 def test_pushdown_refused_with_a_reason(change, reason):
     match = _compile(**change)
@@ -101,3 +109,52 @@ def test_explain_says_whether_the_pushdown_applies():
                        rest="WHERE a_val > 0 GROUP BY p")
     refused = explain_statement(text)
     assert "aggregation: not pushed down (the outer query filters the matches" in refused
+
+
+@pytest.mark.parametrize("define, comparisons", [
+    # (variable, op, referenced variable, first/last, holds when NULL)
+    (" AND B.val > LAST(B.val, 1)", [(1, "gt", 1, "last", False)]),
+    (" AND (LAST(B.val, 1) IS NULL OR B.val >= LAST(B.val, 1))", [(1, "gte", 1, "last", True)]),
+    (" AND (B.val < LAST(B.val, 1) OR LAST(B.val, 1) IS NULL)", [(1, "lt", 1, "last", True)]),
+    (" AND LAST(B.val, 1) < B.val", [(1, "gt", 1, "last", False)]),  # flipped
+    (" AND B.val + 1 <> LAST(B.val + 1, 1)", [(1, "neq", 1, "last", False)]),
+    (" AND B.u = A.u AND B.u <=> FIRST(A.u)",
+     [(1, "eq", 0, "last", False), (1, "null_safe_eq", 0, "first", False)]),
+])
+def test_comparisons_between_rows_are_pushed_down(define, comparisons):
+    match = _compile(define=define)
+    assert match.aggregation_note is None
+    found = match.plan.aggregation.comparisons
+    assert [(c.variable, c.op, c.ref.variable, c.ref.which, c.holds_when_null) for c in found] == comparisons
+    texts = match.plan.value_columns
+    for c in found:  # both sides read the same expression
+        assert c.column != c.ref.column or texts[c.column] == texts[c.ref.column]
+
+
+def test_explain_names_the_comparisons_the_counters_are_keyed_by():
+    text = explain_statement((GOLDEN / "rising_trend_same_user.sql").read_text())
+    assert "engines/sase/trend_aggregation" in text
+    assert ("keyed by:  LAST(B.val, 1) IS NULL OR B.val > LAST(B.val, 1); C.u = A.u; "
+            "C.val >= LAST(B.val)") in text
+
+
+def test_a_comparison_without_source_text_is_described_in_words():
+    from sparkcep.compiler.aggregation_pushdown import _describe
+    from sparkcep.engines.sase.aggregation import MeasureRef
+    from sparkcep.engines.sase.trend_aggregation import RowComparison
+
+    rising = RowComparison(1, 0, "gt", MeasureRef(1, "last", 0), holds_when_null=True)
+    same_user = RowComparison(2, 3, "eq", MeasureRef(0, "first", 3))
+    assert _describe(rising, "ABC") == "LAST(B.x, 1) IS NULL OR B.x > LAST(B.x, 1)"
+    assert _describe(same_user, "ABC") == "C.x = FIRST(A.x)"
+
+
+def test_skip_till_next_match_without_within_is_pushed_down():
+    match = _compile(strategy="SKIP TILL NEXT MATCH", select="p, COUNT(*), SUM(a_val)")
+    assert match.aggregation_note is None and match.plan.aggregation is not None
+    text = BASE.format(select="p, COUNT(*)", partition="PARTITION BY p", rows="ONE ROW PER MATCH",
+                       strategy="SKIP TILL NEXT MATCH", pattern="A B+", define="", rest="GROUP BY p")
+    assert "engines/sase/next_aggregation" in explain_statement(text)
+    windowed = compile_statement(text.replace("PATTERN (A B+)", "PATTERN (A B+) WITHIN 10")).matches[0]
+    assert windowed.plan.aggregation is None
+    assert "SKIP TILL NEXT MATCH with WITHIN" in windowed.aggregation_note

@@ -140,3 +140,80 @@ def test_rows_without_a_key_lie_in_no_window(spark):
         expected = [(0, 1, 1)] if order == "ts" else []  # DESC: b@2 then a@1 -- no A before a B
         assert _rows(spark, pushed) == expected, order
         assert _rows(spark, enumerated) == expected, order
+
+
+# -- DEFINE comparing rows of the match (GRETA; engines/sase/trend_aggregation) ----------------
+
+TREND_AGGREGATES = ("COUNT(*) AS n, SUM(a_v) AS s_a, MIN(lb) AS min_lb, MAX(lb) AS max_lb, "
+                    "COUNT(lb) AS n_lb, AVG(lb) AS avg_lb, SUM(fbx) AS s_fbx, MAX(fbx) AS max_fbx, "
+                    "MIN(cu) AS min_cu")
+
+TREND_CLAUSE = """ev_trend MATCH_RECOGNIZE (
+  PARTITION BY p ORDER BY ts
+  MEASURES A.v AS a_v, LAST(B.v) AS lb, FIRST(B.x) AS fbx, C.u AS cu
+  ONE ROW PER MATCH SKIP TILL ANY MATCH
+  PATTERN ({pattern}) {within}
+  DEFINE A AS kind = 'a', B AS kind = 'b'{b}, C AS kind = 'c'{c}{n})"""
+
+TRENDS = [  # pattern, WITHIN, B's DEFINE beyond its kind, C's
+    ("A B+ C", "", " AND (LAST(B.v, 1) IS NULL OR B.v > LAST(B.v, 1))", ""),
+    ("A B+ C", "WITHIN 8", " AND (B.x >= LAST(B.x, 1) OR LAST(B.x, 1) IS NULL)", ""),
+    ("A B* C", "WITHIN 6", "", " AND C.u = A.u"),
+    ("A B{1,3} C", "", " AND (LAST(B.v, 1) IS NULL OR B.v <> LAST(B.v, 1))", " AND C.v < LAST(B.v)"),
+    ("A B+ !N C", "WITHIN 10", " AND B.u <=> A.u", " AND C.x > FIRST(A.x)"),
+    ("A B* C", "", " AND B.v > LAST(B.v, 1)", " AND C.x >= A.x"),
+]
+
+
+@pytest.fixture(scope="module")
+def trend_events(spark):
+    rng = random.Random(2017)
+    rows = []
+    for p in range(3):
+        ts = 0
+        for _ in range(18):
+            ts += rng.choice([0, 1, 1, 2])
+            rows.append((p, ts, rng.choice("aabbbbcn"), rng.choice([None, 0, 1, 2, 3, 3]),
+                         rng.choice([None, -0.0, 0.0, 1.5, float("nan"), 2.0]),
+                         rng.choice([None, "u", "v", "w"])))
+    spark.createDataFrame(rows, "p INT, ts BIGINT, kind STRING, v INT, x DOUBLE, u STRING") \
+        .createOrReplaceTempView("ev_trend")
+    return rows
+
+
+def test_comparisons_between_rows_equal_enumeration(spark, trend_events):
+    # every shape in one query each way: the pushed-down clauses, and the same clauses read
+    # through SELECT * (enumerated by the postponing engine, aggregated by Spark)
+    pushed, enumerated = [], []
+    for number, (pattern, within, b, c) in enumerate(TRENDS):
+        n = ", N AS kind = 'n'" if "!N" in pattern else ""
+        clause = TREND_CLAUSE.format(pattern=pattern, within=within, b=b, c=c, n=n)
+        pushed_one = f"SELECT {number} AS q, p, {TREND_AGGREGATES} FROM {clause} GROUP BY p"
+        explained = explain_statement(pushed_one)
+        assert "engines/sase/trend_aggregation" in explained, (pattern, explained)
+        pushed.append(pushed_one)
+        enumerated.append(f"SELECT {number} AS q, p, {TREND_AGGREGATES} FROM "
+                          f"(SELECT * FROM {clause}) GROUP BY p")
+    got = _rows(spark, " UNION ALL ".join(pushed))
+    want = _rows(spark, " UNION ALL ".join(enumerated))
+    assert {row[0] for row in want} >= {0, 1, 2, 3, 4}  # the shapes have matches
+    assert _comparable(got) == _comparable(want)
+
+
+NEXT_PATTERNS = ["A B+ C", "A B* C", "A B{1,3} C", "A B+ !N C", "A C? B+"]
+
+
+def test_skip_till_next_match_counts_equal_enumeration(spark, events):
+    # SKIP TILL NEXT MATCH without WITHIN (engines/sase/next_aggregation): every shape in one
+    # query each way, pushed down and read through SELECT * (enumerated by the NFA^b engine)
+    pushed, enumerated = [], []
+    for number, pattern in enumerate(NEXT_PATTERNS):
+        clause = _clause(pattern).replace("SKIP TILL ANY MATCH", "SKIP TILL NEXT MATCH")
+        pushed_one = f"SELECT {number} AS q, {AGGREGATES} FROM {clause} GROUP BY p"
+        assert "engines/sase/next_aggregation" in explain_statement(pushed_one), pattern
+        pushed.append(pushed_one)
+        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) GROUP BY p")
+    got = _rows(spark, " UNION ALL ".join(pushed))
+    want = _rows(spark, " UNION ALL ".join(enumerated))
+    assert {row[0] for row in want} == set(range(len(NEXT_PATTERNS)))
+    assert _comparable(got) == _comparable(want)

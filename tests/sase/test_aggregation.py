@@ -380,7 +380,7 @@ PLAIN = seq(L(0), Q(1, 1), L(2))
 
 
 @pytest.mark.parametrize("spec, has_conditions, fragment", [
-    (spec_of(PLAIN, 3, NEXT), False, "SKIP TILL NEXT MATCH"),
+    (spec_of(PLAIN, 3, NEXT, within=5), False, "SKIP TILL NEXT MATCH with WITHIN"),
     (spec_of(rp.Alternation((L(0), L(1))), 2, ANY), False, "alternation"),
     (spec_of(seq(L(0), L(0)), 1, ANY), False, "only once"),
     (spec_of(seq(N(1), L(0)), 2, ANY), False, "leading negation"),

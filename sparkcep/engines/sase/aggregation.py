@@ -124,10 +124,16 @@ class AggregateTotals:
 
 
 def aggregation_unsupported_reason(spec: MatchSpec, has_conditions: bool) -> str | None:
-    """None when ``AggregationEngine`` computes exactly the matches the SKIP TILL ANY MATCH engine
+    """None when ``AggregationEngine`` (SKIP TILL ANY MATCH) or ``NextMatchAggregationEngine``
+    (SKIP TILL NEXT MATCH, without WITHIN) computes exactly the matches the enumerating engine
     reports for ONE ROW PER MATCH; else a short reason."""
-    if spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
-        return f"{spec.strategy.value} (matches are only counted under SKIP TILL ANY MATCH)"
+    if spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:
+        if spec.within is not None:
+            return ("SKIP TILL NEXT MATCH with WITHIN (its runs are counted only without WITHIN: "
+                    "a row whose order key is NULL or NaN is in no window here, but joins runs "
+                    "when enumerated)")
+    elif spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
+        return f"{spec.strategy.value} (matches are only counted under the SASE strategies)"
     reason = unsupported_reason(spec)
     if reason is not None:
         return reason
@@ -372,16 +378,36 @@ class AggregationEngine:
                 raise InternalError(f"MeasureRef.which must be 'first' or 'last', not {m.which!r}")
         self.spec = spec
         self.measures = tuple(measures)
-        self.auto = _Automaton(compile_pattern(spec), self.measures)
+        self.auto = _Automaton(compile_pattern(spec), self._kind_refs())
         self.within = spec.within
         self.matches = 0
         self.steps = 0
         self.rows = 0
         self._totals = [_Totals() for _ in self.measures]
-        n_states, n_measures = len(self.auto.states), len(self.measures)
-        self._global = _Vector(None, n_states, n_measures) if self.within is None else None
-        self._active: deque[_Vector] = deque()
-        self._numeric: list[bool] = []  # per measure: the current row's value is a number
+        self._read = [m.column for m in self.measures] + self._extra_columns()
+        self._global = self._new_vector(None) if self.within is None else None
+        self._active: deque = deque()
+        self._numeric: list[bool] = []  # per value read: the current row's value is a number
+
+    # -- what a refinement (``sparkcep.engines.sase.trend_aggregation``) changes -----------------
+
+    def _kind_refs(self) -> tuple[MeasureRef, ...]:
+        """The selected rows whose value each transition keeps, sets or drops."""
+        return self.measures
+
+    def _extra_columns(self) -> list[int]:
+        """Columns read per row besides the measures' (their values follow the measures')."""
+        return []
+
+    def _expire(self, vec) -> None:
+        """A start vector has left the window (its partial matches can no longer complete)."""
+
+    def _new_vector(self, key):
+        return _Vector(key, len(self.auto.states), len(self.measures))
+
+    @staticmethod
+    def _alive(vec) -> bool:
+        return any(vec.cnt)
 
     # -- public -----------------------------------------------------------------------------------
 
@@ -393,7 +419,7 @@ class AggregationEngine:
         if self.within is not None and block.order_key is None:
             raise InternalError("WITHIN needs RowBlock.order_key")
         codes = self._codes(block.masks)
-        columns = [_plain(block.columns[ref.column]) for ref in self.measures]
+        columns = [_plain(block.columns[column]) for column in self._read]
         keys = block.order_key.tolist() if self.within is not None else None
         program = self.auto.program
         for i in range(m):
@@ -443,16 +469,16 @@ class AggregationEngine:
             return
         within = self.within
         while active and key - active[0].key >= within:
-            active.popleft()
+            self._expire(active.popleft())
         self._charge(prog.cost * (len(active) + 1))
         done = 0
         emptied = False
         for vec in active:
             done += self._apply(vec, prog, values, starts=False)
-            if prog.remap and not any(vec.cnt):
+            if prog.remap and not self._alive(vec):
                 emptied = True
         if emptied:
-            self._active = deque(v for v in active if any(v.cnt))
+            self._active = deque(v for v in active if self._alive(v))
         if prog.starts and key - key < within:
             done += self._start_vector(prog, key, values)
         self.matches += done
@@ -463,7 +489,7 @@ class AggregationEngine:
         active = self._active
         if active and active[-1].key == key:
             return self._add_starts(active[-1], prog, values)
-        vec = _Vector(key, len(self.auto.states), len(self.measures))
+        vec = self._new_vector(key)
         done = self._add_starts(vec, prog, values)
         active.append(vec)
         if len(active) > self.spec.max_live_runs:
@@ -475,7 +501,7 @@ class AggregationEngine:
             return
         for vec in self._active:
             self._remap(vec, prog)
-        self._active = deque(v for v in self._active if any(v.cnt))
+        self._active = deque(v for v in self._active if self._alive(v))
 
     def _charge(self, steps: int) -> None:
         self.steps += steps

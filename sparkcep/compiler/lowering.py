@@ -144,6 +144,8 @@ class Lowering:
         # MatchRows -> the texts of the Spark aggregates over them, as segments: strings and
         # field numbers (registration has Spark analyse them over the value columns)
         self.spark_aggregates: dict[p.MatchRows, list[tuple]] = {}
+        # the navigation calls rendered as lag/lead window functions (a stream refuses them)
+        self.window_calls: list[exp.Expression] = []
 
     # ----------------------------------------------------------------------------------------
     # Recognising calls
@@ -351,6 +353,7 @@ class Lowering:
             if self.own_block_last(call):  # the k-th row back in X's block, if the block has it
                 position = self.block_position[self.current]
                 if position is None or call.offset < position:
+                    self.window_calls.append(call.node)
                     return f"lag({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
                 return f"IF(false, {self.render(call.argument)}, NULL)"  # a NULL of e's type
             return self.render(call.argument)
@@ -362,6 +365,7 @@ class Lowering:
                     call.node,
                 )
             function = "lag" if call.name == "PREV" else "lead"
+            self.window_calls.append(call.node)
             return f"{function}({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
         if call.name == "CLASSIFIER" and self.current is not None:
             return quote_string(self.scope.variables[self.current])

@@ -36,6 +36,7 @@ from sparkcep.compiler.lowering import Lowering, ValueColumns
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
 from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
 from sparkcep.compiler.splice import Splicer, quote_identifier
+from sparkcep.compiler import streaming_rules
 from sparkcep.compiler.unrolling import unroll
 from sparkcep.plan.aggregation import output_name as aggregation_output_name
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
@@ -109,6 +110,20 @@ class CompiledMatch:
     # calls' (start, end, replacement) when pushed down; why not, when aggregated but not pushed
     aggregate_calls: tuple[tuple[int, int, str], ...] = ()
     aggregation_note: str | None = None
+    # the input relation as written, as a query (``SELECT * FROM <relation>``): the runtime asks
+    # Spark whether it is a stream; the clause's (start, end) of ORDER BY's first item
+    relation_sql: str = ""
+    order_span: tuple[int, int] | None = None
+    # (column, descending, nulls first) per ORDER BY item, when every item is a column
+    order_columns: tuple[tuple[str, bool, bool], ...] = ()
+    # compiled for a stream (``compile_statement(..., streaming=True)``): the statement reads the
+    # matches from the relation ``stream_view_name(function_name)`` instead of calling a function
+    streaming: bool = False
+
+
+def stream_view_name(function_name: str) -> str:
+    """The temporary view a streaming clause's matches are registered under."""
+    return function_name.replace("sparkcep_mr_", "sparkcep_stream_", 1)
 
 
 @dataclass(frozen=True)
@@ -134,22 +149,29 @@ class ChunkOptions:
     shuffle_partitions: int | None = None
 
 
-def compile_statement(sql: str, chunking: ChunkOptions | None = None) -> CompiledStatement:
+def compile_statement(
+    sql: str, chunking: ChunkOptions | None = None, streaming: bool = False
+) -> CompiledStatement:
     """Compile one statement; statements without MATCH_RECOGNIZE come back unchanged.
 
     ``chunking`` (default: none) splits eligible clauses into chunks matched in parallel; the
     runtime chooses it from the session (``sparkcep.runtime.chunk_options``), so compilation
-    stays pure."""
+    stays pure. ``streaming``: the clause reads a stream (the runtime found out): it is checked
+    by ``streaming_rules`` and the statement reads its matches from a view the runtime registers
+    over Spark's stateful operator (``stream_view_name``), with no unrolling, chunks or
+    aggregation pushdown."""
     if not dialect.contains_match_recognize(sql):
         return CompiledStatement(sql)
     tree = dialect.parse_one(sql)
     clauses = [n for n in tree.walk(bfs=False) if isinstance(n, dx.MatchRecognize)]
     # Post-order: a clause nested in another clause's input is rewritten (and registered) first.
     clauses.sort(key=lambda n: -_depth(n))
+    if streaming and len(clauses) > 1:
+        raise streaming_rules.single_clause_error(clauses[0], sql)
     splicer = Splicer(sql)
     compiled: list[tuple[dx.MatchRecognize, CompiledMatch]] = []
     for clause in clauses:
-        match, replacement = _compile_clause(clause, sql, splicer, chunking)
+        match, replacement = _compile_clause(clause, sql, splicer, chunking, streaming)
         start, end = dialect.span(clause)
         splicer.replace(start, end, replacement)
         for call_start, call_end, text in match.aggregate_calls:
@@ -343,24 +365,37 @@ class _Lowered:
 
 
 def _compile_clause(
-    clause: dx.MatchRecognize, sql: str, splicer: Splicer, chunking: ChunkOptions | None = None
+    clause: dx.MatchRecognize, sql: str, splicer: Splicer, chunking: ChunkOptions | None = None,
+    streaming: bool = False,
 ) -> tuple[CompiledMatch, str]:
     """One clause: its function's plan and input query, and the text that replaces it."""
     analysis = _analyze(clause, sql)
     partition_sql = [_plain_text(item, sql, splicer) for item in analysis.partition_by]
     order_sql = [_plain_text(item, sql, splicer) for item in analysis.order_by]
-    lowered, source_pattern = _lower_expressions(analysis, _window(partition_sql, order_sql))
     within, within_kind = _within(analysis)
+    if streaming:
+        streaming_rules.check_clause(analysis, within_kind)
+        chunking = None
+    lowered, source_pattern, window_calls = _lower_expressions(
+        analysis, _window(partition_sql, order_sql), unrolling=not streaming)
+    if streaming:
+        streaming_rules.check_navigation(analysis, window_calls)
+        streaming_rules.check_plan(analysis, lowered.conditions, lowered.components)
     spec = _match_spec(analysis, within, source_pattern)
     table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
-    pushed, aggregation_note = pushdown(
-        clause, spec, bool(lowered.conditions), plan.partition_columns, _measure_components(lowered))
+    pushed, aggregation_note = None, None
+    if not streaming:
+        pushed, aggregation_note = pushdown(
+            clause, spec, bool(lowered.conditions), plan.partition_columns,
+            _measure_components(lowered))
     if pushed is not None:
         plan = dataclasses.replace(plan, aggregation=pushed.plan)
         chunking = None  # one result row per partition: chunks would split the counters
     function_name, input_sql, plan = _function_input(analysis, plan, table_sql, lowered, within_kind, chunking)
     call = _function_call(function_name, input_sql, plan, order_sql)
+    if streaming:
+        call = quote_identifier(stream_view_name(function_name))
     if pushed is not None:
         replacement = _aggregation_replacement(analysis, pushed, call, splicer)
     else:
@@ -385,6 +420,10 @@ def _compile_clause(
         order_key_text=_order_key_text(analysis.order_by[0], sql) if analysis.order_by else "",
         aggregate_calls=pushed.calls if pushed is not None else (),
         aggregation_note=aggregation_note,
+        relation_sql=_relation_text(analysis.node.this, splicer),
+        order_span=dialect.find_span(analysis.order_by[0]) if analysis.order_by else None,
+        order_columns=_order_columns(analysis),
+        streaming=streaming,
     )
     return compiled, replacement
 
@@ -415,6 +454,20 @@ def _aliased(replacement: str, clause: exp.Expression, splicer: Splicer) -> str:
     return replacement
 
 
+def _order_columns(analysis: Analysis) -> tuple[tuple[str, bool, bool], ...]:
+    """(column, descending, nulls first) per ORDER BY item, or () when an item is not a column.
+    Spark sorts NULLs first ascending and last descending unless told otherwise."""
+    columns = []
+    for item in analysis.order_by:
+        inner = item.this if isinstance(item, exp.Ordered) else item
+        if not isinstance(inner, exp.Column):
+            return ()
+        descending = _descending(item)
+        nulls_first = item.args.get("nulls_first") if isinstance(item, exp.Ordered) else None
+        columns.append((inner.name, descending, (not descending) if nulls_first is None else bool(nulls_first)))
+    return tuple(columns)
+
+
 def _order_key_text(item: exp.Expression, sql: str) -> str:
     inner = item.this if isinstance(item, exp.Ordered) else item
     found = dialect.find_span(inner)
@@ -438,14 +491,17 @@ def _window(partition_sql: list[str], order_sql: list[str]) -> str | None:
     )
 
 
-def _lower_expressions(analysis: Analysis, window: str | None) -> tuple[_Lowered, tuple[rp.Pattern, str]]:
+def _lower_expressions(
+    analysis: Analysis, window: str | None, unrolling: bool = True
+) -> tuple[_Lowered, tuple[rp.Pattern, str], list]:
     """Split DEFINE and MEASURES (``lowering``), after unrolling; also the pattern as written
-    (before unrolling rewrote it)."""
+    (before unrolling rewrote it) and the navigation calls that became window functions."""
     scope = analysis.scope
     values = ValueColumns()
     lowering = Lowering(scope, window, values)
     source_pattern = analysis.pattern, rp.to_text(analysis.pattern, list(scope.variables))
-    unroll(analysis, lowering)  # LAST(X.e, k) in X's own DEFINE -> lag(e, k) where exact
+    if unrolling:
+        unroll(analysis, lowering)  # LAST(X.e, k) in X's own DEFINE -> lag(e, k) where exact
     masks: list[str | None] = []
     conditions: dict[int, p.Expression] = {}
     for var in range(len(scope.variables)):
@@ -470,7 +526,7 @@ def _lower_expressions(analysis: Analysis, window: str | None) -> tuple[_Lowered
         components.append(p.MatchNumber())
     lowered = _Lowered(masks, conditions, components, measure_sql, values,
                        lowering.spark_aggregates, lowering.truth_columns, lowering.truth_locals)
-    return lowered, source_pattern
+    return lowered, source_pattern, lowering.window_calls
 
 
 def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, str]) -> MatchSpec:

@@ -277,9 +277,9 @@ class SegmentState:
         timers = set()
         if self.pending is not None and self.pending.num_rows:
             first = pc.min(self.pending.column(_EVENT_KEY)).as_py()
-            timers.add(first // 1000 + 1)
+            timers.add(-(-first // 1000))  # the watermark reaches it: it is released
         if self.runner is not None:
-            timers.add((self.last_key + window) // 1000 + 1)
+            timers.add(-(-(self.last_key + window) // 1000))  # the segment is closed
         return sorted(timers)
 
 
@@ -327,27 +327,32 @@ class SegmentMatcher:
     # -- the algorithm --------------------------------------------------------------------------
 
     def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> list[pa.RecordBatch]:
-        """Add the new rows, release those the watermark (micros) has passed, close the segment
-        when the watermark is past its last row by more than WITHIN; the output batches."""
+        """Add the new rows, release those the watermark (micros) has reached, close the segment
+        when the watermark is WITHIN or more past its last row; the output batches.
+
+        Spark drops a row as late when its event time is at or before the previous micro-batch's
+        watermark, so every row still to come is after ``watermark``: a released row's place in
+        the ORDER BY order is final, and a row after ``last_key + window`` shares no match with
+        the segment's rows."""
         incoming = [t for t in tables if t.num_rows]
         if incoming:
             new = pa.concat_tables(incoming)
             event = new.column(_EVENT_KEY)
-            on_time = pc.fill_null(pc.greater_equal(event, pa.scalar(state.released, pa.int64())), False)
+            on_time = pc.fill_null(pc.greater(event, pa.scalar(state.released, pa.int64())), False)
             kept = new.filter(on_time)
             state.late += new.num_rows - kept.num_rows
             new = kept
             state.pending = new if state.pending is None else pa.concat_tables([state.pending, new])
         output: list[pa.RecordBatch] = []
         if state.pending is not None and state.pending.num_rows and watermark > state.released:
-            passed = pc.less(state.pending.column(_EVENT_KEY), pa.scalar(watermark, pa.int64()))
+            passed = pc.less_equal(state.pending.column(_EVENT_KEY), pa.scalar(watermark, pa.int64()))
             released = state.pending.filter(passed)
             state.pending = state.pending.filter(pc.invert(passed))
             if released.num_rows:
                 output += self._feed(state, self._ordered(released))
         if watermark > state.released:
             state.released = watermark
-        if state.runner is not None and watermark > state.last_key + self.stream.window:
+        if state.runner is not None and watermark >= state.last_key + self.stream.window:
             output += self._numbered(state, list(state.runner.finish()))
             state.runner = None
             state.segment_base = state.matches

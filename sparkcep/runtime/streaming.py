@@ -104,6 +104,18 @@ class StreamPlan:
 def register_stream(spark, match: CompiledMatch, args=None) -> None:
     """Build the stateful operator for a clause compiled for a stream and register its output as
     the view the rewritten statement reads (``rewrite.stream_view_name``)."""
+    stream_plan, frame, keys, return_type = operator_input(spark, match, args)
+    use_rocksdb(spark)
+    output = frame.groupBy(*keys).transformWithStateInPandas(
+        statefulProcessor=_processor(stream_plan), outputStructType=return_type,
+        outputMode="Append", timeMode="EventTime")
+    output.createOrReplaceTempView(stream_view_name(match.function_name))
+
+
+def operator_input(spark, match: CompiledMatch, args=None):
+    """The clause's ``StreamPlan``, the input DataFrame of the stateful operator (the batch input
+    query, its event-time column the only one with a watermark), its grouping columns, and the
+    Spark type of its output rows."""
     from pyspark.sql import functions as F
 
     from sparkcep.runtime.registration import _arrow_type, _spark_error_to_user, typed_plan
@@ -138,11 +150,7 @@ def register_stream(spark, match: CompiledMatch, args=None) -> None:
         [pa.field(f.name, _arrow_type(f.dataType, time_zone), True) for f in frame.schema.fields])
     stream_plan = StreamPlan(plan, input_schema, output_schema, event_time, order,
                              int(plan.spec.within), time_zone, match.source)
-    use_rocksdb(spark)
-    output = frame.groupBy(*keys).transformWithStateInPandas(
-        statefulProcessor=_processor(stream_plan), outputStructType=return_type,
-        outputMode="Append", timeMode="EventTime")
-    output.createOrReplaceTempView(stream_view_name(match.function_name))
+    return stream_plan, frame, keys, return_type
 
 
 def _check_event_time(field, match: CompiledMatch) -> None:

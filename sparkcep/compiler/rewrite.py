@@ -524,6 +524,10 @@ def _lower_expressions(
         # Only constant measures: the function still returns one row per match, and Spark needs
         # it to have a column (a table function without output columns fails analysis).
         components.append(p.MatchNumber())
+    if not unrolling and not any(isinstance(c, p.MatchNumber) for c in components):
+        # a stream (compiled without unrolling): the operator numbers matches across segments by
+        # this column (``runtime.streaming``); the statement's projection does not show it
+        components.append(p.MatchNumber())
     lowered = _Lowered(masks, conditions, components, measure_sql, values,
                        lowering.spark_aggregates, lowering.truth_columns, lowering.truth_locals)
     return lowered, source_pattern, lowering.window_calls

@@ -12,7 +12,8 @@ refused at analysis with the reason (docs/streaming.md, "What is refused"):
   state (Flink's documentation gives the same advice; without it a run may wait forever).
 * The first ORDER BY item is the event-time column, ascending; the others are columns (the
   operator sorts the released rows by them itself).
-* ONE ROW PER MATCH only (ALL ROWS PER MATCH: not yet; WITH UNMATCHED ROWS: refused, see below).
+* ONE ROW PER MATCH or ALL ROWS PER MATCH [SHOW EMPTY MATCHES] (OMIT EMPTY MATCHES: not yet;
+  WITH UNMATCHED ROWS: refused, see ``check_clause``).
 * No PREV/NEXT: in a batch query Catalyst computes them as ``lag``/``lead`` over the ordered
   partition, which a stream does not have before the operator.
 * No anchors: a stream's partition never ends (``$``), and a partition's matching restarts after
@@ -71,9 +72,10 @@ def check_clause(analysis: Analysis, within_kind: str | None) -> None:
             "input row, so the operator would hold and re-emit the whole stream behind the "
             "watermark; select the unmatched rows from the source instead",
             node.args.get("rows_per_match") or node)
-    if rows is not RowsPerMatch.ONE:
+    if rows is RowsPerMatch.ALL_OMIT_EMPTY:
         raise scope.error(
-            CODE, "ALL ROWS PER MATCH over a stream is not supported yet; use ONE ROW PER MATCH",
+            CODE, "ALL ROWS PER MATCH OMIT EMPTY MATCHES over a stream is not supported yet; use "
+            "ALL ROWS PER MATCH (SHOW EMPTY MATCHES) or ONE ROW PER MATCH",
             node.args.get("rows_per_match") or node)
     if _has_anchor(analysis.pattern):
         raise scope.error(

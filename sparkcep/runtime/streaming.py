@@ -384,18 +384,22 @@ class SegmentMatcher:
         return self._numbered(state, list(state.runner.feed(batch)))
 
     def _numbered(self, state: SegmentState, batches: list[pa.RecordBatch]) -> list[pa.RecordBatch]:
-        """ONE ROW PER MATCH: one output row per match; MATCH_NUMBER continues across segments."""
+        """MATCH_NUMBER continues across segments: the segment's numbers are shifted by the
+        matches before it. A clause compiled for a stream always has a MATCH_NUMBER() component
+        (``compiler.rewrite``), whose largest value so far is the segment's match count."""
         out = []
         for batch in batches:
-            state.matches += batch.num_rows
-            if state.segment_base and self.match_numbers:
+            if not batch.num_rows:
+                continue
+            numbers = batch.column(self.match_numbers[0])
+            state.matches = max(state.matches, state.segment_base + pc.max(numbers).as_py())
+            if state.segment_base:
                 columns = list(batch.columns)
                 for index in self.match_numbers:
                     shifted = pc.add(columns[index], pa.scalar(state.segment_base, columns[index].type))
                     columns[index] = shifted
                 batch = pa.RecordBatch.from_arrays(columns, schema=batch.schema)
-            if batch.num_rows:
-                out.append(batch)
+            out.append(batch)
         return out
 
 

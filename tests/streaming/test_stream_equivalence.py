@@ -74,18 +74,22 @@ CLAUSE = """
     PARTITION BY user_id ORDER BY ts
     MEASURES MATCH_NUMBER() AS n, FIRST(ts) AS first_ts, LAST(ts) AS last_ts, COUNT(*) AS rows_,
              SUM(v) AS total, LAST(page) AS last_page
-    ONE ROW PER MATCH
+    {rows}
     {skip}
     {strategy}
     PATTERN ({pattern}) WITHIN INTERVAL '20' SECOND
     DEFINE B AS B.v > FIRST(A.v) OR B.page = 'cart', C AS C.page <> LAST(B.page)
   ) AS m"""
 
+ONE = "ONE ROW PER MATCH"
 CASES = {
-    "strict": dict(strategy="", pattern="A B+ C", skip="AFTER MATCH SKIP PAST LAST ROW"),
-    "strict_next_row": dict(strategy="", pattern="A B* C?", skip="AFTER MATCH SKIP TO NEXT ROW"),
-    "next_match": dict(strategy="SKIP TILL NEXT MATCH", pattern="A B C", skip=""),
-    "any_match": dict(strategy="SKIP TILL ANY MATCH", pattern="A B+ C", skip=""),
+    "strict": dict(strategy="", pattern="A B+ C", skip="AFTER MATCH SKIP PAST LAST ROW", rows=ONE),
+    "strict_next_row": dict(strategy="", pattern="A B* C?", skip="AFTER MATCH SKIP TO NEXT ROW",
+                            rows=ONE),
+    "next_match": dict(strategy="SKIP TILL NEXT MATCH", pattern="A B C", skip="", rows=ONE),
+    "any_match": dict(strategy="SKIP TILL ANY MATCH", pattern="A B+ C", skip="", rows=ONE),
+    "all_rows": dict(strategy="", pattern="A B* C?", skip="AFTER MATCH SKIP TO NEXT ROW",
+                     rows="ALL ROWS PER MATCH"),
 }
 
 
@@ -110,13 +114,13 @@ def _stream_and_batch(spark, tmp_path, files, case):
                       for p in query.recentProgress for s in p["stateOperators"])
     finally:
         query.stop()
-    got = sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {name}").collect()
-                 if r["user_id"] != "~sentinel")
+    got = sorted((tuple(r) for r in spark.sql(f"SELECT * FROM {name}").collect()
+                  if r["user_id"] != "~sentinel"), key=repr)
     batch = (spark.read.schema(SCHEMA).json(str(source))
              .selectExpr("user_id", "timestamp_seconds(t) AS ts", "v", "page"))
     batch.createOrReplaceTempView("events")
-    want = sorted(tuple(r) for r in sparkcep.sql(spark, statement).collect()
-                  if r["user_id"] != "~sentinel")
+    want = sorted((tuple(r) for r in sparkcep.sql(spark, statement).collect()
+                   if r["user_id"] != "~sentinel"), key=repr)
     return got, want, dropped
 
 

@@ -51,7 +51,8 @@ def test_the_watermark_clause_is_part_of_the_relation_not_an_alias():
     ("PATTERN (A B+) WITHIN INTERVAL '1' MINUTE", "PATTERN (A B+)", "STREAM_UNBOUNDED_STATE", "A B+"),
     ("B.v > FIRST(A.v)", "B.v > PREV(B.v)", "STREAM_UNSUPPORTED", "PREV(B.v)"),
     ("LAST(B.ts) AS e", "NEXT(B.ts) AS e", "STREAM_UNSUPPORTED", "NEXT(B.ts)"),
-    ("ONE ROW PER MATCH", "ALL ROWS PER MATCH", "STREAM_UNSUPPORTED", "ALL ROWS PER MATCH"),
+    ("ONE ROW PER MATCH", "ALL ROWS PER MATCH OMIT EMPTY MATCHES", "STREAM_UNSUPPORTED",
+     "ALL ROWS PER MATCH OMIT EMPTY MATCHES"),
     ("ONE ROW PER MATCH", "ALL ROWS PER MATCH WITH UNMATCHED ROWS", "STREAM_UNSUPPORTED",
      "ALL ROWS PER MATCH WITH UNMATCHED ROWS"),
     ("PATTERN (A B+)", "PATTERN (A B+ $)", "STREAM_UNSUPPORTED", "A B+ $"),
@@ -80,3 +81,14 @@ def test_one_clause_per_streaming_statement():
 def test_a_batch_compilation_is_unchanged_by_the_streaming_mode_existing():
     batch = compile_statement(BASE)
     assert "TABLE(" in batch.sql and not batch.matches[0].streaming
+
+
+def test_a_stream_always_numbers_its_matches_but_does_not_show_the_number():
+    text = BASE.replace("MATCH_NUMBER() AS n, ", "").replace("ONE ROW PER MATCH", "ALL ROWS PER MATCH")
+    compiled = compile_statement(text, streaming=True)
+    (match,) = compiled.matches
+    names = [type(c).__name__ for c in match.plan.components]
+    assert names.count("MatchNumber") == 1
+    hidden = f"__sparkcep_c{names.index('MatchNumber')}"
+    assert f"EXCEPT (`user_id`, `ts`, `__sparkcep_c0`, `__sparkcep_c1`)" in compiled.sql, compiled.sql
+    assert f"AS `{hidden}`" not in compiled.sql

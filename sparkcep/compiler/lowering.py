@@ -146,6 +146,10 @@ class Lowering:
         self.spark_aggregates: dict[p.MatchRows, list[tuple]] = {}
         # the navigation calls rendered as lag/lead window functions (a stream refuses them)
         self.window_calls: list[exp.Expression] = []
+        # over a stream (None in a batch query): PREV(e, k) reads column ``shift_name(j)`` that
+        # the ordering operator fills with e of the k-th row before (``runtime.streaming``); the
+        # (e as SQL, k) of each j
+        self.shifts: list[tuple[str, int]] | None = None
 
     # ----------------------------------------------------------------------------------------
     # Recognising calls
@@ -364,6 +368,11 @@ class Lowering:
                     f"{call.name} needs the MATCH_RECOGNIZE clause to have an ORDER BY",
                     call.node,
                 )
+            if call.name == "PREV" and self.shifts is not None:
+                shift = (self.render(call.argument), call.offset)
+                if shift not in self.shifts:
+                    self.shifts.append(shift)
+                return quote_identifier(shift_name(self.shifts.index(shift)))
             function = "lag" if call.name == "PREV" else "lead"
             self.window_calls.append(call.node)
             return f"{function}({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
@@ -834,6 +843,16 @@ class Lowering:
             final = final or self.final_of(logical.node)
         column = self.values.add(self.render_call(call))
         return p.Navigation(variables, from_start, offset, column, final)
+
+
+def shift_name(index: int) -> str:
+    """The column holding shifted value ``index`` (PREV over a stream)."""
+    return f"__sparkcep_p{index}"
+
+
+def shift_argument_name(index: int) -> str:
+    """The column holding the argument of shifted value ``index`` before it is shifted."""
+    return f"__sparkcep_a{index}"
 
 
 _NOT_LITERAL = object()

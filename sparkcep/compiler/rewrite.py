@@ -32,7 +32,7 @@ from sparkcep.plan import expressions as p
 from sparkcep.engines import rowpattern as rp
 from sparkcep.compiler.analysis import Analysis, analyze
 from sparkcep.errors import AnalysisError
-from sparkcep.compiler.lowering import Lowering, ValueColumns
+from sparkcep.compiler.lowering import Lowering, ValueColumns, shift_argument_name, shift_name
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
 from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
 from sparkcep.compiler.splice import Splicer, quote_identifier
@@ -116,6 +116,12 @@ class CompiledMatch:
     order_span: tuple[int, int] | None = None
     # (column, descending, nulls first) per ORDER BY item, when every item is a column
     order_columns: tuple[tuple[str, bool, bool], ...] = ()
+    # over a stream with PREV: the ordering operator's input query (the relation plus each PREV
+    # argument), the view its output is registered under (``table_sql`` reads it), and per
+    # shifted column (argument column, offset, shifted column)
+    shift_input_sql: str = ""
+    shift_view: str = ""
+    shifts: tuple[tuple[str, int, str], ...] = ()
     # compiled for a stream (``compile_statement(..., streaming=True)``): the statement reads the
     # matches from the relation ``stream_view_name(function_name)`` instead of calling a function
     streaming: bool = False
@@ -376,13 +382,22 @@ def _compile_clause(
     if streaming:
         streaming_rules.check_clause(analysis, within_kind)
         chunking = None
-    lowered, source_pattern, window_calls = _lower_expressions(
+    lowered, source_pattern, window_calls, shifts = _lower_expressions(
         analysis, _window(partition_sql, order_sql), unrolling=not streaming)
     if streaming:
         streaming_rules.check_navigation(analysis, window_calls)
         streaming_rules.check_plan(analysis, lowered.conditions, lowered.components)
     spec = _match_spec(analysis, within, source_pattern)
-    table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer)
+    relation = _relation_text(analysis.node.this, splicer)
+    shift_input_sql, shift_view = "", ""
+    if shifts:  # over a stream: PREV is filled in by the ordering operator (runtime.streaming)
+        arguments = ", ".join(f"{text} AS {quote_identifier(shift_argument_name(j))}"
+                              for j, (text, _) in enumerate(shifts))
+        shift_input_sql = f"SELECT {INPUT_ALIAS}.*, {arguments} FROM ({relation}) AS {INPUT_ALIAS}"
+        shift_view = "sparkcep_ordered_" + hashlib.sha256(
+            repr((shift_input_sql, shifts)).encode()).hexdigest()[:16]
+        relation = f"SELECT * FROM {quote_identifier(shift_view)}"
+    table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer, relation)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
     pushed, aggregation_note = None, None
     if not streaming:
@@ -412,7 +427,7 @@ def _compile_clause(
         truth_columns=tuple(lowered.truth_columns),
         truth_probe=(
             f"SELECT {', '.join(text for text, _, _ in lowered.truth_locals)} "
-            f"FROM ({_relation_text(analysis.node.this, splicer)}) AS {INPUT_ALIAS}"
+            f"FROM ({relation}) AS {INPUT_ALIAS}"
             if lowered.truth_locals else ""
         ),
         truth_spans=tuple((start, end) for _, start, end in lowered.truth_locals),
@@ -423,6 +438,10 @@ def _compile_clause(
         relation_sql=_relation_text(analysis.node.this, splicer),
         order_span=dialect.find_span(analysis.order_by[0]) if analysis.order_by else None,
         order_columns=_order_columns(analysis),
+        shift_input_sql=shift_input_sql,
+        shift_view=shift_view,
+        shifts=tuple((shift_argument_name(j), offset, shift_name(j))
+                     for j, (_, offset) in enumerate(shifts)),
         streaming=streaming,
     )
     return compiled, replacement
@@ -495,10 +514,13 @@ def _lower_expressions(
     analysis: Analysis, window: str | None, unrolling: bool = True
 ) -> tuple[_Lowered, tuple[rp.Pattern, str], list]:
     """Split DEFINE and MEASURES (``lowering``), after unrolling; also the pattern as written
-    (before unrolling rewrote it) and the navigation calls that became window functions."""
+    (before unrolling rewrote it), the navigation calls that became window functions, and (over
+    a stream, ``unrolling`` off) the PREV calls read from shifted columns instead."""
     scope = analysis.scope
     values = ValueColumns()
     lowering = Lowering(scope, window, values)
+    if not unrolling:
+        lowering.shifts = []
     source_pattern = analysis.pattern, rp.to_text(analysis.pattern, list(scope.variables))
     if unrolling:
         unroll(analysis, lowering)  # LAST(X.e, k) in X's own DEFINE -> lag(e, k) where exact
@@ -530,7 +552,7 @@ def _lower_expressions(
         components.append(p.MatchNumber())
     lowered = _Lowered(masks, conditions, components, measure_sql, values,
                        lowering.spark_aggregates, lowering.truth_columns, lowering.truth_locals)
-    return lowered, source_pattern, lowering.window_calls
+    return lowered, source_pattern, lowering.window_calls, lowering.shifts or []
 
 
 def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, str]) -> MatchSpec:
@@ -556,6 +578,7 @@ def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, st
 
 def _input_query(
     analysis: Analysis, lowered: _Lowered, within_kind: str | None, sql: str, splicer: Splicer,
+    relation: str,
 ) -> tuple[str, list[str]]:
     """The query feeding the function (input columns, bitmask, value and order key columns over
     the relation as written) and the name the function reads each value column under."""
@@ -586,7 +609,6 @@ def _input_query(
         select.append(f"{key} AS {quote_identifier(ORDER_KEY)}")
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
-    relation = _relation_text(analysis.node.this, splicer)
     return f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}", value_columns
 
 

@@ -85,13 +85,14 @@ def check_clause(analysis: Analysis, within_kind: str | None) -> None:
 
 
 def check_navigation(analysis: Analysis, window_calls: list[exp.Expression]) -> None:
-    """PREV/NEXT (and unrolled LAST) became ``lag``/``lead`` window functions in a batch query;
-    a stream has no ordered partition before the operator, so they are refused (not yet)."""
+    """A batch query computes NEXT as ``lead`` over the ordered partition; over a stream PREV is
+    filled in by an ordering operator (``runtime.streaming``), but NEXT would need rows that
+    have not arrived yet, so it is refused (not yet)."""
     if window_calls:
         raise analysis.scope.error(
-            CODE, "PREV/NEXT over a stream is not supported yet (a batch query computes them as "
-            "lag/lead over the ordered partition, which Spark does not allow on a stream); "
-            "navigate within the match instead, e.g. LAST(A.col) or LAST(B.col, 1)",
+            CODE, "NEXT over a stream is not supported yet: it reads a row that has not arrived "
+            "when the current one is matched (a batch query computes it as lead over the "
+            "ordered partition); PREV is supported",
             window_calls[0])
 
 

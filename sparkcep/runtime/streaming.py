@@ -103,7 +103,10 @@ class StreamPlan:
 
 def register_stream(spark, match: CompiledMatch, args=None) -> None:
     """Build the stateful operator for a clause compiled for a stream and register its output as
-    the view the rewritten statement reads (``rewrite.stream_view_name``)."""
+    the view the rewritten statement reads (``rewrite.stream_view_name``); with PREV, first the
+    ordering operator that fills in the shifted columns (``register_ordering``)."""
+    if match.shifts:
+        register_ordering(spark, match, args)
     stream_plan, frame, keys, return_type = operator_input(spark, match, args)
     use_rocksdb(spark)
     output = frame.groupBy(*keys).transformWithStateInPandas(
@@ -129,18 +132,10 @@ def operator_input(spark, match: CompiledMatch, args=None):
     except Exception as error:
         raise _spark_error_to_user(error, match) from None
     fields = {f.name.lower(): f for f in frame.schema.fields}
-    order = tuple(
-        (fields[name.lower()].name if name.lower() in fields else name, descending, nulls_first)
-        for name, descending, nulls_first in match.order_columns
-    )
+    order = _resolved_order(match, fields)
     event_time = order[0][0]
     _check_event_time(fields.get(event_time.lower()), match)
-    # one event-time column per stream: the copies the input query makes of it (its WITHIN key,
-    # value columns) lose the watermark mark
-    for field in frame.schema.fields:
-        if field.name != event_time and WATERMARK_METADATA in field.metadata:
-            kept = {k: v for k, v in field.metadata.items() if k != WATERMARK_METADATA}
-            frame = frame.withMetadata(field.name, kept)
+    frame = _one_event_time_column(frame, event_time)
     keys = list(plan.partition_columns)
     if not keys:
         frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
@@ -151,6 +146,71 @@ def operator_input(spark, match: CompiledMatch, args=None):
     stream_plan = StreamPlan(plan, input_schema, output_schema, event_time, order,
                              int(plan.spec.within), time_zone, match.source)
     return stream_plan, frame, keys, return_type
+
+
+def register_ordering(spark, match: CompiledMatch, args=None) -> None:
+    """PREV over a stream: a first stateful operator releases each partition's rows in ORDER BY
+    order once the watermark reaches them, with each PREV argument's value k rows before
+    (``OrderedRelease``), as the view ``match.shift_view`` that the clause's input query reads.
+    Its output keeps the event-time column's watermark (``eventTimeColumnName``), so the
+    matching operator after it sees the same watermark in the same micro-batch."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StructField, StructType
+
+    from sparkcep.runtime.registration import _arrow_type, _spark_error_to_user
+
+    query = match.probe_prefix + match.shift_input_sql
+    try:
+        frame = spark.sql(query) if args is None else spark.sql(query, args)
+    except SparkCepError:
+        raise
+    except Exception as error:
+        raise _spark_error_to_user(error, match) from None
+    fields = {f.name.lower(): f for f in frame.schema.fields}
+    order = _resolved_order(match, fields)
+    event_time = order[0][0]
+    _check_event_time(fields.get(event_time.lower()), match)
+    frame = _one_event_time_column(frame, event_time)
+    keys = [fields[name.lower()].name if name.lower() in fields else name
+            for name in match.plan.partition_columns]
+    arguments = {name for name, _, _ in match.shifts}
+    by_name = {f.name: f for f in frame.schema.fields}
+    output = StructType(
+        [f for f in frame.schema.fields if f.name not in arguments]
+        + [StructField(shifted, by_name[name].dataType, True) for name, _, shifted in match.shifts])
+    if not keys:
+        frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
+        keys = [GROUP_COLUMN]
+    time_zone = spark.conf.get("spark.sql.session.timeZone")
+
+    def arrow(schema):
+        return pa.schema([pa.field(f.name, _arrow_type(f.dataType, time_zone), True)
+                          for f in schema.fields])
+
+    release = OrderedRelease(arrow(frame.schema), arrow(output), event_time, order, match.shifts,
+                             time_zone)
+    use_rocksdb(spark)
+    ordered = frame.groupBy(*keys).transformWithStateInPandas(
+        statefulProcessor=_ordering_processor(release), outputStructType=output,
+        outputMode="Append", timeMode="EventTime", eventTimeColumnName=event_time)
+    ordered.createOrReplaceTempView(match.shift_view)
+
+
+def _resolved_order(match: CompiledMatch, fields: dict) -> tuple[tuple[str, bool, bool], ...]:
+    """The ORDER BY columns under the input's own names (Spark resolves them case-insensitively)."""
+    return tuple(
+        (fields[name.lower()].name if name.lower() in fields else name, descending, nulls_first)
+        for name, descending, nulls_first in match.order_columns)
+
+
+def _one_event_time_column(frame, event_time: str):
+    """Spark allows one event-time column per stream: the copies of it (a WITHIN key, a value
+    column, a PREV argument) lose the watermark mark."""
+    for field in frame.schema.fields:
+        if field.name != event_time and WATERMARK_METADATA in field.metadata:
+            kept = {k: v for k, v in field.metadata.items() if k != WATERMARK_METADATA}
+            frame = frame.withMetadata(field.name, kept)
+    return frame
 
 
 def _check_event_time(field, match: CompiledMatch) -> None:
@@ -229,6 +289,132 @@ def _processor(stream_plan: StreamPlan):
             pass
 
     return MatchProcessor()
+
+
+def _ordering_processor(release: "OrderedRelease"):
+    """The ordering operator's ``StatefulProcessor`` (PREV over a stream)."""
+    from pyspark.sql.streaming import StatefulProcessor
+
+    class OrderingProcessor(StatefulProcessor):
+        def init(self, handle) -> None:
+            self.handle = handle
+            self.state = {
+                name: handle.getValueState(name, schema) for name, schema in _state_schemas().items()}
+
+        def handleInputRows(self, key, rows, timerValues):
+            tables = [release.from_pandas(frame) for frame in rows]
+            yield from self._run(tables, timerValues.getCurrentWatermarkInMs())
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+            yield from self._run([], timerValues.getCurrentWatermarkInMs())
+
+        def _run(self, tables, watermark_ms):
+            values = {name: (v.get() if v.exists() else None) for name, v in self.state.items()}
+            state = SegmentState.load(values)  # ``runner`` holds the last rows' PREV arguments
+            released = release.advance(state, tables, watermark_ms * 1000)
+            for name, value in state.dump().items():
+                if value is None:
+                    self.state[name].clear()
+                else:
+                    self.state[name].update(value)
+            for timer in list(self.handle.listTimers()):
+                self.handle.deleteTimer(timer)
+            if state.pending is not None and state.pending.num_rows:
+                # strictly before the earliest held row: the timer has fired by the micro-batch
+                # whose watermark reaches that row, whether Spark fires at or after its time, so
+                # the row leaves in that micro-batch (the next operator would find it late later)
+                first = pc.min(state.pending.column(_EVENT_KEY)).as_py()
+                self.handle.registerTimer(-(-first // 1000) - 1)
+            if released is not None:
+                yield released.to_pandas()
+
+        def close(self) -> None:
+            pass
+
+    return OrderingProcessor()
+
+
+@dataclass(frozen=True)
+class OrderedRelease:
+    """The ordering operator's algorithm (PREV over a stream): per partition key, hold rows until
+    the watermark reaches them, release them in ORDER BY order with each shifted column set to
+    its argument ``offset`` rows before in the partition (NULL before the partition's first
+    rows), as ``lag`` computes it in a batch query. Pure PyArrow; the last rows' arguments are
+    kept in ``SegmentState.runner``."""
+
+    input_schema: pa.Schema
+    output_schema: pa.Schema
+    event_time: str
+    order: tuple[tuple[str, bool, bool], ...]
+    shifts: tuple[tuple[str, int, str], ...]
+    time_zone: str
+
+    def from_pandas(self, frame) -> pa.Table:
+        return arrow_from_pandas(frame, self.input_schema, self.event_time, self.time_zone)
+
+    def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> pa.Table | None:
+        released = _release(state, tables, watermark, self.order)
+        if released is None:
+            return None
+        arguments = [name for name, _, _ in self.shifts]
+        depth = max(offset for _, offset, _ in self.shifts)
+        fresh = released.select(arguments)
+        history = state.runner if state.runner is not None else fresh.slice(0, 0)
+        window = pa.concat_tables([history, fresh])
+        before = history.num_rows
+        columns = {name: released.column(name) for name in released.column_names}
+        for name, offset, shifted in self.shifts:
+            positions = np.arange(before, before + released.num_rows) - offset
+            indices = pa.array(np.maximum(positions, 0), mask=positions < 0)
+            columns[shifted] = window.column(name).take(indices)
+        state.runner = window.slice(max(0, window.num_rows - depth))
+        return pa.table([columns[name] for name in self.output_schema.names],
+                        schema=self.output_schema)
+
+
+def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, order) -> pa.Table | None:
+    """Add the new rows to the held ones (a row at or before what was released is late: counted
+    and dropped) and take out, in ORDER BY order, those the watermark (micros) has reached."""
+    incoming = [t for t in tables if t.num_rows]
+    if incoming:
+        new = pa.concat_tables(incoming)
+        event = new.column(_EVENT_KEY)
+        on_time = pc.fill_null(pc.greater(event, pa.scalar(state.released, pa.int64())), False)
+        kept = new.filter(on_time)
+        state.late += new.num_rows - kept.num_rows
+        state.pending = kept if state.pending is None else pa.concat_tables([state.pending, kept])
+    released = None
+    if state.pending is not None and state.pending.num_rows and watermark > state.released:
+        passed = pc.less_equal(state.pending.column(_EVENT_KEY), pa.scalar(watermark, pa.int64()))
+        taken = state.pending.filter(passed)
+        state.pending = state.pending.filter(pc.invert(passed))
+        if taken.num_rows:
+            keys = [(name, "descending" if descending else "ascending",
+                     "at_start" if nulls_first else "at_end")
+                    for name, descending, nulls_first in order]
+            released = taken.take(pc.sort_indices(taken, sort_keys=keys))
+    if watermark > state.released:
+        state.released = watermark
+    if state.pending is not None and not state.pending.num_rows:
+        state.pending = None
+    return released
+
+
+def arrow_from_pandas(frame, schema: pa.Schema, event_time: str, time_zone: str) -> pa.Table:
+    """A pandas frame from Spark as Arrow in ``schema``, with the event time in microseconds
+    (``_EVENT_KEY``). The columns come in the input query's order (Spark renames some). Spark
+    hands timestamps over as naive wall-clock times of the session time zone; they are localized
+    back."""
+    arrays = []
+    for position, field in enumerate(schema):
+        values = frame.iloc[:, position]
+        if pa.types.is_timestamp(field.type) and field.type.tz is not None \
+                and getattr(values.dt, "tz", None) is None:
+            values = values.dt.tz_localize(time_zone)
+        arrays.append(pa.array(values, type=field.type, from_pandas=True))
+    table = pa.Table.from_arrays(arrays, schema=schema)
+    event = table.column(event_time).cast(pa.timestamp("us", "UTC")).cast(pa.int64())
+    return table.append_column(_EVENT_KEY, event)
 
 
 def _state_schemas():
@@ -314,20 +500,8 @@ class SegmentMatcher:
     # -- conversions ----------------------------------------------------------------------------
 
     def from_pandas(self, frame) -> pa.Table:
-        """A pandas frame from Spark as Arrow in the input schema, with the event time in
-        microseconds (``_EVENT_KEY``). The columns come in the input query's order. Spark hands
-        timestamps over as naive wall-clock times of
-        the session time zone; they are localized back."""
-        arrays = []
-        for position, field in enumerate(self.stream.input_schema):
-            values = frame.iloc[:, position]  # by position: Spark renames some columns (_2, ...)
-            if pa.types.is_timestamp(field.type) and field.type.tz is not None \
-                    and getattr(values.dt, "tz", None) is None:
-                values = values.dt.tz_localize(self.stream.time_zone)
-            arrays.append(pa.array(values, type=field.type, from_pandas=True))
-        table = pa.Table.from_arrays(arrays, schema=self.stream.input_schema)
-        event = table.column(self.stream.event_time).cast(pa.timestamp("us", "UTC")).cast(pa.int64())
-        return table.append_column(_EVENT_KEY, event)
+        return arrow_from_pandas(frame, self.stream.input_schema, self.stream.event_time,
+                                 self.stream.time_zone)
 
     def to_pandas(self, batch: pa.RecordBatch):
         return batch.to_pandas()
@@ -342,37 +516,15 @@ class SegmentMatcher:
         watermark, so every row still to come is after ``watermark``: a released row's place in
         the ORDER BY order is final, and a row after ``last_key + window`` shares no match with
         the segment's rows."""
-        incoming = [t for t in tables if t.num_rows]
-        if incoming:
-            new = pa.concat_tables(incoming)
-            event = new.column(_EVENT_KEY)
-            on_time = pc.fill_null(pc.greater(event, pa.scalar(state.released, pa.int64())), False)
-            kept = new.filter(on_time)
-            state.late += new.num_rows - kept.num_rows
-            new = kept
-            state.pending = new if state.pending is None else pa.concat_tables([state.pending, new])
         output: list[pa.RecordBatch] = []
-        if state.pending is not None and state.pending.num_rows and watermark > state.released:
-            passed = pc.less_equal(state.pending.column(_EVENT_KEY), pa.scalar(watermark, pa.int64()))
-            released = state.pending.filter(passed)
-            state.pending = state.pending.filter(pc.invert(passed))
-            if released.num_rows:
-                output += self._feed(state, self._ordered(released))
-        if watermark > state.released:
-            state.released = watermark
+        released = _release(state, tables, watermark, self.stream.order)
+        if released is not None:
+            output += self._feed(state, released)
         if state.runner is not None and watermark >= state.last_key + self.stream.window:
             output += self._numbered(state, list(state.runner.finish()))
             state.runner = None
             state.segment_base = state.matches
-        if state.pending is not None and not state.pending.num_rows:
-            state.pending = None
         return output
-
-    def _ordered(self, table: pa.Table) -> pa.Table:
-        keys = [(name, "descending" if descending else "ascending",
-                 "at_start" if nulls_first else "at_end")
-                for name, descending, nulls_first in self.stream.order]
-        return table.take(pc.sort_indices(table, sort_keys=keys))
 
     def _feed(self, state: SegmentState, table: pa.Table) -> list[pa.RecordBatch]:
         if state.runner is None:

@@ -78,10 +78,14 @@ CLAUSE = """
     {skip}
     {strategy}
     PATTERN ({pattern}) WITHIN INTERVAL '20' SECOND
-    DEFINE B AS B.v > FIRST(A.v) OR B.page = 'cart', C AS C.page <> LAST(B.page)
+    DEFINE {define}
   ) AS m"""
 
+DEFINE = "B AS B.v > FIRST(A.v) OR B.page = 'cart', C AS C.page <> LAST(B.page)"
+
 ONE = "ONE ROW PER MATCH"
+PREV = ("B AS B.v > PREV(B.v) OR B.page = PREV(B.page), "
+        "C AS C.page <> PREV(C.page) AND COALESCE(C.v <= PREV(C.v, 3), true)")
 CASES = {
     "strict": dict(strategy="", pattern="A B+ C", skip="AFTER MATCH SKIP PAST LAST ROW", rows=ONE),
     "strict_next_row": dict(strategy="", pattern="A B* C?", skip="AFTER MATCH SKIP TO NEXT ROW",
@@ -90,7 +94,11 @@ CASES = {
     "any_match": dict(strategy="SKIP TILL ANY MATCH", pattern="A B+ C", skip="", rows=ONE),
     "all_rows": dict(strategy="", pattern="A B* C?", skip="AFTER MATCH SKIP TO NEXT ROW",
                      rows="ALL ROWS PER MATCH"),
+    "prev": dict(strategy="", pattern="A B+ C", skip="AFTER MATCH SKIP TO NEXT ROW", rows=ONE,
+                 define=PREV),
 }
+for _case in CASES.values():
+    _case.setdefault("define", DEFINE)
 
 
 def _stream_and_batch(spark, tmp_path, files, case):

@@ -49,7 +49,7 @@ def test_the_watermark_clause_is_part_of_the_relation_not_an_alias():
 
 @pytest.mark.parametrize("old, new, code, marked", [
     ("PATTERN (A B+) WITHIN INTERVAL '1' MINUTE", "PATTERN (A B+)", "STREAM_UNBOUNDED_STATE", "A B+"),
-    ("B.v > FIRST(A.v)", "B.v > PREV(B.v)", "STREAM_UNSUPPORTED", "PREV(B.v)"),
+    ("B.v > FIRST(A.v)", "B.v > NEXT(B.v)", "STREAM_UNSUPPORTED", "NEXT(B.v)"),
     ("LAST(B.ts) AS e", "NEXT(B.ts) AS e", "STREAM_UNSUPPORTED", "NEXT(B.ts)"),
     ("ONE ROW PER MATCH", "ALL ROWS PER MATCH OMIT EMPTY MATCHES", "STREAM_UNSUPPORTED",
      "ALL ROWS PER MATCH OMIT EMPTY MATCHES"),
@@ -69,6 +69,18 @@ def test_refused_with_reason_and_position(old, new, code, marked):
     line = text.splitlines()[error.line - 1]
     assert line[error.column - 1:].startswith(marked), (line, error.column)
     assert "stream" in error.message.lower()
+
+
+def test_prev_reads_a_column_the_ordering_operator_fills_in():
+    text = BASE.replace("B.v > FIRST(A.v)", "B.v > PREV(B.v) AND B.v > PREV(B.v, 2) AND B.ts > PREV(B.ts)")
+    (match,) = compile_statement(text, streaming=True).matches
+    assert match.shifts == (("__sparkcep_a0", 1, "__sparkcep_p0"), ("__sparkcep_a1", 2, "__sparkcep_p1"),
+                            ("__sparkcep_a2", 1, "__sparkcep_p2"))
+    assert match.shift_input_sql.startswith("SELECT __sparkcep_in.*, (`v`) AS `__sparkcep_a0`, ")
+    assert f"FROM `{match.shift_view}`" in match.table_sql
+    assert "`__sparkcep_p0`" in match.table_sql and "OVER (" not in match.table_sql
+    # the same clause in a batch query keeps lag
+    assert "lag(" in compile_statement(text).matches[0].table_sql
 
 
 def test_one_clause_per_streaming_statement():

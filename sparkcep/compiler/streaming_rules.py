@@ -14,8 +14,8 @@ refused at analysis with the reason (docs/streaming.md, "What is refused"):
   operator sorts the released rows by them itself).
 * ONE ROW PER MATCH or ALL ROWS PER MATCH [SHOW EMPTY MATCHES] (OMIT EMPTY MATCHES: not yet;
   WITH UNMATCHED ROWS: refused, see ``check_clause``).
-* No PREV/NEXT: in a batch query Catalyst computes them as ``lag``/``lead`` over the ordered
-  partition, which a stream does not have before the operator.
+* No NEXT: it reads a row that has not arrived when the current row is matched (PREV is read
+  from a column an ordering operator fills in, ``runtime.streaming.OrderedRelease``).
 * No anchors: a stream's partition never ends (``$``), and a partition's matching restarts after
   each gap longer than WITHIN, so ``^`` would not mean the partition's first row.
 * MATCH_NUMBER() only as a measure of its own (the operator numbers the matches across restarts).

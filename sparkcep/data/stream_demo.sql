@@ -1,7 +1,6 @@
 -- V shapes in the bundled stock ticks, continuously: the ticks arrive as a stream of files and
 -- each V shape is reported once the watermark (one minute behind the newest tick) has passed it.
--- Over a stream, PREV is not available (docs/streaming.md): the previous row of a falling or
--- rising run is its own LAST(..., 1), or the row before the run (LAST(PEAK.price)).
+-- WITHIN bounds how long a partial V may wait, so the state stays bounded (docs/streaming.md).
 SELECT symbol, match_no, start_ts, top, bottom, end_ts, recovered
 FROM ticks WATERMARK ts DELAY OF INTERVAL 1 MINUTE
 MATCH_RECOGNIZE (
@@ -18,6 +17,6 @@ MATCH_RECOGNIZE (
   AFTER MATCH SKIP PAST LAST ROW
   PATTERN (PEAK DOWN{3,} UP{3,}) WITHIN INTERVAL '30' MINUTE
   DEFINE
-    DOWN AS DOWN.price < COALESCE(LAST(DOWN.price, 1), PEAK.price),
-    UP   AS UP.price > COALESCE(LAST(UP.price, 1), LAST(DOWN.price))
+    DOWN AS DOWN.price < PREV(DOWN.price),
+    UP   AS UP.price > PREV(UP.price)
 )

@@ -14,7 +14,6 @@ resumes where it stopped (docs/streaming.md).
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import click
@@ -167,10 +166,6 @@ def split_demo_ticks(data: Path, folder: Path, files: int = 8) -> None:
         path.write_text("\n".join([header, *part]) + "\n")
         os.utime(path, (1_000_000 + i, 1_000_000 + i))
     (folder / "ticks.schema").write_text((data / "ticks.schema").read_text())
-
-
-def elapsed(started: float) -> str:
-    return f"{time.monotonic() - started:.1f}s"
 
 
 __all__ = ["check_sources", "register_sources", "run_stream", "split_demo_ticks"]

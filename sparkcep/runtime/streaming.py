@@ -24,18 +24,17 @@ Per partition key, ``MatchProcessor`` keeps in Spark's state store (RocksDB):
   and the late rows dropped.
 
 On each micro-batch and on each event-time timer it releases the pending rows whose event time
-is below the watermark, sorted in ORDER BY order, to the runner: the rows reach the engine in the
+the watermark has reached, sorted in ORDER BY order, to the runner: the rows reach the engine in the
 order the batch query gives them, so every match it reports is the batch query's. When the
-watermark is past the last released row by more than WITHIN, no later row can share a match
-with the segment's rows (a match spans at most WITHIN, later rows are at or after the
-watermark): the runner is finished (``finish``, like the end of a batch partition, emitting the
+watermark is WITHIN or more past the last released row, no later row can share a match with the
+segment's rows (a match spans at most WITHIN, later rows are after the watermark): the runner is finished (``finish``, like the end of a batch partition, emitting the
 matches still open) and dropped; the next row starts a new segment, whose match numbers continue
 the partition's. Hence the state of a key is the rows within the watermark delay plus the rows
 the engine still holds (bounded by WITHIN and the live runs, ``engines.budgets``), and the
 answer for the rows that are not late is the batch answer (docs/streaming.md).
 
-Late rows: Spark drops a row whose event time is before the previous micro-batch's watermark
-before it reaches the operator (the query's ``numRowsDroppedByWatermark``); a row older than the
+Late rows: Spark drops a row whose event time is at or before the previous micro-batch's
+watermark before it reaches the operator (the query's ``numRowsDroppedByWatermark``); a row older than the
 watermark at which its partition last released rows (Spark already dropped those) is dropped
 here too and counted in ``progress``.
 """
@@ -46,7 +45,6 @@ import io
 import logging
 import pickle
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 import pyarrow as pa

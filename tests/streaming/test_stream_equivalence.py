@@ -73,7 +73,7 @@ CLAUSE = """
   MATCH_RECOGNIZE (
     PARTITION BY user_id ORDER BY ts
     MEASURES MATCH_NUMBER() AS n, FIRST(ts) AS first_ts, LAST(ts) AS last_ts, COUNT(*) AS rows_,
-             SUM(v) AS total, LAST(page) AS last_page
+             SUM(v) AS total, LAST(page) AS last_page{measures}
     {rows}
     {skip}
     {strategy}
@@ -95,10 +95,11 @@ CASES = {
     "all_rows": dict(strategy="", pattern="A B* C?", skip="AFTER MATCH SKIP TO NEXT ROW",
                      rows="ALL ROWS PER MATCH"),
     "prev": dict(strategy="", pattern="A B+ C", skip="AFTER MATCH SKIP TO NEXT ROW", rows=ONE,
-                 define=PREV),
+                 define=PREV, measures=", PREV(A.page) AS before_page, PREV(C.v, 2) AS v_2"),
 }
 for _case in CASES.values():
     _case.setdefault("define", DEFINE)
+    _case.setdefault("measures", "")
 
 
 def _stream_and_batch(spark, tmp_path, files, case):

@@ -205,6 +205,24 @@ def plot_aggregation(records: list[dict], long_records: list[dict], spark_record
         save(fig, out, "aggregation_spark.png")
 
 
+def plot_streaming_state(records: list[dict], out: Path) -> None:
+    """bench/streaming_state.py: the key's serialized state after each micro-batch, by events
+    processed (flat = bounded)."""
+    if not records:
+        return
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for record in records:
+        events, sizes = zip(*record["state_bytes_at"])
+        ax.plot([e / 1e6 for e in events], [b / 1e3 for b in sizes], marker=".",
+                label=f"{record['events']:,} events, {record['per_batch']:,} per micro-batch")
+    ax.set_xlabel("events processed (millions)")
+    ax.set_ylabel("state of the key (kB)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("streaming MATCH_RECOGNIZE: state per key, WITHIN 60 s")
+    ax.legend(fontsize=8)
+    save(fig, out, "streaming_state.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", default=str(HERE / "results"))
@@ -219,6 +237,7 @@ def main() -> None:
     plot_sase(read(results / "sase.jsonl"), out)
     plot_aggregation(read(results / "aggregation_aseq.jsonl"), read(results / "aggregation_aseq_long.jsonl"),
                      read(results / "aggregation_spark.jsonl"), out)
+    plot_streaming_state(read(results / "streaming_state.jsonl"), out)
 
 
 if __name__ == "__main__":

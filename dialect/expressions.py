@@ -15,6 +15,23 @@ from __future__ import annotations
 from sqlglot import exp
 
 
+class StreamWatermark(exp.Expression):
+    """``<this> WATERMARK <column> DELAY OF <interval> [[AS] alias]``: Spark 4.3's event-time
+    watermark on a streaming relation (``STREAM(t) WATERMARK ts DELAY OF INTERVAL 10 SECONDS``).
+
+    The rewrite copies its text as written; the node exists so that the clause is part of the
+    relation a MATCH_RECOGNIZE clause reads, not mistaken for an alias.
+
+    Args:
+        this: the relation (``exp.Table``, e.g. ``STREAM(t)``).
+        column: the event-time column (``exp.Column``).
+        delay: the delay (``exp.Interval``).
+        alias: ``exp.TableAlias`` or None.
+    """
+
+    arg_types = {"this": True, "column": True, "delay": True, "alias": False}
+
+
 class MatchRecognize(exp.Expression):
     """``<this> MATCH_RECOGNIZE ( ... ) [AS] alias``.
 

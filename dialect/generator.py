@@ -136,6 +136,12 @@ def _match_recognize_sql(self: "SparkCepGenerator", e: cx.MatchRecognize) -> str
     return f"{this} MATCH_RECOGNIZE ({' '.join(clauses)}){alias}"
 
 
+def _stream_watermark_sql(self: "SparkCepGenerator", e: cx.StreamWatermark) -> str:
+    alias = self.sql(e, "alias")
+    return (f"{self.sql(e, 'this')} WATERMARK {self.sql(e, 'column')} DELAY OF "
+            f"{self.sql(e, 'delay')}" + (f" AS {alias}" if alias else ""))
+
+
 def _measure_sql(self: "SparkCepGenerator", e: cx.Measure) -> str:
     return f"{self.sql(e, 'this')} AS {self.sql(e, 'alias')}"
 
@@ -193,6 +199,7 @@ class SparkCepGenerator(Spark.Generator):  # type: ignore[misc,valid-type]
     TRANSFORMS: t.ClassVar[dict] = {
         **Spark.Generator.TRANSFORMS,
         cx.MatchRecognize: _match_recognize_sql,
+        cx.StreamWatermark: _stream_watermark_sql,
         cx.Measure: _measure_sql,
         cx.RunningFinal: _running_final_sql,
         cx.Navigation: _navigation_sql,

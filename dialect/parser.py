@@ -306,10 +306,41 @@ class SparkCepParser(Spark.Parser):
             alias = self._parse_table_alias(alias_tokens=self.TABLE_ALIAS_TOKENS)
             if alias:
                 this.set("alias", alias)
+        if this is not None and self._cep_watermark_follows():
+            this = self._cep_parse_watermark(this, start_index)
         while this is not None and self._curr.token_type == TokenType.MATCH_RECOGNIZE:
             self._cep_record_from(this, start_index)
             this = self._cep_parse_match_recognize(this, start_index)
         return this
+
+    def _cep_watermark_follows(self) -> bool:
+        """Does ``WATERMARK <column> ... DELAY OF`` (Spark 4.3, streaming relations) start here?"""
+        if self._curr is None or self._cep_word() != "WATERMARK":
+            return False
+        for offset in range(2, 8):  # the column may be qualified: a.b.ts
+            if self._cep_word(offset) == "DELAY" and self._cep_word(offset + 1) == "OF":
+                return True
+        return False
+
+    def _parse_table_alias(self, *args: t.Any, **kwargs: t.Any) -> exp.Expr | None:
+        if self._cep_watermark_follows():
+            return None  # WATERMARK is the watermark clause here, not an alias
+        return super()._parse_table_alias(*args, **kwargs)
+
+    def _cep_parse_watermark(self, this: exp.Expr, start_index: int) -> exp.Expr:
+        """``<relation> WATERMARK <column> DELAY OF <interval> [[AS] alias]``."""
+        self._advance()  # WATERMARK
+        column = self._parse_column()
+        self._cep_expect_words(("DELAY", "OF"), "PARSE_SYNTAX_ERROR", "the WATERMARK clause")
+        delay = self._parse_bitwise()
+        if column is None or delay is None:
+            self._cep_fail("PARSE_SYNTAX_ERROR",
+                           f"expected WATERMARK <column> DELAY OF <interval>, found {self._found()}")
+        node = cx.StreamWatermark(this=this, column=column, delay=delay)
+        alias = super()._parse_table_alias(alias_tokens=self.TABLE_ALIAS_TOKENS)
+        if alias:
+            node.set("alias", alias)
+        return self._cep_record_from(node, start_index)
 
     def _parse_table_hints(self) -> list[exp.Expr] | None:
         # Spark's read options on a table: t WITH ('key' [=] value, ...) (sqlglot reads WITH (

@@ -186,3 +186,42 @@ def test_demo_runs_on_bundled_data(spark):
     header = next(line for line in lines if line.startswith("symbol"))
     assert "match_no" in header and "bottom_price" in header
     assert "rows)" in lines[-1] and not lines[-1].startswith("(0 rows")
+
+
+@pytest.mark.parametrize("args, first", [
+    ([], "give at least one --source NAME=FOLDER"),
+    (["-s", "ticks"], "--source takes NAME=FOLDER, got 'ticks'"),
+    (["-s", "ticks=no/such/folder"], "--source ticks=no/such/folder: no such folder"),
+])
+def test_stream_checks_arguments_before_spark(args, first, monkeypatch):
+    import sparkcep.clients.session as session
+
+    monkeypatch.setattr(session, "local_session", lambda *a, **k: pytest.fail("Spark started"))
+    result = CliRunner().invoke(main, ["stream", "-e", "SELECT 1", *args])
+    assert result.exit_code == 2
+    assert first in result.output
+
+
+@pytest.mark.spark
+@pytest.mark.streaming
+def test_stream_prints_matches_and_a_status_line_per_micro_batch(spark, tmp_path):
+    from importlib import resources
+
+    from sparkcep.clients.stream_runner import split_demo_ticks
+
+    data = resources.files("sparkcep") / "data"
+    source = tmp_path / "ticks"
+    source.mkdir()
+    with resources.as_file(data) as folder:
+        split_demo_ticks(Path(folder), source, files=2)
+        query = Path(folder) / "stream_demo.sql"
+        result = CliRunner().invoke(main, [
+            "stream", str(query), "-s", f"ticks={source}", "-f", "csv", "--until-idle",
+            "--checkpoint", str(tmp_path / "checkpoint")])
+    assert result.exit_code == 0, result.output + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "symbol, match_no, start_ts, top, bottom, end_ts, recovered"
+    assert len(lines) > 1
+    status = [line for line in result.stderr.splitlines() if line.startswith("sparkcep: batch")]
+    assert status and "360 rows in" in status[-1] and "late rows dropped" in status[-1]
+    assert f"{len(lines) - 1} matches out" in status[-1]

@@ -145,20 +145,21 @@ def uninstall(spark) -> None:
     spark._sparkcep_rewriter = None
 
 
-def rewrite_statement(text: str, chunking=None):
+def rewrite_statement(text: str, chunking=None, streaming: bool = False):
     """Compile one whole statement as the parser receives it: ``EXPLAIN`` around a query is
     handled here (error positions stay those of ``text``). Returns a ``CompiledStatement``.
-    ``chunking``: ``compiler.rewrite.ChunkOptions`` (default: no chunking)."""
+    ``chunking``: ``compiler.rewrite.ChunkOptions`` (default: no chunking); ``streaming``: the
+    statement reads a stream (``compiler.rewrite.compile_statement``)."""
     from sparkcep.compiler.rewrite import CompiledStatement, compile_statement
     from sparkcep.compiler.statement_rules import check_statement
 
     check_statement(text)
     explain = _EXPLAIN.match(text)
     if explain is None:
-        return compile_statement(text, chunking)
+        return compile_statement(text, chunking, streaming)
     prefix = text[: explain.end()]
     blanked = re.sub(r"[^\n]", " ", prefix) + text[explain.end():]
-    compiled = compile_statement(blanked, chunking)
+    compiled = compile_statement(blanked, chunking, streaming)
     return CompiledStatement(prefix + compiled.sql[len(prefix):], compiled.matches)
 
 
@@ -188,15 +189,13 @@ class Rewriter:
 
     def rewrite(self, sql: str, jsession) -> str:
         try:
-            from sparkcep.runtime.registration import chunk_options, register
+            from sparkcep.runtime.statement import prepare_statement
 
-            # the session (and its chunking setting) only for statements that may need it
-            target = self._session(jsession) if "match_recognize" in sql.lower() else None
-            compiled = rewrite_statement(sql, None if target is None else chunk_options(target))
-            if compiled.matches:
-                for match in compiled.matches:
-                    register(target, match)
-            return compiled.sql
+            # the session only for statements that may need it
+            if "match_recognize" not in sql.lower():
+                return rewrite_statement(sql).sql
+            target = self._session(jsession)
+            return prepare_statement(target, rewrite_statement, sql).sql
         except SparkCepError as error:
             return error_reply(error)
         except Exception as error:  # a bug: log it here, never send a traceback to a client

@@ -152,6 +152,12 @@ class Lowering:
         # MatchRows -> the texts of the Spark aggregates over them, as segments: strings and
         # field numbers (registration has Spark analyse them over the value columns)
         self.spark_aggregates: dict[p.MatchRows, list[tuple]] = {}
+        # the navigation calls rendered as lag/lead window functions (a stream refuses them)
+        self.window_calls: list[exp.Expression] = []
+        # over a stream (None in a batch query): PREV(e, k) reads column ``shift_name(j)`` that
+        # the ordering operator fills with e of the k-th row before (``runtime.streaming``); the
+        # (e as SQL, k) of each j
+        self.shifts: list[tuple[str, int]] | None = None
 
     # ----------------------------------------------------------------------------------------
     # Recognising calls
@@ -365,6 +371,7 @@ class Lowering:
             if self.own_block_last(call):  # the k-th row back in X's block, if the block has it
                 position = self.block_position[self.current]
                 if position is None or call.offset < position:
+                    self.window_calls.append(call.node)
                     return f"lag({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
                 return f"IF(false, {self.render(call.argument)}, NULL)"  # a NULL of e's type
             return self.render(call.argument)
@@ -375,7 +382,13 @@ class Lowering:
                     f"{call.name} needs the MATCH_RECOGNIZE clause to have an ORDER BY",
                     call.node,
                 )
+            if call.name == "PREV" and self.shifts is not None:
+                shift = (self.render(call.argument), call.offset)
+                if shift not in self.shifts:
+                    self.shifts.append(shift)
+                return quote_identifier(shift_name(self.shifts.index(shift)))
             function = "lag" if call.name == "PREV" else "lead"
+            self.window_calls.append(call.node)
             return f"{function}({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
         if call.name == "CLASSIFIER" and self.current is not None:
             return quote_string(self.scope.variables[self.current])
@@ -849,6 +862,16 @@ class Lowering:
             final = final or self.final_of(logical.node)
         column = self.values.add(self.render_call(call))
         return p.Navigation(variables, from_start, offset, column, final)
+
+
+def shift_name(index: int) -> str:
+    """The column holding shifted value ``index`` (PREV over a stream)."""
+    return f"__sparkcep_p{index}"
+
+
+def shift_argument_name(index: int) -> str:
+    """The column holding the argument of shifted value ``index`` before it is shifted."""
+    return f"__sparkcep_a{index}"
 
 
 _NOT_LITERAL = object()

@@ -32,10 +32,11 @@ from sparkcep.plan import expressions as p
 from sparkcep.engines import rowpattern as rp
 from sparkcep.compiler.analysis import INTERVAL_MICROS, Analysis, analyze
 from sparkcep.errors import AnalysisError
-from sparkcep.compiler.lowering import Lowering, ValueColumns
+from sparkcep.compiler.lowering import Lowering, ValueColumns, shift_argument_name, shift_name
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
 from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
 from sparkcep.compiler.splice import Splicer, quote_identifier
+from sparkcep.compiler import streaming_rules
 from sparkcep.compiler.unrolling import unroll
 from sparkcep.plan.aggregation import output_name as aggregation_output_name
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
@@ -112,6 +113,26 @@ class CompiledMatch:
     # calls' (start, end, replacement) when pushed down; why not, when aggregated but not pushed
     aggregate_calls: tuple[tuple[int, int, str], ...] = ()
     aggregation_note: str | None = None
+    # the input relation as written, as a query (``SELECT * FROM <relation>``): the runtime asks
+    # Spark whether it is a stream; the clause's (start, end) of ORDER BY's first item
+    relation_sql: str = ""
+    order_span: tuple[int, int] | None = None
+    # (column, descending, nulls first) per ORDER BY item, when every item is a column
+    order_columns: tuple[tuple[str, bool, bool], ...] = ()
+    # over a stream with PREV: the ordering operator's input query (the relation plus each PREV
+    # argument), the view its output is registered under (``table_sql`` reads it), and per
+    # shifted column (argument column, offset, shifted column)
+    shift_input_sql: str = ""
+    shift_view: str = ""
+    shifts: tuple[tuple[str, int, str], ...] = ()
+    # compiled for a stream (``compile_statement(..., streaming=True)``): the statement reads the
+    # matches from the relation ``stream_view_name(function_name)`` instead of calling a function
+    streaming: bool = False
+
+
+def stream_view_name(function_name: str) -> str:
+    """The temporary view a streaming clause's matches are registered under."""
+    return function_name.replace("sparkcep_mr_", "sparkcep_stream_", 1)
 
 
 @dataclass(frozen=True)
@@ -137,22 +158,29 @@ class ChunkOptions:
     shuffle_partitions: int | None = None
 
 
-def compile_statement(sql: str, chunking: ChunkOptions | None = None) -> CompiledStatement:
+def compile_statement(
+    sql: str, chunking: ChunkOptions | None = None, streaming: bool = False
+) -> CompiledStatement:
     """Compile one statement; statements without MATCH_RECOGNIZE come back unchanged.
 
     ``chunking`` (default: none) splits eligible clauses into chunks matched in parallel; the
     runtime chooses it from the session (``sparkcep.runtime.chunk_options``), so compilation
-    stays pure."""
+    stays pure. ``streaming``: the clause reads a stream (the runtime found out): it is checked
+    by ``streaming_rules`` and the statement reads its matches from a view the runtime registers
+    over Spark's stateful operator (``stream_view_name``), with no unrolling, chunks or
+    aggregation pushdown."""
     if not dialect.contains_match_recognize(sql):
         return CompiledStatement(sql)
     tree = dialect.parse_one(sql)
     clauses = [n for n in tree.walk(bfs=False) if isinstance(n, dx.MatchRecognize)]
     # Post-order: a clause nested in another clause's input is rewritten (and registered) first.
     clauses.sort(key=lambda n: -_depth(n))
+    if streaming and len(clauses) > 1:
+        raise streaming_rules.single_clause_error(clauses[0], sql)
     splicer = Splicer(sql)
     compiled: list[tuple[dx.MatchRecognize, CompiledMatch]] = []
     for clause in clauses:
-        match, replacement = _compile_clause(clause, sql, splicer, chunking)
+        match, replacement = _compile_clause(clause, sql, splicer, chunking, streaming)
         start, end = dialect.span(clause)
         splicer.replace(start, end, replacement)
         for call_start, call_end, text in match.aggregate_calls:
@@ -339,7 +367,8 @@ class _Lowered:
 
 
 def _compile_clause(
-    clause: dx.MatchRecognize, sql: str, splicer: Splicer, chunking: ChunkOptions | None = None
+    clause: dx.MatchRecognize, sql: str, splicer: Splicer, chunking: ChunkOptions | None = None,
+    streaming: bool = False,
 ) -> tuple[CompiledMatch, str]:
     """One clause: its function's plan and input query, and the text that replaces it."""
     analysis = _analyze(clause, sql)
@@ -351,17 +380,34 @@ def _compile_clause(
         # the rows reach the engine sorted by lo, then by the ORDER BY (which breaks ties)
         window_order = [f"({_plain_text(uncertain.this, sql, splicer)})", *order_sql]
         order_sql = [quote_identifier(TIME_LO), *order_sql]
-    lowered, source_pattern = _lower_expressions(analysis, _window(partition_sql, window_order))
     within, within_kind = _within(analysis)
+    if streaming:
+        streaming_rules.check_clause(analysis, within_kind)
+        chunking = None
+    lowered, source_pattern, window_calls, shifts = _lower_expressions(
+        analysis, _window(partition_sql, window_order), unrolling=not streaming)
+    if streaming:
+        streaming_rules.check_navigation(analysis, window_calls)
+        streaming_rules.check_plan(analysis, lowered.conditions, lowered.components)
     spec = _match_spec(analysis, within, source_pattern)
-    table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer)
+    relation = _relation_text(analysis.node.this, splicer)
+    shift_input_sql, shift_view = "", ""
+    if shifts:  # over a stream: PREV is filled in by the ordering operator (runtime.streaming)
+        arguments = ", ".join(f"{text} AS {quote_identifier(shift_argument_name(j))}"
+                              for j, (text, _) in enumerate(shifts))
+        shift_input_sql = f"SELECT {INPUT_ALIAS}.*, {arguments} FROM ({relation}) AS {INPUT_ALIAS}"
+        shift_view = "sparkcep_ordered_" + hashlib.sha256(
+            repr((shift_input_sql, shifts)).encode()).hexdigest()[:16]
+        relation = f"SELECT * FROM {quote_identifier(shift_view)}"
+    table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer, relation)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
+    pushed, aggregation_note = None, None
     if uncertain is not None:
-        pushed, aggregation_note = None, None  # the counters know no probabilities
+        # the counters know no probabilities
         times = UncertainTimePlan(TIME_LO, TIME_HI, analysis.minimum_confidence, analysis.granularity,
                                   clause_span=dialect.find_span(uncertain))
         plan = dataclasses.replace(plan, uncertain_time=times)
-    else:
+    elif not streaming:
         pushed, aggregation_note = pushdown(
             clause, spec, lowered.conditions, lowered.values.texts, sql, plan.partition_columns,
             _measure_components(lowered))
@@ -370,6 +416,8 @@ def _compile_clause(
         chunking = None  # one result row per partition: chunks would split the counters
     function_name, input_sql, plan = _function_input(analysis, plan, table_sql, lowered, within_kind, chunking)
     call = _function_call(function_name, input_sql, plan, order_sql)
+    if streaming:
+        call = quote_identifier(stream_view_name(function_name))
     if pushed is not None:
         replacement = _aggregation_replacement(analysis, pushed, call, splicer)
     else:
@@ -386,7 +434,7 @@ def _compile_clause(
         truth_columns=tuple(lowered.truth_columns),
         truth_probe=(
             f"SELECT {', '.join(text for text, _, _ in lowered.truth_locals)} "
-            f"FROM ({_relation_text(analysis.node.this, splicer)}) AS {INPUT_ALIAS}"
+            f"FROM ({relation}) AS {INPUT_ALIAS}"
             if lowered.truth_locals else ""
         ),
         truth_spans=tuple((start, end) for _, start, end in lowered.truth_locals),
@@ -394,6 +442,14 @@ def _compile_clause(
         order_key_text=_order_key_text(analysis.order_by[0], sql) if analysis.order_by else "",
         aggregate_calls=pushed.calls if pushed is not None else (),
         aggregation_note=aggregation_note,
+        relation_sql=_relation_text(analysis.node.this, splicer),
+        order_span=dialect.find_span(analysis.order_by[0]) if analysis.order_by else None,
+        order_columns=_order_columns(analysis),
+        shift_input_sql=shift_input_sql,
+        shift_view=shift_view,
+        shifts=tuple((shift_argument_name(j), offset, shift_name(j))
+                     for j, (_, offset) in enumerate(shifts)),
+        streaming=streaming,
     )
     return compiled, replacement
 
@@ -424,6 +480,20 @@ def _aliased(replacement: str, clause: exp.Expression, splicer: Splicer) -> str:
     return replacement
 
 
+def _order_columns(analysis: Analysis) -> tuple[tuple[str, bool, bool], ...]:
+    """(column, descending, nulls first) per ORDER BY item, or () when an item is not a column.
+    Spark sorts NULLs first ascending and last descending unless told otherwise."""
+    columns = []
+    for item in analysis.order_by:
+        inner = item.this if isinstance(item, exp.Ordered) else item
+        if not isinstance(inner, exp.Column):
+            return ()
+        descending = _descending(item)
+        nulls_first = item.args.get("nulls_first") if isinstance(item, exp.Ordered) else None
+        columns.append((inner.name, descending, (not descending) if nulls_first is None else bool(nulls_first)))
+    return tuple(columns)
+
+
 def _order_key_text(item: exp.Expression, sql: str) -> str:
     inner = item.this if isinstance(item, exp.Ordered) else item
     found = dialect.find_span(inner)
@@ -447,14 +517,20 @@ def _window(partition_sql: list[str], order_sql: list[str]) -> str | None:
     )
 
 
-def _lower_expressions(analysis: Analysis, window: str | None) -> tuple[_Lowered, tuple[rp.Pattern, str]]:
+def _lower_expressions(
+    analysis: Analysis, window: str | None, unrolling: bool = True
+) -> tuple[_Lowered, tuple[rp.Pattern, str], list]:
     """Split DEFINE and MEASURES (``lowering``), after unrolling; also the pattern as written
-    (before unrolling rewrote it)."""
+    (before unrolling rewrote it), the navigation calls that became window functions, and (over
+    a stream, ``unrolling`` off) the PREV calls read from shifted columns instead."""
     scope = analysis.scope
     values = ValueColumns()
     lowering = Lowering(scope, window, values)
+    if not unrolling:
+        lowering.shifts = []
     source_pattern = analysis.pattern, rp.to_text(analysis.pattern, list(scope.variables))
-    unroll(analysis, lowering)  # LAST(X.e, k) in X's own DEFINE -> lag(e, k) where exact
+    if unrolling:
+        unroll(analysis, lowering)  # LAST(X.e, k) in X's own DEFINE -> lag(e, k) where exact
     masks: list[str | None] = []
     conditions: dict[int, p.Expression] = {}
     for var in range(len(scope.variables)):
@@ -477,9 +553,13 @@ def _lower_expressions(analysis: Analysis, window: str | None) -> tuple[_Lowered
         # Only constant measures: the function still returns one row per match, and Spark needs
         # it to have a column (a table function without output columns fails analysis).
         components.append(p.MatchNumber())
+    if not unrolling and not any(isinstance(c, p.MatchNumber) for c in components):
+        # a stream (compiled without unrolling): the operator numbers matches across segments by
+        # this column (``runtime.streaming``); the statement's projection does not show it
+        components.append(p.MatchNumber())
     lowered = _Lowered(masks, conditions, components, measure_sql, values,
                        lowering.spark_aggregates, lowering.truth_columns, lowering.truth_locals)
-    return lowered, source_pattern
+    return lowered, source_pattern, lowering.window_calls, lowering.shifts or []
 
 
 def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, str]) -> MatchSpec:
@@ -513,6 +593,7 @@ def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, st
 
 def _input_query(
     analysis: Analysis, lowered: _Lowered, within_kind: str | None, sql: str, splicer: Splicer,
+    relation: str,
 ) -> tuple[str, list[str]]:
     """The query feeding the function (input columns, bitmask, value and order key columns over
     the relation as written) and the name the function reads each value column under."""
@@ -547,7 +628,6 @@ def _input_query(
         select.append(f"{key} AS {quote_identifier(ORDER_KEY)}")
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
-    relation = _relation_text(analysis.node.this, splicer)
     return f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}", value_columns
 
 

@@ -48,7 +48,7 @@ def _probe(spark, query: str, match: CompiledMatch, args=None):
         # constant folding raises, before any row is read, what Catalyst would raise on every row
         # (e.g. a DEFINE comparing a DOUBLE column with 'cheap' under ANSI mode)
         query_execution = getattr(getattr(frame, "_jdf", None), "queryExecution", None)
-        if query_execution is not None:
+        if query_execution is not None and not frame.isStreaming:  # a stream cannot be planned here
             query_execution().optimizedPlan()
         return schema
     except SparkCepError:
@@ -130,6 +130,16 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     """Register the function ``match.function_name`` on ``spark`` (``args``: the statement's
     ``SparkSession.sql`` arguments, for parameter markers in the clause)."""
     from pyspark.sql.functions import arrow_udtf
+
+    plan, return_type, arrow_schema = typed_plan(spark, match, args)
+    function = arrow_udtf(_function_class(plan, arrow_schema, match.source), returnType=return_type)
+    spark.udtf.register(match.function_name, function)
+
+
+def typed_plan(spark, match: CompiledMatch, args=None):
+    """The clause's plan completed from Spark's analysis of its input (types, passthrough columns,
+    budgets, WITHIN in key units), the Spark type of the rows it outputs, and the same as an
+    Arrow schema. Nothing runs; a user mistake fails here, located in the clause."""
     from pyspark.sql.types import StructField, StructType
 
     from sparkcep.runtime.spark_errors import prepare
@@ -178,8 +188,7 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     arrow_schema = pa.schema(
         [pa.field(f.name, _arrow_type(f.dataType, timezone), True) for f in return_type.fields]
     )
-    function = arrow_udtf(_function_class(plan, arrow_schema, match.source), returnType=return_type)
-    spark.udtf.register(match.function_name, function)
+    return plan, return_type, arrow_schema
 
 
 def _aggregation_fields(spark, match: CompiledMatch, fields_by_name: dict, args) -> list:

@@ -1,5 +1,6 @@
 """Running one statement of the sparkcep dialect on a session: compile it, register the functions
-its clauses call, and hand the Spark SQL to the session's own ``sql``."""
+its clauses call (or, over a stream, the stateful operator's view), and hand the Spark SQL to
+the session's own ``sql``."""
 
 from __future__ import annotations
 
@@ -8,15 +9,29 @@ from sparkcep.compiler.statement_rules import check_statement
 from sparkcep.errors import SparkCepError
 from sparkcep.runtime.registration import chunk_options, register
 from sparkcep.runtime.spark_errors import restate_for_text
+from sparkcep.runtime.streaming import reads_stream, register_stream
+
+
+def prepare_statement(spark, compile, text: str, args=None):
+    """Compile ``text`` (with ``compile(text, chunking, streaming=...)``) and register what its
+    clauses need on ``spark``: a table function per clause, or, when a clause reads a stream, the
+    stateful operator's view (``sparkcep.runtime.streaming``). The compiled statement."""
+    compiled = compile(text, chunk_options(spark))
+    if any(reads_stream(spark, match, args) for match in compiled.matches):
+        compiled = compile(text, None, streaming=True)
+        for match in compiled.matches:
+            register_stream(spark, match, args)
+        return compiled
+    for match in compiled.matches:
+        register(spark, match, args)
+    return compiled
 
 
 def run_statement(spark, text: str, args=None, **kwargs):
     """The DataFrame of ``text`` on ``spark`` (``args``/``kwargs`` as in ``SparkSession.sql``;
     the arguments also bind parameter markers inside a MATCH_RECOGNIZE clause)."""
     check_statement(text)
-    compiled = compile_statement(text, chunk_options(spark))
-    for match in compiled.matches:
-        register(spark, match, args)
+    compiled = prepare_statement(spark, compile_statement, text, args)
     run = getattr(spark, "_sparkcep_original_sql", spark.sql)
     try:
         if args is None and not kwargs:

@@ -57,6 +57,15 @@ def edges(spark, jvm) -> dict:
     except Exception as error:
         out["runtime_error"] = [type(error).__name__, str(error).splitlines()[0]]
     out["dataframe_api"] = [r[0] for r in spark.range(3).selectExpr("id * 2").collect()]
+    # a clause over a stream: the rewriter registers the stateful operator's view
+    import tempfile
+
+    (spark.readStream.schema("k STRING, ts TIMESTAMP, v INT").json(tempfile.mkdtemp())
+     .withWatermark("ts", "5 seconds").createOrReplaceTempView("stream_events"))
+    streaming = spark.sql(
+        "SELECT * FROM stream_events MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts "
+        "MEASURES COUNT(*) AS n PATTERN (A B) WITHIN INTERVAL '1' MINUTE DEFINE B AS B.v > A.v)")
+    out["stream"] = [streaming.isStreaming, streaming.columns]
     # A hung rewriter: the statement fails after the timeout with our code; later ones work.
     import time
 

@@ -1,0 +1,154 @@
+"""What a MATCH_RECOGNIZE clause over a stream may contain (pure; no SparkSession).
+
+On a stream (``FROM STREAM(t) WATERMARK ts DELAY OF ...`` or a streaming view) the clause runs
+on Spark's stateful operator (``sparkcep.runtime.streaming``): the rows of each partition are
+held until the watermark passes them, then fed in ORDER BY order to the same engines as in a
+batch query, and a partition's matching is closed when the watermark is past its last row by more
+than the WITHIN window. The answer for the rows that are not late is then exactly the batch
+answer. That argument needs the clause to be of the shape checked here; everything else is
+refused at analysis with the reason (docs/streaming.md, "What is refused"):
+
+* WITHIN is required: it bounds how long a partial match may wait for rows, so it bounds the
+  state (Flink's documentation gives the same advice; without it a run may wait forever).
+* The first ORDER BY item is the event-time column, ascending; the others are columns (the
+  operator sorts the released rows by them itself).
+* ONE ROW PER MATCH or ALL ROWS PER MATCH [SHOW EMPTY MATCHES] (OMIT EMPTY MATCHES: not yet;
+  WITH UNMATCHED ROWS: refused, see ``check_clause``).
+* No NEXT: it reads a row that has not arrived when the current row is matched (PREV is read
+  from a column an ordering operator fills in, ``runtime.streaming.OrderedRelease``).
+* No anchors: a stream's partition never ends (``$``), and a partition's matching restarts after
+  each gap longer than WITHIN, so ``^`` would not mean the partition's first row.
+* MATCH_NUMBER() only as a measure of its own (the operator numbers the matches across restarts).
+* No UNCERTAIN TIME (not yet): rows would have to be released by the upper end of their
+  intervals.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from sparkcep import dialect
+from sparkcep.compiler.analysis import Analysis
+from sparkcep.dialect import expressions as dx
+from sparkcep.engines import rowpattern as rp
+from sparkcep.engines.spec import RowsPerMatch
+from sparkcep.errors import AnalysisError
+from sparkcep.plan import expressions as p
+
+CODE = "STREAM_UNSUPPORTED"
+
+
+def check_clause(analysis: Analysis, within_kind: str | None) -> None:
+    """Refuse what the stateful operator cannot answer exactly as the batch query would."""
+    scope = analysis.scope
+    node = analysis.node
+    if analysis.within is None:
+        raise scope.error(
+            "STREAM_UNBOUNDED_STATE",
+            "a MATCH_RECOGNIZE over a stream needs WITHIN: without it a partial match may wait for "
+            "rows forever, so the rows it may still use would be kept in state without bound; add "
+            "e.g. WITHIN INTERVAL '10' MINUTE after PATTERN (...)",
+            node.args["pattern"],
+        )
+    if within_kind != "interval":
+        raise scope.error(
+            CODE, "over a stream, WITHIN takes an INTERVAL (the ORDER BY key is the event time)",
+            analysis.within,
+        )
+    if not analysis.order_by:
+        raise scope.error(
+            CODE, "a MATCH_RECOGNIZE over a stream needs ORDER BY <event-time column>", node)
+    for position, item in enumerate(analysis.order_by):
+        inner = item.this if isinstance(item, exp.Ordered) else item
+        if not isinstance(inner, exp.Column):
+            raise scope.error(
+                CODE, "over a stream, each ORDER BY item must be a column of the input", item)
+        if position == 0 and isinstance(item, exp.Ordered) and item.args.get("desc"):
+            raise scope.error(
+                CODE, "over a stream, the first ORDER BY item is the event-time column, ascending "
+                "(rows are released in the order the watermark passes them)", item)
+    rows = analysis.rows_per_match
+    if rows is RowsPerMatch.ALL_WITH_UNMATCHED:
+        raise scope.error(
+            CODE, "ALL ROWS PER MATCH WITH UNMATCHED ROWS is refused over a stream: it outputs every "
+            "input row, so the operator would hold and re-emit the whole stream behind the "
+            "watermark; select the unmatched rows from the source instead",
+            node.args.get("rows_per_match") or node)
+    if rows is RowsPerMatch.ALL_OMIT_EMPTY:
+        raise scope.error(
+            CODE, "ALL ROWS PER MATCH OMIT EMPTY MATCHES over a stream is not supported yet; use "
+            "ALL ROWS PER MATCH (SHOW EMPTY MATCHES) or ONE ROW PER MATCH",
+            node.args.get("rows_per_match") or node)
+    if analysis.uncertain_time is not None:
+        raise scope.error(
+            CODE, "UNCERTAIN TIME over a stream is not supported yet: a match's confidence depends "
+            "on every row whose interval overlaps it, so rows would be released by the upper end "
+            "of their intervals, not by the ORDER BY column the watermark follows",
+            analysis.uncertain_time)
+    if _has_anchor(analysis.pattern):
+        raise scope.error(
+            CODE, "anchors (^, $) are refused over a stream: a stream's partition has no last row, "
+            "and its matching restarts after every gap longer than WITHIN",
+            node.args["pattern"])
+
+
+def check_navigation(analysis: Analysis, window_calls: list[exp.Expression]) -> None:
+    """A batch query computes NEXT as ``lead`` over the ordered partition; over a stream PREV is
+    filled in by an ordering operator (``runtime.streaming``), but NEXT would need rows that
+    have not arrived yet, so it is refused (not yet)."""
+    if window_calls:
+        raise analysis.scope.error(
+            CODE, "NEXT over a stream is not supported yet: it reads a row that has not arrived "
+            "when the current one is matched (a batch query computes it as lead over the "
+            "ordered partition); PREV is supported",
+            window_calls[0])
+
+
+def check_plan(analysis: Analysis, conditions: dict, components: list) -> None:
+    """MATCH_NUMBER() is renumbered by the operator across restarts, which it can do for a measure
+    that is MATCH_NUMBER() itself, not for one inside DEFINE or a navigation."""
+    offending = [e for e in conditions.values() if _uses_match_number(e)]
+    offending += [c for c in components if not isinstance(c, p.MatchNumber) and _uses_match_number(c)]
+    if offending:
+        found = analysis.node.find(dx.MatchNumber)
+        raise analysis.scope.error(
+            CODE, "over a stream, MATCH_NUMBER() is supported only as a measure of its own "
+            "(MEASURES MATCH_NUMBER() AS n), not in DEFINE or with navigation",
+            found or analysis.node)
+
+
+def single_clause_error(clause: exp.Expression, sql: str) -> AnalysisError:
+    """A second clause in a streaming statement (several stateful operators: not yet)."""
+    start, _ = dialect.span(clause)
+    keyword = sql.upper().find("MATCH_RECOGNIZE", start)
+    return AnalysisError.at_offset(
+        CODE, "a statement over a stream may hold one MATCH_RECOGNIZE clause (not yet several, "
+        "nor one over another's output)", sql, keyword if keyword >= 0 else start,
+        len("MATCH_RECOGNIZE"))
+
+
+def _has_anchor(pattern: rp.Pattern) -> bool:
+    if isinstance(pattern, rp.Anchor):
+        return True
+    return any(_has_anchor(child) for child in _children(pattern))
+
+
+def _children(pattern):
+    for name in ("items", "pattern"):
+        value = getattr(pattern, name, None)
+        if isinstance(value, tuple):
+            yield from value
+        elif value is not None and not isinstance(value, (str, int, float)):
+            yield value
+
+
+def _uses_match_number(expression) -> bool:
+    if isinstance(expression, p.MatchNumber):
+        return True
+    if isinstance(expression, (p.NavigatedLabel, p.LabelAggregate)):
+        return expression.what == "match_number"
+    if isinstance(expression, p.MatchRows):
+        return "match_number" in expression.fields
+    if isinstance(expression, p.Operator):
+        return any(_uses_match_number(o) for o in expression.operands)
+    return False

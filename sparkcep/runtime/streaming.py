@@ -1,0 +1,558 @@
+"""MATCH_RECOGNIZE over a stream: the clause on Spark's stateful operator.
+
+When a clause's input relation is a stream (``STREAM(t) WATERMARK ts DELAY OF ...``, or a view
+over a streaming DataFrame with ``withWatermark``), the statement is compiled for a stream
+(``sparkcep.compiler.rewrite.compile_statement(..., streaming=True)``, checked by
+``sparkcep.compiler.streaming_rules``) and its clause becomes
+
+    <input query>.groupBy(<PARTITION BY>).transformWithStateInPandas(MatchProcessor,
+        <the rows the batch function would return>, "Append", "EventTime")
+
+registered as a temporary view (``rewrite.stream_view_name``) that the rewritten statement reads
+instead of calling the batch table function. With PREV, a first stateful operator
+(``OrderedRelease``, ``register_ordering``) orders each partition's rows and fills in the PREV
+values the input query reads. The input query is the same as the batch one's
+(masks and value columns computed by Catalyst, row by row), so DEFINE and MEASURES mean exactly
+what they mean in a batch query.
+
+Per partition key, ``MatchProcessor`` keeps in Spark's state store (RocksDB):
+
+* ``pending``: the rows the watermark has not passed yet (Arrow IPC bytes);
+* ``runner``: the ``PartitionRunner`` (engine state included, pickled) of the open *segment*;
+* ``progress``: the watermark up to which rows were released, the event time of the last
+  released row, the number of matches output so far, the match number the segment starts at,
+  and the late rows dropped.
+
+On each micro-batch and on each event-time timer it releases the pending rows whose event time
+the watermark has reached, sorted in ORDER BY order, to the runner: the rows reach the engine in the
+order the batch query gives them, so every match it reports is the batch query's. When the
+watermark is WITHIN or more past the last released row, no later row can share a match with the
+segment's rows (a match spans at most WITHIN, later rows are after the watermark): the runner is finished (``finish``, like the end of a batch partition, emitting the
+matches still open) and dropped; the next row starts a new segment, whose match numbers continue
+the partition's. Hence the state of a key is the rows within the watermark delay plus the rows
+the engine still holds (bounded by WITHIN and the live runs, ``engines.budgets``), and the
+answer for the rows that are not late is the batch answer (docs/streaming.md).
+
+Late rows: Spark drops a row whose event time is at or before the previous micro-batch's
+watermark before it reaches the operator (the query's ``numRowsDroppedByWatermark``); a row older than the
+watermark at which its partition last released rows (Spark already dropped those) is dropped
+here too and counted in ``progress``.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import pickle
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from sparkcep.compiler.rewrite import CompiledMatch, stream_view_name
+from sparkcep.errors import AnalysisError, SparkCepError, for_worker
+from sparkcep.plan.expressions import MatchNumber
+from sparkcep.plan.match_plan import MatchPlan
+
+log = logging.getLogger("sparkcep.runtime.streaming")
+
+WATERMARK_METADATA = "spark.watermarkDelayMs"
+ROCKSDB_PROVIDER = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+PROVIDER_CONF = "spark.sql.streaming.stateStore.providerClass"
+GROUP_COLUMN = "__sparkcep_group"  # the one key of a clause without PARTITION BY
+NO_TIME = -(2 ** 63)  # "nothing released yet"
+
+
+def reads_stream(spark, match: CompiledMatch, args=None) -> bool:
+    """Whether the clause's input relation is a stream (analysis only; a relation Spark cannot
+    analyse yet, e.g. one reading another clause's function, is not)."""
+    if not match.relation_sql:
+        return False
+    try:
+        query = match.probe_prefix + match.relation_sql
+        frame = spark.sql(query) if args is None else spark.sql(query, args)
+        return bool(frame.isStreaming)
+    except Exception:  # Spark's own analysis error surfaces when the statement runs
+        return False
+
+
+@dataclass(frozen=True)
+class StreamPlan:
+    """What the stateful processor needs besides the match plan.
+
+    Attributes:
+        plan: the typed match plan (``registration.typed_plan``).
+        input_schema / output_schema: Arrow schemas of the rows in and out.
+        event_time: the event-time column (the first ORDER BY item).
+        order: (column, descending, nulls first) per ORDER BY item.
+        window: the WITHIN window in microseconds.
+        time_zone: the session time zone (pandas carries timestamps as its wall clock).
+        source: the statement, for located run-time errors.
+    """
+
+    plan: MatchPlan
+    input_schema: pa.Schema
+    output_schema: pa.Schema
+    event_time: str
+    order: tuple[tuple[str, bool, bool], ...]
+    window: int
+    time_zone: str
+    source: str
+
+
+def register_stream(spark, match: CompiledMatch, args=None) -> None:
+    """Build the stateful operator for a clause compiled for a stream and register its output as
+    the view the rewritten statement reads (``rewrite.stream_view_name``); with PREV, first the
+    ordering operator that fills in the shifted columns (``register_ordering``)."""
+    if match.shifts:
+        register_ordering(spark, match, args)
+    stream_plan, frame, keys, return_type = operator_input(spark, match, args)
+    use_rocksdb(spark)
+    output = frame.groupBy(*keys).transformWithStateInPandas(
+        statefulProcessor=_processor(stream_plan), outputStructType=return_type,
+        outputMode="Append", timeMode="EventTime")
+    output.createOrReplaceTempView(stream_view_name(match.function_name))
+
+
+def operator_input(spark, match: CompiledMatch, args=None):
+    """The clause's ``StreamPlan``, the input DataFrame of the stateful operator (the batch input
+    query, its event-time column the only one with a watermark), its grouping columns, and the
+    Spark type of its output rows."""
+    from pyspark.sql import functions as F
+
+    from sparkcep.runtime.registration import _arrow_type, _spark_error_to_user, typed_plan
+
+    plan, return_type, output_schema = typed_plan(spark, match, args)
+    query = match.probe_prefix + match.table_sql
+    try:
+        frame = spark.sql(query) if args is None else spark.sql(query, args)
+    except SparkCepError:
+        raise
+    except Exception as error:
+        raise _spark_error_to_user(error, match) from None
+    fields = {f.name.lower(): f for f in frame.schema.fields}
+    order = _resolved_order(match, fields)
+    event_time = order[0][0]
+    _check_event_time(fields.get(event_time.lower()), match)
+    frame = _one_event_time_column(frame, event_time)
+    keys = list(plan.partition_columns)
+    if not keys:
+        frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
+        keys = [GROUP_COLUMN]
+    time_zone = spark.conf.get("spark.sql.session.timeZone")
+    input_schema = pa.schema(
+        [pa.field(f.name, _arrow_type(f.dataType, time_zone), True) for f in frame.schema.fields])
+    stream_plan = StreamPlan(plan, input_schema, output_schema, event_time, order,
+                             int(plan.spec.within), time_zone, match.source)
+    return stream_plan, frame, keys, return_type
+
+
+def register_ordering(spark, match: CompiledMatch, args=None) -> None:
+    """PREV over a stream: a first stateful operator releases each partition's rows in ORDER BY
+    order once the watermark reaches them, with each PREV argument's value k rows before
+    (``OrderedRelease``), as the view ``match.shift_view`` that the clause's input query reads.
+    Its output keeps the event-time column's watermark (``eventTimeColumnName``), so the
+    matching operator after it sees the same watermark in the same micro-batch."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StructField, StructType
+
+    from sparkcep.runtime.registration import _arrow_type, _spark_error_to_user
+
+    query = match.probe_prefix + match.shift_input_sql
+    try:
+        frame = spark.sql(query) if args is None else spark.sql(query, args)
+    except SparkCepError:
+        raise
+    except Exception as error:
+        raise _spark_error_to_user(error, match) from None
+    fields = {f.name.lower(): f for f in frame.schema.fields}
+    order = _resolved_order(match, fields)
+    event_time = order[0][0]
+    _check_event_time(fields.get(event_time.lower()), match)
+    frame = _one_event_time_column(frame, event_time)
+    keys = [fields[name.lower()].name if name.lower() in fields else name
+            for name in match.plan.partition_columns]
+    arguments = {name for name, _, _ in match.shifts}
+    by_name = {f.name: f for f in frame.schema.fields}
+    output = StructType(
+        [f for f in frame.schema.fields if f.name not in arguments]
+        + [StructField(shifted, by_name[name].dataType, True) for name, _, shifted in match.shifts])
+    if not keys:
+        frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
+        keys = [GROUP_COLUMN]
+    time_zone = spark.conf.get("spark.sql.session.timeZone")
+
+    def arrow(schema):
+        return pa.schema([pa.field(f.name, _arrow_type(f.dataType, time_zone), True)
+                          for f in schema.fields])
+
+    release = OrderedRelease(arrow(frame.schema), arrow(output), event_time, order, match.shifts,
+                             time_zone)
+    use_rocksdb(spark)
+    ordered = frame.groupBy(*keys).transformWithStateInPandas(
+        statefulProcessor=_ordering_processor(release), outputStructType=output,
+        outputMode="Append", timeMode="EventTime", eventTimeColumnName=event_time)
+    ordered.createOrReplaceTempView(match.shift_view)
+
+
+def _resolved_order(match: CompiledMatch, fields: dict) -> tuple[tuple[str, bool, bool], ...]:
+    """The ORDER BY columns under the input's own names (Spark resolves them case-insensitively)."""
+    return tuple(
+        (fields[name.lower()].name if name.lower() in fields else name, descending, nulls_first)
+        for name, descending, nulls_first in match.order_columns)
+
+
+def _one_event_time_column(frame, event_time: str):
+    """Spark allows one event-time column per stream: the copies of it (a WITHIN key, a value
+    column, a PREV argument) lose the watermark mark."""
+    for field in frame.schema.fields:
+        if field.name != event_time and WATERMARK_METADATA in field.metadata:
+            kept = {k: v for k, v in field.metadata.items() if k != WATERMARK_METADATA}
+            frame = frame.withMetadata(field.name, kept)
+    return frame
+
+
+def _check_event_time(field, match: CompiledMatch) -> None:
+    from pyspark.sql.types import TimestampType
+
+    if field is not None and WATERMARK_METADATA in field.metadata \
+            and isinstance(field.dataType, TimestampType):
+        return
+    start, end = match.order_span or (0, 1)
+    raise AnalysisError.at_offset(
+        "STREAM_ORDER_NOT_EVENT_TIME",
+        "over a stream, the first ORDER BY item must be the input's event-time column, a TIMESTAMP "
+        "with a watermark (STREAM(t) WATERMARK <column> DELAY OF <interval>, or withWatermark): "
+        "rows are matched in order once the watermark has passed them",
+        match.source, start, max(1, end - start))
+
+
+def use_rocksdb(spark) -> None:
+    """The stateful operator needs the RocksDB state store; set it when the session uses another
+    (it is recorded in the query's checkpoint at its first start)."""
+    current = spark.conf.get(PROVIDER_CONF, None)
+    if current != ROCKSDB_PROVIDER:
+        log.info("sparkcep: setting %s to RocksDB for the streaming MATCH_RECOGNIZE", PROVIDER_CONF)
+        spark.conf.set(PROVIDER_CONF, ROCKSDB_PROVIDER)
+
+
+# -- the processor --------------------------------------------------------------------------------
+
+
+def _processor(stream_plan: StreamPlan):
+    """A ``StatefulProcessor`` bound to one clause (pyspark is imported on first use only)."""
+    from pyspark.sql.streaming import StatefulProcessor
+
+    class MatchProcessor(StatefulProcessor):
+        def init(self, handle) -> None:
+            self.core = SegmentMatcher(stream_plan)
+            self.handle = handle
+            self.state = {
+                name: handle.getValueState(name, schema) for name, schema in _state_schemas().items()}
+
+        def handleInputRows(self, key, rows, timerValues):
+            state = self._load()
+            tables = [self.core.from_pandas(frame) for frame in rows]
+            yield from self._run(state, tables, timerValues.getCurrentWatermarkInMs())
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+            yield from self._run(self._load(), [], timerValues.getCurrentWatermarkInMs())
+
+        def _run(self, state, tables, watermark_ms):
+            try:
+                batches = self.core.advance(state, tables, watermark_ms * 1000)
+            except SparkCepError as error:
+                from sparkcep.runtime.registration import _located
+
+                raise for_worker(_located(error, stream_plan.source, stream_plan.plan)) from None
+            self._store(state)
+            for batch in batches:
+                yield self.core.to_pandas(batch)
+
+        def _load(self) -> "SegmentState":
+            values = {name: (v.get() if v.exists() else None) for name, v in self.state.items()}
+            return SegmentState.load(values)
+
+        def _store(self, state: "SegmentState") -> None:
+            for name, value in state.dump().items():
+                if value is None:
+                    self.state[name].clear()
+                else:
+                    self.state[name].update(value)
+            for timer in list(self.handle.listTimers()):
+                self.handle.deleteTimer(timer)
+            for timer in state.timers(stream_plan.window):
+                self.handle.registerTimer(timer)
+
+        def close(self) -> None:
+            pass
+
+    return MatchProcessor()
+
+
+def _ordering_processor(release: "OrderedRelease"):
+    """The ordering operator's ``StatefulProcessor`` (PREV over a stream)."""
+    from pyspark.sql.streaming import StatefulProcessor
+
+    class OrderingProcessor(StatefulProcessor):
+        def init(self, handle) -> None:
+            self.handle = handle
+            self.state = {
+                name: handle.getValueState(name, schema) for name, schema in _state_schemas().items()}
+
+        def handleInputRows(self, key, rows, timerValues):
+            tables = [release.from_pandas(frame) for frame in rows]
+            yield from self._run(tables, timerValues.getCurrentWatermarkInMs())
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+            yield from self._run([], timerValues.getCurrentWatermarkInMs())
+
+        def _run(self, tables, watermark_ms):
+            values = {name: (v.get() if v.exists() else None) for name, v in self.state.items()}
+            state = SegmentState.load(values)  # ``runner`` holds the last rows' PREV arguments
+            released = release.advance(state, tables, watermark_ms * 1000)
+            for name, value in state.dump().items():
+                if value is None:
+                    self.state[name].clear()
+                else:
+                    self.state[name].update(value)
+            for timer in list(self.handle.listTimers()):
+                self.handle.deleteTimer(timer)
+            if state.pending is not None and state.pending.num_rows:
+                # strictly before the earliest held row: the timer has fired by the micro-batch
+                # whose watermark reaches that row, whether Spark fires at or after its time, so
+                # the row leaves in that micro-batch (the next operator would find it late later)
+                first = pc.min(state.pending.column(_EVENT_KEY)).as_py()
+                self.handle.registerTimer(-(-first // 1000) - 1)
+            if released is not None:
+                yield released.to_pandas()
+
+        def close(self) -> None:
+            pass
+
+    return OrderingProcessor()
+
+
+@dataclass(frozen=True)
+class OrderedRelease:
+    """The ordering operator's algorithm (PREV over a stream): per partition key, hold rows until
+    the watermark reaches them, release them in ORDER BY order with each shifted column set to
+    its argument ``offset`` rows before in the partition (NULL before the partition's first
+    rows), as ``lag`` computes it in a batch query. Pure PyArrow; the last rows' arguments are
+    kept in ``SegmentState.runner``."""
+
+    input_schema: pa.Schema
+    output_schema: pa.Schema
+    event_time: str
+    order: tuple[tuple[str, bool, bool], ...]
+    shifts: tuple[tuple[str, int, str], ...]
+    time_zone: str
+
+    def from_pandas(self, frame) -> pa.Table:
+        return arrow_from_pandas(frame, self.input_schema, self.event_time, self.time_zone)
+
+    def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> pa.Table | None:
+        released = _release(state, tables, watermark, self.order)
+        if released is None:
+            return None
+        arguments = [name for name, _, _ in self.shifts]
+        depth = max(offset for _, offset, _ in self.shifts)
+        fresh = released.select(arguments)
+        history = state.runner if state.runner is not None else fresh.slice(0, 0)
+        window = pa.concat_tables([history, fresh])
+        before = history.num_rows
+        columns = {name: released.column(name) for name in released.column_names}
+        for name, offset, shifted in self.shifts:
+            positions = np.arange(before, before + released.num_rows) - offset
+            indices = pa.array(np.maximum(positions, 0), mask=positions < 0)
+            columns[shifted] = window.column(name).take(indices)
+        state.runner = window.slice(max(0, window.num_rows - depth))
+        return pa.table([columns[name] for name in self.output_schema.names],
+                        schema=self.output_schema)
+
+
+def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, order) -> pa.Table | None:
+    """Add the new rows to the held ones (a row at or before what was released is late: counted
+    and dropped) and take out, in ORDER BY order, those the watermark (micros) has reached."""
+    incoming = [t for t in tables if t.num_rows]
+    if incoming:
+        new = pa.concat_tables(incoming)
+        event = new.column(_EVENT_KEY)
+        on_time = pc.fill_null(pc.greater(event, pa.scalar(state.released, pa.int64())), False)
+        kept = new.filter(on_time)
+        state.late += new.num_rows - kept.num_rows
+        state.pending = kept if state.pending is None else pa.concat_tables([state.pending, kept])
+    released = None
+    if state.pending is not None and state.pending.num_rows and watermark > state.released:
+        passed = pc.less_equal(state.pending.column(_EVENT_KEY), pa.scalar(watermark, pa.int64()))
+        taken = state.pending.filter(passed)
+        state.pending = state.pending.filter(pc.invert(passed))
+        if taken.num_rows:
+            keys = [(name, "descending" if descending else "ascending",
+                     "at_start" if nulls_first else "at_end")
+                    for name, descending, nulls_first in order]
+            released = taken.take(pc.sort_indices(taken, sort_keys=keys))
+    if watermark > state.released:
+        state.released = watermark
+    if state.pending is not None and not state.pending.num_rows:
+        state.pending = None
+    return released
+
+
+def arrow_from_pandas(frame, schema: pa.Schema, event_time: str, time_zone: str) -> pa.Table:
+    """A pandas frame from Spark as Arrow in ``schema``, with the event time in microseconds
+    (``_EVENT_KEY``). The columns come in the input query's order (Spark renames some). Spark
+    hands timestamps over as naive wall-clock times of the session time zone; they are localized
+    back."""
+    arrays = []
+    for position, field in enumerate(schema):
+        values = frame.iloc[:, position]
+        if pa.types.is_timestamp(field.type) and field.type.tz is not None \
+                and getattr(values.dt, "tz", None) is None:
+            values = values.dt.tz_localize(time_zone)
+        arrays.append(pa.array(values, type=field.type, from_pandas=True))
+    table = pa.Table.from_arrays(arrays, schema=schema)
+    event = table.column(event_time).cast(pa.timestamp("us", "UTC")).cast(pa.int64())
+    return table.append_column(_EVENT_KEY, event)
+
+
+def _state_schemas():
+    from pyspark.sql.types import BinaryType, LongType, StructField, StructType
+
+    return {
+        "pending": StructType([StructField("rows", BinaryType(), True)]),
+        "runner": StructType([StructField("runner", BinaryType(), True)]),
+        "progress": StructType([StructField(name, LongType(), True) for name in _PROGRESS]),
+    }
+
+
+_PROGRESS = ("released", "last_key", "matches", "segment_base", "late")
+
+
+@dataclass
+class SegmentState:
+    """One partition key's state between micro-batches (see the module docstring)."""
+
+    pending: pa.Table | None = None
+    runner: object | None = None
+    released: int = NO_TIME  # watermark (micros) up to which rows were released
+    last_key: int = NO_TIME  # event time (micros) of the last row released to the runner
+    matches: int = 0  # matches output so far in this partition
+    segment_base: int = 0  # matches before the open segment (its MATCH_NUMBER offset)
+    late: int = 0  # rows dropped as late by the operator
+
+    @classmethod
+    def load(cls, values: dict) -> "SegmentState":
+        state = cls()
+        if values.get("pending") is not None and values["pending"][0] is not None:
+            state.pending = pa.ipc.open_stream(io.BytesIO(values["pending"][0])).read_all()
+        if values.get("runner") is not None and values["runner"][0] is not None:
+            state.runner = pickle.loads(values["runner"][0])
+        if values.get("progress") is not None:
+            for name, value in zip(_PROGRESS, values["progress"]):
+                setattr(state, name, int(value))
+        return state
+
+    def dump(self) -> dict:
+        pending = None
+        if self.pending is not None and self.pending.num_rows:
+            sink = io.BytesIO()
+            with pa.ipc.new_stream(sink, self.pending.schema) as writer:
+                writer.write_table(self.pending)
+            pending = (sink.getvalue(),)
+        runner = None if self.runner is None else (_dumps(self.runner),)
+        return {"pending": pending, "runner": runner,
+                "progress": tuple(getattr(self, name) for name in _PROGRESS)}
+
+    def timers(self, window: int) -> list[int]:
+        """Event-time timers (ms) that wake the key when the watermark passes its earliest
+        pending row, and when it is past the open segment's last row by more than WITHIN."""
+        timers = set()
+        if self.pending is not None and self.pending.num_rows:
+            first = pc.min(self.pending.column(_EVENT_KEY)).as_py()
+            timers.add(-(-first // 1000))  # the watermark reaches it: it is released
+        if self.runner is not None:
+            timers.add(-(-(self.last_key + window) // 1000))  # the segment is closed
+        return sorted(timers)
+
+
+_EVENT_KEY = "__sparkcep_event_micros"
+
+
+def _dumps(runner) -> bytes:
+    from pyspark import cloudpickle  # the engines' compiled conditions are closures
+
+    return cloudpickle.dumps(runner)
+
+
+class SegmentMatcher:
+    """Releases rows in order and drives a ``PartitionRunner`` per segment; pure PyArrow (the
+    processor above is the only part that talks to Spark), so tests can drive it directly."""
+
+    def __init__(self, stream_plan: StreamPlan) -> None:
+        self.stream = stream_plan
+        plan = stream_plan.plan
+        n_pass = len(plan.passthrough_columns)
+        self.match_numbers = [n_pass + i for i, c in enumerate(plan.components)
+                              if isinstance(c, MatchNumber)]
+
+    # -- conversions ----------------------------------------------------------------------------
+
+    def from_pandas(self, frame) -> pa.Table:
+        return arrow_from_pandas(frame, self.stream.input_schema, self.stream.event_time,
+                                 self.stream.time_zone)
+
+    def to_pandas(self, batch: pa.RecordBatch):
+        return batch.to_pandas()
+
+    # -- the algorithm --------------------------------------------------------------------------
+
+    def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> list[pa.RecordBatch]:
+        """Add the new rows, release those the watermark (micros) has reached, close the segment
+        when the watermark is WITHIN or more past its last row; the output batches.
+
+        Spark drops a row as late when its event time is at or before the previous micro-batch's
+        watermark, so every row still to come is after ``watermark``: a released row's place in
+        the ORDER BY order is final, and a row after ``last_key + window`` shares no match with
+        the segment's rows."""
+        output: list[pa.RecordBatch] = []
+        released = _release(state, tables, watermark, self.stream.order)
+        if released is not None:
+            output += self._feed(state, released)
+        if state.runner is not None and watermark >= state.last_key + self.stream.window:
+            output += self._numbered(state, list(state.runner.finish()))
+            state.runner = None
+            state.segment_base = state.matches
+        return output
+
+    def _feed(self, state: SegmentState, table: pa.Table) -> list[pa.RecordBatch]:
+        if state.runner is None:
+            from sparkcep.runtime.partition_runner import PartitionRunner
+
+            state.runner = PartitionRunner(self.stream.plan, self.stream.output_schema)
+        state.last_key = max(state.last_key, pc.max(table.column(_EVENT_KEY)).as_py())
+        batch = table.drop_columns([_EVENT_KEY]).combine_chunks().to_batches()[0]
+        return self._numbered(state, list(state.runner.feed(batch)))
+
+    def _numbered(self, state: SegmentState, batches: list[pa.RecordBatch]) -> list[pa.RecordBatch]:
+        """MATCH_NUMBER continues across segments: the segment's numbers are shifted by the
+        matches before it. A clause compiled for a stream always has a MATCH_NUMBER() component
+        (``compiler.rewrite``), whose largest value so far is the segment's match count."""
+        out = []
+        for batch in batches:
+            if not batch.num_rows:
+                continue
+            numbers = batch.column(self.match_numbers[0])
+            state.matches = max(state.matches, state.segment_base + pc.max(numbers).as_py())
+            if state.segment_base:
+                columns = list(batch.columns)
+                for index in self.match_numbers:
+                    shifted = pc.add(columns[index], pa.scalar(state.segment_base, columns[index].type))
+                    columns[index] = shifted
+                batch = pa.RecordBatch.from_arrays(columns, schema=batch.schema)
+            out.append(batch)
+        return out
+
+
+__all__ = ["reads_stream", "register_stream", "SegmentMatcher", "SegmentState", "StreamPlan"]

@@ -286,3 +286,88 @@ def signature_confidence(
     if rng is None:
         return None
     return Outcome(total.mass(), rng)
+
+
+@dataclass
+class Closed:
+    """The signatures that close a chain with one of ``K`` candidate last events (see
+    :func:`close`): ``ok[k]`` whether candidate ``k`` matches in some world, ``mass[k]`` its
+    probability (Fraction in exact mode, else float), ``ranges[k]`` its time range."""
+
+    ok: np.ndarray
+    mass: list
+    ranges: list
+
+
+def close(chain: Chain, lo: np.ndarray, hi: np.ndarray, window: int | None,
+          max_cells: int = MAX_CELLS) -> Closed | None:
+    """:func:`extend` by each of ``K`` candidate last events over ``[lo[k], hi[k]]`` at once,
+    keeping only what a signature's result needs: its mass and time range (skip till any match
+    without negation, where nothing else enters the confidence).
+
+    ``extend`` builds the ``A x U`` array ``G'[a, t] = sum_{s < t} G[a, s]`` (masked by the
+    window ``t - a < W``) for every candidate. Its row ``a`` is a prefix sum of ``G`` read over
+    the candidate's points ``[l, e(a)]``, ``e(a) = min(hi, a + W - 1)``; so with one table
+    ``P[a, u] = sum_{t <= u} G'[a, t]`` over the union of the candidates' ranges (built once per
+    chain), the mass of candidate ``k`` is ``sum_a P[a, e_k(a)] - P[a, l_k - 1]``: ``O(A)`` per
+    candidate instead of ``O(A * U)``. The time range needs no table: ``G'[a, .]`` is
+    non-decreasing in ``t`` from the first positive point ``f(a)`` (one after the first ``s``
+    with ``G[a, s] > 0``), so anchor ``a`` carries weight exactly when
+    ``max(l_k, f(a)) <= e_k(a)``, and those bounds are the last event's possible times.
+
+    Returns None when the table would not be exact in ``int64`` or would exceed ``max_cells``
+    (the caller then extends one candidate at a time); raises DpTooLarge where ``extend``
+    would."""
+    g = chain.g
+    n_anchor = g.shape[0]
+    a_last = chain.a0 + n_anchor - 1
+    lo = np.asarray(lo, dtype=np.int64)
+    hi = np.asarray(hi, dtype=np.int64)
+    lengths = hi - lo + 1
+    left = np.maximum(lo, chain.t0 + 1)
+    right = hi if window is None else np.minimum(hi, a_last + window - 1)
+    live = left <= right
+    if not live.any():
+        return Closed(live, [None] * len(lo), [None] * len(lo))
+    _check(n_anchor * int((right - left + 1)[live].max()), max_cells)
+    first_u = chain.t0 + 1
+    last_u = int(right[live].max())
+    span = last_u - first_u + 1
+    if n_anchor * (span + 1) > max_cells:
+        return None
+    exact = chain.denom is not None
+    if exact and (chain.denom * int(lengths[live].max()) >= _EXACT_LIMIT
+                  or chain.denom * (span + 1) >= _EXACT_LIMIT):
+        return None
+    # G'[a, u] for u in [first_u, last_u]: the prefix sum of G up to min(u - 1, t1)
+    csum = np.cumsum(g, axis=1)
+    us = np.arange(first_u, last_u + 1, dtype=np.int64)
+    table = np.zeros((n_anchor, span + 1), dtype=csum.dtype)
+    np.cumsum(csum[:, np.minimum(us - 1, chain.t1) - chain.t0], axis=1, out=table[:, 1:])
+    anchors = np.arange(chain.a0, a_last + 1, dtype=np.int64)
+    positive = g > 0
+    has = positive.any(axis=1)
+    first_pos = np.where(has, chain.t0 + np.argmax(positive, axis=1) + 1, np.iinfo(np.int64).max)
+    # K x A: each candidate's last point per anchor, and where its weight starts
+    ends = np.broadcast_to(right[:, None], (len(lo), n_anchor)) if window is None else \
+        np.minimum(right[:, None], anchors[None, :] + window - 1)
+    starts = np.maximum(left[:, None], first_pos[None, :])
+    carry = (starts <= ends) & live[:, None]
+    rows = np.arange(n_anchor)[None, :]
+    lo_idx = np.clip(left[:, None] - first_u, 0, span)
+    hi_idx = np.clip(ends - first_u + 1, 0, span)
+    part = np.where(carry, table[rows, hi_idx] - table[rows, lo_idx], 0)
+    totals = part.sum(axis=1)
+    ok = carry.any(axis=1)
+    mass: list = []
+    ranges: list = []
+    for k in range(len(lo)):
+        if not ok[k]:
+            mass.append(None), ranges.append(None)
+            continue
+        where = np.flatnonzero(carry[k])
+        ranges.append((chain.a0 + int(where[0]), chain.a0 + int(where[-1]),
+                       int(starts[k, where].min()), int(ends[k, where].max())))
+        n = int(lengths[k])
+        mass.append(Fraction(int(totals[k]), chain.denom * n) if exact else float(totals[k]) / n)
+    return Closed(ok, mass, ranges)

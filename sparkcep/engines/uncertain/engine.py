@@ -197,8 +197,31 @@ class UncertainEngine(_Frame):
                     nelt = min(ends)
                     cands = [(x, d) for x, d in cands if buf.interval(x)[0] <= nelt]
             cands.sort()
+            closed = None
+            if simple:
+                last = [x for x, d in cands if d == last_comp]
+                if last:
+                    idx = np.asarray(last, dtype=np.int64) - base
+                    closed = dp.close(chain, lo_arr[idx], hi_arr[idx], window, self.max_cells)
+                    if closed is not None:
+                        closed = dict(zip(last, zip(closed.ok, closed.mass, closed.ranges)))
             for x, d in cands:
                 self.stats["nodes"] += 1
+                if closed is not None and d == last_comp:
+                    # the last event under skip till any match: mass and range only
+                    self._step(chain.g.size)
+                    ok, bound, rng = closed[x]
+                    if not ok:
+                        continue
+                    if self.min_confidence > 0 and bound < self.min_confidence:
+                        self.stats["pruned"] += 1
+                        continue
+                    rows.append(x), labels.append(pat.components[d].var)
+                    self.stats["signatures"] += 1
+                    if self._keep(bound):
+                        out.append(self._emit(rows, labels, bound, rng))
+                    rows.pop(), labels.pop()
+                    continue
                 lo, hi = buf.interval(x)
                 nchain = dp.extend(chain, lo, hi, window, max_cells=self.max_cells)
                 self._step(chain.g.size)

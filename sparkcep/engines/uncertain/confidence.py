@@ -359,15 +359,18 @@ def close(chain: Chain, lo: np.ndarray, hi: np.ndarray, window: int | None,
     part = np.where(carry, table[rows, hi_idx] - table[rows, lo_idx], 0)
     totals = part.sum(axis=1)
     ok = carry.any(axis=1)
-    mass: list = []
-    ranges: list = []
-    for k in range(len(lo)):
-        if not ok[k]:
-            mass.append(None), ranges.append(None)
-            continue
-        where = np.flatnonzero(carry[k])
-        ranges.append((chain.a0 + int(where[0]), chain.a0 + int(where[-1]),
-                       int(starts[k, where].min()), int(ends[k, where].max())))
-        n = int(lengths[k])
-        mass.append(Fraction(int(totals[k]), chain.denom * n) if exact else float(totals[k]) / n)
+    # per candidate: the first and last anchor that carries weight, the last event's bounds
+    first_a = chain.a0 + np.argmax(carry, axis=1)
+    last_a = a_last - np.argmax(carry[:, ::-1], axis=1)
+    big = np.iinfo(np.int64).max
+    end_lo = np.where(carry, starts, big).min(axis=1)
+    end_hi = np.where(carry, ends, -big).max(axis=1)
+    ranges = [(a, b, c, d) if live else None for a, b, c, d, live in zip(
+        first_a.tolist(), last_a.tolist(), end_lo.tolist(), end_hi.tolist(), ok.tolist())]
+    if exact:
+        denoms = (chain.denom * lengths).tolist()
+        mass = [Fraction(t, den) if live else None
+                for t, den, live in zip(totals.tolist(), denoms, ok.tolist())]
+    else:
+        mass = [t if live else None for t, live in zip((totals / lengths).tolist(), ok.tolist())]
     return Closed(ok, mass, ranges)

@@ -39,6 +39,7 @@ import numpy as np
 from sparkcep.engines.uncertain.intervals import shrink
 
 _EXACT_LIMIT = 2**62
+_BIG = np.iinfo(np.int64).max
 _FLOAT_EXACT = 2**53
 MAX_CELLS = 1 << 24  # default bound on one DP array (anchor points x time points)
 
@@ -131,7 +132,7 @@ def extend(chain: Chain, lo: int, hi: int, window: int | None, pair=None,
     if num is None:
         csum = np.cumsum(g, axis=1)
         idx = np.minimum(ts - 1, chain.t1) - chain.t0  # the last previous time before t
-        out = np.where(idx[None, :] >= 0, csum[:, np.clip(idx, 0, None)], 0)
+        out = np.where(idx[None, :] >= 0, csum[:, np.maximum(idx, 0)], 0)
     elif exact and chain.denom * n * den < _FLOAT_EXACT:
         # integers below 2**53 are exact in float64, and so is every partial sum here (each is
         # at most the new denominator): the BLAS product gives the exact counts
@@ -156,7 +157,7 @@ def span_factor(chain: Chain, rows: list[tuple[int, int]]) -> Chain:
     t = np.arange(chain.t0, chain.t1 + 1, dtype=np.int64)[None, :]
     for lo, hi in rows:
         n = hi - lo + 1
-        outside = n - np.clip(np.minimum(t, hi) - np.maximum(a, lo) + 1, 0, None)
+        outside = n - np.maximum(np.minimum(t, hi) - np.maximum(a, lo) + 1, 0)
         if chain.denom is not None and chain.denom * n < _EXACT_LIMIT:
             chain = Chain(chain.a0, chain.t0, chain.g * outside, chain.denom * n)
         else:
@@ -173,14 +174,14 @@ def _gap_factor(single: list[tuple[int, int]], placed: list[tuple[int, int, froz
         num = np.ones(np.broadcast(s, t).shape, dtype=np.int64)
         den = 1
         for lo, hi in single:
-            cnt = np.clip(np.minimum(t - 1, hi) - np.maximum(s + 1, lo) + 1, 0, None)
+            cnt = np.maximum(np.minimum(t - 1, hi) - np.maximum(s + 1, lo) + 1, 0)
             num = num * (hi - lo + 1 - cnt)
             den *= hi - lo + 1
         for lo, hi, gaps in placed:
             if k in gaps:
                 num = num * ((lo <= t) & (t <= hi))
             else:
-                num = num * np.clip(np.minimum(t, hi) - np.maximum(s + 1, lo) + 1, 0, None)
+                num = num * np.maximum(np.minimum(t, hi) - np.maximum(s + 1, lo) + 1, 0)
         return num, den
 
     return pair
@@ -347,24 +348,23 @@ def close(chain: Chain, lo: np.ndarray, hi: np.ndarray, window: int | None,
     anchors = np.arange(chain.a0, a_last + 1, dtype=np.int64)
     positive = g > 0
     has = positive.any(axis=1)
-    first_pos = np.where(has, chain.t0 + np.argmax(positive, axis=1) + 1, np.iinfo(np.int64).max)
+    first_pos = np.where(has, chain.t0 + np.argmax(positive, axis=1) + 1, _BIG)
     # K x A: each candidate's last point per anchor, and where its weight starts
     ends = np.broadcast_to(right[:, None], (len(lo), n_anchor)) if window is None else \
         np.minimum(right[:, None], anchors[None, :] + window - 1)
     starts = np.maximum(left[:, None], first_pos[None, :])
     carry = (starts <= ends) & live[:, None]
     rows = np.arange(n_anchor)[None, :]
-    lo_idx = np.clip(left[:, None] - first_u, 0, span)
-    hi_idx = np.clip(ends - first_u + 1, 0, span)
+    lo_idx = np.minimum(np.maximum(left[:, None] - first_u, 0), span)
+    hi_idx = np.minimum(np.maximum(ends - first_u + 1, 0), span)
     part = np.where(carry, table[rows, hi_idx] - table[rows, lo_idx], 0)
     totals = part.sum(axis=1)
     ok = carry.any(axis=1)
     # per candidate: the first and last anchor that carries weight, the last event's bounds
     first_a = chain.a0 + np.argmax(carry, axis=1)
     last_a = a_last - np.argmax(carry[:, ::-1], axis=1)
-    big = np.iinfo(np.int64).max
-    end_lo = np.where(carry, starts, big).min(axis=1)
-    end_hi = np.where(carry, ends, -big).max(axis=1)
+    end_lo = np.where(carry, starts, _BIG).min(axis=1)
+    end_hi = np.where(carry, ends, -_BIG).max(axis=1)
     ranges = [(a, b, c, d) if live else None for a, b, c, d, live in zip(
         first_a.tolist(), last_a.tolist(), end_lo.tolist(), end_hi.tolist(), ok.tolist())]
     if exact:

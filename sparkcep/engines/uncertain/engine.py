@@ -225,7 +225,7 @@ class UncertainEngine(_Frame):
             closed = None
             if simple:
                 last = [x for x, d in cands if d == last_comp]
-                if last:
+                if len(last) > 1:  # for one candidate, extending is cheaper (measured)
                     idx = np.asarray(last, dtype=np.int64) - base
                     closed = dp.close(chain, lo_arr[idx], hi_arr[idx], window, self.max_cells)
                     if closed is not None:

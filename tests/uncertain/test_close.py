@@ -4,6 +4,8 @@ gives (``extend``, which the oracle tests check on small cases, where ``close`` 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,3 +41,18 @@ def test_close_equals_extending_each_candidate(case):
         assert closed.ok[k]
         assert closed.mass[k] == one.mass()
         assert closed.ranges[k] == one.time_range()
+
+
+def test_many_breaking_rows_beyond_int64():
+    """Ten rows over [9, 108] may not lie strictly between events at 0 and 10: each does with
+    probability 1/100, independently, so the confidence is 0.99^10. The product of their
+    remaining counts (99^10) exceeds int64; it used to overflow into negative weights."""
+    rows = {x: [1] for x in range(10)}
+    intervals = {x: (9, 108) for x in range(10)}
+    out = dp.signature_confidence([(0, 0), (10, 10)], None, rows, intervals)
+    assert abs(out.confidence - 0.99**10) < 1e-12
+    assert out.time_range == (0, 0, 10, 10)
+    # within int64 the same computation stays exact
+    out = dp.signature_confidence([(0, 0), (10, 10)], None, {x: [1] for x in range(3)},
+                                  {x: (9, 108) for x in range(3)})
+    assert out.confidence == Fraction(99, 100) ** 3

@@ -170,8 +170,17 @@ def _gap_factor(single: list[tuple[int, int]], placed: list[tuple[int, int, froz
     ``len - count``); the ``placed`` tracked rows occur in ``(s, t]`` -- only at ``t`` when they
     break this gap."""
 
+    # the numerator is at most the product of the lengths of these rows: beyond int64, the
+    # chain is in float mode anyway (its denominator includes them), so count in float64
+    bound = 1
+    for lo, hi in single:
+        bound *= hi - lo + 1
+    for lo, hi, _gaps in placed:
+        bound *= hi - lo + 1
+    dtype = np.int64 if bound < _EXACT_LIMIT else np.float64
+
     def pair(s, t):
-        num = np.ones(np.broadcast(s, t).shape, dtype=np.int64)
+        num = np.ones(np.broadcast(s, t).shape, dtype=dtype)
         den = 1
         for lo, hi in single:
             cnt = np.maximum(np.minimum(t - 1, hi) - np.maximum(s + 1, lo) + 1, 0)
@@ -244,7 +253,7 @@ def signature_confidence(
     exact = denom < _EXACT_LIMIT
     states: dict[int, Chain] = {}
     for mask in range(1 << m):
-        w = np.ones(len(anchors), dtype=np.int64)
+        w = np.ones(len(anchors), dtype=np.int64 if exact else np.float64)
         for i, (lo, hi, _g) in enumerate(tracked):
             if mask >> i & 1:  # the row occurred at or before t_1 (its later times: later)
                 w = w * np.clip(anchors - lo + 1, 0, hi - lo + 1)

@@ -22,7 +22,9 @@ prunes on the confidence of each; the bound used here is also sound under skip t
 negation, where adding an event can raise a match's confidence). Under skip till next match, a
 candidate that starts after the *next event's latest time* (NELT, PVLDB 2010 section 4.2: the
 earliest end among relevant rows that start after the last selected event ends) is skipped: it is
-always preceded by that row.
+always preceded by that row. Under skip till any match without negation, the candidates for the
+last event of a partial match are closed together (``confidence.close``: mass and time range,
+``O(A)`` each, from one table per partial match).
 
 Point-based evaluation (:class:`PointEngine`): every row is expanded into one point event per time
 point of its interval; skip till any match runs over the point events and the probabilities of

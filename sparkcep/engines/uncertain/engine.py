@@ -37,6 +37,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from bisect import bisect_left, bisect_right
 from collections import deque
+from itertools import groupby
 from fractions import Fraction
 
 import numpy as np
@@ -166,7 +167,8 @@ class UncertainEngine(_Frame):
     * ``"selectivity"``: the components after the first are searched fewest candidates first
       (counted in the start's window, per start), with the interval bounds of the events chosen
       so far as the only pruning; a start whose rarest component has no candidate costs no DP
-      at all. The DP runs once per complete signature. It applies where the paper defines it:
+      at all. The DP then runs in pattern order over the signatures found, once per prefix.
+      It applies where the paper defines it:
       a sequence of single events under skip till any match without negation (other patterns
       run in query order). The matches, their confidences and their numbering are the same as
       in query order.
@@ -351,16 +353,37 @@ class UncertainEngine(_Frame):
 
         search(0)
         found.sort()  # the order query-order search finds them in: by row, position by position
+        found = [rows for rows in found
+                 if all(rules.qualifies(buf, rows[:k], variables[:k], rows[k], variables[k])
+                        for k in range(1, n))]
+        # the DP in pattern order, once per prefix (signatures sharing all rows but the last are
+        # adjacent after the sort), closing the prefix with all its last rows at once
         out: list = []
-        for rows in found:
-            if not all(rules.qualifies(buf, rows[:k], variables[:k], rows[k], variables[k])
-                       for k in range(1, n)):
+        for prefix, group in groupby(found, key=lambda rows: tuple(rows[:-1])):
+            group = list(group)
+            chain = dp.start(*buf.interval(prefix[0]), max_cells=self.max_cells)
+            for x in prefix[1:]:
+                self._step(chain.g.size)
+                chain = dp.extend(chain, *buf.interval(x), window, max_cells=self.max_cells)
+                if chain is None:
+                    break
+            if chain is None:
                 continue
-            self.stats["signatures"] += 1
-            res = dp.signature_confidence([buf.interval(x) for x in rows], window,
-                                          max_cells=self.max_cells)
-            if res is not None and self._keep(res.confidence):
-                out.append(self._emit(rows, variables, res.confidence, res.time_range))
+            last = np.asarray([rows[-1] for rows in group], dtype=np.int64) - buf.base
+            closed = dp.close(chain, buf.lo[last], buf.hi[last], window, self.max_cells) \
+                if len(group) > 1 else None
+            for k, rows in enumerate(group):
+                self.stats["signatures"] += 1
+                self._step(chain.g.size)
+                if closed is not None:
+                    ok, conf, rng = closed.ok[k], closed.mass[k], closed.ranges[k]
+                else:
+                    one = dp.extend(chain, *buf.interval(rows[-1]), window,
+                                    max_cells=self.max_cells)
+                    ok = one is not None
+                    conf, rng = (one.mass(), one.time_range()) if ok else (0, None)
+                if ok and self._keep(conf):
+                    out.append(self._emit(rows, variables, conf, rng))
         return out
 
     def _outcome(self, rows, labels, comps, scope):

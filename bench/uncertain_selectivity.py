@@ -9,13 +9,15 @@ Query order extends every E1 event by its E2 candidates (one DP step each) befor
 no E3 follows; selectivity order looks for the rarest component first and drops such a start at
 once. Each configuration runs for ``--budget`` seconds; events per CPU second are compared.
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/uncertain_selectivity.py > bench/results/uncertain_selectivity.jsonl
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/uncertain_selectivity.py \
+        >> bench/results/uncertain_selectivity.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -47,8 +49,8 @@ def run(args) -> None:
         for moduli in MODULI:
             masks, lo, hi = stream(args.events, delta, moduli)
             for order in ("query", "selectivity"):
-                r = throughput(lambda s, cond, **kw: make_uncertain_engine(s, cond, order=order, **kw),
-                               spec, masks, lo, hi, budget=args.budget, window=args.window)
+                make = partial(make_uncertain_engine, order=order)
+                r = throughput(make, spec, masks, lo, hi, budget=args.budget, window=args.window)
                 r.pop("stats")
                 emit({"bench": "uncertain_selectivity", "commit": c, "delta": delta,
                       "moduli": list(moduli), "skew": moduli[2] / moduli[0], "order": order,

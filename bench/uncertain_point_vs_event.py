@@ -43,14 +43,15 @@ def stream(n: int, delta: int):
 
 
 def run(args) -> None:
-    c = commit()
-    for strategy in (Strategy.SKIP_TILL_ANY_MATCH, Strategy.SKIP_TILL_NEXT_MATCH):
+    c = args.commit or commit()
+    chosen = {"ANY": Strategy.SKIP_TILL_ANY_MATCH, "NEXT": Strategy.SKIP_TILL_NEXT_MATCH}
+    for strategy in (chosen[s] for s in args.strategies):
         spec = MatchSpec(PATTERN, ("E1", "E2", "E3"), strategy=strategy, max_steps=10**12)
         point_alive = True
         for delta in args.deltas:
             masks, lo, hi = stream(args.events, delta)
             for name, make in (("event-based", make_uncertain_engine), ("point-based", make_point_engine)):
-                if name == "point-based" and not point_alive:
+                if name not in args.engines or (name == "point-based" and not point_alive):
                     continue
                 r = throughput(make, spec, masks, lo, hi, budget=args.budget, window=args.window)
                 r.pop("stats")
@@ -74,12 +75,13 @@ def plot() -> None:
         ("SKIP TILL ANY MATCH", "event-based"): "o-", ("SKIP TILL ANY MATCH", "point-based"): "o--",
         ("SKIP TILL NEXT MATCH", "event-based"): "s-", ("SKIP TILL NEXT MATCH", "point-based"): "s--",
     }.items():
-        pts = [(r["delta"], r["events_per_s"]) for r in rows if r["strategy"] == strategy and r["engine"] == engine]
+        pts = [(r["delta"], r.get("events_per_cpu_s", r["events_per_s"])) for r in rows
+               if r["strategy"] == strategy and r["engine"] == engine]
         if pts:
             ax.plot(*zip(*pts), style, label=f"{engine}, {strategy.lower()}")
     ax.set_yscale("log")
     ax.set_xlabel("half interval size delta (time points)")
-    ax.set_ylabel("events / s (one core)")
+    ax.set_ylabel("events / CPU s (one core)")
     ax.set_title("SEQ(E1, E2, E3) WITHIN 100: point-based vs event-based")
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -94,6 +96,11 @@ def main() -> None:
     p.add_argument("--window", type=int, default=100)
     p.add_argument("--budget", type=float, default=3.0)
     p.add_argument("--give-up", type=float, default=20.0)
+    p.add_argument("--engines", nargs="+", default=["event-based", "point-based"],
+                   choices=["event-based", "point-based"])
+    p.add_argument("--strategies", nargs="+", default=["ANY", "NEXT"], choices=["ANY", "NEXT"])
+    p.add_argument("--commit", help="the commit to record (default: the checkout's HEAD); for "
+                   "running another version of the package through PYTHONPATH")
     p.add_argument("--plot", action="store_true")
     args = p.parse_args()
     if args.plot:

@@ -45,7 +45,7 @@ def stream(n: int, seed: int = 2):
 
 
 def run(args) -> None:
-    c = commit()
+    c = args.commit or commit()
     spec = MatchSpec(PATTERN, ("A", "B", "C"), strategy=Strategy.SKIP_TILL_ANY_MATCH,
                      max_steps=10**12)
     masks, lo, hi = stream(args.events)
@@ -86,6 +86,8 @@ def main() -> None:
     p.add_argument("--events", type=int, default=200_000)
     p.add_argument("--window", type=int, default=40)
     p.add_argument("--budget", type=float, default=3.0)
+    p.add_argument("--commit", help="the commit to record (default: HEAD); for another version "
+                   "of the package run through PYTHONPATH")
     p.add_argument("--plot", action="store_true")
     args = p.parse_args()
     if args.plot:

@@ -173,3 +173,23 @@ def test_floating_point_mode_equals_possible_worlds(case):
             assert abs(m.confidence - float(conf)) < 1e-12
             event("float" if m.confidence_exact is None else "exact")
             assert (m.time_start_lo, m.time_start_hi, m.time_end_lo, m.time_end_hi) == rng
+
+
+def _selectivity_order(spec, conditions=None, **kw):
+    return make_uncertain_engine(spec, conditions, order="selectivity", **kw)
+
+
+@settings(max_examples=600, **SETTINGS)
+@given(cases(strategies=("ANY",)))
+def test_selectivity_order_equals_possible_worlds(case):
+    """Selectivity-order evaluation (PVLDB 2010, section 5.3) finds the same matches with the
+    same confidences and time ranges, numbered as in query order."""
+    _check(case, _selectivity_order)
+    pat, rows, strategy, window, min_conf, use_conds, cuts = case
+    conds = CONDITIONS if use_conds else None
+    spec = spec_of(pat, strategy)
+    by_query = run(make_uncertain_engine, spec, rows, conds, window=window,
+                   min_confidence=min_conf, cuts=cuts)
+    by_selectivity = run(_selectivity_order, spec, rows, conds, window=window,
+                         min_confidence=min_conf, cuts=cuts)
+    assert [(m.number, m.rows) for m in by_selectivity] == [(m.number, m.rows) for m in by_query]

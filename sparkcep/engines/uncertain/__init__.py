@@ -21,6 +21,10 @@ Interface (used by the compiler and the runtime):
   returns ``UncertainMatch`` objects (never ``UnmatchedRow``/``MatchSummaries``). A match is
   reported when its confidence is > 0 and >= ``min_confidence``. Row indices are absolute
   positions in the partition.
+* ``make_uncertain_engine(..., order="selectivity")``: selectivity-order evaluation (PVLDB 2010,
+  section 5.3) for sequences of single rows under skip till any match without negation; same
+  results as the default ``order="query"``, faster when the last components are rare (see
+  ``UncertainEngine``).
 * ``make_point_engine(...)``: the same contract, point-based evaluation (the paper's baseline;
   for benchmarks and cross-checks).
 

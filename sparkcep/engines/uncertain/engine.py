@@ -22,7 +22,9 @@ prunes on the confidence of each; the bound used here is also sound under skip t
 negation, where adding an event can raise a match's confidence). Under skip till next match, a
 candidate that starts after the *next event's latest time* (NELT, PVLDB 2010 section 4.2: the
 earliest end among relevant rows that start after the last selected event ends) is skipped: it is
-always preceded by that row.
+always preceded by that row. Under skip till any match without negation, the candidates for the
+last event of a partial match are closed together (``confidence.close``: mass and time range,
+``O(A)`` each, from one table per partial match).
 
 Point-based evaluation (:class:`PointEngine`): every row is expanded into one point event per time
 point of its interval; skip till any match runs over the point events and the probabilities of
@@ -35,6 +37,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from bisect import bisect_left, bisect_right
 from collections import deque
+from itertools import groupby
 from fractions import Fraction
 
 import numpy as np
@@ -154,7 +157,33 @@ class _Frame(ABC):
 
 
 class UncertainEngine(_Frame):
-    """Event-based evaluation with the time-point DP and threshold pruning."""
+    """Event-based evaluation with the time-point DP and threshold pruning.
+
+    ``order``: how the events of a match are searched (PVLDB 2010, section 5.3).
+
+    * ``"query"`` (default): in pattern order from the start row, extending the time-point DP one
+      event at a time (query-order evaluation; the sort into query order is the frame's
+      buffering by ``time_lo``).
+    * ``"selectivity"``: the components after the first are searched fewest candidates first
+      (counted in the start's window, per start), with the interval bounds of the events chosen
+      so far as the only pruning; a start whose rarest component has no candidate costs no DP
+      at all. The DP then runs in pattern order over the signatures found, once per prefix.
+      It applies where the paper defines it:
+      a sequence of single events under skip till any match without negation (other patterns
+      run in query order). The matches, their confidences and their numbering are the same as
+      in query order.
+    """
+
+    ORDERS = ("query", "selectivity")
+
+    def __init__(self, spec: MatchSpec, conditions=None, *, min_confidence: float = 0.0,
+                 window: int | None = None, order: str = "query") -> None:
+        super().__init__(spec, conditions, min_confidence=min_confidence, window=window)
+        if order not in self.ORDERS:
+            raise ValueError(f"order must be one of {self.ORDERS}, not {order!r}")
+        self.by_selectivity = order == "selectivity" and (
+            self.rules.strategy is Strategy.SKIP_TILL_ANY_MATCH and not any(self.pat.negations)
+            and not any(c.kleene for c in self.pat.components) and len(self.pat.components) > 1)
 
     def _matches_from(self, r: int) -> list:
         rules, buf, pat = self.rules, self.buf, self.pat
@@ -197,8 +226,31 @@ class UncertainEngine(_Frame):
                     nelt = min(ends)
                     cands = [(x, d) for x, d in cands if buf.interval(x)[0] <= nelt]
             cands.sort()
+            closed = None
+            if simple:
+                last = [x for x, d in cands if d == last_comp]
+                if len(last) > 1:  # for one candidate, extending is cheaper (measured)
+                    idx = np.asarray(last, dtype=np.int64) - base
+                    closed = dp.close(chain, lo_arr[idx], hi_arr[idx], window, self.max_cells)
+                    if closed is not None:
+                        closed = dict(zip(last, zip(closed.ok, closed.mass, closed.ranges)))
             for x, d in cands:
                 self.stats["nodes"] += 1
+                if closed is not None and d == last_comp:
+                    # the last event under skip till any match: mass and range only
+                    self._step(chain.g.size)
+                    ok, bound, rng = closed[x]
+                    if not ok:
+                        continue
+                    if self.min_confidence > 0 and bound < self.min_confidence:
+                        self.stats["pruned"] += 1
+                        continue
+                    rows.append(x), labels.append(pat.components[d].var)
+                    self.stats["signatures"] += 1
+                    if self._keep(bound):
+                        out.append(self._emit(rows, labels, bound, rng))
+                    rows.pop(), labels.pop()
+                    continue
                 lo, hi = buf.interval(x)
                 nchain = dp.extend(chain, lo, hi, window, max_cells=self.max_cells)
                 self._step(chain.g.size)
@@ -232,6 +284,8 @@ class UncertainEngine(_Frame):
                 if res is not None and self._keep(res.confidence):
                     out.append(self._emit([r], [first.var], res.confidence, res.time_range))
                 return out
+            if self.by_selectivity:
+                return self._by_selectivity(r, by_var)
             search([r], [first.var], [0], dp.start(lo, hi, max_cells=self.max_cells))
         except dp.DpTooLarge as exc:
             raise budget_exceeded(
@@ -239,6 +293,97 @@ class UncertainEngine(_Frame):
                 f"the time-point computation of one match needs {exc.cells:,} cells, more than "
                 f"the budget / 16; use a coarser GRANULARITY or a shorter WITHIN",
             ) from None
+        return out
+
+    def _by_selectivity(self, r: int, by_var: dict) -> list:
+        """Selectivity-order evaluation of the matches starting at ``r`` (see the class)."""
+        buf, rules, window = self.buf, self.rules, self.window
+        variables = [c.var for c in self.pat.components]
+        n = len(variables)
+        lo_r, hi_r = buf.interval(r)
+        cands: dict[int, list[int]] = {}
+        for p in range(1, n):
+            xs = by_var[variables[p]]
+            self._step(len(xs))
+            ok = buf.hi[xs - buf.base] >= lo_r + p  # p distinct points after the start's first
+            if window is not None:  # and n - 1 - p after it, all within W of the start
+                ok &= buf.lo[xs - buf.base] <= hi_r + window - 1 - (n - 1 - p)
+            cands[p] = [int(x) for x in xs[ok] if x != r]
+            if not cands[p]:
+                return []
+        order = sorted(cands, key=lambda p: (len(cands[p]), p))
+        chosen = {0: r}
+        found: list[list[int]] = []
+
+        def consistent() -> bool:
+            # the interval passes over the chosen positions; an unchosen position between two
+            # chosen ones needs a point of its own, so bounds move by the distance in positions
+            ps = sorted(chosen)
+            ivs = [buf.interval(chosen[p]) for p in ps]
+            lows = [ivs[0][0]]
+            for i in range(1, len(ps)):
+                lows.append(max(ivs[i][0], lows[-1] + ps[i] - ps[i - 1]))
+            high = ivs[-1][1]
+            if high < lows[-1]:
+                return False
+            for i in range(len(ps) - 2, -1, -1):
+                high = min(ivs[i][1], high - (ps[i + 1] - ps[i]))
+                if high < lows[i]:
+                    return False
+            # high is now the start's latest time; the last event comes n - 1 - p_last later
+            return window is None or lows[-1] + (n - 1 - ps[-1]) - high <= window - 1
+
+        def search(i: int) -> None:
+            if i == len(order):
+                found.append([chosen[p] for p in range(n)])
+                return
+            p = order[i]
+            taken = set(chosen.values())
+            for x in cands[p]:
+                if x in taken:
+                    continue
+                self._step()
+                self.stats["nodes"] += 1
+                chosen[p] = x
+                if consistent():
+                    search(i + 1)
+                else:
+                    self.stats["pruned"] += 1
+                del chosen[p]
+
+        search(0)
+        found.sort()  # the order query-order search finds them in: by row, position by position
+        found = [rows for rows in found
+                 if all(rules.qualifies(buf, rows[:k], variables[:k], rows[k], variables[k])
+                        for k in range(1, n))]
+        # the DP in pattern order, once per prefix (signatures sharing all rows but the last are
+        # adjacent after the sort), closing the prefix with all its last rows at once
+        out: list = []
+        for prefix, group in groupby(found, key=lambda rows: tuple(rows[:-1])):
+            group = list(group)
+            chain = dp.start(*buf.interval(prefix[0]), max_cells=self.max_cells)
+            for x in prefix[1:]:
+                self._step(chain.g.size)
+                chain = dp.extend(chain, *buf.interval(x), window, max_cells=self.max_cells)
+                if chain is None:
+                    break
+            if chain is None:
+                continue
+            last = np.asarray([rows[-1] for rows in group], dtype=np.int64) - buf.base
+            closed = dp.close(chain, buf.lo[last], buf.hi[last], window, self.max_cells) \
+                if len(group) > 1 else None
+            for k, rows in enumerate(group):
+                self.stats["signatures"] += 1
+                self._step(chain.g.size)
+                if closed is not None:
+                    ok, conf, rng = closed.ok[k], closed.mass[k], closed.ranges[k]
+                else:
+                    one = dp.extend(chain, *buf.interval(rows[-1]), window,
+                                    max_cells=self.max_cells)
+                    ok = one is not None
+                    conf, rng = (one.mass(), one.time_range()) if ok else (0, None)
+                if ok and self._keep(conf):
+                    out.append(self._emit(rows, variables, conf, rng))
         return out
 
     def _outcome(self, rows, labels, comps, scope):
@@ -362,9 +507,11 @@ def _closed(interval: tuple[int, int]) -> tuple[int, int]:
 
 
 def make_uncertain_engine(spec: MatchSpec, conditions=None, *, min_confidence: float = 0.0,
-                          window: int | None = None) -> UncertainEngine:
-    """The event-based engine (see the package docstring for the contract)."""
-    return UncertainEngine(spec, conditions, min_confidence=min_confidence, window=window)
+                          window: int | None = None, order: str = "query") -> UncertainEngine:
+    """The event-based engine (see the package docstring for the contract; ``order``: see
+    :class:`UncertainEngine`)."""
+    return UncertainEngine(spec, conditions, min_confidence=min_confidence, window=window,
+                           order=order)
 
 
 def make_point_engine(spec: MatchSpec, conditions=None, *, min_confidence: float = 0.0,

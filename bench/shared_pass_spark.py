@@ -1,0 +1,106 @@
+"""Does Spark read the input once when several UNION ALL branches read one table function?
+
+The shape a one-pass form of several aggregate pattern queries would compile to (issue 13;
+A-Seq's Chop-Connect, Qi, WPI 2013, counts shared sub-patterns once, but only if the queries run
+in one pass): one Arrow UDTF call that emits, per partition, one row per branch tagged with the
+branch number, and a UNION ALL whose branches each read their own rows. This script counts how
+often the UDTF's ``terminate`` runs (one file per run, so it counts across Python workers; local
+master only) and times each form:
+
+* ``two calls``: each branch calls the function itself (what the compiler emits today);
+* ``CTE``: ``WITH s AS (SELECT * FROM f(TABLE(...) PARTITION BY ...))`` read by both branches,
+
+each with ``spark.sql.exchange.reuse`` on (Spark's default) and off, AQE on (the default).
+
+    .venv/bin/python bench/shared_pass_spark.py --rows 200000 --partitions 20
+
+Prints one JSON line per (form, reuse): rows out, UDTF runs, seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pyarrow as pa
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import bench_session  # noqa: E402
+
+
+def _function(spark, directory: str) -> None:
+    from pyspark.sql.functions import arrow_udtf
+
+    @arrow_udtf(returnType="p long, branch int, n long")
+    class TwoBranches:
+        """Per partition: the number of rows, as two tagged rows (branch 0 and 1)."""
+
+        def __init__(self) -> None:
+            self.rows, self.key = 0, None
+
+        def eval(self, batch: pa.RecordBatch):
+            if batch.num_rows and self.key is None:
+                self.key = batch.column("p")[0].as_py()
+            self.rows += batch.num_rows
+            yield from ()
+
+        def terminate(self):
+            handle, _ = tempfile.mkstemp(dir=directory)
+            os.close(handle)
+            yield pa.RecordBatch.from_pydict({
+                "p": pa.array([self.key] * 2, pa.int64()),
+                "branch": pa.array([0, 1], pa.int32()),
+                "n": pa.array([self.rows, 2 * self.rows], pa.int64()),
+            })
+
+    spark.udtf.register("two_branches", TwoBranches)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--partitions", type=int, default=20)
+    args = parser.parse_args()
+    spark = bench_session()
+    directory = tempfile.mkdtemp(prefix="sparkcep_shared_pass_")
+    try:
+        spark.range(args.rows).selectExpr(f"id % {args.partitions} AS p", "id AS ts") \
+            .createOrReplaceTempView("ev")
+        _function(spark, directory)
+        call = "two_branches(TABLE(SELECT p, ts FROM ev) PARTITION BY (p) ORDER BY (ts))"
+        forms = {
+            "two calls": (f"SELECT p, n FROM {call} WHERE branch = 0 "
+                          f"UNION ALL SELECT p, n FROM {call} WHERE branch = 1"),
+            "CTE": (f"WITH s AS (SELECT * FROM {call}) SELECT p, n FROM s WHERE branch = 0 "
+                    "UNION ALL SELECT p, n FROM s WHERE branch = 1"),
+        }
+        for form, query in forms.items():
+            for reuse in ("true", "false"):
+                spark.conf.set("spark.sql.exchange.reuse", reuse)
+                for name in os.listdir(directory):
+                    os.remove(os.path.join(directory, name))
+                start = time.perf_counter()
+                rows = spark.sql(query).collect()
+                seconds = time.perf_counter() - start
+                if sorted(r.n for r in rows) != sorted(
+                        [args.rows // args.partitions] * args.partitions
+                        + [2 * (args.rows // args.partitions)] * args.partitions):
+                    raise AssertionError(f"{form}: wrong rows")
+                print(json.dumps({"form": form, "exchange_reuse": reuse, "rows": len(rows),
+                                  "udtf_runs": len(os.listdir(directory)),
+                                  "partitions": args.partitions,
+                                  "seconds": round(seconds, 2)}), flush=True)
+    finally:
+        spark.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -84,7 +84,7 @@ def share(tree: exp.Expression, clauses: list, matches: tuple, splicer: Splicer)
     reason = None
     if any(item is None for item in pushed):
         reason = "a branch of the UNION ALL is not an aggregation pushed down"
-    elif tree.args.get("with") is not None:
+    elif _with(tree) is not None:
         reason = "the statement has a WITH clause"
     else:
         first_clause, first = pushed[0]
@@ -108,7 +108,7 @@ def _union_all_branches(tree: exp.Expression) -> list[exp.Expression] | None:
         return None
     branches = []
     for side in (tree.this, tree.expression):
-        if isinstance(side, exp.Union) and not side.args.get("with"):
+        if isinstance(side, exp.Union) and _with(side) is None:
             inner = _union_all_branches(side)
             if inner is None:
                 return None
@@ -118,8 +118,12 @@ def _union_all_branches(tree: exp.Expression) -> list[exp.Expression] | None:
     return branches
 
 
+def _with(node: exp.Expression):
+    return node.args.get("with") or node.args.get("with_")
+
+
 def _aggregated_clause(branch: exp.Expression):
-    if not isinstance(branch, exp.Select) or branch.args.get("with") is not None:
+    if not isinstance(branch, exp.Select) or _with(branch) is not None:
         return None
     from_ = branch.args.get("from") or branch.args.get("from_")
     if from_ is None or not isinstance(from_.this, dx.MatchRecognize):

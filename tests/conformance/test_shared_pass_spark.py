@@ -85,3 +85,23 @@ def test_union_all_in_one_pass_equals_each_branch_alone_and_enumerated(spark, ev
     final = plan[plan.find("Final Plan"):plan.find("Initial Plan")] if "Final Plan" in plan else plan
     assert final.count("ReusedExchange") >= 1, final
     assert final.count("sparkcep_shared_") == 1, final
+
+
+def test_global_aggregates_in_one_pass(spark, events):
+    """No PARTITION BY: one partition; a branch without matches still gives COUNT(*) = 0."""
+    spark.range(40).selectExpr("id AS ts", "CAST(id * 7 % 5 AS BIGINT) AS i",
+                               "IF(id * 7 % 3 = 0, 'a', 'b') AS kind") \
+        .createOrReplaceTempView("ev_share_global")
+    clause = ("ev_share_global MATCH_RECOGNIZE (ORDER BY ts MEASURES A.i AS a_val "
+              "SKIP TILL ANY MATCH PATTERN (A B{rest}) WITHIN 3 DEFINE A AS kind = 'a', "
+              "B AS kind = {kind})")
+    branches = [("COUNT(*)", "SUM(a_val)", "+", "'b'"), ("COUNT(*)", "MAX(a_val)", "", "'z'")]
+    shared = " UNION ALL ".join(f"SELECT {n}, {agg} FROM {clause.format(rest=rest, kind=kind)}"
+                                for n, agg, rest, kind in branches)
+    enumerated = " UNION ALL ".join(
+        f"SELECT {n}, {agg} FROM (SELECT * FROM {clause.format(rest=rest, kind=kind)})"
+        for n, agg, rest, kind in branches)
+    assert "sparkcep_shared_" in sparkcep.transpile(shared)
+    got = _rows(sparkcep.sql(spark, shared))
+    assert got == _rows(sparkcep.sql(spark, enumerated))
+    assert (0, None) in got and len(got) == 2

@@ -15,6 +15,13 @@ each with ``spark.sql.exchange.reuse`` on (Spark's default) and off, AQE on (the
     .venv/bin/python bench/shared_pass_spark.py --rows 200000 --partitions 20
 
 Prints one JSON line per (form, reuse): rows out, UDTF runs, seconds.
+
+``--sparkcep``: the rewrite itself (``sparkcep.compiler.shared_pass``): three aggregate pattern
+queries over one clicks table as one UNION ALL, timed with exchange reuse on (one pass) and off
+(the function runs once per branch, as three separate queries would), best of ``--repeats``;
+both answers are asserted equal.
+
+    .venv/bin/python bench/shared_pass_spark.py --sparkcep --rows 1000000 --partitions 200
 """
 
 from __future__ import annotations
@@ -63,12 +70,62 @@ def _function(spark, directory: str) -> None:
     spark.udtf.register("two_branches", TwoBranches)
 
 
+BRANCHES = [
+    ("A B+ C", "WITHIN 3600", "A AS page = 'product', B AS page = 'cart', C AS page = 'checkout'"),
+    ("A B+", "WITHIN 2000", "A AS page = 'product', B AS page = 'cart'"),
+    ("A C", "WITHIN 600", "A AS page = 'cart', C AS page = 'checkout'"),
+]
+
+
+def _sparkcep(spark, args) -> None:
+    import sparkcep
+
+    spark.range(args.rows).selectExpr(
+        f"id % {args.partitions} AS user_id", "id AS ts",
+        "element_at(array('product', 'cart', 'cart', 'view', 'checkout', 'view'), "
+        "CAST(hash(id) % 6 + 7 AS INT) % 6 + 1) AS page").cache().createOrReplaceTempView("clicks")
+    spark.table("clicks").count()
+    query = "\nUNION ALL\n".join(
+        f"SELECT user_id, {i} AS q, COUNT(*) AS n, MIN(a) AS first FROM clicks MATCH_RECOGNIZE ("
+        f"PARTITION BY user_id ORDER BY ts MEASURES A.ts AS a SKIP TILL ANY MATCH "
+        f"PATTERN ({pattern}) {within} DEFINE {define}) GROUP BY user_id"
+        for i, (pattern, within, define) in enumerate(BRANCHES))
+    assert "sparkcep_shared_" in sparkcep.transpile(query)
+    answers, best = {}, {}
+    for _ in range(args.repeats):
+        for reuse in ("true", "false"):
+            spark.conf.set("spark.sql.exchange.reuse", reuse)
+            start = time.perf_counter()
+            answers[reuse] = sorted(tuple(r) for r in sparkcep.sql(spark, query).collect())
+            best[reuse] = min(best.get(reuse, float("inf")), time.perf_counter() - start)
+    if answers["true"] != answers["false"]:
+        raise AssertionError("the answers differ")
+    print(json.dumps({"rows": args.rows, "partitions": args.partitions, "branches": len(BRANCHES),
+                      "coalesce": not args.no_coalesce,
+                      "one_pass_seconds": round(best["true"], 2),
+                      "pass_per_branch_seconds": round(best["false"], 2),
+                      "ratio": round(best["false"] / best["true"], 2),
+                      "groups": len(answers["true"])}), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=200_000)
     parser.add_argument("--partitions", type=int, default=20)
+    parser.add_argument("--sparkcep", action="store_true")
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--no-coalesce", action="store_true",
+                        help="spark.sql.adaptive.coalescePartitions.enabled=false")
     args = parser.parse_args()
     spark = bench_session()
+    if args.no_coalesce:
+        spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
+    if args.sparkcep:
+        try:
+            _sparkcep(spark, args)
+        finally:
+            spark.stop()
+        return
     directory = tempfile.mkdtemp(prefix="sparkcep_shared_pass_")
     try:
         spark.range(args.rows).selectExpr(f"id % {args.partitions} AS p", "id AS ts") \

@@ -479,8 +479,8 @@ def _shared_lines(compiled) -> list[str]:
             "partition each branch's counters run over the same rows, one result row per branch",
             "counted once: no sub-pattern (each branch keeps its own counters; A-Seq's "
             "Chop-Connect is not applied)",
-            f"spark:      the branches read the CTE {shared.cte_name}; Spark runs the function once "
-            "through exchange reuse (spark.sql.exchange.reuse, on by default)",
+            f"spark:      the branches read the CTE {shared.cte_name}; Spark runs the function "
+            "once through exchange reuse (spark.sql.exchange.reuse, on by default)",
         ]
     for note in compiled.shared_notes:
         lines.append(f"\nsharing:    {note}")

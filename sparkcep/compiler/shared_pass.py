@@ -91,7 +91,8 @@ def share(tree: exp.Expression, clauses: list, matches: tuple, splicer: Splicer)
         for clause, match in pushed[1:]:
             if match.input_relation != first.input_relation:
                 reason = "the branches' MATCH_RECOGNIZE clauses read different relations"
-            elif _items(clause, "partition_by", splicer) != _items(first_clause, "partition_by", splicer):
+            elif (_items(clause, "partition_by", splicer)
+                  != _items(first_clause, "partition_by", splicer)):
                 reason = "the branches partition differently"
             elif _items(clause, "order", splicer) != _items(first_clause, "order", splicer):
                 reason = "the branches order differently"

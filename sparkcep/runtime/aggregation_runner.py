@@ -103,7 +103,8 @@ class SharedAggregationRunner:
                 for i in range(self.keys):
                     arrays[i] = row.column(i)
                 arrays[self.keys] = pa.array([number], type=pa.int32())
-                start = first_output + sum(len(r.aggregation.outputs) for r in self.runners[:number])
+                start = first_output + sum(len(r.aggregation.outputs)
+                                           for r in self.runners[:number])
                 for j in range(len(runner.aggregation.outputs)):
                     arrays[start + j] = row.column(self.keys + j)
                 for i, array in enumerate(arrays):

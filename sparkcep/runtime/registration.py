@@ -163,13 +163,15 @@ def register_shared(spark, shared, matches, args=None) -> None:
         schemas.append(arrow_schema)
         keys = len(plan.passthrough_columns)
         if number == 0:
-            fields += list(return_type.fields[:keys]) + [StructField(BRANCH_COLUMN, IntegerType(), True)]
+            fields += list(return_type.fields[:keys])
+            fields.append(StructField(BRANCH_COLUMN, IntegerType(), True))
         fields += [StructField(shared_column(number, f.name), f.dataType, True)
                    for f in return_type.fields[keys:]]
     return_type = StructType(fields)
     arrow_schema = pa.schema(
         [pa.field(f.name, _arrow_type(f.dataType, timezone), True) for f in return_type.fields])
-    function = arrow_udtf(_shared_class(plans, schemas, arrow_schema, by_name[shared.branches[0]].source),
+    source = by_name[shared.branches[0]].source
+    function = arrow_udtf(_shared_class(plans, schemas, arrow_schema, source),
                           returnType=return_type)
     spark.udtf.register(shared.function_name, function)
 

@@ -70,7 +70,8 @@ def test_branches_with_different_patterns_and_measures_share_one_pass():
         assert f"`__sparkcep_branch` = {number}" in compiled.sql
     explained = explain_statement(text)
     assert f"== shared pass: function {shared.function_name} ==" in explained
-    assert "MATCH_RECOGNIZE #1, #2, #3 (one per UNION ALL branch) read SELECT * FROM ev in one pass" in explained
+    assert ("MATCH_RECOGNIZE #1, #2, #3 (one per UNION ALL branch) read SELECT * FROM ev in one "
+            "pass") in explained
 
 
 @pytest.mark.parametrize("second, reason", [
@@ -86,7 +87,8 @@ def test_each_branch_runs_alone_with_a_reason(second, reason):
     compiled = compile_statement(text)
     assert not compiled.shared
     (note,) = compiled.shared_notes
-    assert note.startswith("UNION ALL of 3 aggregations: each branch runs alone (") and reason in note
+    assert note.startswith("UNION ALL of 3 aggregations: each branch runs alone (")
+    assert reason in note
     assert all(match.function_name in compiled.sql for match in compiled.matches)
     assert f"sharing:    {note}" in explain_statement(text)
 

@@ -460,4 +460,28 @@ def explain_statement(text: str, dot: bool = False) -> str:
         parts += _engine_lines(plan, clause, match)
         parts.append("automaton:  (" + LEGEND + ")")
         parts.append(automaton_text(plan))
+    parts += _shared_lines(compiled)
     return "\n".join(parts)
+
+
+def _shared_lines(compiled) -> list[str]:
+    """The passes several UNION ALL branches share (``sparkcep.compiler.shared_pass``), or why
+    a UNION ALL of aggregations does not share one."""
+    lines = []
+    numbers = {match.function_name: n for n, match in enumerate(compiled.matches, start=1)}
+    for shared in compiled.shared:
+        branches = ", ".join(f"#{numbers[name]}" for name in shared.branches)
+        lines += [
+            f"\n== shared pass: function {shared.function_name} ==",
+            f"branches:   MATCH_RECOGNIZE {branches} (one per UNION ALL branch) read "
+            f"{shared.relation} in one pass",
+            "shared:     the scan, the shuffle by PARTITION BY and the sort by ORDER BY; per "
+            "partition each branch's counters run over the same rows, one result row per branch",
+            "counted once: no sub-pattern (each branch keeps its own counters; A-Seq's "
+            "Chop-Connect is not applied)",
+            f"spark:      the branches read the CTE {shared.cte_name}; Spark runs the function "
+            "once through exchange reuse (spark.sql.exchange.reuse, on by default)",
+        ]
+    for note in compiled.shared_notes:
+        lines.append(f"\nsharing:    {note}")
+    return lines

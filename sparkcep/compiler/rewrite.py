@@ -35,8 +35,9 @@ from sparkcep.errors import AnalysisError
 from sparkcep.compiler.lowering import Lowering, ValueColumns, shift_argument_name, shift_name
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
 from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
-from sparkcep.compiler.splice import Splicer, quote_identifier
 from sparkcep.compiler import streaming_rules
+from sparkcep.compiler.shared_pass import share
+from sparkcep.compiler.splice import Splicer, aliased as _aliased, quote_identifier
 from sparkcep.compiler.unrolling import unroll
 from sparkcep.plan.aggregation import output_name as aggregation_output_name
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
@@ -113,6 +114,12 @@ class CompiledMatch:
     # calls' (start, end, replacement) when pushed down; why not, when aggregated but not pushed
     aggregate_calls: tuple[tuple[int, int, str], ...] = ()
     aggregation_note: str | None = None
+    # the input query in parts (``sparkcep.compiler.shared_pass`` combines several clauses'):
+    # the relation as written (inner clauses rewritten), the input columns passed on, and the
+    # computed columns as (SQL, name)
+    input_relation: str = ""
+    input_passed: tuple[str, ...] = ()
+    input_computed: tuple[tuple[str, str], ...] = ()
     # the input relation as written, as a query (``SELECT * FROM <relation>``): the runtime asks
     # Spark whether it is a stream; the clause's (start, end) of ORDER BY's first item
     relation_sql: str = ""
@@ -139,6 +146,11 @@ def stream_view_name(function_name: str) -> str:
 class CompiledStatement:
     sql: str
     matches: tuple[CompiledMatch, ...] = field(default=())
+    # UNION ALL branches aggregating clauses over one input, run in one pass
+    # (``sparkcep.compiler.shared_pass``); their clauses are in ``matches`` too (types are probed
+    # per clause) but the statement calls only the shared functions
+    shared: tuple = field(default=())
+    shared_notes: tuple[str, ...] = field(default=())
 
 
 @dataclass(frozen=True)
@@ -195,7 +207,8 @@ def compile_statement(
         dataclasses.replace(match, probe_prefix=_visible_ctes(clause, splicer))
         for clause, match in compiled
     )
-    return CompiledStatement(splicer.render(), matches)
+    shared, notes = share(tree, [clause for clause, _ in compiled], matches, splicer)
+    return CompiledStatement(splicer.render(), matches, tuple(shared), tuple(notes))
 
 
 def _depth(node: exp.Expression) -> int:
@@ -399,7 +412,8 @@ def _compile_clause(
         shift_view = "sparkcep_ordered_" + hashlib.sha256(
             repr((shift_input_sql, shifts)).encode()).hexdigest()[:16]
         relation = f"SELECT * FROM {quote_identifier(shift_view)}"
-    table_sql, value_columns = _input_query(analysis, lowered, within_kind, sql, splicer, relation)
+    table_sql, value_columns, parts = _input_query(
+        analysis, lowered, within_kind, sql, splicer, relation)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
     pushed, aggregation_note = None, None
     if uncertain is not None:
@@ -450,6 +464,9 @@ def _compile_clause(
         shifts=tuple((shift_argument_name(j), offset, shift_name(j))
                      for j, (_, offset) in enumerate(shifts)),
         streaming=streaming,
+        input_relation=parts[0],
+        input_passed=parts[1],
+        input_computed=parts[2],
     )
     return compiled, replacement
 
@@ -467,17 +484,6 @@ def _aggregation_replacement(analysis: Analysis, pushed: Pushdown, call: str, sp
     columns = [quote_identifier(item.name) for item in analysis.partition_by]
     columns += [quote_identifier(aggregation_output_name(i)) for i in range(len(pushed.plan.outputs))]
     return _aliased(f"(SELECT {', '.join(columns)} FROM {call})", analysis.node, splicer)
-
-
-def _aliased(replacement: str, clause: exp.Expression, splicer: Splicer) -> str:
-    """``replacement`` under the clause's alias as the user wrote it, if any."""
-    alias = clause.args.get("alias")
-    if alias is not None:
-        alias_text = splicer.render(*dialect.span(alias)).strip()
-        if alias_text[:2].upper() == "AS" and alias_text[2:3].isspace():
-            alias_text = alias_text[2:].strip()
-        replacement += " AS " + alias_text
-    return replacement
 
 
 def _order_columns(analysis: Analysis) -> tuple[tuple[str, bool, bool], ...]:
@@ -594,9 +600,10 @@ def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, st
 def _input_query(
     analysis: Analysis, lowered: _Lowered, within_kind: str | None, sql: str, splicer: Splicer,
     relation: str,
-) -> tuple[str, list[str]]:
+) -> tuple[str, list[str], tuple]:
     """The query feeding the function (input columns, bitmask, value and order key columns over
-    the relation as written) and the name the function reads each value column under."""
+    the relation as written), the name the function reads each value column under, and the
+    query's parts (relation, passed columns, computed (SQL, name) columns)."""
     if analysis.rows_per_match is RowsPerMatch.ONE:
         # ONE ROW PER MATCH outputs no input columns but the partition key: pass only the columns
         # the partitioning and ordering refer to (less data through Arrow to Python).
@@ -609,26 +616,29 @@ def _input_query(
     else:
         passed = []
         select = [f"{INPUT_ALIAS}.*"]
+    passed_select = tuple(select)
+    computed: list[tuple[str, str]] = []
     bitmasks = _bitmask_sql(lowered.masks)
-    select += [f"{sql} AS {quote_identifier(mask_name(i))}" for i, sql in enumerate(bitmasks)]
+    computed += [(sql, mask_name(i)) for i, sql in enumerate(bitmasks)]
     # A value column that is just an input column already passed on is read under its own name.
     texts = lowered.values.texts
     value_columns = [
         next((name for name in passed if text == f"({quote_identifier(name)})"), value_name(i))
         for i, text in enumerate(texts)
     ]
-    select += [f"{text} AS {quote_identifier(name)}"
-               for i, (text, name) in enumerate(zip(texts, value_columns)) if name == value_name(i)]
+    computed += [(text, name) for i, (text, name) in enumerate(zip(texts, value_columns))
+                 if name == value_name(i)]
     uncertain = analysis.uncertain_time
     if uncertain is not None:
         for bound, name in ((uncertain.this, TIME_LO), (uncertain.expression, TIME_HI)):
-            select.append(f"({_plain_text(bound, sql, splicer)}) AS {quote_identifier(name)}")
+            computed.append((f"({_plain_text(bound, sql, splicer)})", name))
     elif within_kind is not None:
-        key = _within_key_sql(analysis.order_by[0], sql, splicer)
-        select.append(f"{key} AS {quote_identifier(ORDER_KEY)}")
+        computed.append((_within_key_sql(analysis.order_by[0], sql, splicer), ORDER_KEY))
+    select += [f"{text} AS {quote_identifier(name)}" for text, name in computed]
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
-    return f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}", value_columns
+    return (f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}", value_columns,
+            (relation, passed_select, tuple(computed)))
 
 
 def _descending(item: exp.Expression) -> bool:

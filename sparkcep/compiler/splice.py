@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sparkcep import dialect
 from sparkcep.errors import InternalError
 
 
@@ -50,3 +51,15 @@ def quote_string(value: str) -> str:
     """A Spark SQL string literal for ``value``."""
     escaped = value.replace("\\", "\\\\").replace("'", "\\'")
     return f"'{escaped}'"
+
+
+def aliased(replacement: str, clause, splicer: Splicer) -> str:
+    """``replacement`` under the alias of ``clause`` (a MATCH_RECOGNIZE clause) as the user wrote
+    it, if any."""
+    alias = clause.args.get("alias")
+    if alias is not None:
+        alias_text = splicer.render(*dialect.span(alias)).strip()
+        if alias_text[:2].upper() == "AS" and alias_text[2:3].isspace():
+            alias_text = alias_text[2:].strip()
+        replacement += " AS " + alias_text
+    return replacement

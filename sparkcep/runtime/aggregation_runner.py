@@ -80,6 +80,39 @@ class AggregationRunner:
         yield pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
 
+class SharedAggregationRunner:
+    """Several clauses' aggregations over the same partition's rows in one pass
+    (``sparkcep.compiler.shared_pass``): every batch goes to each branch's runner; at the end,
+    one row per branch with matches: the partition key, the branch number, that branch's
+    aggregates (the other branches' columns NULL)."""
+
+    def __init__(self, plans, schemas, output_schema: pa.Schema) -> None:
+        self.runners = [AggregationRunner(plan, schema) for plan, schema in zip(plans, schemas)]
+        self.schema = output_schema
+        self.keys = len(plans[0].passthrough_columns)
+
+    def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
+        for runner in self.runners:
+            yield from runner.feed(batch)
+
+    def finish(self) -> Iterator[pa.RecordBatch]:
+        first_output = self.keys + 1
+        for number, runner in enumerate(self.runners):
+            for row in runner.finish():
+                arrays = [None] * len(self.schema)
+                for i in range(self.keys):
+                    arrays[i] = row.column(i)
+                arrays[self.keys] = pa.array([number], type=pa.int32())
+                start = first_output + sum(len(r.aggregation.outputs)
+                                           for r in self.runners[:number])
+                for j in range(len(runner.aggregation.outputs)):
+                    arrays[start + j] = row.column(self.keys + j)
+                for i, array in enumerate(arrays):
+                    if array is None:
+                        arrays[i] = pa.nulls(1, type=self.schema.field(i).type)
+                yield pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+
 def _output_value(function: str, measure: int | None, totals: AggregateTotals, arrow_type: pa.DataType):
     """One output column's value: Spark's result of the aggregate over the partition's matches."""
     if function == "count_star":

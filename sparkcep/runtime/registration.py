@@ -136,6 +136,46 @@ def register(spark, match: CompiledMatch, args=None) -> None:
     spark.udtf.register(match.function_name, function)
 
 
+def register_shared(spark, shared, matches, args=None) -> None:
+    """Register a shared pass's function (``sparkcep.compiler.shared_pass``): each branch's
+    plan prepared as its own clause's (types from Spark's analysis of its own input), reading
+    the shared input's columns under their shared names; the output is the partition columns,
+    the branch number and every branch's aggregates (NULL in the other branches' rows)."""
+    from pyspark.sql.functions import arrow_udtf
+    from pyspark.sql.types import IntegerType, StructField, StructType
+
+    from sparkcep.compiler.shared_pass import BRANCH_COLUMN, shared_column
+
+    by_name = {match.function_name: match for match in matches}
+    plans, schemas = [], []
+    fields: list = []
+    timezone = spark.conf.get("spark.sql.session.timeZone")
+    for number, (name, rename) in enumerate(zip(shared.branches, shared.renames)):
+        plan, return_type, arrow_schema = typed_plan(spark, by_name[name], args)
+        renamed = dict(rename)
+        plan = dataclasses.replace(
+            plan,
+            bitmask_columns=tuple(renamed.get(c, c) for c in plan.bitmask_columns),
+            value_columns=tuple(renamed.get(c, c) for c in plan.value_columns),
+            order_key_column=renamed.get(plan.order_key_column, plan.order_key_column),
+        )
+        plans.append(plan)
+        schemas.append(arrow_schema)
+        keys = len(plan.passthrough_columns)
+        if number == 0:
+            fields += list(return_type.fields[:keys])
+            fields.append(StructField(BRANCH_COLUMN, IntegerType(), True))
+        fields += [StructField(shared_column(number, f.name), f.dataType, True)
+                   for f in return_type.fields[keys:]]
+    return_type = StructType(fields)
+    arrow_schema = pa.schema(
+        [pa.field(f.name, _arrow_type(f.dataType, timezone), True) for f in return_type.fields])
+    source = by_name[shared.branches[0]].source
+    function = arrow_udtf(_shared_class(plans, schemas, arrow_schema, source),
+                          returnType=return_type)
+    spark.udtf.register(shared.function_name, function)
+
+
 def typed_plan(spark, match: CompiledMatch, args=None):
     """The clause's plan completed from Spark's analysis of its input (types, passthrough columns,
     budgets, WITHIN in key units), the Spark type of the rows it outputs, and the same as an
@@ -342,6 +382,30 @@ def _function_class(plan, arrow_schema: pa.Schema, source: str):
     return MatchRecognizeFunction
 
 
+def _shared_class(plans, schemas, arrow_schema: pa.Schema, source: str):
+    """A UDTF handler class running several clauses' aggregations over one partition's rows."""
+
+    class SharedAggregationFunction:
+        def __init__(self) -> None:
+            from sparkcep.runtime.aggregation_runner import SharedAggregationRunner
+
+            self.runner = SharedAggregationRunner(plans, schemas, arrow_schema)
+
+        def eval(self, batch: pa.RecordBatch):
+            try:
+                yield from self.runner.feed(batch)
+            except SparkCepError as error:
+                raise for_worker(_located(error, source, plans[0])) from None
+
+        def terminate(self):
+            try:
+                yield from self.runner.finish()
+            except SparkCepError as error:
+                raise for_worker(_located(error, source, plans[0])) from None
+
+    return SharedAggregationFunction
+
+
 def _located(error: SparkCepError, source: str, plan=None) -> SparkCepError:
     """A run-time error pointing at the part of the clause that raised it."""
     if error.line is not None:
@@ -366,4 +430,4 @@ def _run_time_anchor(code: str, source: str, plan) -> re.Match | None:
     return re.search(r"\bPATTERN\b", source, re.IGNORECASE)
 
 
-__all__ = ["register", "MatchRuntimeError"]
+__all__ = ["register", "register_shared", "MatchRuntimeError"]

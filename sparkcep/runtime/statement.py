@@ -7,14 +7,15 @@ from __future__ import annotations
 from sparkcep.compiler.rewrite import compile_statement
 from sparkcep.compiler.statement_rules import check_statement
 from sparkcep.errors import SparkCepError
-from sparkcep.runtime.registration import chunk_options, register
+from sparkcep.runtime.registration import chunk_options, register, register_shared
 from sparkcep.runtime.spark_errors import restate_for_text
 from sparkcep.runtime.streaming import reads_stream, register_stream
 
 
 def prepare_statement(spark, compile, text: str, args=None):
     """Compile ``text`` (with ``compile(text, chunking, streaming=...)``) and register what its
-    clauses need on ``spark``: a table function per clause, or, when a clause reads a stream, the
+    clauses need on ``spark``: a table function per clause (one for the branches of a shared
+    pass, ``sparkcep.compiler.shared_pass``), or, when a clause reads a stream, the
     stateful operator's view (``sparkcep.runtime.streaming``). The compiled statement."""
     compiled = compile(text, chunk_options(spark))
     if any(reads_stream(spark, match, args) for match in compiled.matches):
@@ -22,8 +23,12 @@ def prepare_statement(spark, compile, text: str, args=None):
         for match in compiled.matches:
             register_stream(spark, match, args)
         return compiled
+    shared = {name for one in compiled.shared for name in one.branches}
     for match in compiled.matches:
-        register(spark, match, args)
+        if match.function_name not in shared:  # a shared branch runs in the shared function
+            register(spark, match, args)
+    for one in compiled.shared:
+        register_shared(spark, one, compiled.matches, args)
     return compiled
 
 

@@ -236,6 +236,9 @@ def _same_expression(a: str, b: str) -> bool:
                 paren.replace(paren.this)
         while isinstance(node, exp.Paren):
             node = node.this
+        # back-quotes only delimit a name in Spark: `price` and price are the same column
+        for identifier in node.find_all(exp.Identifier):
+            identifier.set("quoted", False)
         return node
 
     return tree(a) == tree(b)

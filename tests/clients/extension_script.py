@@ -57,6 +57,15 @@ def edges(spark, jvm) -> dict:
     except Exception as error:
         out["runtime_error"] = [type(error).__name__, str(error).splitlines()[0]]
     out["dataframe_api"] = [r[0] for r in spark.range(3).selectExpr("id * 2").collect()]
+    # UNION ALL of aggregate queries over one input: one shared function, registered by the
+    # rewriter; each branch's answer equals the branch run alone
+    branch = ("SELECT '{n}' AS q, symbol, COUNT(*) AS c FROM stock_ticks MATCH_RECOGNIZE ("
+              "PARTITION BY symbol ORDER BY ts MEASURES A.price AS p SKIP TILL ANY MATCH "
+              "PATTERN (A B{n}) DEFINE A AS price < 50, B AS price > A.price) GROUP BY symbol")
+    union = " UNION ALL ".join(branch.format(n=n) for n in ("", "+"))
+    out["shared"] = sorted(map(list, spark.sql(union).collect()))
+    out["shared_alone"] = sorted(list(r) for n in ("", "+") for r in spark.sql(branch.format(n=n)).collect())
+    out["shared_plan"] = "sparkcep_shared" in spark.sql("EXPLAIN " + union).collect()[0][0]
     # a clause over a stream: the rewriter registers the stateful operator's view
     import tempfile
 

@@ -85,6 +85,8 @@ def test_spark_sql_with_the_extension(tmp_path):
     assert first.startswith("[DIVIDE_BY_ZERO] ") and first.endswith("(line 4, column 15)")
     assert edges["dataframe_api"] == [0, 2, 4]
     assert edges["stream"] == [True, ["k", "n"]]
+    assert edges["shared"] == edges["shared_alone"] and edges["shared"], edges["shared"]
+    assert edges["shared_plan"] is True
     assert edges["timeout"] == [
         "MATCH_RECOGNIZE_REWRITE_TIMEOUT",
         "[MATCH_RECOGNIZE_REWRITE_TIMEOUT] rewriting the statement took longer than 0.5 s",

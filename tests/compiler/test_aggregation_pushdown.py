@@ -120,6 +120,8 @@ def test_explain_says_whether_the_pushdown_applies():
     (" AND B.val + 1 <> LAST(B.val + 1, 1)", [(1, "neq", 1, "last", False)]),
     (" AND B.u = A.u AND B.u <=> FIRST(A.u)",
      [(1, "eq", 0, "last", False), (1, "null_safe_eq", 0, "first", False)]),
+    # an unqualified column in B's DEFINE is B's row; back-quotes do not change the column
+    (" AND val > A.val AND `u` = A.u", [(1, "gt", 0, "last", False), (1, "eq", 0, "last", False)]),
 ])
 def test_comparisons_between_rows_are_pushed_down(define, comparisons):
     match = _compile(define=define)

@@ -19,8 +19,9 @@ refused at analysis with the reason (docs/streaming.md, "What is refused"):
 * No anchors: a stream's partition never ends (``$``), and a partition's matching restarts after
   each gap longer than WITHIN, so ``^`` would not mean the partition's first row.
 * MATCH_NUMBER() only as a measure of its own (the operator numbers the matches across restarts).
-* No UNCERTAIN TIME (not yet): rows would have to be released by the upper end of their
-  intervals.
+* UNCERTAIN TIME (lo, hi) only with lo a column that is also the first ORDER BY item (so the
+  watermark is on lo): the engine needs its rows sorted by lo, and the operator can release rows
+  in that order only when the watermark follows lo (``_check_uncertain_time``).
 """
 
 from __future__ import annotations
@@ -80,16 +81,34 @@ def check_clause(analysis: Analysis, within_kind: str | None) -> None:
             "ALL ROWS PER MATCH (SHOW EMPTY MATCHES) or ONE ROW PER MATCH",
             node.args.get("rows_per_match") or node)
     if analysis.uncertain_time is not None:
-        raise scope.error(
-            CODE, "UNCERTAIN TIME over a stream is not supported yet: a match's confidence depends "
-            "on every row whose interval overlaps it, so rows would be released by the upper end "
-            "of their intervals, not by the ORDER BY column the watermark follows",
-            analysis.uncertain_time)
+        _check_uncertain_time(analysis)
     if _has_anchor(analysis.pattern):
         raise scope.error(
             CODE, "anchors (^, $) are refused over a stream: a stream's partition has no last row, "
             "and its matching restarts after every gap longer than WITHIN",
             node.args["pattern"])
+
+
+def _check_uncertain_time(analysis: Analysis) -> None:
+    """Over imprecise timestamps the engine reads rows sorted by ``lo`` (a match's start row is
+    resolved once a row with a larger ``lo`` than its ``hi`` plus the window arrives). The
+    operator releases rows in the order of the watermark's column, so that column must be
+    ``lo``: the first ORDER BY item (the event-time column the watermark is on) must be the very
+    column ``lo`` names. Then the released rows are in the batch query's order (``lo``, then
+    ORDER BY), and a segment is closed once the watermark is past its largest ``hi`` plus the
+    window (``runtime.streaming``)."""
+    uncertain = analysis.uncertain_time
+    lo = uncertain.this
+    first = analysis.order_by[0]
+    first = first.this if isinstance(first, exp.Ordered) else first
+    if not isinstance(lo, exp.Column) or lo.name.lower() != first.name.lower() \
+            or (lo.table and first.table and lo.table.lower() != first.table.lower()):
+        raise analysis.scope.error(
+            CODE, "over a stream, UNCERTAIN TIME (lo, hi) needs lo to be the event-time column "
+            "the watermark is on, the first ORDER BY item (e.g. ORDER BY lo ... UNCERTAIN TIME "
+            "(lo, hi) with STREAM(t) WATERMARK lo DELAY OF ...): the engine reads the rows "
+            "sorted by lo, and the operator releases them in the order the watermark passes them",
+            lo)
 
 
 def check_navigation(analysis: Analysis, window_calls: list[exp.Expression]) -> None:

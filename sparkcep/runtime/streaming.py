@@ -33,6 +33,15 @@ the partition's. Hence the state of a key is the rows within the watermark delay
 the engine still holds (bounded by WITHIN and the live runs, ``engines.budgets``), and the
 answer for the rows that are not late is the batch answer (docs/streaming.md).
 
+Under UNCERTAIN TIME (lo, hi) the event-time column is ``lo`` (``compiler.streaming_rules``), so
+the rows reach the engine sorted by ``lo`` as in a batch query, and a segment is closed once the
+watermark is past the largest ``hi`` of its rows plus WITHIN, in time points
+(``StreamPlan.closes_at``): every row still to come then starts after any time point a match of
+the segment can use or be broken in (Zhang, Diao, Immerman, PVLDB 2010: a match's events and the
+rows that can break it lie in ``[lo_1, hi_1 + W - 1]`` of its first event), and the segment's
+rows can occur only before the next segment's, so the segments' matches and confidences are
+independent.
+
 Late rows: Spark drops a row whose event time is at or before the previous micro-batch's
 watermark before it reaches the operator (the query's ``numRowsDroppedByWatermark``); a row older than the
 watermark at which its partition last released rows (Spark already dropped those) is dropped
@@ -86,7 +95,7 @@ class StreamPlan:
         input_schema / output_schema: Arrow schemas of the rows in and out.
         event_time: the event-time column (the first ORDER BY item).
         order: (column, descending, nulls first) per ORDER BY item.
-        window: the WITHIN window in microseconds.
+        window: the WITHIN window in microseconds (in time points under UNCERTAIN TIME).
         time_zone: the session time zone (pandas carries timestamps as its wall clock).
         source: the statement, for located run-time errors.
     """
@@ -99,6 +108,21 @@ class StreamPlan:
     window: int
     time_zone: str
     source: str
+
+    @property
+    def uncertain(self) -> bool:
+        return self.plan.uncertain_time is not None
+
+    def closes_at(self, last_key: int) -> int:
+        """The watermark (micros) from which no row still to come can change a match of a
+        segment whose ``last_key`` is given: the last row's event time plus WITHIN; under
+        UNCERTAIN TIME, ``last_key`` is the segment's largest ``hi`` and the answer is the first
+        watermark after which every row still to come (``lo`` after the watermark) starts at a
+        time point beyond ``hi + W - 1`` for every row of the segment (see ``SegmentMatcher``)."""
+        if not self.uncertain:
+            return last_key + self.window
+        micros = self.plan.uncertain_time.micros_per_point
+        return (last_key // micros + self.window) * micros - 1
 
 
 def register_stream(spark, match: CompiledMatch, args=None) -> None:
@@ -282,7 +306,7 @@ def _processor(stream_plan: StreamPlan):
                     self.state[name].update(value)
             for timer in list(self.handle.listTimers()):
                 self.handle.deleteTimer(timer)
-            for timer in state.timers(stream_plan.window):
+            for timer in state.timers(stream_plan.closes_at(state.last_key)):
                 self.handle.registerTimer(timer)
 
         def close(self) -> None:
@@ -438,6 +462,7 @@ class SegmentState:
     runner: object | None = None
     released: int = NO_TIME  # watermark (micros) up to which rows were released
     last_key: int = NO_TIME  # event time (micros) of the last row released to the runner
+    # (under UNCERTAIN TIME: the largest hi, in micros, of the open segment's rows)
     matches: int = 0  # matches output so far in this partition
     segment_base: int = 0  # matches before the open segment (its MATCH_NUMBER offset)
     late: int = 0  # rows dropped as late by the operator
@@ -465,15 +490,16 @@ class SegmentState:
         return {"pending": pending, "runner": runner,
                 "progress": tuple(getattr(self, name) for name in _PROGRESS)}
 
-    def timers(self, window: int) -> list[int]:
+    def timers(self, closes_at: int) -> list[int]:
         """Event-time timers (ms) that wake the key when the watermark passes its earliest
-        pending row, and when it is past the open segment's last row by more than WITHIN."""
+        pending row, and when it reaches ``closes_at`` (micros, ``StreamPlan.closes_at``), where
+        the open segment is closed."""
         timers = set()
         if self.pending is not None and self.pending.num_rows:
             first = pc.min(self.pending.column(_EVENT_KEY)).as_py()
             timers.add(-(-first // 1000))  # the watermark reaches it: it is released
         if self.runner is not None:
-            timers.add(-(-(self.last_key + window) // 1000))  # the segment is closed
+            timers.add(-(-closes_at // 1000))  # the segment is closed
         return sorted(timers)
 
 
@@ -520,7 +546,7 @@ class SegmentMatcher:
         released = _release(state, tables, watermark, self.stream.order)
         if released is not None:
             output += self._feed(state, released)
-        if state.runner is not None and watermark >= state.last_key + self.stream.window:
+        if state.runner is not None and watermark >= self.stream.closes_at(state.last_key):
             output += self._numbered(state, list(state.runner.finish()))
             state.runner = None
             state.segment_base = state.matches
@@ -531,9 +557,18 @@ class SegmentMatcher:
             from sparkcep.runtime.partition_runner import PartitionRunner
 
             state.runner = PartitionRunner(self.stream.plan, self.stream.output_schema)
-        state.last_key = max(state.last_key, pc.max(table.column(_EVENT_KEY)).as_py())
+        state.last_key = max(state.last_key, self._last_key(table))
         batch = table.drop_columns([_EVENT_KEY]).combine_chunks().to_batches()[0]
         return self._numbered(state, list(state.runner.feed(batch)))
+
+    def _last_key(self, table: pa.Table) -> int:
+        """The largest event time (micros) of released rows; under UNCERTAIN TIME their largest
+        ``hi`` (a NULL ``hi`` is the engine's INVALID_UNCERTAIN_INTERVAL error when fed)."""
+        if not self.stream.uncertain:
+            return pc.max(table.column(_EVENT_KEY)).as_py()
+        hi = table.column(self.stream.plan.uncertain_time.hi_column)
+        largest = pc.max(hi.cast(pa.timestamp("us", "UTC")).cast(pa.int64())).as_py()
+        return NO_TIME if largest is None else largest
 
     def _numbered(self, state: SegmentState, batches: list[pa.RecordBatch]) -> list[pa.RecordBatch]:
         """MATCH_NUMBER continues across segments: the segment's numbers are shifted by the

@@ -33,10 +33,10 @@ def test_empty_state_clears_its_values():
 
 def test_timers_round_up_to_the_millisecond_the_watermark_must_reach():
     state = SegmentState(pending=_pending([5_000_500, 7_000_000]))
-    assert state.timers(window=60_000_000) == [5_001]  # the earliest held row, 5,000.5 ms
+    assert state.timers(closes_at=NO_TIME + 60_000_000) == [5_001]  # the earliest held row, 5,000.5 ms
     state.runner = object()
     state.last_key = 3_999_000
     # the segment closes once the watermark is WITHIN past its last row: 3,999 + 60,000 ms
-    assert state.timers(window=60_000_000) == [5_001, 63_999]
+    assert state.timers(closes_at=state.last_key + 60_000_000) == [5_001, 63_999]
     state.pending = None
-    assert state.timers(window=60_000_001) == [64_000]
+    assert state.timers(closes_at=state.last_key + 60_000_001) == [64_000]

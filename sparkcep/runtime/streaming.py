@@ -145,21 +145,11 @@ def operator_input(spark, match: CompiledMatch, args=None):
     Spark type of its output rows."""
     from pyspark.sql import functions as F
 
-    from sparkcep.runtime.registration import _arrow_type, _spark_error_to_user, typed_plan
+    from sparkcep.runtime.registration import _arrow_type, typed_plan
 
     plan, return_type, output_schema = typed_plan(spark, match, args)
-    query = match.probe_prefix + match.table_sql
-    try:
-        frame = spark.sql(query) if args is None else spark.sql(query, args)
-    except SparkCepError:
-        raise
-    except Exception as error:
-        raise _spark_error_to_user(error, match) from None
-    fields = {f.name.lower(): f for f in frame.schema.fields}
-    order = _resolved_order(match, fields)
+    frame, fields, order = _event_time_frame(spark, match, match.table_sql, args)
     event_time = order[0][0]
-    _check_event_time(fields.get(event_time.lower()), match)
-    frame = _one_event_time_column(frame, event_time)
     keys = list(plan.partition_columns)
     if not keys:
         frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
@@ -172,6 +162,25 @@ def operator_input(spark, match: CompiledMatch, args=None):
     return stream_plan, frame, keys, return_type
 
 
+def _event_time_frame(spark, match: CompiledMatch, query: str, args=None):
+    """The streaming DataFrame of one of the clause's input queries, its fields by lower-case
+    name, and the resolved ORDER BY; the event-time column is checked (a TIMESTAMP with the
+    watermark) and is the only column carrying a watermark."""
+    from sparkcep.runtime.registration import _spark_error_to_user
+
+    try:
+        frame = spark.sql(match.probe_prefix + query) if args is None else spark.sql(
+            match.probe_prefix + query, args)
+    except SparkCepError:
+        raise
+    except Exception as error:
+        raise _spark_error_to_user(error, match) from None
+    fields = {f.name.lower(): f for f in frame.schema.fields}
+    order = _resolved_order(match, fields)
+    _check_event_time(fields.get(order[0][0].lower()), match)
+    return _one_event_time_column(frame, order[0][0]), fields, order
+
+
 def register_ordering(spark, match: CompiledMatch, args=None) -> None:
     """PREV over a stream: a first stateful operator releases each partition's rows in ORDER BY
     order once the watermark reaches them, with each PREV argument's value k rows before
@@ -181,20 +190,10 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
     from pyspark.sql import functions as F
     from pyspark.sql.types import StructField, StructType
 
-    from sparkcep.runtime.registration import _arrow_type, _spark_error_to_user
+    from sparkcep.runtime.registration import _arrow_type
 
-    query = match.probe_prefix + match.shift_input_sql
-    try:
-        frame = spark.sql(query) if args is None else spark.sql(query, args)
-    except SparkCepError:
-        raise
-    except Exception as error:
-        raise _spark_error_to_user(error, match) from None
-    fields = {f.name.lower(): f for f in frame.schema.fields}
-    order = _resolved_order(match, fields)
+    frame, fields, order = _event_time_frame(spark, match, match.shift_input_sql, args)
     event_time = order[0][0]
-    _check_event_time(fields.get(event_time.lower()), match)
-    frame = _one_event_time_column(frame, event_time)
     keys = [fields[name.lower()].name if name.lower() in fields else name
             for name in match.plan.partition_columns]
     arguments = {name for name, _, _ in match.shifts}

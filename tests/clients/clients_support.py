@@ -91,10 +91,38 @@ REPO = Path(__file__).resolve().parents[2]
 SPARKCEP = [sys.executable, "-m", "sparkcep"]
 
 
+_HANDED_OUT: set[int] = set()
+
+
+def _ephemeral_low() -> int:
+    """The lowest port the kernel hands out for port 0 (Linux: ip_local_port_range)."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as ranges:
+            return int(ranges.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A free loopback port below the kernel's ephemeral range. A server started on it binds it
+    seconds later (a JVM starting); a port from the ephemeral range could meanwhile be handed to
+    any socket of this machine opened with port 0 (the Spark drivers' own ports are), which once
+    made a Thrift server fail with "Could not create ServerSocket"."""
+    import random
+
+    high = min(_ephemeral_low(), 65536)
+    for _ in range(1000):
+        port = random.randrange(20000, high)
+        if port in _HANDED_OUT:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _HANDED_OUT.add(port)
+        return port
+    raise RuntimeError("no free loopback port below the ephemeral range")
 
 
 def child_env() -> dict[str, str]:

@@ -90,8 +90,11 @@ def servers(spark, tmp_path_factory):
         wait_ready(auth_server)
         yield open_server, auth_server, rows
     finally:
+        # stop both before judging either: a failed first server must not leave the second behind
         for srv in (open_server, auth_server):
-            finish(srv)
+            stop_group(srv.process)
+        for srv in (open_server, auth_server):
+            finish(srv)  # the exit status and the working folder, each
 
 
 @pytest.fixture(scope="module")

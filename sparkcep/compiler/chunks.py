@@ -37,7 +37,6 @@ chunked (every row goes to chunk 0, owned): a missing key has no window.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Iterable
 
 from sparkcep.plan import expressions as p
@@ -52,34 +51,6 @@ ORDER_KEY = f"{PREFIX}k"
 
 
 # -- eligibility -------------------------------------------------------------------------------
-
-
-def _has_anchor(pattern: rp.Pattern) -> bool:
-    if isinstance(pattern, rp.Anchor):
-        return True
-    for value in vars(pattern).values():
-        if isinstance(value, tuple):
-            if any(_has_anchor(item) for item in value if _is_pattern(item)):
-                return True
-        elif _is_pattern(value) and _has_anchor(value):
-            return True
-    return False
-
-
-def _is_pattern(value) -> bool:
-    return dataclasses.is_dataclass(value) and type(value).__module__ == rp.__name__
-
-
-def _uses_match_number(expression) -> bool:
-    if isinstance(expression, p.MatchNumber):
-        return True
-    if isinstance(expression, (p.NavigatedLabel, p.LabelAggregate)):
-        return expression.what == "match_number"
-    if isinstance(expression, p.MatchRows):
-        return "match_number" in expression.fields
-    if isinstance(expression, p.Operator):
-        return any(_uses_match_number(e) for e in expression.operands)
-    return False
 
 
 def ineligible_reason(
@@ -97,9 +68,9 @@ def ineligible_reason(
         if spec.skip is not SkipMode.TO_NEXT_ROW:
             return (f"AFTER MATCH SKIP {spec.skip.value}: where a match starts depends on where "
                     "the previous one ended")
-        if _has_anchor(spec.pattern):
+        if rp.has_anchor(spec.pattern):
             return "an anchor (^ or $) refers to the ends of the partition"
-    if any(_uses_match_number(e) for e in [*components, *conditions]):
+    if any(p.uses_match_number(e) for e in [*components, *conditions]):
         return "MATCH_NUMBER() counts every earlier match of the partition"
     return None
 

@@ -82,7 +82,7 @@ def check_clause(analysis: Analysis, within_kind: str | None) -> None:
             node.args.get("rows_per_match") or node)
     if analysis.uncertain_time is not None:
         _check_uncertain_time(analysis)
-    if _has_anchor(analysis.pattern):
+    if rp.has_anchor(analysis.pattern):
         raise scope.error(
             CODE, "anchors (^, $) are refused over a stream: a stream's partition has no last row, "
             "and its matching restarts after every gap longer than WITHIN",
@@ -126,8 +126,8 @@ def check_navigation(analysis: Analysis, window_calls: list[exp.Expression]) -> 
 def check_plan(analysis: Analysis, conditions: dict, components: list) -> None:
     """MATCH_NUMBER() is renumbered by the operator across restarts, which it can do for a measure
     that is MATCH_NUMBER() itself, not for one inside DEFINE or a navigation."""
-    offending = [e for e in conditions.values() if _uses_match_number(e)]
-    offending += [c for c in components if not isinstance(c, p.MatchNumber) and _uses_match_number(c)]
+    offending = [e for e in conditions.values() if p.uses_match_number(e)]
+    offending += [c for c in components if not isinstance(c, p.MatchNumber) and p.uses_match_number(c)]
     if offending:
         found = analysis.node.find(dx.MatchNumber)
         raise analysis.scope.error(
@@ -144,30 +144,3 @@ def single_clause_error(clause: exp.Expression, sql: str) -> AnalysisError:
         CODE, "a statement over a stream may hold one MATCH_RECOGNIZE clause (not yet several, "
         "nor one over another's output)", sql, keyword if keyword >= 0 else start,
         len("MATCH_RECOGNIZE"))
-
-
-def _has_anchor(pattern: rp.Pattern) -> bool:
-    if isinstance(pattern, rp.Anchor):
-        return True
-    return any(_has_anchor(child) for child in _children(pattern))
-
-
-def _children(pattern):
-    for name in ("items", "pattern"):
-        value = getattr(pattern, name, None)
-        if isinstance(value, tuple):
-            yield from value
-        elif value is not None and not isinstance(value, (str, int, float)):
-            yield value
-
-
-def _uses_match_number(expression) -> bool:
-    if isinstance(expression, p.MatchNumber):
-        return True
-    if isinstance(expression, (p.NavigatedLabel, p.LabelAggregate)):
-        return expression.what == "match_number"
-    if isinstance(expression, p.MatchRows):
-        return "match_number" in expression.fields
-    if isinstance(expression, p.Operator):
-        return any(_uses_match_number(o) for o in expression.operands)
-    return False

@@ -8,6 +8,7 @@ SQL:2016 prescribes); groups are gone.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Union
 
@@ -151,3 +152,14 @@ def to_text(pattern: Pattern, names: list[str] | None = None) -> str:
         return f"({text})" if isinstance(p, parenthesize) else text
 
     return render(pattern)
+
+
+def has_anchor(pattern) -> bool:
+    """Whether ``^`` or ``$`` occurs anywhere in ``pattern``."""
+    if isinstance(pattern, Anchor):
+        return True
+    for value in vars(pattern).values():
+        for item in value if isinstance(value, tuple) else (value,):
+            if dataclasses.is_dataclass(item) and type(item).__module__ == __name__ and has_anchor(item):
+                return True
+    return False

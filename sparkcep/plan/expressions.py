@@ -163,3 +163,17 @@ Expression = Union[
     Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, Constant, Operator, NavigatedLabel,
     LabelAggregate, MatchRows, Confidence, MatchTimeRange,
 ]
+
+
+def uses_match_number(expression) -> bool:
+    """Whether ``expression`` reads MATCH_NUMBER() (itself, navigated, aggregated or as a field
+    of the match's rows)."""
+    if isinstance(expression, MatchNumber):
+        return True
+    if isinstance(expression, (NavigatedLabel, LabelAggregate)):
+        return expression.what == "match_number"
+    if isinstance(expression, MatchRows):
+        return "match_number" in expression.fields
+    if isinstance(expression, Operator):
+        return any(uses_match_number(e) for e in expression.operands)
+    return False

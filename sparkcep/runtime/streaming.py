@@ -309,7 +309,7 @@ def _processor(stream_plan: StreamPlan):
                 self.handle.registerTimer(timer)
 
         def close(self) -> None:
-            pass
+            pass  # nothing to release: every value lives in the state store
 
     return MatchProcessor()
 
@@ -352,7 +352,7 @@ def _ordering_processor(release: "OrderedRelease"):
                 yield released.to_pandas()
 
         def close(self) -> None:
-            pass
+            pass  # nothing to release: every value lives in the state store
 
     return OrderingProcessor()
 

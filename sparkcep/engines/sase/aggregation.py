@@ -82,11 +82,15 @@ from sparkcep.errors import InternalError
 
 FIRST = "first"
 LAST = "last"
+SUM = "sum"  # a per-match SUM over every row a (Kleene) variable selects
+COUNT = "count"  # a per-match COUNT of the non-null values of those rows
 
 # what a transition does to a measure of the partial matches it moves
 _KEEP = 0  # the value is known and unchanged
 _SET = 1  # the value becomes the row's value
 _DROP = 2  # no value (yet): the variable was skipped or is still ahead
+_ADD = 3  # the row is added to the value (a per-match SUM/COUNT over the variable's rows)
+_ZERO = 4  # the value starts at 0 (a per-match COUNT before the variable's first row)
 
 _DECIMAL = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)  # exact Decimal sums and products
 
@@ -96,7 +100,9 @@ class MeasureRef:
     """A measure whose value in a match is one selected row's value."""
 
     variable: int  # pattern variable id
-    which: str  # "first" or "last": that variable's first or last selected row in the match
+    # "first" or "last": that variable's first or last selected row in the match; "sum" /
+    # "count": SUM / COUNT over all its rows in the match (``grouped_aggregation`` only)
+    which: str
     column: int  # index into RowBlock.columns
 
 
@@ -264,6 +270,9 @@ class _Automaton:
         for kv, which in self.measure_comp:
             if kv is None:
                 out.append(_DROP)
+            elif which in (SUM, COUNT):  # every row of the variable adds to the value
+                out.append(_ADD if kv == t else _KEEP if k is not None else
+                           _ZERO if which == COUNT else _DROP)
             elif kv == t and (not take or which == LAST):
                 out.append(_SET)
             elif k is not None and (kv < k or (kv == k and not (take and which == LAST))):
@@ -372,10 +381,12 @@ class AggregationEngine:
     them, without building them (module docstring). Check ``aggregation_unsupported_reason``
     first: the engine reads only the row-local masks."""
 
+    MEASURE_KINDS = (FIRST, LAST)  # the MeasureRef.which this engine aggregates
+
     def __init__(self, spec: MatchSpec, measures: tuple[MeasureRef, ...] = ()) -> None:
         for m in measures:
-            if m.which not in (FIRST, LAST):
-                raise InternalError(f"MeasureRef.which must be 'first' or 'last', not {m.which!r}")
+            if m.which not in self.MEASURE_KINDS:
+                raise InternalError(f"MeasureRef.which {m.which!r} is not one of {self.MEASURE_KINDS}")
         self.spec = spec
         self.measures = tuple(measures)
         self.auto = _Automaton(compile_pattern(spec), self._kind_refs())

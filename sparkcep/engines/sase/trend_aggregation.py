@@ -49,6 +49,7 @@ import operator
 from dataclasses import dataclass
 
 from sparkcep.engines.sase.aggregation import (
+    _ADD,
     _KEEP,
     _SET,
     LAST,
@@ -125,14 +126,16 @@ class TrendAggregationEngine(AggregationEngine):
     decide negations), which ``sparkcep.compiler.aggregation_pushdown.row_comparisons`` ensures."""
 
     def __init__(self, spec: MatchSpec, measures: tuple[MeasureRef, ...] = (),
-                 comparisons: tuple[RowComparison, ...] = ()) -> None:
+                 comparisons: tuple[RowComparison, ...] = (),
+                 keys: tuple[MeasureRef, ...] = ()) -> None:
+        """``keys``: more slots to key the cells by (``grouped_aggregation``'s group keys)."""
         for c in comparisons:
             if c.op not in OPERATORS:
                 raise InternalError(f"RowComparison.op {c.op!r}")
             if c.ref.variable == c.variable and c.ref.which != LAST:
                 raise InternalError("a comparison with the variable's own FIRST row")
         self.comparisons = tuple(comparisons)
-        self.slots = tuple(dict.fromkeys(c.ref for c in self.comparisons))
+        self.slots = tuple(dict.fromkeys([c.ref for c in self.comparisons] + list(keys)))
         super().__init__(spec, measures)
         m, s = len(self.measures), len(self.slots)
         # per destination state: (slot, value index, op, holds_when_null) of its variable's tests
@@ -225,7 +228,7 @@ class TrendAggregationEngine(AggregationEngine):
             for _key, cell in items:
                 count += cell[0]
                 for i in range(m):
-                    if kinds[i] == _KEEP:
+                    if kinds[i] in (_KEEP, _ADD):  # carried over (_ADD: then added to)
                         kept[i] = self._merge_part(i, kept[i], cell[1 + i])
             pending.append((dst, key, self._moved(kinds, count, values, kept)))
             return

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from sparkcep import dialect
+from sparkcep.compiler.splice import Splicer, quote_identifier
 from sparkcep.engines.sase.aggregation import MeasureRef, aggregation_unsupported_reason
 from sparkcep.engines.sase.pattern import compile_pattern
 from sparkcep.engines.sase.trend_aggregation import FLIPPED, OPERATORS, RowComparison
@@ -58,6 +59,9 @@ class Pushdown:
 
     plan: AggregationPlan
     calls: tuple[tuple[int, int, str], ...]
+    # row-local SQL to compute as more value columns (the GROUP BY buckets), in order: their
+    # indices continue the clause's value columns
+    value_texts: tuple[str, ...] = ()
 
 
 def pushdown(
@@ -81,6 +85,7 @@ def pushdown(
     comparisons: tuple[RowComparison, ...] = ()
     texts: tuple[str, ...] = ()
     reason = _query_reason(select, spec, False, partition_names)
+    buckets = _bucket_items(select, partition_names) if reason is None else []
     if reason is None and conditions and spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
         reason = (f"a match-dependent DEFINE under {spec.strategy.value} (comparisons between rows "
                   "are counted under SKIP TILL ANY MATCH only)")
@@ -101,10 +106,33 @@ def pushdown(
     names: list[str] = []
     outputs: list[AggregateOutput] = []
     calls: list[tuple[int, int, str]] = []
+    # GROUP BY buckets of a selected row's value: the key each group is counted under, and per
+    # measure bucketed its representative (the least value over the group's matches), which the
+    # outer query reads under the measure's name to compute the bucket again
+    keys: list[MeasureRef] = []
+    key_texts: list[str] = []
+    new_texts: list[str] = []
+    grouped: dict[str, int] = {}  # measure name (lower case) -> output of its representative
+    group_names: dict[str, str] = {}
+    for item in buckets:
+        found = _bucket(item, spec, alias_name, measure_components, partitions, value_texts,
+                        new_texts, source)
+        if isinstance(found, str):
+            return None, f"GROUP BY {' '.join(_text(item, source).split())}: {found}"
+        key, measure, column = found
+        if key not in keys:
+            keys.append(key)
+            key_texts.append(" ".join(_text(item, source).split()))
+        output = _register(AggregateOutput("min", None), measure, column.name, measures, names)
+        if output not in outputs:
+            outputs.append(output)
+        grouped[column.name.lower()] = outputs.index(output)
+        group_names.setdefault(column.name.lower(), column.name)
     for node in _outer_nodes(select):
         for column in _columns_outside_aggregates(node):
             name = column.name.lower()
-            if _names_clause(column, alias_name) and name in measure_components and name not in partitions:
+            if (_names_clause(column, alias_name) and name in measure_components
+                    and name not in partitions and name not in grouped):
                 return None, f"the measure {column.name} is used outside COUNT/SUM/AVG/MIN/MAX"
         for call in _aggregate_calls(node):
             found = _call_output(call, alias_name, measure_components, measures, names)
@@ -117,10 +145,36 @@ def pushdown(
             if found.function in ("count_star", "count"):
                 read = f"coalesce({read}, CAST(0 AS BIGINT))"
             calls.append((*dialect.span(call), read))
-    if not outputs:
+    if not calls:
         return None, "the outer query computes no COUNT/SUM/AVG/MIN/MAX of the matches"
-    plan = AggregationPlan(tuple(measures), tuple(outputs), tuple(names), comparisons, texts)
-    return Pushdown(plan, tuple(calls)), None
+    positive = {c.var for c in compile_pattern(spec).components}
+    for reference, name in zip(measures, names):
+        if reference.which in (SUM_KIND, COUNT_KIND) and reference.variable not in positive:
+            return None, f"the measure {name} sums the rows of a negated variable"
+    if spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
+        if keys:
+            return None, (f"GROUP BY a bucket under {spec.strategy.value} (counted per bucket "
+                          "under SKIP TILL ANY MATCH only)")
+        if any(m.which in (SUM_KIND, COUNT_KIND) for m in measures):
+            return None, (f"a per-match SUM/COUNT over a variable's rows under "
+                          f"{spec.strategy.value} (summed under SKIP TILL ANY MATCH only)")
+    plan = AggregationPlan(
+        tuple(measures), tuple(outputs), tuple(names), comparisons, texts, tuple(keys),
+        tuple(key_texts), tuple((group_names[n], i) for n, i in grouped.items()))
+    return Pushdown(plan, tuple(calls), tuple(new_texts)), None
+
+
+def _text(node: exp.Expression, source: str) -> str:
+    start, end = dialect.span(node)
+    return source[start:end]
+
+
+def _register(output: AggregateOutput, reference: MeasureRef, name: str,
+              measures: list[MeasureRef], names: list[str]) -> AggregateOutput:
+    if reference not in measures:
+        measures.append(reference)
+        names.append(name)
+    return AggregateOutput(output.function, measures.index(reference))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,14 +338,79 @@ def _query_reason(select: exp.Select, spec: MatchSpec, has_conditions: bool,
         for key in ("grouping_sets", "cube", "rollup", "totals"):
             if group.args.get(key):
                 return "GROUPING SETS, CUBE or ROLLUP"
+        partitions = {n.lower() for n in partition_names}
         for item in group.expressions:
-            if not isinstance(item, exp.Column):
-                return "a GROUP BY item that is not a PARTITION BY column"
-            grouped.append(item.name.lower())
+            if isinstance(item, exp.Column) and item.name.lower() in partitions:
+                grouped.append(item.name.lower())
+            elif isinstance(item, exp.Literal):
+                return "GROUP BY a position or a constant"
     if set(grouped) != {n.lower() for n in partition_names}:
-        return ("GROUP BY is not exactly the PARTITION BY columns (each group must be one "
+        return ("GROUP BY does not list every PARTITION BY column (each group must lie in one "
                 "partition)")
     return None
+
+
+def _bucket_items(select: exp.Select, partition_names: tuple[str, ...]) -> list[exp.Expression]:
+    """The GROUP BY items that are not PARTITION BY columns: buckets of a selected row's value."""
+    group = select.args.get("group")
+    partitions = {n.lower() for n in partition_names}
+    return [item for item in (group.expressions if group is not None else [])
+            if not (isinstance(item, exp.Column) and item.name.lower() in partitions)]
+
+
+# functions whose value is not one per input row (Spark's nondeterministic expressions)
+_NONDETERMINISTIC = {"rand", "randn", "random", "uuid", "shuffle", "randstr", "uniform",
+                     "monotonically_increasing_id", "spark_partition_id", "input_file_name",
+                     "current_timestamp", "now", "current_date"}
+
+
+def _bucket(item: exp.Expression, spec: MatchSpec, alias_name: str | None,
+            measure_components: dict, partitions: set[str], value_texts: list[str],
+            new_texts: list[str], source: str):
+    """A GROUP BY item as ``(key, measure, column)``: the slot the counters are keyed by (the
+    item computed per input row, as a value column), the measure it buckets and its column in
+    the item; or why it is not such a bucket. ``new_texts`` gets the value column's SQL."""
+    if item.find(exp.AggFunc, exp.Window, exp.Subquery, exp.Select) is not None:
+        return "an aggregate, window function or subquery"
+    for node in item.walk():
+        name = (node.name if isinstance(node, exp.Anonymous) else
+                node.sql_name() if isinstance(node, exp.Func) else "")
+        if isinstance(node, (exp.Rand, exp.Randn)) or name.lower() in _NONDETERMINISTIC:
+            return "a nondeterministic function"
+    splicer = Splicer(source)
+    measure_columns = []
+    for column in item.find_all(exp.Column):
+        name = column.name.lower()
+        if _names_clause(column, alias_name) and name in measure_components and name not in partitions:
+            measure_columns.append(column)
+        elif name in partitions and _names_clause(column, alias_name):
+            splicer.replace(*dialect.span(column), quote_identifier(column.name))
+        else:
+            return f"{column.sql()} is neither a measure nor a PARTITION BY column"
+    if len({c.name.lower() for c in measure_columns}) != 1:
+        return "a GROUP BY item must read exactly one measure (a bucket of its value)"
+    column = measure_columns[0]
+    reference = _measure_ref(measure_components[column.name.lower()])
+    if reference is None or reference.which not in ("first", "last"):
+        return (f"the measure {column.name} is not X.col, FIRST(X.col) or LAST(X.col) of one "
+                "variable")
+    pattern = compile_pattern(spec)
+    if not any(c.var == reference.variable and c.min >= 1 for c in pattern.components):
+        return (f"the measure {column.name} is of a variable some matches have no row for (its "
+                "quantifier's minimum is 0)")
+    value = value_texts[reference.column]
+    for c in measure_columns:
+        splicer.replace(*dialect.span(c), value)
+    text = f"({splicer.render(*dialect.span(item))})"
+    if text == f"({value})" or text == value:
+        index = reference.column
+    elif text in value_texts:
+        index = value_texts.index(text)
+    else:
+        if text not in new_texts:
+            new_texts.append(text)
+        index = len(value_texts) + new_texts.index(text)
+    return MeasureRef(reference.variable, reference.which, index), reference, column
 
 
 def _outer_nodes(select: exp.Select) -> list[exp.Expression]:
@@ -360,15 +479,20 @@ def _call_output(call: exp.Expression, alias_name: str | None,
         return f"{function.upper()}({argument.name}): not a measure"
     reference = _measure_ref(component)
     if reference is None:
-        return (f"the measure {argument.name} is not X.col, FIRST(X.col) or LAST(X.col) of one "
-                "variable")
-    if reference not in measures:
-        measures.append(reference)
-        names.append(argument.name)
-    return AggregateOutput(function, measures.index(reference))
+        return (f"the measure {argument.name} is not X.col, FIRST(X.col), LAST(X.col), SUM(X.col) "
+                "or COUNT(X.col) of one variable")
+    return _register(AggregateOutput(function, None), reference, argument.name, measures, names)
+
+
+SUM_KIND, COUNT_KIND = "sum", "count"
 
 
 def _measure_ref(component) -> MeasureRef | None:
+    if (isinstance(component, p.Aggregate) and component.function in (SUM_KIND, COUNT_KIND)
+            and not component.distinct and component.column is not None
+            and component.variables is not None and len(component.variables) == 1):
+        (variable,) = component.variables
+        return MeasureRef(variable=variable, which=component.function, column=component.column)
     if not isinstance(component, p.Navigation) or component.offset != 0:
         return None
     if component.variables is None or len(component.variables) != 1:

@@ -316,17 +316,30 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
     elif plan.aggregation is not None:
         computed = ", ".join(_aggregate_text(o, plan) for o in plan.aggregation.outputs)
         comparisons = plan.aggregation.comparison_texts
-        if comparisons:
+        if plan.aggregation.grouped:
+            lines.append("engine:     aggregation without enumerating matches (counters per "
+                         "automaton state keyed by the rows' values they group or compare by, "
+                         "per-match sums carried along, engines/sase/grouped_aggregation)")
+        elif comparisons:
             lines.append("engine:     aggregation without enumerating matches (GRETA: counters per "
                          "automaton state keyed by the compared rows' values, "
                          "engines/sase/trend_aggregation)")
         else:
             lines.append("engine:     aggregation without enumerating matches (A-Seq prefix "
                          "counters, engines/sase/aggregation)")
-        lines.append("  why:      the outer query only aggregates the matches per partition: "
+        per = "partition and bucket" if plan.aggregation.keys else "partition"
+        lines.append(f"  why:      the outer query only aggregates the matches per {per}: "
                      f"{computed} come from counters updated row by row; no match is built")
         if comparisons:
             lines.append("  keyed by:  " + "; ".join(comparisons))
+        for text, key in zip(plan.aggregation.key_texts, plan.aggregation.keys):
+            lines.append(f"  grouped by: {text}, computed per input row; a match counts in the "
+                         f"bucket of {names[key.variable]}'s {key.which} row")
+        sums = [n for m, n in zip(plan.aggregation.measures, plan.aggregation.measure_names)
+                if m.which in ("sum", "count")]
+        if sums:
+            lines.append("  per-match sums: " + ", ".join(sums) + " (count, sum and least/"
+                         "greatest sum carried per counter)")
     else:
         lines.append("engine:     postponed result construction (SASE++, engines/sase/postponing)")
         lines.append("  why:      SKIP TILL ANY MATCH: every combination of rows is a match; "

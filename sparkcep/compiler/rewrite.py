@@ -426,6 +426,12 @@ def _compile_clause(
             clause, spec, lowered.conditions, lowered.values.texts, sql, plan.partition_columns,
             _measure_components(lowered))
     if pushed is not None:
+        if pushed.value_texts:  # GROUP BY buckets, computed per row by Catalyst
+            for text in pushed.value_texts:
+                lowered.values.add(text)
+            table_sql, value_columns, parts = _input_query(
+                analysis, lowered, within_kind, sql, splicer, relation)
+            plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
         plan = dataclasses.replace(plan, aggregation=pushed.plan)
         chunking = None  # one result row per partition: chunks would split the counters
     function_name, input_sql, plan = _function_input(analysis, plan, table_sql, lowered, within_kind, chunking)
@@ -483,6 +489,10 @@ def _aggregation_replacement(analysis: Analysis, pushed: Pushdown, call: str, sp
     partial aggregates the outer query's calls read (``aggregation_pushdown``)."""
     columns = [quote_identifier(item.name) for item in analysis.partition_by]
     columns += [quote_identifier(aggregation_output_name(i)) for i in range(len(pushed.plan.outputs))]
+    # a bucketed measure: its least value in the group, from which the outer query computes the
+    # bucket again as written
+    columns += [f"{quote_identifier(aggregation_output_name(i))} AS {quote_identifier(name)}"
+                for name, i in pushed.plan.group_columns]
     return _aliased(f"(SELECT {', '.join(columns)} FROM {call})", analysis.node, splicer)
 
 

@@ -167,6 +167,8 @@ def _splice(tree: exp.Expression, pushed, splicer: Splicer) -> SharedPass:
         columns += [f"{quote_identifier(shared_column(number, output_name(i)))} AS "
                     f"{quote_identifier(output_name(i))}"
                     for i in range(len(match.plan.aggregation.outputs))]
+        columns += [f"{quote_identifier(shared_column(number, output_name(i)))} AS "
+                    f"{quote_identifier(name)}" for name, i in match.plan.aggregation.group_columns]
         text = (f"(SELECT {', '.join(columns)} FROM {quote_identifier(cte_name)} "
                 f"WHERE {quote_identifier(BRANCH_COLUMN)} = {number})")
         span = dialect.span(clause)

@@ -33,6 +33,18 @@ class AggregationPlan:
     # (``sparkcep.engines.sase.trend_aggregation``), and each one's text as written, for explain
     comparisons: tuple[RowComparison, ...] = ()
     comparison_texts: tuple[str, ...] = ()
+    # GROUP BY buckets (``sparkcep.engines.sase.grouped_aggregation``): per bucket the slot the
+    # counters are keyed by (the bucket computed per row as a value column, of the measure's
+    # row) and its text as written; per bucketed measure (its name, the output holding its
+    # least value in the group), which the function outputs under the measure's name
+    keys: tuple[MeasureRef, ...] = ()
+    key_texts: tuple[str, ...] = ()
+    group_columns: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def grouped(self) -> bool:
+        """Whether the grouped engine runs it: buckets, or per-match sums over a variable."""
+        return bool(self.keys) or any(m.which in ("sum", "count") for m in self.measures)
 
 
 def output_name(index: int) -> str:

@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from sparkcep.engines.contract import RowBlock
 from sparkcep.engines.sase.aggregation import AggregationEngine, AggregateTotals
+from sparkcep.engines.sase.grouped_aggregation import GroupedAggregationEngine
 from sparkcep.engines.sase.next_aggregation import NextMatchAggregationEngine
 from sparkcep.engines.sase.trend_aggregation import TrendAggregationEngine
 from sparkcep.engines.spec import Strategy
@@ -38,7 +39,10 @@ class AggregationRunner:
         self.schema = output_schema
         self.aggregation = plan.aggregation
         comparisons = self.aggregation.comparisons
-        if comparisons:
+        if self.aggregation.grouped:
+            self.engine = GroupedAggregationEngine(plan.spec, self.aggregation.measures,
+                                                   comparisons, self.aggregation.keys)
+        elif comparisons:
             self.engine = TrendAggregationEngine(plan.spec, self.aggregation.measures, comparisons)
         elif plan.spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:
             self.engine = NextMatchAggregationEngine(plan.spec, self.aggregation.measures)
@@ -46,7 +50,8 @@ class AggregationRunner:
             self.engine = AggregationEngine(plan.spec, self.aggregation.measures)
         self.read_columns = sorted({m.column for m in self.aggregation.measures}
                                    | {c.column for c in comparisons}
-                                   | {c.ref.column for c in comparisons})
+                                   | {c.ref.column for c in comparisons}
+                                   | {k.column for k in self.aggregation.keys})
         self.partition_values: dict[str, object] | None = None
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
@@ -66,18 +71,24 @@ class AggregationRunner:
         yield from ()
 
     def finish(self) -> Iterator[pa.RecordBatch]:
-        totals = self.engine.totals()
-        if totals.matches == 0:
-            return
-        values = dict(self.partition_values or {})
-        arrays = [pa.array([values.get(name)], type=self.schema.field(name).type)
-                  for name in self.plan.passthrough_columns]
-        first_output = len(self.plan.passthrough_columns)
-        for index, output in enumerate(self.aggregation.outputs):
-            arrow_type = self.schema.field(first_output + index).type
-            value = _output_value(output.function, output.measure, totals, arrow_type)
-            arrays.append(pa.array([value], type=arrow_type))
-        yield pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+        """One row per group with matches (a group: the partition, or with GROUP BY buckets one
+        bucket of it), one batch each."""
+        if isinstance(self.engine, GroupedAggregationEngine):
+            groups = self.engine.group_totals()
+        else:
+            groups = [self.engine.totals()]
+        for totals in groups:
+            if totals.matches == 0:
+                continue
+            values = dict(self.partition_values or {})
+            arrays = [pa.array([values.get(name)], type=self.schema.field(name).type)
+                      for name in self.plan.passthrough_columns]
+            first_output = len(self.plan.passthrough_columns)
+            for index, output in enumerate(self.aggregation.outputs):
+                arrow_type = self.schema.field(first_output + index).type
+                value = _output_value(output.function, output.measure, totals, arrow_type)
+                arrays.append(pa.array([value], type=arrow_type))
+            yield pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
 
 class SharedAggregationRunner:
@@ -121,7 +132,8 @@ def _output_value(function: str, measure: int | None, totals: AggregateTotals, a
     if function == "count":
         return _bigint(result.non_null, "COUNT")
     if function in ("min", "max"):
-        return result.minimum if function == "min" else result.maximum
+        value = result.minimum if function == "min" else result.maximum
+        return None if value is None else _typed(value, arrow_type, function.upper())
     if result.non_null == 0 or result.total is None:
         return None
     if function == "sum":

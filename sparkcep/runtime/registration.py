@@ -240,11 +240,22 @@ def _aggregation_fields(spark, match: CompiledMatch, fields_by_name: dict, args)
     aggregation = match.plan.aggregation
     fields: list = []
     probes: list[tuple[int, str]] = []
+    per_match = []  # per-match SUM/COUNT measures: their value per match, over the input
     for index, output in enumerate(aggregation.outputs):
         if output.function in ("count_star", "count"):
             fields.append(StructField(output_name(index), LongType(), True))
             continue
-        column = match.plan.value_columns[aggregation.measures[output.measure].column]
+        measure = aggregation.measures[output.measure]
+        column = match.plan.value_columns[measure.column]
+        if measure.which in ("sum", "count"):
+            # the type Spark gives the aggregate of the per-match SUM/COUNT (also MIN/MAX: the
+            # per-match value's type)
+            inner = f"{measure.which}({quote_identifier(column)})"
+            if inner not in per_match:
+                per_match.append(inner)
+            probes.append((index, f"{output.function}(`s{per_match.index(inner)}`)"))
+            fields.append(None)
+            continue
         if output.function in ("min", "max"):
             fields.append(StructField(output_name(index), fields_by_name[column].dataType, True))
             continue
@@ -252,7 +263,11 @@ def _aggregation_fields(spark, match: CompiledMatch, fields_by_name: dict, args)
         fields.append(None)
     if probes:
         select = ", ".join(f"{sql} AS `c{i}`" for i, (_, sql) in enumerate(probes))
-        types = _probe(spark, f"{match.probe_prefix}SELECT {select} FROM ({match.table_sql})", match, args)
+        source = f"({match.table_sql})"
+        if per_match:  # the per-match values as columns (a window aggregate has its type)
+            values = ", ".join(f"{sql} OVER () AS `s{i}`" for i, sql in enumerate(per_match))
+            source = f"(SELECT *, {values} FROM {source})"
+        types = _probe(spark, f"{match.probe_prefix}SELECT {select} FROM {source}", match, args)
         for (index, _), field in zip(probes, types.fields):
             fields[index] = StructField(output_name(index), field.dataType, True)
     return fields

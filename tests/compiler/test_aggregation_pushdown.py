@@ -71,13 +71,21 @@ def test_pushdown_applies_to_every_supported_aggregate():
      "match-dependent DEFINE under SKIP TILL NEXT MATCH"),
     (dict(strategy=""), "STRICT CONTIGUITY"),
     (dict(rows="ALL ROWS PER MATCH"), "ALL ROWS PER MATCH"),
-    (dict(rest=""), "GROUP BY is not exactly the PARTITION BY columns"),
+    (dict(rest=""), "GROUP BY does not list every PARTITION BY column"),
     (dict(rest="WHERE a_val > 0 GROUP BY p"), "filters the matches"),
     (dict(select="p, SUM(b_plus)"), "is not X.col"),
     (dict(select="p, SUM(b2)"), "is not X.col"),
     (dict(select="p, SUM(DISTINCT a_val)"), "DISTINCT"),
     (dict(select="p, stddev(a_val)"), "STDDEV"),
-    (dict(select="p, a_val, COUNT(*)", rest="GROUP BY p, a_val"), "GROUP BY"),
+    (dict(select="p, COUNT(*)", rest="GROUP BY p, 2"), "a position or a constant"),
+    (dict(select="p, COUNT(*)", rest="GROUP BY p, floor(b_plus)"), "is not X.col"),
+    (dict(select="p, COUNT(*)", rest="GROUP BY p, a_val + b_plus"), "exactly one measure"),
+    (dict(select="p, COUNT(*)", rest="GROUP BY p, a_val + rand()"), "nondeterministic"),
+    (dict(select="p, COUNT(*)", rest="GROUP BY p, a_val + q"), "neither a measure"),
+    (dict(select="p, COUNT(*)", rest="GROUP BY p, floor(a_val)", pattern="A? B+"),
+     "quantifier's minimum is 0"),
+    (dict(select="p, COUNT(*)", rest="GROUP BY p, floor(a_val)", strategy="SKIP TILL NEXT MATCH"),
+     "a bucket under SKIP TILL NEXT MATCH"),
     (dict(define=" AND B.val > LAST(B.val, 2)"), "other than LAST(X.x, 1)"),
     (dict(define=" AND B.val > LAST(B.ts, 1)"), "two different expressions"),
     (dict(define=" AND B.val > LAST(B.val, 1) + 1"), "two different expressions"),
@@ -160,3 +168,63 @@ def test_skip_till_next_match_without_within_is_pushed_down():
     windowed = compile_statement(text.replace("PATTERN (A B+)", "PATTERN (A B+) WITHIN 10")).matches[0]
     assert windowed.plan.aggregation is None
     assert "SKIP TILL NEXT MATCH with WITHIN" in windowed.aggregation_note
+
+
+SUMS = """SELECT p, COUNT(*), SUM(s), AVG(s), MIN(s), MAX(s), SUM(n) FROM ev MATCH_RECOGNIZE (
+  PARTITION BY p ORDER BY ts MEASURES {measures}
+  {strategy} PATTERN ({pattern}) DEFINE A AS kind = 'a', B AS kind = 'b', C AS kind = 'c') AS m
+  GROUP BY p"""
+
+
+def _sums(measures="SUM(B.val) AS s, COUNT(B.val) AS n", strategy="SKIP TILL ANY MATCH",
+          pattern="A B* C"):
+    return compile_statement(SUMS.format(measures=measures, strategy=strategy,
+                                         pattern=pattern)).matches[0]
+
+
+def test_per_match_sums_over_a_kleene_variable_are_pushed_down():
+    match = _sums()
+    assert match.aggregation_note is None
+    aggregation = match.plan.aggregation
+    assert [(m.variable, m.which) for m in aggregation.measures] == [(1, "sum"), (1, "count")]
+    assert aggregation.grouped and not aggregation.keys
+
+
+@pytest.mark.parametrize("change, reason", [
+    (dict(measures="MIN(B.val) AS s, COUNT(B.val) AS n"), "is not X.col"),
+    (dict(measures="SUM(DISTINCT B.val) AS s, COUNT(B.val) AS n"), "is not X.col"),
+    (dict(measures="SUM(val) AS s, COUNT(B.val) AS n"), "is not X.col"),  # every row of the match
+    (dict(measures="SUM(B.val) AS s, COUNT(C.val) AS n", pattern="A !C B+"), "negated"),
+    (dict(strategy="SKIP TILL NEXT MATCH"), "per-match SUM/COUNT over a variable's rows under"),
+])
+def test_per_match_sums_refused_with_a_reason(change, reason):
+    match = _sums(**change)
+    assert match.plan.aggregation is None
+    assert reason.lower() in (match.aggregation_note or "").lower(), match.aggregation_note
+
+
+def test_a_bucket_is_computed_per_row_from_the_users_text():
+    text = (GOLDEN / "hourly_buckets_kleene_sums.sql").read_text()
+    match = compile_statement(text).matches[0]
+    aggregation = match.plan.aggregation
+    (key,) = aggregation.keys
+    assert (key.variable, key.which) == (0, "first")
+    # the bucket's value column is the GROUP BY item with the measure replaced by its argument
+    assert "(date_trunc('HOUR', (`ts`))) AS `__sparkcep_v2`" in match.table_sql
+    assert match.plan.value_columns[key.column] == "__sparkcep_v2"
+    # the function hands the group's least first_ts to the outer query, under the measure's name
+    ((name, output),) = aggregation.group_columns
+    assert name == "first_ts" and aggregation.outputs[output].function == "min"
+    explained = explain_statement(text)
+    assert "engines/sase/grouped_aggregation" in explained
+    assert "grouped by: date_trunc('HOUR', first_ts), computed per input row" in explained
+    assert "per-match sums: cart_total, carts" in explained
+
+
+def test_grouping_by_the_measure_itself_needs_no_new_column():
+    text = BASE.format(select="p, a_val, COUNT(*)", partition="PARTITION BY p",
+                       rows="ONE ROW PER MATCH", strategy="SKIP TILL ANY MATCH", pattern="A B+",
+                       define="", rest="GROUP BY p, a_val")
+    match = compile_statement(text).matches[0]
+    (key,) = match.plan.aggregation.keys
+    assert key == match.plan.aggregation.measures[0]

@@ -91,3 +91,25 @@ def test_pushdown_equals_enumeration(spark, events, outer, pattern, within, risi
     assert len(expected) >= 2
     assert _rows(pushed) == expected
     assert pushed.schema == enumerated.schema
+
+
+def test_union_all_of_grouped_queries_runs_in_one_pass(spark, events):
+    # two grouped branches over the same input share one pass; each emits a row per bucket
+    hourly = CLAUSE.format(pattern="A B+ C", within="WITHIN INTERVAL '1' HOUR", negated="",
+                           rising="")
+    sums = CLAUSE.format(pattern="A B* C", within="", negated="", rising="")
+    branches = [
+        ("SELECT p, 'first' AS what, date_trunc('HOUR', first_ts) AS h, COUNT(*) AS n, "
+         "MAX(s_dec) AS x FROM {c} GROUP BY p, date_trunc('HOUR', first_ts)", hourly),
+        ("SELECT p, 'last', date_trunc('HOUR', last_ts), COUNT(*), SUM(s_dec) FROM {c} "
+         "GROUP BY p, date_trunc('HOUR', last_ts)", sums),
+    ]
+    pushed_sql = "\nUNION ALL\n".join(b.format(c=f"{c} AS m") for b, c in branches)
+    enumerated_sql = "\nUNION ALL\n".join(b.format(c=f"(SELECT * FROM {c}) AS m")
+                                          for b, c in branches)
+    assert "== shared pass: function" in explain_statement(pushed_sql)
+    pushed, enumerated = sparkcep.sql(spark, pushed_sql), sparkcep.sql(spark, enumerated_sql)
+    expected = _rows(enumerated)
+    assert len({r[1] for r in expected}) == 2 and len(expected) >= 4
+    assert _rows(pushed) == expected
+    assert pushed.schema == enumerated.schema

@@ -31,6 +31,15 @@ optionally as ``LAST(...) IS NULL OR x op LAST(...)``, with op one of ``= <=> <>
 and the same expression on both sides (so both have one type, which Python then orders as Spark
 does). :func:`row_comparisons` recognises them in the lowered DEFINE tree; anything else keeps
 the query on enumeration, with the reason.
+
+Two more shapes run on ``sparkcep.engines.sase.grouped_aggregation``: GROUP BY *buckets* -- a
+deterministic row-local expression of one measure that is one row's value of a variable every
+match has (``date_trunc('HOUR', first_ts)``) -- whose text is spliced with the measure replaced
+by its argument into a value column Catalyst computes per row (:func:`_bucket`), the counters
+keyed by it; the function then hands the outer query, under the measure's name, the least value
+of the measure in each group, from which the untouched outer query computes the bucket again.
+And measures ``SUM(X.col)`` / ``COUNT(X.col)`` over one positive variable's rows, aggregated
+outside like any other measure.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 When the outer query only aggregates a clause's matches (``sparkcep.compiler.aggregation_pushdown``),
 the function feeds the partition's rows to the aggregation engine
 (``sparkcep.engines.sase.aggregation``; ``trend_aggregation`` when DEFINE compares rows of the
-match; ``next_aggregation`` under SKIP TILL NEXT MATCH), which keeps prefix counters instead of
+match; ``grouped_aggregation`` with GROUP BY buckets or per-match sums, one output row per
+bucket; ``next_aggregation`` under SKIP TILL NEXT MATCH), which keeps prefix counters instead of
 matches, and at the end of the partition outputs one row: the partition's key and, per output column, the number
 of matches or an aggregate of a measure over them, in the type Spark gives the same aggregate. A
 partition without matches outputs nothing, as its group would not exist in the enumerated result.

@@ -102,8 +102,7 @@ def grouped_cases(draw, sums: bool, groups: bool):
     spec, masks, keys, columns, measures, comparisons, cuts = draw(trend_cases())
     rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
     n = len(masks[0])
-    positive, negated = _component_variables(spec.pattern)
-    positive = [v for v in positive if v not in negated]
+    positive, _negated = _component_variables(spec.pattern)  # also negated elsewhere: summed too
     items = list(spec.pattern.items) if hasattr(spec.pattern, "items") else [spec.pattern]
     mandatory = []
     for item in items:

@@ -134,6 +134,7 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
     uncertain_time = node.args.get("uncertain_time")
     minimum_confidence, granularity = _uncertain_time(node, scope, definitions)
     within = node.args.get("within") if uncertain_time is not None else _within(node, scope, order_by)
+    _check_trailing_negation(node, scope, rows_per_match)
     return Analysis(
         node=node,
         scope=scope,
@@ -399,6 +400,57 @@ def _check_exclusion(pattern_node: dx.RowPattern, scope: Scope, rows: RowsPerMat
             "EXCLUSION_WITH_UNMATCHED_ROWS",
             "pattern exclusion {- -} cannot be used with ALL ROWS PER MATCH WITH UNMATCHED ROWS",
             exclusion,
+        )
+
+
+def trailing_negations(pattern_node: dx.RowPattern) -> list[dx.PatternNegation]:
+    """The negations at the end of the pattern's top-level sequence (``PATTERN (A B !C)``)."""
+    items: list = []
+
+    def flatten(p) -> None:
+        if isinstance(p, dx.PatternGroup):
+            flatten(p.this)
+        elif isinstance(p, dx.PatternConcat):
+            for item in p.expressions:
+                flatten(item)
+        else:
+            items.append(p)
+
+    flatten(pattern_node)
+    out: list = []
+    while items and isinstance(items[-1], dx.PatternNegation):
+        out.insert(0, items.pop())
+    return out if items else []
+
+
+def _check_trailing_negation(node: dx.MatchRecognize, scope: Scope, rows: RowsPerMatch) -> None:
+    """A trailing negation (docs/semantics.md, "Trailing negation") needs WITHIN: a match is
+    final only when its window has closed. Not with WITH UNMATCHED ROWS or UNCERTAIN TIME."""
+    trailing = trailing_negations(node.args["pattern"])
+    if not trailing:
+        return
+    if node.args.get("uncertain_time") is not None:
+        raise scope.error(
+            "UNCERTAIN_TIME_NOT_SUPPORTED",
+            "a trailing negation is not supported with UNCERTAIN TIME: whether a row lies inside "
+            "a match's window depends on the world, and the engine does not model it yet",
+            trailing[0],
+        )
+    if node.args.get("within") is None:
+        raise scope.error(
+            "TRAILING_NEGATION_REQUIRES_WITHIN",
+            "a trailing negation (a negated variable at the end of the PATTERN) needs WITHIN: a "
+            "match is reported only once no row can break it any more, which without a window "
+            "is never before the end of the partition (and never over a stream); add e.g. "
+            "WITHIN INTERVAL '10' MINUTE after PATTERN (...)",
+            trailing[0],
+        )
+    if rows is RowsPerMatch.ALL_WITH_UNMATCHED:
+        raise scope.error(
+            "TRAILING_NEGATION_NOT_SUPPORTED",
+            "a trailing negation cannot be used with ALL ROWS PER MATCH WITH UNMATCHED ROWS yet "
+            "(a row of a match that a negated row breaks would have to become unmatched)",
+            node.args.get("rows_per_match"),
         )
 
 

@@ -36,9 +36,10 @@ from sparkcep.errors import InternalError
 
 
 class _Pending:
-    __slots__ = ("rows", "labels", "excluded", "limit", "scan")
+    __slots__ = ("rows", "labels", "excluded", "limit", "scan", "timed_out")
 
-    def __init__(self, rows: tuple, labels: tuple, excluded: tuple, limit) -> None:
+    def __init__(self, rows: tuple, labels: tuple, excluded: tuple, limit, timed_out: bool) -> None:
+        self.timed_out = timed_out  # a run its window closed (WITH TIMED OUT MATCHES): no check
         self.rows = rows
         self.labels = labels
         self.excluded = excluded
@@ -127,7 +128,7 @@ class TrailingNegationEngine:
                 raise InternalError("a trailing negation does not report unmatched rows")
             first = self.keys[event.rows[0] - self.base]
             self.pending.append(_Pending(event.rows, event.labels, event.excluded,
-                                         first + self.within))
+                                         first + self.within, event.timed_out))
         held = sum(len(p.rows) for p in self.pending) + self.n_rows - self._oldest()
         if held > self.spec.max_buffered_rows:
             raise budget_exceeded(self.spec, "max_buffered_rows",
@@ -156,7 +157,7 @@ class TrailingNegationEngine:
                     state = "closed"
                     break
                 negated = hits[r - base]
-                if negated and self._qualifies(p, r, negated):
+                if negated and not p.timed_out and self._qualifies(p, r, negated):
                     state = "broken"
                     break
                 r += 1
@@ -192,5 +193,6 @@ class TrailingNegationEngine:
         out: list[MatchEvent] = []
         for _completion, p in done:
             self.matches_out += 1
-            out.append(Match(self.matches_out, p.rows[0], p.rows, p.labels, p.excluded))
+            out.append(Match(self.matches_out, p.rows[0], p.rows, p.labels, p.excluded,
+                             p.timed_out))
         return out

@@ -327,7 +327,8 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
         merge = not plan.conditions
         lines.append("engine:     NFA^b runs with a shared match buffer (SASE+, engines/sase/nfa)")
         lines.append("  why:      SKIP TILL NEXT MATCH; runs in the same state are merged: "
-                     + ("yes (no match-dependent DEFINE)" if merge else
+                     + ("no (WITH TIMED OUT MATCHES reports each run)" if spec.timed_out else
+                        "yes (no match-dependent DEFINE)" if merge else
                         "no (match-dependent DEFINE for " + ", ".join(dependent) + ")"))
     elif plan.aggregation is not None:
         computed = ", ".join(_aggregate_text(o, plan) for o in plan.aggregation.outputs)
@@ -476,6 +477,10 @@ def explain_statement(text: str, dot: bool = False) -> str:
             parts.append(f"order:      {', '.join(_source(o, text) for o in order.expressions)}")
         parts += _selection_lines(plan, clause)
         parts.append(f"rows:       {plan.spec.rows_per_match.value}")
+        if plan.spec.timed_out:
+            parts.append("timed out:  WITH TIMED OUT MATCHES: also every run whose WITHIN window "
+                         "closes (or whose partition ends) before it completes, with the rows it "
+                         "selected, MATCH_STATUS() = 'TIMED_OUT' (runs are not merged)")
         if plan.uncertain_time is not None:
             parts += _uncertain_lines(plan, clause, text)
         parts += _within_lines(plan, clause, text)

@@ -92,7 +92,7 @@ class Match:
     rows: tuple[int, ...]
     labels: tuple[int, ...]
     excluded: tuple[bool, ...] = field(default=())
-    timed_out: bool = False
+    timed_out: bool = field(default=False, kw_only=True)  # after subclasses' positional fields
 
     @property
     def is_empty(self) -> bool:

@@ -190,7 +190,8 @@ class EngineBase:
             rows, labels = found[0], found[1]
             self.matches_out += 1
             excl = tuple(ex[comp_of[v]] for v in labels) if any_ex else ()
-            out.append(Match(self.matches_out, rows[0], rows, labels, excl, len(found) > 2))
+            out.append(Match(self.matches_out, rows[0], rows, labels, excl,
+                             timed_out=len(found) > 2))
             if self.unmatched:
                 self._covered.update(rows)
         self.stats["matches"] = self.matches_out

@@ -194,5 +194,5 @@ class TrailingNegationEngine:
         for _completion, p in done:
             self.matches_out += 1
             out.append(Match(self.matches_out, p.rows[0], p.rows, p.labels, p.excluded,
-                             p.timed_out))
+                             timed_out=p.timed_out))
         return out

@@ -103,3 +103,11 @@ def test_codes_are_listed():
                  "TIMED_OUT_MATCHES_NOT_SUPPORTED", "TIMED_OUT_MATCHES_REQUIRES_WITHIN",
                  "MATCH_STATUS_REQUIRES_TIMED_OUT_MATCHES", "MATCH_STATUS_IN_DEFINE"):
         assert f"`{code}`" in listed, code
+
+
+def test_not_with_uncertain_time():
+    uncertain = statement().replace("ORDER BY ts", "ORDER BY ts UNCERTAIN TIME (ts, te)")
+    located(uncertain, "UNCERTAIN_TIME_NOT_SUPPORTED", "!C")
+    rows = "ONE ROW PER MATCH WITH TIMED OUT MATCHES"
+    located(statement(rows=rows, pattern="A B C").replace(
+        "ORDER BY ts", "ORDER BY ts UNCERTAIN TIME (ts, te)"), "UNCERTAIN_TIME_NOT_SUPPORTED", rows)

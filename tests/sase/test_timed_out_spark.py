@@ -78,3 +78,15 @@ def test_timed_out_matches_batch(spark):
     frame = sparkcep.sql(spark, QUERY.format(rows="ALL ROWS PER MATCH", within=WITHIN))
     got = sorted((r.user_id, r.n, r.status, r.t) for r in frame.collect())
     assert got == sorted((u, n, s, t) for u, n, s, _a, _c, _b, _nc, ts in want for t in ts)
+
+    # the same query cut into WITHIN chunks (without MATCH_NUMBER, which is not chunked): a run
+    # belongs to the chunk that owns its first row, which holds the whole window of that row
+    spark.conf.set("spark.sparkcep.withinChunks", "4")
+    try:
+        text = QUERY.format(rows="ONE ROW PER MATCH", within=WITHIN).replace(
+            "MATCH_NUMBER() AS n, ", "")
+        got = sorted((r.user_id, r.status, r.a_t, r.c_t, r.nb, r.nc, tuple(r.ts))
+                     for r in sparkcep.sql(spark, text).collect())
+    finally:
+        spark.conf.unset("spark.sparkcep.withinChunks")
+    assert got == sorted((u, s, a, c, b, nc, ts) for u, _n, s, a, c, b, nc, ts in want)

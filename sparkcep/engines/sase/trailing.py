@@ -24,13 +24,18 @@ the same idea.
 
 State: the pending matches (rows, labels, the next row to examine), and, for the rows from the
 oldest row a pending or future match may read, their keys, whether a negated variable's row-local
-condition holds, and (for match-dependent conditions) their columns.
+condition holds, and (for match-dependent conditions) their columns. ``buffered_rows`` covers the
+pending matches' rows, so the executor (and a stream's state) keeps them until they are output.
+
+With ``WITH TIMED OUT MATCHES`` the inner NFA^b also reports runs its window closed; they pass
+through here unexamined (a timed-out run has no last row of a match to look after) and are
+ordered with the matches by the row that closed their window.
 """
 
 from __future__ import annotations
 
 from sparkcep.engines.budgets import budget_exceeded
-from sparkcep.engines.contract import Match, MatchEvent, RowBlock, UnmatchedRow
+from sparkcep.engines.contract import Match, MatchEvent, RowBlock
 from sparkcep.engines.sase.runs import Ctx, RowStore
 from sparkcep.errors import InternalError
 
@@ -88,7 +93,8 @@ class TrailingNegationEngine:
             return []
         if block.order_key is None:
             raise InternalError("WITHIN needs RowBlock.order_key")
-        self.store.add(self.n_rows, block)
+        if self.has_conds:  # a negated variable's condition reads the match's columns
+            self.store.add(self.n_rows, block)
         self.keys.extend(block.order_key.tolist())
         masks = [block.masks[v].tolist() for v in self.negated]
         self.hits.extend(
@@ -124,7 +130,7 @@ class TrailingNegationEngine:
 
     def _take(self, events: list[MatchEvent]) -> None:
         for event in events:
-            if isinstance(event, UnmatchedRow) or not isinstance(event, Match):
+            if not isinstance(event, Match):  # analysis refuses WITH UNMATCHED ROWS
                 raise InternalError("a trailing negation does not report unmatched rows")
             first = self.keys[event.rows[0] - self.base]
             self.pending.append(_Pending(event.rows, event.labels, event.excluded,

@@ -85,9 +85,10 @@ class RunningFinal(exp.Expression):
 
 class RowsPerMatch(exp.Expression):
     """``this`` is one of ``ONE``, ``ALL``, ``ALL_SHOW_EMPTY``, ``ALL_OMIT_EMPTY``,
-    ``ALL_WITH_UNMATCHED`` (``ALL`` alone means SHOW EMPTY MATCHES)."""
+    ``ALL_WITH_UNMATCHED`` (``ALL`` alone means SHOW EMPTY MATCHES); ``timed_out`` is True for
+    ``... WITH TIMED OUT MATCHES`` (sparkcep: also the runs a WITHIN window closed)."""
 
-    arg_types = {"this": True}
+    arg_types = {"this": True, "timed_out": False}
 
 
 class AfterMatchSkip(exp.Expression):
@@ -251,6 +252,13 @@ class Classifier(exp.Expression):
 
 class MatchNumber(exp.Expression):
     """``MATCH_NUMBER()``."""
+
+    arg_types = {}
+
+
+class MatchStatus(exp.Expression):
+    """``MATCH_STATUS()`` (sparkcep): ``'COMPLETE'`` for a match, ``'TIMED_OUT'`` for a run a
+    WITHIN window closed before it completed (``ROWS PER MATCH ... WITH TIMED OUT MATCHES``)."""
 
     arg_types = {}
 

@@ -205,7 +205,9 @@ class SparkCepGenerator(Spark.Generator):  # type: ignore[misc,valid-type]
         cx.Navigation: _navigation_sql,
         cx.Classifier: _classifier_sql,
         cx.MatchNumber: lambda self, e: "MATCH_NUMBER()",
-        cx.RowsPerMatch: lambda self, e: ROWS_PER_MATCH_SQL[e.this],
+        cx.RowsPerMatch: lambda self, e: ROWS_PER_MATCH_SQL[e.this]
+        + (" WITH TIMED OUT MATCHES" if e.args.get("timed_out") else ""),
+        cx.MatchStatus: lambda self, e: "MATCH_STATUS()",
         cx.AfterMatchSkip: _after_match_skip_sql,
         cx.SelectionStrategy: lambda self, e: STRATEGY_SQL[e.this],
         cx.Within: lambda self, e: f"WITHIN {self.sql(e, 'this')}",

@@ -16,7 +16,7 @@ AST produced inside ``MATCH_RECOGNIZE ( ... )`` (classes in :mod:`dialect.expres
     ``FIRST``/``LAST`` aggregates would silently drop the offset; outside MATCH_RECOGNIZE
     they keep their Spark meaning.)
   - ``CLASSIFIER()`` / ``CLASSIFIER(v)`` -> ``Classifier(this=None | exp.Identifier)``.
-  - ``MATCH_NUMBER()`` -> ``MatchNumber()``.
+  - ``MATCH_NUMBER()`` -> ``MatchNumber()``; ``MATCH_STATUS()`` -> ``MatchStatus()``.
   - ``CONFIDENCE()``, ``MATCH_EARLIEST_START()``, ``MATCH_LATEST_START()``,
     ``MATCH_EARLIEST_END()``, ``MATCH_LATEST_END()`` ->
     ``UncertainMatchFunction(this=<name>)`` (imprecise timestamps).
@@ -52,7 +52,7 @@ NAVIGATION = frozenset({"PREV", "NEXT", "FIRST", "LAST"})
 UNCERTAIN_MATCH_FUNCTIONS = frozenset({
     "CONFIDENCE", "MATCH_EARLIEST_START", "MATCH_LATEST_START", "MATCH_EARLIEST_END", "MATCH_LATEST_END",
 })
-SPECIAL_CALLS = NAVIGATION | {"CLASSIFIER", "MATCH_NUMBER"} | UNCERTAIN_MATCH_FUNCTIONS
+SPECIAL_CALLS = NAVIGATION | {"CLASSIFIER", "MATCH_NUMBER", "MATCH_STATUS"} | UNCERTAIN_MATCH_FUNCTIONS
 
 CLAUSE_NAMES = {
     "PARTITION_BY": "PARTITION BY",
@@ -540,10 +540,14 @@ class SparkCepParser(Spark.Parser):
             elif word == "OMIT":
                 self._cep_expect_words(("OMIT", "EMPTY", "MATCHES"), code, "OMIT EMPTY MATCHES")
                 kind = "ALL_OMIT_EMPTY"
-            elif word == "WITH":
+            elif word == "WITH" and self._cep_word(1) != "TIMED":
                 self._cep_expect_words(("WITH", "UNMATCHED", "ROWS"), code, "WITH UNMATCHED ROWS")
                 kind = "ALL_WITH_UNMATCHED"
-        node = cx.RowsPerMatch(this=kind)
+        timed_out = None
+        if self._cep_word() == "WITH":  # sparkcep: runs a WITHIN window closed before they completed
+            self._cep_expect_words(("WITH", "TIMED", "OUT", "MATCHES"), code, "WITH TIMED OUT MATCHES")
+            timed_out = True
+        node = cx.RowsPerMatch(this=kind, timed_out=timed_out)
         return "rows_per_match", self._cep_record_from(node, start)
 
     def _cep_variable(self, code: str, what: str) -> exp.Identifier:
@@ -820,7 +824,12 @@ class SparkCepParser(Spark.Parser):
         else:
             if self._curr.token_type != TokenType.R_PAREN:
                 self._cep_fail(code, f"{name} takes no arguments, found {self._found()}")
-            node = cx.MatchNumber() if name == "MATCH_NUMBER" else cx.UncertainMatchFunction(this=name)
+            if name == "MATCH_NUMBER":
+                node = cx.MatchNumber()
+            elif name == "MATCH_STATUS":
+                node = cx.MatchStatus()
+            else:
+                node = cx.UncertainMatchFunction(this=name)
         if not self._match(TokenType.R_PAREN):
             self._cep_fail("PARSE_SYNTAX_ERROR", f"expected ')' to close {name}(, found {self._found()}")
         return node

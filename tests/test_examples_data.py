@@ -34,6 +34,7 @@ ORDER_KEYS = {
     "clicks": ("user_id", "ts"),
     "card_txns": ("card_id", "ts"),
     "sensor_readings": ("sensor_id", "ts"),
+    "rfid_reads": ("item_tag", "ts"),
 }
 
 

@@ -90,6 +90,8 @@ class Analysis:
     uncertain_time: dx.UncertainTime | None = None
     minimum_confidence: float | None = None
     granularity: int | None = None
+    # ROWS PER MATCH ... WITH TIMED OUT MATCHES: also the runs a WITHIN window closed
+    timed_out: bool = False
 
 
 _ROWS = {
@@ -134,6 +136,8 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
     uncertain_time = node.args.get("uncertain_time")
     minimum_confidence, granularity = _uncertain_time(node, scope, definitions)
     within = node.args.get("within") if uncertain_time is not None else _within(node, scope, order_by)
+    _check_trailing_negation(node, scope, rows_per_match)
+    timed_out = _check_timed_out(node, scope, strategy, rows_per_match, definitions)
     return Analysis(
         node=node,
         scope=scope,
@@ -150,6 +154,7 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
         uncertain_time=uncertain_time,
         minimum_confidence=minimum_confidence,
         granularity=granularity,
+        timed_out=timed_out,
     )
 
 
@@ -400,6 +405,118 @@ def _check_exclusion(pattern_node: dx.RowPattern, scope: Scope, rows: RowsPerMat
             "pattern exclusion {- -} cannot be used with ALL ROWS PER MATCH WITH UNMATCHED ROWS",
             exclusion,
         )
+
+
+def trailing_negations(pattern_node: dx.RowPattern) -> list[dx.PatternNegation]:
+    """The negations at the end of the pattern's top-level sequence (``PATTERN (A B !C)``)."""
+    items: list = []
+
+    def flatten(p) -> None:
+        if isinstance(p, dx.PatternGroup):
+            flatten(p.this)
+        elif isinstance(p, dx.PatternConcat):
+            for item in p.expressions:
+                flatten(item)
+        else:
+            items.append(p)
+
+    flatten(pattern_node)
+    out: list = []
+    while items and isinstance(items[-1], dx.PatternNegation):
+        out.insert(0, items.pop())
+    return out if items else []
+
+
+def _check_trailing_negation(node: dx.MatchRecognize, scope: Scope, rows: RowsPerMatch) -> None:
+    """A trailing negation (docs/semantics.md, "Trailing negation") needs WITHIN: a match is
+    final only when its window has closed. Not with WITH UNMATCHED ROWS or UNCERTAIN TIME."""
+    trailing = trailing_negations(node.args["pattern"])
+    if not trailing:
+        return
+    if node.args.get("uncertain_time") is not None:
+        raise scope.error(
+            "UNCERTAIN_TIME_NOT_SUPPORTED",
+            "a trailing negation is not supported with UNCERTAIN TIME: whether a row lies inside "
+            "a match's window depends on the world, and the engine does not model it yet",
+            trailing[0],
+        )
+    if node.args.get("within") is None:
+        raise scope.error(
+            "TRAILING_NEGATION_REQUIRES_WITHIN",
+            "a trailing negation (a negated variable at the end of the PATTERN) needs WITHIN: a "
+            "match is reported only once no row can break it any more, which without a window "
+            "is never before the end of the partition (and never over a stream); add e.g. "
+            "WITHIN INTERVAL '10' MINUTE after PATTERN (...)",
+            trailing[0],
+        )
+    if rows is RowsPerMatch.ALL_WITH_UNMATCHED:
+        raise scope.error(
+            "TRAILING_NEGATION_NOT_SUPPORTED",
+            "a trailing negation cannot be used with ALL ROWS PER MATCH WITH UNMATCHED ROWS yet "
+            "(a row of a match that a negated row breaks would have to become unmatched)",
+            node.args.get("rows_per_match"),
+        )
+
+
+def _check_timed_out(node: dx.MatchRecognize, scope: Scope, strategy: Strategy,
+                     rows: RowsPerMatch, definitions: dict[int, exp.Expression]) -> bool:
+    """The rules of ``WITH TIMED OUT MATCHES`` and ``MATCH_STATUS()`` (docs/semantics.md,
+    "Timed-out partial matches"); whether the clause asks for timed-out runs."""
+    option = node.args.get("rows_per_match")
+    timed_out = bool(option is not None and option.args.get("timed_out"))
+    for condition in definitions.values():
+        status = condition.find(dx.MatchStatus)
+        if status is not None:
+            raise scope.error(
+                "MATCH_STATUS_IN_DEFINE",
+                "MATCH_STATUS() is known only once a run has completed or timed out; it can be "
+                "used in MEASURES, not in DEFINE",
+                status,
+            )
+    if not timed_out:
+        status = next((s for m in node.args.get("measures") or [] for s in m.find_all(dx.MatchStatus)),
+                      None)
+        if status is not None:
+            raise scope.error(
+                "MATCH_STATUS_REQUIRES_TIMED_OUT_MATCHES",
+                "MATCH_STATUS() tells matches from timed-out runs: add WITH TIMED OUT MATCHES "
+                "after ONE ROW PER MATCH or ALL ROWS PER MATCH (without it every row is a "
+                "complete match)",
+                status,
+            )
+        return False
+    if strategy is not Strategy.SKIP_TILL_NEXT_MATCH:
+        why = ("under strict contiguity a match attempt ends at the first row that does not "
+               "fit, not when a window closes" if strategy is Strategy.STRICT_CONTIGUITY else
+               "under SKIP TILL ANY MATCH every combination of a window's rows that could still "
+               "grow into a match is a partial match: their number is exponential in the rows "
+               "of the window")
+        raise scope.error(
+            "TIMED_OUT_MATCHES_NOT_SUPPORTED",
+            f"WITH TIMED OUT MATCHES needs SKIP TILL NEXT MATCH: {why}",
+            option,
+        )
+    if node.args.get("within") is None:
+        raise scope.error(
+            "TIMED_OUT_MATCHES_REQUIRES_WITHIN",
+            "WITH TIMED OUT MATCHES reports the runs a WITHIN window closed before they "
+            "completed: add WITHIN after PATTERN (...)",
+            option,
+        )
+    if node.args.get("uncertain_time") is not None:
+        raise scope.error(
+            "UNCERTAIN_TIME_NOT_SUPPORTED",
+            "WITH TIMED OUT MATCHES is not supported with UNCERTAIN TIME (whether a run's window "
+            "has closed depends on the world)",
+            option,
+        )
+    if rows is RowsPerMatch.ALL_WITH_UNMATCHED:
+        raise scope.error(
+            "TIMED_OUT_MATCHES_NOT_SUPPORTED",
+            "WITH TIMED OUT MATCHES cannot be combined with WITH UNMATCHED ROWS",
+            option,
+        )
+    return True
 
 
 def _collect_measures(node: dx.MatchRecognize, scope: Scope) -> list[tuple[str, exp.Expression, dx.Measure]]:

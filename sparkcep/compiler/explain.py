@@ -60,7 +60,14 @@ class Automaton:
         if isinstance(pattern, rp.Empty):
             return source
         if isinstance(pattern, rp.Concat):
-            for item in pattern.items:
+            items = pattern.items
+            for i, item in enumerate(items):
+                if isinstance(item, rp.Negation) and all(
+                        isinstance(later, rp.Negation) for later in items[i:]):
+                    end = self.state()  # a trailing negation: nothing after it to be between
+                    self.edge(source, end, f"no {self.names[item.var]} until the window closes")
+                    source = end
+                    continue
                 source = self.build(item, source)
             return source
         if isinstance(pattern, rp.Exclusion):
@@ -159,6 +166,15 @@ def statement_dot(plans: list[tuple[str, MatchPlan]]) -> str:
         lines.append("  }")
     lines.append("}")
     return "\n".join(lines)
+
+
+def _trailing_names(pattern: rp.Pattern, names) -> list[str]:
+    """The variables negated at the end of the pattern (``PATTERN (A B !C)``)."""
+    items = list(pattern.items) if isinstance(pattern, rp.Concat) else [pattern]
+    out: list[str] = []
+    while items and isinstance(items[-1], rp.Negation):
+        out.insert(0, names[items.pop().var])
+    return out if items else []
 
 
 def display_names(names: tuple[str, ...]) -> list[str]:
@@ -311,7 +327,8 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
         merge = not plan.conditions
         lines.append("engine:     NFA^b runs with a shared match buffer (SASE+, engines/sase/nfa)")
         lines.append("  why:      SKIP TILL NEXT MATCH; runs in the same state are merged: "
-                     + ("yes (no match-dependent DEFINE)" if merge else
+                     + ("no (WITH TIMED OUT MATCHES reports each run)" if spec.timed_out else
+                        "yes (no match-dependent DEFINE)" if merge else
                         "no (match-dependent DEFINE for " + ", ".join(dependent) + ")"))
     elif plan.aggregation is not None:
         computed = ", ".join(_aggregate_text(o, plan) for o in plan.aggregation.outputs)
@@ -344,6 +361,14 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
         lines.append("engine:     postponed result construction (SASE++, engines/sase/postponing)")
         lines.append("  why:      SKIP TILL ANY MATCH: every combination of rows is a match; "
                      "they are built only once the last row of a match is known")
+    if spec.strategy is not Strategy.STRICT_CONTIGUITY and plan.uncertain_time is None:
+        trailing = _trailing_names(spec.pattern, names)
+        if trailing:
+            lines.append(f"trailing negation: {', '.join('!' + n for n in trailing)}: a match is "
+                         "reported when its window closes (the first row at or past its first "
+                         "row's key + WITHIN, or the end of the partition), unless a row "
+                         f"qualifying for {' or '.join(trailing)} lies after its last row inside "
+                         "the window (engines/sase/trailing)")
     if match.aggregation_note is not None:
         lines.append(f"aggregation: not pushed down ({match.aggregation_note}); the matches are "
                      "enumerated, then aggregated by Spark")
@@ -465,6 +490,10 @@ def explain_statement(text: str, dot: bool = False) -> str:
             parts.append(f"order:      {', '.join(_source(o, text) for o in order.expressions)}")
         parts += _selection_lines(plan, clause)
         parts.append(f"rows:       {plan.spec.rows_per_match.value}")
+        if plan.spec.timed_out:
+            parts.append("timed out:  WITH TIMED OUT MATCHES: also every run whose WITHIN window "
+                         "closes (or whose partition ends) before it completes, with the rows it "
+                         "selected, MATCH_STATUS() = 'TIMED_OUT' (runs are not merged)")
         if plan.uncertain_time is not None:
             parts += _uncertain_lines(plan, clause, text)
         parts += _within_lines(plan, clause, text)

@@ -288,10 +288,11 @@ class Lowering:
         for inner in walk_outside_subqueries(argument):
             if id(inner) in qualified:  # the call under RUNNING/FINAL, counted with it
                 continue
-            if isinstance(inner, dx.UncertainMatchFunction):
+            if isinstance(inner, (dx.UncertainMatchFunction, dx.MatchStatus)):
+                name = "MATCH_STATUS" if isinstance(inner, dx.MatchStatus) else inner.this
                 raise self.scope.error(
                     "INVALID_NAVIGATION_NESTING",
-                    f"{inner.this}() is a value of the whole match; it cannot be used inside {what}",
+                    f"{name}() is a value of the whole match; it cannot be used inside {what}",
                     inner,
                 )
             if isinstance(inner, (exp.AggFunc, exp.Window)) or is_aggregate(inner):
@@ -780,6 +781,9 @@ class Lowering:
             if is_subquery(n):
                 return  # evaluated by Spark over the function's output, as written
             final = one_row or self.final_of(n)
+            if isinstance(n, dx.MatchStatus):  # WITH TIMED OUT MATCHES (analysis checked)
+                splicer.replace(*dialect.span(n), component(p.MatchStatus()))
+                return
             if isinstance(n, dx.UncertainMatchFunction):  # UNCERTAIN TIME (analysis checked)
                 uncertain = p.Confidence() if n.this == "CONFIDENCE" else p.MatchTimeRange(
                     UNCERTAIN_BOUNDS[n.this])

@@ -328,6 +328,8 @@ def _component_probe(
         return "max(CAST(NULL AS STRING))"
     if isinstance(component, p.NavigatedLabel):
         return _LABEL_TYPES[component.what]
+    if isinstance(component, p.MatchStatus):
+        return "max(CAST(NULL AS STRING))"
     if isinstance(component, p.Confidence):
         return "max(CAST(NULL AS DOUBLE))"
     if isinstance(component, p.MatchTimeRange):  # a time point, in the type of the row times
@@ -592,6 +594,7 @@ def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, st
         strategy=analysis.strategy,
         within=within,
         source_pattern=None if analysis.pattern == source_pattern[0] else source_pattern[1],
+        timed_out=analysis.timed_out,
     )
     if analysis.uncertain_time is not None:
         from sparkcep.engines import uncertain  # the imprecise-timestamp engine's static checks

@@ -83,13 +83,16 @@ Condition = Callable[[MatchContext], bool]
 class Match:
     """One match. ``rows`` are increasing absolute row indices (contiguous under strict
     contiguity); ``labels[i]`` is the variable ``rows[i]`` is mapped to; ``excluded[i]`` marks rows
-    matched inside ``{- -}``. An empty match has no rows and starts at ``start``."""
+    matched inside ``{- -}``. An empty match has no rows and starts at ``start``. ``timed_out``:
+    not a match but a run a WITHIN window closed before it completed, with the rows it had
+    selected (``RowsPerMatch ... WITH TIMED OUT MATCHES``, ``MatchSpec.timed_out``)."""
 
     number: int
     start: int
     rows: tuple[int, ...]
     labels: tuple[int, ...]
     excluded: tuple[bool, ...] = field(default=())
+    timed_out: bool = field(default=False, kw_only=True)  # after subclasses' positional fields
 
     @property
     def is_empty(self) -> bool:

@@ -4,7 +4,8 @@ Strict contiguity (the SQL standard) runs on ``engines.standard.regex_path`` whe
 is row-local and the pattern is one a regex engine runs with the standard's preferment, else on
 ``engines.standard.matcher``; the SASE event selection strategies run on ``engines.sase``: NFA^b
 runs with a shared match buffer (SKIP TILL NEXT MATCH), postponed result construction (SKIP TILL
-ANY MATCH).
+ANY MATCH); a trailing negation (``PATTERN (A B !C) WITHIN ...``) wraps either in
+``engines.sase.trailing``.
 """
 
 from __future__ import annotations
@@ -69,9 +70,15 @@ def make_sase_engine(
     if engine is None:
         engine = "postpone" if spec.strategy is Strategy.SKIP_TILL_ANY_MATCH else "nfa"
     if engine == "nfa":
-        return NfaEngine(spec, conditions, merge=merge)
-    if engine == "postpone":
+        inner = NfaEngine(spec, conditions, merge=merge)
+    elif engine == "postpone":
         if spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
             raise InternalError("the postponing engine implements SKIP TILL ANY MATCH only")
-        return PostponingEngine(spec, conditions)
-    raise InternalError(f"unknown engine {engine!r}")
+        inner = PostponingEngine(spec, conditions)
+    else:
+        raise InternalError(f"unknown engine {engine!r}")
+    if inner.pat.trailing:  # PATTERN (A B !C): the positive part's matches, filtered
+        from sparkcep.engines.sase.trailing import TrailingNegationEngine
+
+        return TrailingNegationEngine(inner, spec)
+    return inner

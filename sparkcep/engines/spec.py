@@ -54,6 +54,9 @@ class MatchSpec:
             settings and defaults: ``sparkcep.engines.budgets``.
         source_pattern: the PATTERN as the user wrote it, for messages, when ``pattern`` was
             rewritten (``sparkcep.compiler.unrolling``); None if it was not.
+        timed_out: also report the runs a WITHIN window closed before they completed, as
+            ``Match(timed_out=True)`` (``ROWS PER MATCH ... WITH TIMED OUT MATCHES``; SKIP TILL
+            NEXT MATCH with WITHIN only).
     """
 
     pattern: Pattern
@@ -68,6 +71,7 @@ class MatchSpec:
     max_live_runs: int = 1_000_000
     max_buffered_rows: int = 5_000_000
     source_pattern: str | None = None
+    timed_out: bool = False
 
     def pattern_text(self) -> str:
         """The pattern for messages: the user's, not an internal rewrite of it."""

@@ -125,6 +125,8 @@ class _Binder:
             return e, STRING if e.what == "classifier" else BIGINT
         if isinstance(e, p.LabelAggregate):
             return e, self.label_aggregate(e)
+        if isinstance(e, p.MatchStatus):  # a whole component: 'COMPLETE' / 'TIMED_OUT'
+            return e, STRING
         if isinstance(e, (p.Confidence, p.MatchTimeRange)):  # whole components (UNCERTAIN TIME)
             return e, SqlType("double" if isinstance(e, p.Confidence) else "bigint")
         if isinstance(e, p.MatchRows):  # only a whole component: Spark aggregates the rows

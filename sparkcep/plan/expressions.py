@@ -142,6 +142,12 @@ class Confidence:
 
 
 @dataclass(frozen=True)
+class MatchStatus:
+    """MATCH_STATUS(): 'COMPLETE' for a match, 'TIMED_OUT' for a run a WITHIN window closed before
+    it completed (ROWS PER MATCH ... WITH TIMED OUT MATCHES; a STRING)."""
+
+
+@dataclass(frozen=True)
 class MatchTimeRange:
     """MATCH_EARLIEST_START() (``bound`` "start_lo"), MATCH_LATEST_START() ("start_hi"),
     MATCH_EARLIEST_END() ("end_lo") or MATCH_LATEST_END() ("end_hi"): the earliest or latest time
@@ -161,7 +167,7 @@ Ref = Union[
 ]
 Expression = Union[
     Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, Constant, Operator, NavigatedLabel,
-    LabelAggregate, MatchRows, Confidence, MatchTimeRange,
+    LabelAggregate, MatchRows, Confidence, MatchTimeRange, MatchStatus,
 ]
 
 

@@ -28,8 +28,8 @@ from sparkcep.evaluation.conditions import make_condition
 from sparkcep.evaluation.interpreter import compile_expression
 from sparkcep.evaluation.match_view import MatchView
 from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
-from sparkcep.plan.expressions import (Aggregate, Classifier, Confidence, MatchNumber, MatchTimeRange,
-                                       Navigation)
+from sparkcep.plan.expressions import (Aggregate, Classifier, Confidence, MatchNumber, MatchStatus,
+                                       MatchTimeRange, Navigation)
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
 from sparkcep.runtime.uncertain_times import block_times, points_to_arrow
 
@@ -271,10 +271,16 @@ def _compile_component(component, names):
     time bounds of UNCERTAIN TIME read the engine's ``UncertainMatch``."""
     if isinstance(component, Confidence):
         return lambda view: view.match.confidence
+    if isinstance(component, MatchStatus):  # ROWS PER MATCH ... WITH TIMED OUT MATCHES
+        return _match_status
     if isinstance(component, MatchTimeRange):
         attribute = f"time_{component.bound}"
         return lambda view: getattr(view.match, attribute)
     return compile_expression(component, names)
+
+
+def _match_status(view: MatchView) -> str:
+    return "TIMED_OUT" if view.match.timed_out else "COMPLETE"
 
 
 def decode_masks(plan: MatchPlan, batch: pa.RecordBatch) -> tuple[np.ndarray, np.ndarray | None]:

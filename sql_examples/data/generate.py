@@ -34,6 +34,7 @@ SCHEMAS = {
                   "event STRING, period_s DOUBLE, bytes BIGINT, val DOUBLE",
     "cluster_events": "event_id BIGINT, node STRING, t_lo TIMESTAMP, t_hi TIMESTAMP, kind STRING, "
                       "task STRING, cpu DOUBLE",
+    "rfid_reads": "read_id BIGINT, item_tag STRING, ts TIMESTAMP, event STRING, location STRING",
 }
 
 
@@ -400,6 +401,51 @@ def cluster_events() -> list[tuple]:
             for i, (lo, hi, node, kind, task, cpu) in enumerate(events)]
 
 
+# Scan & Go store: each item's RFID tag is read when it is picked from a shelf ('pick', the shelf),
+# by ceiling antennas ('seen', the zone), at the exit gate ('exit'); the app's payment for it is
+# logged as 'paid' (it may arrive minutes after the customer walked out). Per tag, (minute,
+# second, event, location) from 10:00.
+RFID_STORIES = {
+    "tag_01": [(0, 0, "pick", "shelf_a1"), (3, 10, "seen", "zone_2"), (5, 0, "exit", "gate_1"),
+               (8, 30, "paid", "app")],  # paid after leaving, within 15 min: fine
+    "tag_02": [(2, 0, "pick", "shelf_b4"), (6, 0, "exit", "gate_2")],  # never paid
+    "tag_03": [(10, 0, "pick", "shelf_c2"), (20, 0, "exit", "gate_1"),
+               (26, 0, "paid", "app")],  # paid 16 min after the pick: too late
+    "tag_04": [(30, 0, "pick", "shelf_a3"), (40, 0, "exit", "gate_2"),
+               (45, 0, "paid", "app")],  # paid exactly 15 min after the pick: outside the window
+    "tag_05": [(60, 0, "pick", "shelf_d1"), (63, 0, "paid", "app"),
+               (66, 0, "exit", "gate_1")],  # paid before leaving
+    "tag_06": [(70, 0, "pick", "shelf_b1"), (86, 0, "exit", "gate_2")],  # left 16 min after pick
+    "tag_07": [(120, 0, "pick", "shelf_c4"), (124, 0, "pick", "shelf_c4"),
+               (126, 0, "seen", "zone_3"), (128, 0, "exit", "gate_1")],  # picked twice, unpaid
+    "tag_08": [(130, 0, "pick", "shelf_a2"), (131, 0, "exit", "gate_2"), (134, 59, "paid", "app"),
+               (150, 0, "pick", "shelf_a2"), (152, 0, "exit", "gate_1")],  # bought, then again
+}
+
+
+def rfid_reads() -> list[tuple]:
+    rng = random.Random(1515)
+    t0 = datetime(2024, 11, 2, 10, 0, 0)
+    reads = []
+    for tag, story in RFID_STORIES.items():
+        for minute, second, event, location in story:
+            reads.append((t0 + timedelta(minutes=minute, seconds=second), tag, event, location))
+        first = story[0][0] * 60 + story[0][1]
+        for _ in range(3):  # ceiling antennas read the tag now and then while it is in the store
+            at = first + rng.randint(20, 200)
+            reads.append((t0 + timedelta(seconds=at), tag, "seen",
+                          rng.choice(["zone_1", "zone_2", "zone_3"])))
+    reads.sort()
+    seen = set()
+    unique = []
+    for r in reads:  # one read per tag and second (the ORDER BY key has no ties)
+        if (r[1], r[0]) not in seen:
+            seen.add((r[1], r[0]))
+            unique.append(r)
+    return [(9_000_001 + i, tag, ts, event, location)
+            for i, (ts, tag, event, location) in enumerate(unique)]
+
+
 TABLES = {
     "stock_ticks": stock_ticks,
     "companies": companies,
@@ -409,6 +455,7 @@ TABLES = {
     "sensor_readings": sensor_readings,
     "hadoop_log": hadoop_log,
     "cluster_events": cluster_events,
+    "rfid_reads": rfid_reads,
 }
 
 

@@ -143,6 +143,11 @@ def aggregation_unsupported_reason(spec: MatchSpec, has_conditions: bool) -> str
     reason = unsupported_reason(spec)
     if reason is not None:
         return reason
+    if spec.timed_out:
+        return "WITH TIMED OUT MATCHES (the counters count matches, not the runs a window closed)"
+    if compile_pattern(spec).trailing:
+        return ("a trailing negation (the counters count a match when its last row arrives; "
+                "they do not model a row after it that breaks it)")
     if has_conditions:
         return "a match-dependent DEFINE condition"
     if spec.rows_per_match is not RowsPerMatch.ONE:

@@ -33,7 +33,9 @@ never merged.
 Window pruning: a row with ``key - start_key >= within`` cannot join a path; fronts and
 predecessor lists drop nodes whose youngest path start has expired, and runs with an empty front
 end. SKIP TILL NEXT MATCH runs waiting in an accepting state (open trailing quantifier) are
-reported when they expire or at the end of the partition.
+reported when they expire or at the end of the partition; with ``MatchSpec.timed_out`` (WITH
+TIMED OUT MATCHES) the runs that are not accepting then are reported too, as timed out (runs are
+not merged then, so each is one partial match).
 """
 
 from __future__ import annotations
@@ -121,6 +123,11 @@ class NfaEngine(EngineBase):
         )
         self.merge = (not self.has_conds) if merge is None else (merge and not self.has_conds)
         self.track_starts = not self.any and self.within is not None
+        # WITH TIMED OUT MATCHES (SKIP TILL NEXT MATCH, WITHIN): runs are reported one by one
+        # when their window closes before they complete, so they are not merged
+        self.timed_out = spec.timed_out and self.track_starts
+        if self.timed_out:
+            self.merge = False
         self.runs: list[Run] = []
         self.last_key = None
         comps = self.pat.components
@@ -163,6 +170,8 @@ class NfaEngine(EngineBase):
                         raw.extend(self._paths(run.front, None, only=set(run.starts)))
                     else:
                         raw.extend(self._paths(run.front, None))
+                elif self.timed_out:  # the end of the partition closes its window
+                    raw.extend((*found, True) for found in self._paths(run.front, None))
             self._emit(raw, out)
         self.runs = []
         self._emit_unmatched(self.n_rows, out)
@@ -225,6 +234,8 @@ class NfaEngine(EngineBase):
             run.starts = tuple(s for s in run.starts if s > lo)
             if self._accepting(run):
                 raw.extend(self._paths(front, None, only=set(closed)))
+            elif self.timed_out:  # its window closed before it completed
+                raw.extend((*found, True) for found in self._paths(front, None, only=set(closed)))
         if any(f.ykey <= lo for f in front):
             front = tuple(f for f in front if f.ykey > lo)
             if not front:

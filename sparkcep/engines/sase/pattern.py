@@ -66,6 +66,9 @@ class SasePattern:
     neg_list: tuple[tuple[int, int], ...] = field(default=())  # (position p, var), flag bit = index
     neg_bits_between: dict = field(default_factory=dict)  # (k, j) -> bitmask of negations in (k, j]
     neg_watch: tuple[tuple[tuple[int, int], ...], ...] = field(default=())  # k -> ((bit, var), ...)
+    # variables negated after the last component (``PATTERN (A B !C)``): the engines match the
+    # positive part, ``sparkcep.engines.sase.trailing`` applies these
+    trailing: tuple[int, ...] = ()
 
     @property
     def has_negation(self) -> bool:
@@ -153,10 +156,12 @@ def _compile(pattern: rp.Pattern) -> SasePattern:
                 "a negation needs a mandatory (not optional) pattern element before it; "
                 "a leading negation has no row to measure 'between' from"
             )
-        if p == len(comps) or not any(c.min > 0 for c in comps[p:]):
+        if p == len(comps):
+            continue  # a trailing negation (the pattern's last elements)
+        if not any(c.min > 0 for c in comps[p:]):
             raise _Unsupported(
-                "a negation needs a mandatory (not optional) pattern element after it; "
-                "a trailing negation would keep every match pending until the window closes"
+                "a negation needs a mandatory (not optional) pattern element after it, or must "
+                "be the last element of the pattern (a trailing negation, with WITHIN)"
             )
     n = len(comps)
     accepting = tuple(all(c.min == 0 for c in comps[k + 1 :]) for k in range(n))
@@ -187,6 +192,7 @@ def _compile(pattern: rp.Pattern) -> SasePattern:
         neg_list,
         between,
         tuple(watch),
+        tuple(negs[n]),
     )
 
 
@@ -216,7 +222,11 @@ def unsupported_reason(spec: MatchSpec) -> str | None:
             "(both report every match)"
         )
     try:
-        _compile(spec.pattern)
+        pat = _compile(spec.pattern)
     except _Unsupported as exc:
         return f"{where}: {exc}"
+    if pat.trailing and spec.within is None:
+        return (f"{where}: a trailing negation needs WITHIN: a match is reported only once no "
+                "row can break it any more, which without a window is never before the end of "
+                "the partition (and never over a stream)")
     return None

@@ -174,8 +174,9 @@ class EngineBase:
 
     # -- output -----------------------------------------------------------------------------------
 
-    def _emit(self, raw: list[tuple[tuple[int, ...], tuple[int, ...]]], out: list[MatchEvent]) -> None:
-        """Number and append the matches completed at one completion point."""
+    def _emit(self, raw: list[tuple], out: list[MatchEvent]) -> None:
+        """Number and append the matches completed at one completion point: ``(rows, labels)``,
+        or ``(rows, labels, True)`` for a run its window closed (WITH TIMED OUT MATCHES)."""
         if not raw:
             return
         comp_of = self._comp_of_var
@@ -185,10 +186,12 @@ class EngineBase:
             raise self._budget("max_matches")
         ex = self._excluded
         any_ex = any(ex)
-        for rows, labels in raw:
+        for found in raw:
+            rows, labels = found[0], found[1]
             self.matches_out += 1
             excl = tuple(ex[comp_of[v]] for v in labels) if any_ex else ()
-            out.append(Match(self.matches_out, rows[0], rows, labels, excl))
+            out.append(Match(self.matches_out, rows[0], rows, labels, excl,
+                             timed_out=len(found) > 2))
             if self.unmatched:
                 self._covered.update(rows)
         self.stats["matches"] = self.matches_out

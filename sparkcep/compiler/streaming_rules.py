@@ -12,8 +12,9 @@ refused at analysis with the reason (docs/streaming.md, "What is refused"):
   state (Flink's documentation gives the same advice; without it a run may wait forever).
 * The first ORDER BY item is the event-time column, ascending; the others are columns (the
   operator sorts the released rows by them itself).
-* ONE ROW PER MATCH or ALL ROWS PER MATCH [SHOW EMPTY MATCHES] (OMIT EMPTY MATCHES: not yet;
-  WITH UNMATCHED ROWS: refused, see ``check_clause``).
+* ONE ROW PER MATCH or ALL ROWS PER MATCH [SHOW EMPTY MATCHES | OMIT EMPTY MATCHES] (WITH
+  UNMATCHED ROWS: refused, see ``check_clause``; under OMIT EMPTY MATCHES the operator numbers
+  the matches by the runner's count, which includes the empty ones left out).
 * No NEXT: it reads a row that has not arrived when the current row is matched (PREV is read
   from a column an ordering operator fills in, ``runtime.streaming.OrderedRelease``).
 * No anchors: a stream's partition never ends (``$``), and a partition's matching restarts after
@@ -74,11 +75,6 @@ def check_clause(analysis: Analysis, within_kind: str | None) -> None:
             CODE, "ALL ROWS PER MATCH WITH UNMATCHED ROWS is refused over a stream: it outputs every "
             "input row, so the operator would hold and re-emit the whole stream behind the "
             "watermark; select the unmatched rows from the source instead",
-            node.args.get("rows_per_match") or node)
-    if rows is RowsPerMatch.ALL_OMIT_EMPTY:
-        raise scope.error(
-            CODE, "ALL ROWS PER MATCH OMIT EMPTY MATCHES over a stream is not supported yet; use "
-            "ALL ROWS PER MATCH (SHOW EMPTY MATCHES) or ONE ROW PER MATCH",
             node.args.get("rows_per_match") or node)
     if analysis.uncertain_time is not None:
         _check_uncertain_time(analysis)

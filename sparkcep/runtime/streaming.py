@@ -546,7 +546,7 @@ class SegmentMatcher:
         if released is not None:
             output += self._feed(state, released)
         if state.runner is not None and watermark >= self.stream.closes_at(state.last_key):
-            output += self._numbered(state, list(state.runner.finish()))
+            output += self._numbered(state, list(state.runner.finish()), state.runner)
             state.runner = None
             state.segment_base = state.matches
         return output
@@ -558,7 +558,7 @@ class SegmentMatcher:
             state.runner = PartitionRunner(self.stream.plan, self.stream.output_schema)
         state.last_key = max(state.last_key, self._last_key(table))
         batch = table.drop_columns([_EVENT_KEY]).combine_chunks().to_batches()[0]
-        return self._numbered(state, list(state.runner.feed(batch)))
+        return self._numbered(state, list(state.runner.feed(batch)), state.runner)
 
     def _last_key(self, table: pa.Table) -> int:
         """The largest event time (micros) of released rows; under UNCERTAIN TIME their largest
@@ -569,10 +569,13 @@ class SegmentMatcher:
         largest = pc.max(hi.cast(pa.timestamp("us", "UTC")).cast(pa.int64())).as_py()
         return NO_TIME if largest is None else largest
 
-    def _numbered(self, state: SegmentState, batches: list[pa.RecordBatch]) -> list[pa.RecordBatch]:
+    def _numbered(self, state: SegmentState, batches: list[pa.RecordBatch],
+                  runner) -> list[pa.RecordBatch]:
         """MATCH_NUMBER continues across segments: the segment's numbers are shifted by the
         matches before it. A clause compiled for a stream always has a MATCH_NUMBER() component
-        (``compiler.rewrite``), whose largest value so far is the segment's match count."""
+        (``compiler.rewrite``), whose largest value so far is the segment's match count; the
+        runner's ``match_count`` also counts the empty matches OMIT EMPTY MATCHES leaves out."""
+        state.matches = max(state.matches, state.segment_base + runner.match_count)
         out = []
         for batch in batches:
             if not batch.num_rows:

@@ -15,8 +15,9 @@ refused at analysis with the reason (docs/streaming.md, "What is refused"):
 * ONE ROW PER MATCH or ALL ROWS PER MATCH [SHOW EMPTY MATCHES | OMIT EMPTY MATCHES] (WITH
   UNMATCHED ROWS: refused, see ``check_clause``; under OMIT EMPTY MATCHES the operator numbers
   the matches by the runner's count, which includes the empty ones left out).
-* No NEXT: it reads a row that has not arrived when the current row is matched (PREV is read
-  from a column an ordering operator fills in, ``runtime.streaming.OrderedRelease``).
+* PREV and NEXT are read from columns an ordering operator fills in
+  (``runtime.streaming.OrderedRelease``); with NEXT a row is matched once its successors have
+  arrived (not with UNCERTAIN TIME, ``check_navigation``).
 * No anchors: a stream's partition never ends (``$``), and a partition's matching restarts after
   each gap longer than WITHIN, so ``^`` would not mean the partition's first row.
 * MATCH_NUMBER() only as a measure of its own (the operator numbers the matches across restarts).
@@ -107,16 +108,22 @@ def _check_uncertain_time(analysis: Analysis) -> None:
             lo)
 
 
-def check_navigation(analysis: Analysis, window_calls: list[exp.Expression]) -> None:
-    """A batch query computes NEXT as ``lead`` over the ordered partition; over a stream PREV is
-    filled in by an ordering operator (``runtime.streaming``), but NEXT would need rows that
-    have not arrived yet, so it is refused (not yet)."""
-    if window_calls:
+def check_navigation(analysis: Analysis, window_calls: list[exp.Expression],
+                     shifts: list[tuple[str, int]] = ()) -> None:
+    """A batch query computes PREV and NEXT as ``lag`` and ``lead`` over the ordered partition;
+    over a stream both are read from columns an ordering operator fills in
+    (``runtime.streaming.OrderedRelease``), so no window function may remain. NEXT makes a row
+    wait for its successors; under UNCERTAIN TIME the segments close by ``hi``, which that
+    operator does not know, so the two together are refused (not yet)."""
+    if window_calls:  # pragma: no cover - every PREV/NEXT is a shift over a stream
         raise analysis.scope.error(
-            CODE, "NEXT over a stream is not supported yet: it reads a row that has not arrived "
-            "when the current one is matched (a batch query computes it as lead over the "
-            "ordered partition); PREV is supported",
-            window_calls[0])
+            CODE, "this navigation over a stream is not supported: a batch query computes it as "
+            "a window function over the ordered partition", window_calls[0])
+    if analysis.uncertain_time is not None and any(offset < 0 for _, offset in shifts):
+        raise analysis.scope.error(
+            CODE, "NEXT with UNCERTAIN TIME over a stream is not supported yet: a row would wait "
+            "for its successors, and segments close by the intervals' ends",
+            analysis.uncertain_time)
 
 
 def check_plan(analysis: Analysis, conditions: dict, components: list) -> None:

@@ -216,11 +216,11 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
             for name in match.plan.partition_columns]
     arguments = {name for name, _, _ in match.shifts}
     by_name = {f.name: f for f in frame.schema.fields}
-    release = _has_next(match)
+    waits = _has_next(match)
     output = StructType(
         [f for f in frame.schema.fields if f.name not in arguments]
         + [StructField(shifted, by_name[name].dataType, True) for name, _, shifted in match.shifts]
-        + ([StructField(RELEASE_COLUMN, by_name[event_time].dataType, True)] if release else []))
+        + ([StructField(RELEASE_COLUMN, by_name[event_time].dataType, True)] if waits else []))
     if not keys:
         frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
         keys = [GROUP_COLUMN]
@@ -236,7 +236,7 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
     ordered = frame.groupBy(*keys).transformWithStateInPandas(
         statefulProcessor=_ordering_processor(release), outputStructType=output,
         outputMode="Append", timeMode="EventTime",
-        eventTimeColumnName=RELEASE_COLUMN if release else event_time)
+        eventTimeColumnName=RELEASE_COLUMN if waits else event_time)
     ordered.createOrReplaceTempView(match.shift_view)
 
 

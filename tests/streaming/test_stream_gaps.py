@@ -79,8 +79,7 @@ def _sorted(rows):
 
 def test_omit_empty_matches(few_partitions, tmp_path):  # noqa: F811
     rng = random.Random("sparkcep-stream-omit-empty")
-    files = _micro_batches(random_rows(rng, partitions=16), rng.randint(5, 6),
-                           rng.randint(0, 10**6))
+    files = _micro_batches(random_rows(rng, partitions=16), 4, rng.randint(0, 10**6))
     statement = "SELECT * FROM events" + CLAUSE.format(**CASES["omit_empty"])
     got, want, dropped = _stream_and_batch(few_partitions, tmp_path, files, statement)
     assert dropped == 0
@@ -99,7 +98,7 @@ def test_next_in_define_and_measures(few_partitions, tmp_path):  # noqa: F811
         last = max(r["t"] for r in rows if r["user_id"] == user)
         rows += [{"user_id": user, "t": last + 100 * k, "v": 0, "page": "home"}
                  for k in range(1, TAIL + 1)]
-    files = _micro_batches(rows, rng.randint(5, 6), rng.randint(0, 10**6))
+    files = _micro_batches(rows, 4, rng.randint(0, 10**6))
     statement = "SELECT * FROM events" + CLAUSE.format(**CASES["next"])
     got, want, dropped = _stream_and_batch(few_partitions, tmp_path, files, statement)
     assert dropped == 0

@@ -5,11 +5,21 @@
     df = sparkcep.sql(spark, "SELECT * FROM ticks MATCH_RECOGNIZE (...)")
     sparkcep.enable(spark)            # from now on spark.sql(...) accepts the dialect too
     print(sparkcep.transpile(text))   # the Spark SQL it runs
+    sparkcep.await_stream(query)      # a streaming query's failure as the typed error
 
 Importing sparkcep does not import pyspark.
 """
 
-from sparkcep.api import disable, enable, extension_session, local_session, sql, transpile
+from sparkcep.api import (
+    await_stream,
+    disable,
+    enable,
+    extension_session,
+    local_session,
+    query_error,
+    sql,
+    transpile,
+)
 from sparkcep.errors import AnalysisError, MatchRuntimeError, ParseError, SparkCepError
 
 __all__ = [
@@ -19,6 +29,8 @@ __all__ = [
     "disable",
     "local_session",
     "extension_session",
+    "await_stream",
+    "query_error",
     "SparkCepError",
     "ParseError",
     "AnalysisError",

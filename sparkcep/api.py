@@ -21,6 +21,31 @@ def sql(spark, text: str, args=None, **kwargs):
     return run_statement(spark, text, args, **kwargs)
 
 
+def query_error(failure, sql: str | None = None):
+    """The typed :class:`~sparkcep.errors.SparkCepError` a failed streaming query stopped with,
+    or None when it has not failed.
+
+    ``failure`` is a ``StreamingQuery`` (its ``exception()``) or an exception PySpark raised for
+    one (``StreamingQueryException``); ``sql`` the statement, for the position of an error that
+    has none of its own. The error raised on an executor (``MATCH_BUDGET_EXCEEDED``,
+    ``INVALID_UNCERTAIN_INTERVAL``, ...) comes back as itself; any other failure as
+    ``STREAM_FAILED`` with its cause on the first line (docs/streaming.md, "Errors")."""
+    from sparkcep.runtime.spark_errors import stream_failure
+
+    if hasattr(failure, "exception") and callable(failure.exception):
+        failure = failure.exception()
+    return None if failure is None else stream_failure(failure, sql)
+
+
+def await_stream(query, timeout: float | None = None, sql: str | None = None):
+    """``query.awaitTermination(timeout)``, raising the typed error (:func:`query_error`) when
+    the query stopped with one instead of Spark's ``StreamingQueryException``."""
+    try:
+        return query.awaitTermination() if timeout is None else query.awaitTermination(timeout)
+    except Exception as failure:  # noqa: BLE001 - restated as the typed error
+        raise query_error(failure, sql) from None
+
+
 def enable(spark) -> None:
     """Make ``spark.sql(text)`` itself accept the sparkcep dialect on this session: through the
     parser extension when the session has it (every SQL entry point, JDBC/Thrift included),

@@ -1,5 +1,6 @@
 """Starting a local Spark session the way sparkcep needs it, with or without the parser extension
-(``clients.extension``). Java 17 or newer is checked first (``clients.java``)."""
+(``clients.extension``). Java 17 or newer is checked first (``clients.java``); the JVM's standard
+error is read by ``clients.jvm_output`` (Spark's Python workers' chatter goes to logging)."""
 
 from __future__ import annotations
 
@@ -41,8 +42,16 @@ def _start(master: str, app_name: str, settings: dict[str, str]):
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark import SparkConf, SparkContext
     from pyspark.sql import SparkSession
 
+    if SparkContext._gateway is None:  # the JVM starts here: its stderr sorted (clients.jvm_output)
+        from sparkcep.clients.jvm_output import launch_gateway_with_sorted_output
+
+        conf = SparkConf(loadDefaults=True).setMaster(master).setAppName(app_name)
+        for key, value in settings.items():
+            conf.set(key, value)
+        SparkContext._ensure_initialized(gateway=launch_gateway_with_sorted_output(conf), conf=conf)
     builder = SparkSession.builder.master(master).appName(app_name)
     for key, value in settings.items():
         builder = builder.config(key, value)

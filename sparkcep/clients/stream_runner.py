@@ -98,16 +98,26 @@ def run_stream(spark, text: str, output_format: str, output: str | None, checkpo
     """Start the statement as a streaming query; print its matches and a status line per
     micro-batch until it is stopped (Ctrl-C) or, with ``until_idle``, until the files there now
     are processed. The number of matches output."""
+    from sparkcep.errors import SparkCepError, for_worker
+    from sparkcep.runtime.spark_errors import (
+        STREAM_FAILURE_LOGGER,
+        silence_duplicate_logging,
+        stream_failure,
+    )
     from sparkcep.runtime.statement import run_statement
 
     frame = run_statement(spark, text)
+    silence_duplicate_logging(spark, (STREAM_FAILURE_LOGGER,))  # printed below, typed
     if not frame.isStreaming:
         raise click.UsageError("the statement reads no stream: use `sparkcep run` for tables")
     printed = {"count": 0, "header": False}
     columns = frame.columns
 
     def print_batch(batch, batch_id) -> None:
-        rows = batch.collect()
+        try:
+            rows = batch.collect()
+        except SparkCepError as error:  # marked, so the query's exception carries it
+            raise for_worker(error) from None
         printed["count"] += len(rows)
         for row in rows:
             if output_format == "json":
@@ -132,7 +142,10 @@ def run_stream(spark, text: str, output_format: str, output: str | None, checkpo
     seen = -1
     try:
         while True:
-            finished = query.awaitTermination(0.5)
+            try:
+                finished = query.awaitTermination(0.5)
+            except Exception as error:  # the query stopped with an error: the typed one
+                raise stream_failure(error, text) from None
             for progress in [p for p in query.recentProgress if p["batchId"] > seen]:
                 seen = progress["batchId"]
                 line = status.line(progress, None if output else printed["count"])

@@ -383,8 +383,9 @@ class Lowering:
                     f"{call.name} needs the MATCH_RECOGNIZE clause to have an ORDER BY",
                     call.node,
                 )
-            if call.name == "PREV" and self.shifts is not None:
-                shift = (self.render(call.argument), call.offset)
+            if self.shifts is not None:  # over a stream: NEXT is a shift by a negative offset
+                shift = (self.render(call.argument),
+                         call.offset if call.name == "PREV" else -call.offset)
                 if shift not in self.shifts:
                     self.shifts.append(shift)
                 return quote_identifier(shift_name(self.shifts.index(shift)))
@@ -869,8 +870,13 @@ class Lowering:
 
 
 def shift_name(index: int) -> str:
-    """The column holding shifted value ``index`` (PREV over a stream)."""
+    """The column holding shifted value ``index`` (PREV or NEXT over a stream)."""
     return f"__sparkcep_p{index}"
+
+
+#: over a stream with NEXT: the ordering operator's event-time column, the time of the row that
+#: let it release a row (its last NEXT successor), which the matching operator is watermarked on
+RELEASE_COLUMN = "__sparkcep_release"
 
 
 def shift_argument_name(index: int) -> str:

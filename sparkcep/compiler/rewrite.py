@@ -32,7 +32,13 @@ from sparkcep.plan import expressions as p
 from sparkcep.engines import rowpattern as rp
 from sparkcep.compiler.analysis import INTERVAL_MICROS, Analysis, analyze
 from sparkcep.errors import AnalysisError
-from sparkcep.compiler.lowering import Lowering, ValueColumns, shift_argument_name, shift_name
+from sparkcep.compiler.lowering import (
+    RELEASE_COLUMN,
+    Lowering,
+    ValueColumns,
+    shift_argument_name,
+    shift_name,
+)
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
 from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
 from sparkcep.compiler import streaming_rules
@@ -402,20 +408,21 @@ def _compile_clause(
     lowered, source_pattern, window_calls, shifts = _lower_expressions(
         analysis, _window(partition_sql, window_order), unrolling=not streaming)
     if streaming:
-        streaming_rules.check_navigation(analysis, window_calls)
+        streaming_rules.check_navigation(analysis, window_calls, shifts)
         streaming_rules.check_plan(analysis, lowered.conditions, lowered.components)
     spec = _match_spec(analysis, within, source_pattern)
     relation = _relation_text(analysis.node.this, splicer)
     shift_input_sql, shift_view = "", ""
-    if shifts:  # over a stream: PREV is filled in by the ordering operator (runtime.streaming)
+    if shifts:  # over a stream: PREV, NEXT are filled in by the ordering operator (runtime.streaming)
         arguments = ", ".join(f"{text} AS {quote_identifier(shift_argument_name(j))}"
                               for j, (text, _) in enumerate(shifts))
         shift_input_sql = f"SELECT {INPUT_ALIAS}.*, {arguments} FROM ({relation}) AS {INPUT_ALIAS}"
         shift_view = "sparkcep_ordered_" + hashlib.sha256(
             repr((shift_input_sql, shifts)).encode()).hexdigest()[:16]
         relation = f"SELECT * FROM {quote_identifier(shift_view)}"
+    release = any(offset < 0 for _, offset in shifts)  # NEXT: rows wait for their successors
     table_sql, value_columns, parts = _input_query(
-        analysis, lowered, within_kind, sql, splicer, relation)
+        analysis, lowered, within_kind, sql, splicer, relation, release)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
     pushed, aggregation_note = None, None
     if uncertain is not None:
@@ -612,11 +619,12 @@ def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, st
 
 def _input_query(
     analysis: Analysis, lowered: _Lowered, within_kind: str | None, sql: str, splicer: Splicer,
-    relation: str,
+    relation: str, release: bool = False,
 ) -> tuple[str, list[str], tuple]:
     """The query feeding the function (input columns, bitmask, value and order key columns over
     the relation as written), the name the function reads each value column under, and the
-    query's parts (relation, passed columns, computed (SQL, name) columns)."""
+    query's parts (relation, passed columns, computed (SQL, name) columns). ``release``: over a
+    stream with NEXT, the ordering operator's ``RELEASE_COLUMN`` is passed on too."""
     if analysis.rows_per_match is RowsPerMatch.ONE:
         # ONE ROW PER MATCH outputs no input columns but the partition key: pass only the columns
         # the partitioning and ordering refer to (less data through Arrow to Python).
@@ -626,6 +634,8 @@ def _input_query(
                 if column.name.lower() not in {name.lower() for name in passed}:
                     passed.append(column.name)
         select = [f"{INPUT_ALIAS}.{quote_identifier(name)}" for name in passed]
+        if release:
+            select.append(f"{INPUT_ALIAS}.{quote_identifier(RELEASE_COLUMN)}")
     else:
         passed = []
         select = [f"{INPUT_ALIAS}.*"]

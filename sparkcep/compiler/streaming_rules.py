@@ -12,10 +12,12 @@ refused at analysis with the reason (docs/streaming.md, "What is refused"):
   state (Flink's documentation gives the same advice; without it a run may wait forever).
 * The first ORDER BY item is the event-time column, ascending; the others are columns (the
   operator sorts the released rows by them itself).
-* ONE ROW PER MATCH or ALL ROWS PER MATCH [SHOW EMPTY MATCHES] (OMIT EMPTY MATCHES: not yet;
-  WITH UNMATCHED ROWS: refused, see ``check_clause``).
-* No NEXT: it reads a row that has not arrived when the current row is matched (PREV is read
-  from a column an ordering operator fills in, ``runtime.streaming.OrderedRelease``).
+* ONE ROW PER MATCH or ALL ROWS PER MATCH [SHOW EMPTY MATCHES | OMIT EMPTY MATCHES] (WITH
+  UNMATCHED ROWS: refused, see ``check_clause``; under OMIT EMPTY MATCHES the operator numbers
+  the matches by the runner's count, which includes the empty ones left out).
+* PREV and NEXT are read from columns an ordering operator fills in
+  (``runtime.streaming.OrderedRelease``); with NEXT a row is matched once its successors have
+  arrived (not with UNCERTAIN TIME, ``check_navigation``).
 * No anchors: a stream's partition never ends (``$``), and a partition's matching restarts after
   each gap longer than WITHIN, so ``^`` would not mean the partition's first row.
 * MATCH_NUMBER() only as a measure of its own (the operator numbers the matches across restarts).
@@ -75,11 +77,6 @@ def check_clause(analysis: Analysis, within_kind: str | None) -> None:
             "input row, so the operator would hold and re-emit the whole stream behind the "
             "watermark; select the unmatched rows from the source instead",
             node.args.get("rows_per_match") or node)
-    if rows is RowsPerMatch.ALL_OMIT_EMPTY:
-        raise scope.error(
-            CODE, "ALL ROWS PER MATCH OMIT EMPTY MATCHES over a stream is not supported yet; use "
-            "ALL ROWS PER MATCH (SHOW EMPTY MATCHES) or ONE ROW PER MATCH",
-            node.args.get("rows_per_match") or node)
     if analysis.uncertain_time is not None:
         _check_uncertain_time(analysis)
     if rp.has_anchor(analysis.pattern):
@@ -111,16 +108,22 @@ def _check_uncertain_time(analysis: Analysis) -> None:
             lo)
 
 
-def check_navigation(analysis: Analysis, window_calls: list[exp.Expression]) -> None:
-    """A batch query computes NEXT as ``lead`` over the ordered partition; over a stream PREV is
-    filled in by an ordering operator (``runtime.streaming``), but NEXT would need rows that
-    have not arrived yet, so it is refused (not yet)."""
-    if window_calls:
+def check_navigation(analysis: Analysis, window_calls: list[exp.Expression],
+                     shifts: list[tuple[str, int]] = ()) -> None:
+    """A batch query computes PREV and NEXT as ``lag`` and ``lead`` over the ordered partition;
+    over a stream both are read from columns an ordering operator fills in
+    (``runtime.streaming.OrderedRelease``), so no window function may remain. NEXT makes a row
+    wait for its successors; under UNCERTAIN TIME the segments close by ``hi``, which that
+    operator does not know, so the two together are refused (not yet)."""
+    if window_calls:  # pragma: no cover - every PREV/NEXT is a shift over a stream
         raise analysis.scope.error(
-            CODE, "NEXT over a stream is not supported yet: it reads a row that has not arrived "
-            "when the current one is matched (a batch query computes it as lead over the "
-            "ordered partition); PREV is supported",
-            window_calls[0])
+            CODE, "this navigation over a stream is not supported: a batch query computes it as "
+            "a window function over the ordered partition", window_calls[0])
+    if analysis.uncertain_time is not None and any(offset < 0 for _, offset in shifts):
+        raise analysis.scope.error(
+            CODE, "NEXT with UNCERTAIN TIME over a stream is not supported yet: a row would wait "
+            "for its successors, and segments close by the intervals' ends",
+            analysis.uncertain_time)
 
 
 def check_plan(analysis: Analysis, conditions: dict, components: list) -> None:

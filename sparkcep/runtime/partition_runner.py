@@ -143,6 +143,7 @@ class PartitionRunner:
     # -- output --------------------------------------------------------------------------------
 
     def _output(self, events: list[MatchEvent]) -> pa.RecordBatch:
+        self._count(events)
         if len(events) == 1 and isinstance(events[0], MatchSummaries):
             if events[0].labels is not None:
                 return self._per_row_batch(events[0])
@@ -158,6 +159,17 @@ class PartitionRunner:
                 continue
             self._emit_match(event, take, values)
         return self._batch(take, values)
+
+    #: the largest MATCH_NUMBER the engine reported so far, empty matches an OMIT EMPTY MATCHES
+    #: output leaves out included (a stream numbers its segments' matches from it)
+    match_count = 0
+
+    def _count(self, events: list[MatchEvent]) -> None:
+        numbers = [int(e.number.max()) for e in events
+                   if isinstance(e, MatchSummaries) and len(e.number)]
+        numbers += [e.number for e in events if isinstance(e, Match)]
+        if numbers:
+            self.match_count = max(self.match_count, *numbers)
 
     def _evaluate(self, index: int, view: MatchView):
         component = self.plan.components[index]

@@ -10,6 +10,10 @@ internal column names, casts the user never wrote. This module turns them back i
   driver inside Spark's ``PythonException`` text after a Python traceback.
 * :func:`install_recovery` — makes PySpark raise the recovered error itself (for ``spark.sql``
   and ``sparkcep.sql`` DataFrames, whose actions run long after sparkcep returned).
+* :func:`stream_failure` — the error a failed streaming query stopped with (Spark's
+  ``StreamingQueryException``, raised by ``awaitTermination``/``processAllAvailable`` or returned
+  by ``query.exception()``): the executor's SparkCepError when it carries one, else one
+  ``STREAM_FAILED`` error whose first line says what stopped the query.
 * :func:`silence_duplicate_logging` — Spark logs each failure once more (a JSON log line with a
   Java stack trace, executor and task-set errors) before the exception reaches the caller.
 """
@@ -19,7 +23,14 @@ from __future__ import annotations
 import logging
 import re
 
-from sparkcep.errors import AnalysisError, SparkCepError, from_worker_text, line_and_column
+from sparkcep.errors import (
+    AnalysisError,
+    MatchRuntimeError,
+    ParseError,
+    SparkCepError,
+    from_worker_text,
+    line_and_column,
+)
 
 #: the JVM loggers that print a failed task's stack trace (the driver raises the same error)
 _TASK_FAILURE_LOGGERS = (
@@ -28,6 +39,9 @@ _TASK_FAILURE_LOGGERS = (
     "org.apache.spark.scheduler.TaskSchedulerImpl",
     "org.apache.spark.api.python.PythonRunner",
     "org.apache.spark.sql.execution.python",
+    # a streaming micro-batch's failed write (the query stops with the same error)
+    "org.apache.spark.sql.execution.datasources.v2.DataWritingSparkTask",
+    "org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec",
 )
 #: PySpark's Python loggers that print a captured exception as a JSON line before raising it
 _PYSPARK_LOGGERS = ("SQLQueryContextLogger", "DataFrameQueryContextLogger")
@@ -39,7 +53,12 @@ _GENERATED_POSITION = re.compile(r";?\s*line \d+ pos \d+;?")
 _IDENTIFIER = re.compile(r"`([^`]+)`|([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def silence_duplicate_logging(spark) -> None:
+#: the JVM logger that prints a failed streaming query's stack trace when it stops; a client that
+#: reports the query's error itself (``sparkcep stream``) turns it off
+STREAM_FAILURE_LOGGER = "org.apache.spark.sql.execution.streaming.runtime.MicroBatchExecution"
+
+
+def silence_duplicate_logging(spark, loggers: tuple[str, ...] = _TASK_FAILURE_LOGGERS) -> None:
     """Turn off the log lines that repeat a failure the caller receives as an exception."""
     from pyspark.logger import PySparkLogger
 
@@ -49,7 +68,7 @@ def silence_duplicate_logging(spark) -> None:
         jvm = spark.sparkContext._jvm
         configurator = jvm.org.apache.logging.log4j.core.config.Configurator
         off = jvm.org.apache.logging.log4j.Level.OFF
-        for name in _TASK_FAILURE_LOGGERS:
+        for name in loggers:
             configurator.setLevel(name, off)
     except Exception as error:  # Spark Connect (no JVM here) or another logging backend
         logging.getLogger("sparkcep.runtime").debug("cannot quiet Spark's task logging: %s", error)
@@ -209,5 +228,70 @@ def restate_for_text(error: Exception, sql: str) -> SparkCepError:
     return AnalysisError(code, message, line=line, column=column, sql=sql, length=length)
 
 
-__all__ = ["prepare", "restate", "restate_for_text", "recover", "install_recovery", "silence_duplicate_logging", "clean_message",
+#: a SparkCepError as Python prints it in a traceback (``foreachBatch`` functions' failures reach
+#: Spark as their traceback's text, without the worker's marked line)
+_PRINTED = re.compile(
+    r"^sparkcep\.errors\.(ParseError|AnalysisError|MatchRuntimeError): \[([A-Z0-9_]+)\] (.*?)"
+    r"(?: \(line (\d+), column (\d+)\))?\s*$", re.MULTILINE)
+#: the last exception line of a Python traceback in Spark's message
+_PYTHON_RAISED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)): (.*)$", re.MULTILINE)
+_QUERY_PREFIX = re.compile(r"^\s*(?:\[STREAM_FAILED\]\s*)?Query (?:\S+ )?\[id = [^\]]*\] "
+                           r"terminated with exception:\s*")
+
+
+def _printed_error(text: str, sql: str | None) -> SparkCepError | None:
+    """The last SparkCepError printed in a Python traceback inside ``text`` (its length, when the
+    caret line follows, from the caret)."""
+    found = None
+    for found in _PRINTED.finditer(text):
+        pass
+    if found is None:
+        return None
+    kind = {"ParseError": ParseError, "AnalysisError": AnalysisError}.get(found.group(1),
+                                                                        MatchRuntimeError)
+    line = int(found.group(4)) if found.group(4) else None
+    column = int(found.group(5)) if found.group(5) else None
+    following = text[found.end():].lstrip("\n").splitlines()[1:2]
+    length = following[0].count("^") if following and following[0].strip().startswith("^") else 1
+    return kind(found.group(2), found.group(3), line=line, column=column, sql=sql,
+                length=length)
+
+
+def stream_failure(error: BaseException, sql: str | None = None) -> SparkCepError:
+    """The typed error a streaming query stopped with. ``error`` is what PySpark gives for a
+    failed query (``StreamingQueryException``, or the error its ``awaitTermination`` raised);
+    ``sql`` the statement, for the position. In order: the SparkCepError an executor raised (its
+    marked line), one a ``foreachBatch`` function raised (printed in Spark's message), else
+    ``STREAM_FAILED`` with the failure's own first line — the Python exception a worker raised,
+    or Spark's message without its query ids — at the MATCH_RECOGNIZE keyword."""
+    recovered = recover(error)
+    if recovered is not None:
+        return recovered
+    text = str(error)
+    printed = _printed_error(text, sql)
+    if printed is not None:
+        return printed
+    traceback_at = text.rfind("Traceback (most recent call last)")
+    raised = None
+    if traceback_at >= 0:  # the exception line: the first unindented line after the frames
+        frames = text[traceback_at:].splitlines()[1:]
+        first = next((line for line in frames if line and not line[0].isspace()), "")
+        raised = _PYTHON_RAISED.match(first)
+    if raised is not None:
+        message = f"the streaming query stopped: Python raised {raised.group(1)}: " \
+                  f"{raised.group(2).strip()}"
+    else:
+        message = "the streaming query stopped: " + clean_message(_QUERY_PREFIX.sub("", text))
+    if not sql:
+        return MatchRuntimeError("STREAM_FAILED", message)
+    offset = _keyword_offset("MATCH_RECOGNIZE", sql)
+    length = len("MATCH_RECOGNIZE")
+    if offset is None:
+        offset, length = len(sql) - len(sql.lstrip()), 1
+    line, column = line_and_column(sql, offset)
+    return MatchRuntimeError("STREAM_FAILED", message, line=line, column=column, sql=sql,
+                             length=length)
+
+
+__all__ = ["prepare", "stream_failure", "restate", "restate_for_text", "recover", "install_recovery", "silence_duplicate_logging", "clean_message",
            "fragment_offset"]

@@ -9,8 +9,8 @@ over a streaming DataFrame with ``withWatermark``), the statement is compiled fo
         <the rows the batch function would return>, "Append", "EventTime")
 
 registered as a temporary view (``rewrite.stream_view_name``) that the rewritten statement reads
-instead of calling the batch table function. With PREV, a first stateful operator
-(``OrderedRelease``, ``register_ordering``) orders each partition's rows and fills in the PREV
+instead of calling the batch table function. With PREV or NEXT, a first stateful operator
+(``OrderedRelease``, ``register_ordering``) orders each partition's rows and fills in the PREV and NEXT
 values the input query reads. The input query is the same as the batch one's
 (masks and value columns computed by Catalyst, row by row), so DEFINE and MEASURES mean exactly
 what they mean in a batch query.
@@ -59,6 +59,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparkcep.compiler.lowering import RELEASE_COLUMN
 from sparkcep.compiler.rewrite import CompiledMatch, stream_view_name
 from sparkcep.errors import AnalysisError, SparkCepError, for_worker
 from sparkcep.plan.expressions import MatchNumber
@@ -108,6 +109,9 @@ class StreamPlan:
     window: int
     time_zone: str
     source: str
+    # with NEXT: the event time is the ordering operator's RELEASE_COLUMN, and this is the first
+    # ORDER BY column (a segment is closed at a gap of more than WITHIN between its rows)
+    order_time: str | None = None
 
     @property
     def uncertain(self) -> bool:
@@ -148,8 +152,10 @@ def operator_input(spark, match: CompiledMatch, args=None):
     from sparkcep.runtime.registration import _arrow_type, typed_plan
 
     plan, return_type, output_schema = typed_plan(spark, match, args)
-    frame, fields, order = _event_time_frame(spark, match, match.table_sql, args)
-    event_time = order[0][0]
+    release = _has_next(match)
+    frame, fields, order = _event_time_frame(spark, match, match.table_sql, args,
+                                             RELEASE_COLUMN if release else None)
+    event_time = RELEASE_COLUMN if release else order[0][0]
     keys = list(plan.partition_columns)
     if not keys:
         frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
@@ -158,14 +164,22 @@ def operator_input(spark, match: CompiledMatch, args=None):
     input_schema = pa.schema(
         [pa.field(f.name, _arrow_type(f.dataType, time_zone), True) for f in frame.schema.fields])
     stream_plan = StreamPlan(plan, input_schema, output_schema, event_time, order,
-                             int(plan.spec.within), time_zone, match.source)
+                             int(plan.spec.within), time_zone, match.source,
+                             order[0][0] if release else None)
     return stream_plan, frame, keys, return_type
 
 
-def _event_time_frame(spark, match: CompiledMatch, query: str, args=None):
+def _has_next(match: CompiledMatch) -> bool:
+    """NEXT over a stream: a shift by a negative offset (``compiler.lowering``)."""
+    return any(offset < 0 for _, offset, _ in match.shifts)
+
+
+def _event_time_frame(spark, match: CompiledMatch, query: str, args=None,
+                      event_time: str | None = None):
     """The streaming DataFrame of one of the clause's input queries, its fields by lower-case
-    name, and the resolved ORDER BY; the event-time column is checked (a TIMESTAMP with the
-    watermark) and is the only column carrying a watermark."""
+    name, and the resolved ORDER BY; the event-time column (the first ORDER BY column, or
+    ``event_time``) is checked (a TIMESTAMP with the watermark) and is the only column carrying a
+    watermark."""
     from sparkcep.runtime.registration import _spark_error_to_user
 
     try:
@@ -177,8 +191,9 @@ def _event_time_frame(spark, match: CompiledMatch, query: str, args=None):
         raise _spark_error_to_user(error, match) from None
     fields = {f.name.lower(): f for f in frame.schema.fields}
     order = _resolved_order(match, fields)
-    _check_event_time(fields.get(order[0][0].lower()), match)
-    return _one_event_time_column(frame, order[0][0]), fields, order
+    event_time = event_time or order[0][0]
+    _check_event_time(fields.get(event_time.lower()), match)
+    return _one_event_time_column(frame, event_time), fields, order
 
 
 def register_ordering(spark, match: CompiledMatch, args=None) -> None:
@@ -186,7 +201,10 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
     order once the watermark reaches them, with each PREV argument's value k rows before
     (``OrderedRelease``), as the view ``match.shift_view`` that the clause's input query reads.
     Its output keeps the event-time column's watermark (``eventTimeColumnName``), so the
-    matching operator after it sees the same watermark in the same micro-batch."""
+    matching operator after it sees the same watermark in the same micro-batch. With NEXT a row
+    leaves once its last NEXT successor is released, carrying that successor's event time in
+    ``RELEASE_COLUMN``, which is then the event-time column (a row leaves in the micro-batch
+    whose watermark reaches its release time, so the matching operator never finds it late)."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import StructField, StructType
 
@@ -198,9 +216,11 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
             for name in match.plan.partition_columns]
     arguments = {name for name, _, _ in match.shifts}
     by_name = {f.name: f for f in frame.schema.fields}
+    waits = _has_next(match)
     output = StructType(
         [f for f in frame.schema.fields if f.name not in arguments]
-        + [StructField(shifted, by_name[name].dataType, True) for name, _, shifted in match.shifts])
+        + [StructField(shifted, by_name[name].dataType, True) for name, _, shifted in match.shifts]
+        + ([StructField(RELEASE_COLUMN, by_name[event_time].dataType, True)] if waits else []))
     if not keys:
         frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
         keys = [GROUP_COLUMN]
@@ -215,7 +235,8 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
     use_rocksdb(spark)
     ordered = frame.groupBy(*keys).transformWithStateInPandas(
         statefulProcessor=_ordering_processor(release), outputStructType=output,
-        outputMode="Append", timeMode="EventTime", eventTimeColumnName=event_time)
+        outputMode="Append", timeMode="EventTime",
+        eventTimeColumnName=RELEASE_COLUMN if waits else event_time)
     ordered.createOrReplaceTempView(match.shift_view)
 
 
@@ -305,7 +326,8 @@ def _processor(stream_plan: StreamPlan):
                     self.state[name].update(value)
             for timer in list(self.handle.listTimers()):
                 self.handle.deleteTimer(timer)
-            for timer in state.timers(stream_plan.closes_at(state.last_key)):
+            closes_at = None if stream_plan.order_time else stream_plan.closes_at(state.last_key)
+            for timer in state.timers(closes_at):
                 self.handle.registerTimer(timer)
 
         def close(self) -> None:
@@ -376,21 +398,38 @@ class OrderedRelease:
         return arrow_from_pandas(frame, self.input_schema, self.event_time, self.time_zone)
 
     def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> pa.Table | None:
+        """The rows that leave now, in ORDER BY order, with their shifted values. ``state.runner``
+        holds (the last emitted rows' arguments, the released rows still waiting for their NEXT
+        successors). A released row's place in the order is final (``SegmentMatcher.advance``),
+        so its k-th successor in the released rows is the one ``lead`` reads in a batch query."""
         released = _release(state, tables, watermark, self.order)
         if released is None:
             return None
+        history, waiting = state.runner if state.runner is not None else (None, None)
+        if waiting is not None:
+            released = pa.concat_tables([waiting, released])
+        back = max(0, *(offset for _, offset, _ in self.shifts))
+        ahead = max(0, *(-offset for _, offset, _ in self.shifts))
+        leaving = max(0, released.num_rows - ahead)  # the rows whose successors are here
         arguments = [name for name, _, _ in self.shifts]
-        depth = max(offset for _, offset, _ in self.shifts)
         fresh = released.select(arguments)
-        history = state.runner if state.runner is not None else fresh.slice(0, 0)
+        history = history if history is not None else fresh.slice(0, 0)
         window = pa.concat_tables([history, fresh])
         before = history.num_rows
-        columns = {name: released.column(name) for name in released.column_names}
+        out = released.slice(0, leaving)
+        columns = {name: out.column(name) for name in out.column_names}
         for name, offset, shifted in self.shifts:
-            positions = np.arange(before, before + released.num_rows) - offset
+            positions = np.arange(before, before + leaving) - offset
             indices = pa.array(np.maximum(positions, 0), mask=positions < 0)
             columns[shifted] = window.column(name).take(indices)
-        state.runner = window.slice(max(0, window.num_rows - depth))
+        if ahead:  # the event time of the successor that lets each row leave
+            times = released.column(self.event_time)
+            columns[RELEASE_COLUMN] = times.take(pa.array(np.arange(leaving) + ahead, pa.int64()))
+        kept = window.slice(0, before + leaving)
+        state.runner = (kept.slice(max(0, kept.num_rows - back)),
+                        released.slice(leaving) if ahead and leaving < released.num_rows else None)
+        if not leaving:
+            return None
         return pa.table([columns[name] for name in self.output_schema.names],
                         schema=self.output_schema)
 
@@ -489,7 +528,7 @@ class SegmentState:
         return {"pending": pending, "runner": runner,
                 "progress": tuple(getattr(self, name) for name in _PROGRESS)}
 
-    def timers(self, closes_at: int) -> list[int]:
+    def timers(self, closes_at: int | None) -> list[int]:
         """Event-time timers (ms) that wake the key when the watermark passes its earliest
         pending row, and when it reaches ``closes_at`` (micros, ``StreamPlan.closes_at``), where
         the open segment is closed."""
@@ -497,7 +536,7 @@ class SegmentState:
         if self.pending is not None and self.pending.num_rows:
             first = pc.min(self.pending.column(_EVENT_KEY)).as_py()
             timers.add(-(-first // 1000))  # the watermark reaches it: it is released
-        if self.runner is not None:
+        if self.runner is not None and closes_at is not None:
             timers.add(-(-closes_at // 1000))  # the segment is closed
         return sorted(timers)
 
@@ -543,12 +582,39 @@ class SegmentMatcher:
         the segment's rows."""
         output: list[pa.RecordBatch] = []
         released = _release(state, tables, watermark, self.stream.order)
+        if self.stream.order_time is not None:  # NEXT: closed at gaps (see ``_feed_by_gaps``)
+            return output if released is None else self._feed_by_gaps(state, released)
         if released is not None:
             output += self._feed(state, released)
         if state.runner is not None and watermark >= self.stream.closes_at(state.last_key):
-            output += self._numbered(state, list(state.runner.finish()))
+            output += self._numbered(state, list(state.runner.finish()), state.runner)
             state.runner = None
             state.segment_base = state.matches
+        return output
+
+    def _feed_by_gaps(self, state: SegmentState, table: pa.Table) -> list[pa.RecordBatch]:
+        """With NEXT, the rows come watermarked on their release time (the event time of their
+        last NEXT successor), which says nothing of the next row's own time, so the watermark
+        cannot close a segment. The rows do come in ORDER BY order, each after its predecessor:
+        a row more than WITHIN after the segment's last row starts the next segment (no match
+        spans it, and every row still to come is at or after it), so the segment is finished
+        before it is fed. A partition's last segment stays open until a later row arrives."""
+        output: list[pa.RecordBatch] = []
+        times = table.column(self.stream.order_time).cast(pa.timestamp("us", "UTC")) \
+            .cast(pa.int64()).to_numpy(zero_copy_only=False)
+        before = np.concatenate([[state.last_key], times[:-1]])
+        gaps = np.flatnonzero(times - before > self.stream.window)
+        start = 0
+        for cut in gaps:
+            if cut > start:
+                output += self._feed(state, table.slice(start, cut - start))
+                start = cut
+            if state.runner is not None:
+                output += self._numbered(state, list(state.runner.finish()), state.runner)
+                state.runner = None
+                state.segment_base = state.matches
+        if start < table.num_rows:
+            output += self._feed(state, table.slice(start))
         return output
 
     def _feed(self, state: SegmentState, table: pa.Table) -> list[pa.RecordBatch]:
@@ -558,21 +624,28 @@ class SegmentMatcher:
             state.runner = PartitionRunner(self.stream.plan, self.stream.output_schema)
         state.last_key = max(state.last_key, self._last_key(table))
         batch = table.drop_columns([_EVENT_KEY]).combine_chunks().to_batches()[0]
-        return self._numbered(state, list(state.runner.feed(batch)))
+        return self._numbered(state, list(state.runner.feed(batch)), state.runner)
 
     def _last_key(self, table: pa.Table) -> int:
-        """The largest event time (micros) of released rows; under UNCERTAIN TIME their largest
-        ``hi`` (a NULL ``hi`` is the engine's INVALID_UNCERTAIN_INTERVAL error when fed)."""
+        """The largest event time (micros) of released rows (with NEXT: of their first ORDER BY
+        column); under UNCERTAIN TIME their largest ``hi`` (a NULL ``hi`` is the engine's
+        INVALID_UNCERTAIN_INTERVAL error when fed)."""
+        if self.stream.order_time is not None:
+            times = table.column(self.stream.order_time).cast(pa.timestamp("us", "UTC"))
+            return pc.max(times.cast(pa.int64())).as_py()
         if not self.stream.uncertain:
             return pc.max(table.column(_EVENT_KEY)).as_py()
         hi = table.column(self.stream.plan.uncertain_time.hi_column)
         largest = pc.max(hi.cast(pa.timestamp("us", "UTC")).cast(pa.int64())).as_py()
         return NO_TIME if largest is None else largest
 
-    def _numbered(self, state: SegmentState, batches: list[pa.RecordBatch]) -> list[pa.RecordBatch]:
+    def _numbered(self, state: SegmentState, batches: list[pa.RecordBatch],
+                  runner) -> list[pa.RecordBatch]:
         """MATCH_NUMBER continues across segments: the segment's numbers are shifted by the
         matches before it. A clause compiled for a stream always has a MATCH_NUMBER() component
-        (``compiler.rewrite``), whose largest value so far is the segment's match count."""
+        (``compiler.rewrite``), whose largest value so far is the segment's match count; the
+        runner's ``match_count`` also counts the empty matches OMIT EMPTY MATCHES leaves out."""
+        state.matches = max(state.matches, state.segment_base + runner.match_count)
         out = []
         for batch in batches:
             if not batch.num_rows:

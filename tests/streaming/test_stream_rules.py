@@ -49,10 +49,6 @@ def test_the_watermark_clause_is_part_of_the_relation_not_an_alias():
 
 @pytest.mark.parametrize("old, new, code, marked", [
     ("PATTERN (A B+) WITHIN INTERVAL '1' MINUTE", "PATTERN (A B+)", "STREAM_UNBOUNDED_STATE", "A B+"),
-    ("B.v > FIRST(A.v)", "B.v > NEXT(B.v)", "STREAM_UNSUPPORTED", "NEXT(B.v)"),
-    ("LAST(B.ts) AS e", "NEXT(B.ts) AS e", "STREAM_UNSUPPORTED", "NEXT(B.ts)"),
-    ("ONE ROW PER MATCH", "ALL ROWS PER MATCH OMIT EMPTY MATCHES", "STREAM_UNSUPPORTED",
-     "ALL ROWS PER MATCH OMIT EMPTY MATCHES"),
     ("ONE ROW PER MATCH", "ALL ROWS PER MATCH WITH UNMATCHED ROWS", "STREAM_UNSUPPORTED",
      "ALL ROWS PER MATCH WITH UNMATCHED ROWS"),
     ("PATTERN (A B+)", "PATTERN (A B+ $)", "STREAM_UNSUPPORTED", "A B+ $"),
@@ -96,6 +92,21 @@ def test_prev_reads_a_column_the_ordering_operator_fills_in():
     assert "`__sparkcep_p0`" in match.table_sql and "OVER (" not in match.table_sql
     # the same clause in a batch query keeps lag
     assert "lag(" in compile_statement(text).matches[0].table_sql
+
+
+def test_next_reads_a_column_the_ordering_operator_fills_in():
+    text = BASE.replace("B.v > FIRST(A.v)", "B.v > PREV(B.v) AND B.v < NEXT(B.v, 2)") \
+        .replace("LAST(B.ts) AS e", "NEXT(B.ts) AS e")
+    (match,) = compile_statement(text, streaming=True).matches
+    assert match.shifts == (("__sparkcep_a0", 1, "__sparkcep_p0"), ("__sparkcep_a1", -2, "__sparkcep_p1"),
+                            ("__sparkcep_a2", -1, "__sparkcep_p2"))
+    # the matching operator is watermarked on the time the row could leave the ordering one
+    assert "__sparkcep_in.`__sparkcep_release`" in match.table_sql
+    assert "OVER (" not in match.table_sql
+    assert "lead(" in compile_statement(text).matches[0].table_sql
+    uncertain = text.replace("ORDER BY ts", "ORDER BY ts UNCERTAIN TIME (ts, ts)")
+    error = _refused(uncertain.replace("PATTERN (A B+)", "PATTERN (A B)"))
+    assert error.code == "STREAM_UNSUPPORTED" and "NEXT with UNCERTAIN TIME" in error.message
 
 
 def test_one_clause_per_streaming_statement():

@@ -15,9 +15,11 @@ The tests check that state in the checkpoint, then
   the checkpoint re-runs the micro-batch. With ``local[2,3]`` (three attempts per task) Spark
   retries the task on a new worker within the same micro-batch and the query goes on.
 * kill the driver: SIGKILL to the JVM running the query (in its own process, ``fault_driver.py``,
-  its own process group), then to the whole group, as a machine would lose them; the restarted
-  query re-runs the micro-batch from the offsets log, with the state store at its last committed
-  version, and the file sink ignores the files the killed attempt may have written.
+  its own process group), then to the whole group, as a machine would lose them; the query
+  started again from the checkpoint (in the test's session: another driver) re-runs the
+  micro-batch from the offsets log, with the state store at its last committed version, and the
+  file sink ignores the files the killed attempt may have written (its log lists only the files
+  of committed micro-batches).
 
 The reference is the batch query over the same files (``sparkcep.sql`` on a batch DataFrame),
 which shares the engines but not the stream's checkpointing, state store or sink.
@@ -46,8 +48,9 @@ pytestmark = [pytest.mark.spark, pytest.mark.streaming,
 
 DRIVER = Path(__file__).resolve().parent / "fault_driver.py"
 ROOT = Path(__file__).resolve().parents[2]
-#: every wait is bounded by this (a loaded two-core machine takes 40-70 s for a whole run)
-PATIENCE_SECONDS = 100
+#: every wait is bounded by this (a driver's start and first micro-batches took up to 80 s on a
+#: two-core machine under a load of 12)
+PATIENCE_SECONDS = 150
 
 
 def _dataset(tmp_path: Path, seed: str, gates: dict[int, str]):
@@ -105,12 +108,6 @@ class Driver:
             if time.monotonic() > deadline:
                 raise AssertionError(f"no {what} within {PATIENCE_SECONDS} s:\n{self.tail()}")
             time.sleep(0.1)
-
-    def finish(self) -> int:
-        try:
-            return self.process.wait(PATIENCE_SECONDS)
-        except subprocess.TimeoutExpired:
-            raise AssertionError(f"the driver did not finish:\n{self.tail()}") from None
 
     def jvm(self) -> int:
         """The process id of the driver's JVM (a descendant running ``java``)."""
@@ -235,7 +232,8 @@ def test_python_worker_killed_mid_batch_fails_the_query_and_restart_is_exact(gat
     assert got == want
 
 
-def test_worker_retried_then_driver_killed_mid_batch_restart_is_exact(spark, tmp_path):
+def test_worker_retried_then_driver_killed_mid_batch_restart_is_exact(gated_session, tmp_path):
+    spark = gated_session
     statement = _dataset(tmp_path, "sparkcep-fault-driver", {1: "~gate-worker", 2: "~gate-driver"})
     first = Driver(tmp_path, "local[2,3]", 1)  # three attempts per task
     try:
@@ -250,11 +248,13 @@ def test_worker_retried_then_driver_killed_mid_batch_restart_is_exact(spark, tmp
         first.stop()  # and everything it started
     assert _descendants(first.process.pid) == []
     before = _ours(spark.read.parquet(str(tmp_path / "out")).collect())
-    second = Driver(tmp_path, "local[2]", 2)
+    # the same query started again from the checkpoint (in this test's session: a new driver)
+    query = _start(spark, tmp_path, statement)
     try:
-        assert second.finish() == 0, second.tail()
+        query.awaitTermination(PATIENCE_SECONDS)
+        assert not query.isActive and query.exception() is None
     finally:
-        second.stop()
+        query.stop()
     assert in_flight in _batch_ids(tmp_path / "checkpoint" / "commits")  # the re-run committed it
     got = _ours(spark.read.parquet(str(tmp_path / "out")).collect())
     want = _batch_answer(spark, tmp_path, statement)

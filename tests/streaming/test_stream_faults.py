@@ -126,15 +126,23 @@ class Driver:
         self.process.wait(30)
 
 
-def _descendants(root: int) -> list[int]:
-    parents = {}
+def _processes() -> dict[int, tuple[int, int]]:
+    """Every live process (zombies left out): its parent and its process group."""
+    found = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
+            fields = stat[stat.rindex(")") + 2:].split()
+            if fields[0] != "Z":
+                found[int(entry.name)] = (int(fields[1]), int(fields[2]))
+    return found
+
+
+def _descendants(root: int) -> list[int]:
+    parents = {pid: parent for pid, (parent, _) in _processes().items()}
     found, frontier = [], [root]
     while frontier:
         children = [pid for pid, parent in parents.items() if parent in frontier]
@@ -246,7 +254,7 @@ def test_worker_retried_then_driver_killed_mid_batch_restart_is_exact(gated_sess
         os.kill(first.jvm(), signal.SIGKILL)  # the driver, with the query in its micro-batch
     finally:
         first.stop()  # and everything it started
-    assert _descendants(first.process.pid) == []
+    assert [pid for pid, (_, group) in _processes().items() if group == first.process.pid] == []
     before = _ours(spark.read.parquet(str(tmp_path / "out")).collect())
     # the same query started again from the checkpoint (in this test's session: a new driver)
     query = _start(spark, tmp_path, statement)

@@ -1,7 +1,7 @@
 """Aggregation over matches without enumerating them: finding the queries it applies to.
 
 A statement whose outer query only aggregates the output of a ``MATCH_RECOGNIZE ... ONE ROW PER
-MATCH SKIP TILL ANY MATCH`` clause (or SKIP TILL NEXT MATCH without WITHIN,
+MATCH SKIP TILL ANY MATCH`` clause (or SKIP TILL NEXT MATCH,
 ``sparkcep.engines.sase.next_aggregation``), one group per partition::
 
     SELECT p, COUNT(*) AS n, SUM(a_val), AVG(a_val), MIN(a_val), MAX(a_val)

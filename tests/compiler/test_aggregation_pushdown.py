@@ -151,12 +151,16 @@ def test_a_comparison_without_source_text_is_described_in_words():
     assert _describe(same_user, "ABC") == "C.x = FIRST(A.x)"
 
 
-def test_skip_till_next_match_without_within_is_pushed_down():
+def test_skip_till_next_match_is_pushed_down_with_and_without_within():
     match = _compile(strategy="SKIP TILL NEXT MATCH", select="p, COUNT(*), SUM(a_val)")
     assert match.aggregation_note is None and match.plan.aggregation is not None
     text = BASE.format(select="p, COUNT(*)", partition="PARTITION BY p", rows="ONE ROW PER MATCH",
                        strategy="SKIP TILL NEXT MATCH", pattern="A B+", define="", rest="GROUP BY p")
-    assert "engines/sase/next_aggregation" in explain_statement(text)
-    windowed = compile_statement(text.replace("PATTERN (A B+)", "PATTERN (A B+) WITHIN 10")).matches[0]
-    assert windowed.plan.aggregation is None
-    assert "SKIP TILL NEXT MATCH with WITHIN" in windowed.aggregation_note
+    explained = explain_statement(text)
+    assert "engines/sase/next_aggregation" in explained and "window closes" not in explained
+    windowed_text = text.replace("PATTERN (A B+)", "PATTERN (A B+) WITHIN 10")
+    windowed = compile_statement(windowed_text).matches[0]
+    assert windowed.aggregation_note is None and windowed.plan.aggregation is not None
+    assert windowed.plan.spec.within == 10
+    assert "per start key in the window; a run is counted when its window closes" in \
+        explain_statement(windowed_text)

@@ -285,3 +285,67 @@ def test_step_budget():
                         [comparison])
     assert info.value.code == "MATCH_BUDGET_EXCEEDED"
 
+
+
+# -- order comparisons read from Fenwick trees (one slot, < <= > >= <>) -------------------------
+
+ORDER_VALUES = [float(i) for i in range(-6, 7)] + [-0.0, float("nan"), float("inf"), None]
+
+
+@st.composite
+def order_cases(draw):
+    """One order comparison (the state's cells indexed by rank), values arriving block by block
+    (new values re-rank them), NULLs, NaN and -0.0 among them."""
+    spec, masks, keys, columns, measures, cuts = draw(cases())
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    n = len(masks[0])
+    column = len(columns)
+    columns = tuple(columns) + ([rnd.choice(ORDER_VALUES) for _ in range(n)],)
+    positive, negated = _component_variables(spec.pattern)
+    tested = [v for v in positive if v not in negated]
+    if not tested:
+        return None
+    v = rnd.choice(tested)
+    target = rnd.choice(positive[:positive.index(v) + 1])
+    which = "last" if target == v else rnd.choice(["first", "last"])
+    comparison = RowComparison(v, column, rnd.choice(["lt", "lte", "gt", "gte", "neq"]),
+                               MeasureRef(target, which, column), rnd.random() < 0.7)
+    measures = measures + (MeasureRef(rnd.choice(positive), rnd.choice(["first", "last"]), column),)
+    cuts = cuts + [rnd.randint(1, max(n - 1, 1)) for _ in range(rnd.randint(0, 3))]
+    return spec, masks, keys, columns, measures, (comparison,), cuts
+
+
+@settings(max_examples=800, **SETTINGS)
+@given(order_cases())
+def test_order_comparisons_from_the_index_equal_the_oracle(case):
+    if case is None:
+        return
+    spec, masks, keys, columns, measures, comparisons, cuts = case
+    if not _small_enough(spec, masks):
+        return
+    engine, partial = trend_aggregate(spec, masks, keys, columns, measures, comparisons, cuts)
+    assert engine._indexed  # the cells of each state are read from its Fenwick trees
+    plain_columns = [plain(c) for c in columns]
+    conds = conditions_for(spec, comparisons)
+    found, _unmatched = oracle_run(spec, conds, masks, keys.tolist(), plain_columns)
+    expected = [(rows, labels) for _end, rows, labels in found]
+    event("matches: 0" if not expected else "matches: some")
+    assert_same_totals(engine.totals(), reference_totals(expected, measures, plain_columns),
+                       comparisons)
+    for end, totals in partial:
+        so_far = [(rows, labels) for rows, labels in expected if rows[-1] < end]
+        assert_same_totals(totals, reference_totals(so_far, measures, plain_columns), end)
+
+
+def test_a_rising_trend_over_many_distinct_values():
+    # A B+ C, B rising, over a permutation of 0..299: the runs are the increasing subsequences;
+    # counted here by the O(n^2) recurrence ending[j] = 1 + sum(ending[i] for i < j, x_i < x_j)
+    rnd = random.Random(7)
+    values = list(range(300))
+    rnd.shuffle(values)
+    ending = []
+    for j, x in enumerate(values):
+        ending.append(1 + sum(e for i, e in enumerate(ending) if values[i] < x))
+    totals = _trends(values)
+    assert totals.matches == sum(ending)
+    assert totals.matches > 10**9

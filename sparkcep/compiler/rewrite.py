@@ -423,7 +423,7 @@ def _compile_clause(
         plan = dataclasses.replace(plan, uncertain_time=times)
     elif not streaming:
         pushed, aggregation_note = pushdown(
-            clause, spec, lowered.conditions, lowered.values.texts, sql, plan.partition_columns,
+            clause, spec, lowered.conditions, sql, plan.partition_columns,
             _measure_components(lowered))
     if pushed is not None:
         plan = dataclasses.replace(plan, aggregation=pushed.plan)

@@ -40,7 +40,8 @@ cell per distinct value (tuple) of its slots.
 holds at most d cells. An equality on the only slot is a hash look-up (the cells are hash
 buckets of the compared value: O(1) per move); an order comparison (``< <= > >= <>``) on the
 only slot reads a prefix or suffix aggregate from Fenwick trees over the slot's ranks, O(log d)
-per move (``_OrderIndex``; a block bringing new values re-ranks them, O(cells) once per block);
+per move (``_OrderIndex``, from 48 distinct values on; a block bringing new values re-ranks them,
+O(cells) once per block);
 so does a move without a test that sets or clears the slot (the state's total). Several slots,
 and moves that keep the slot, scan the cells. A slot no later comparison reads is dropped
 (``_TrendAutomaton``), so ``A B+ C`` with a rising B keeps one cell once the run reaches C.
@@ -135,7 +136,7 @@ class TrendAggregationEngine(AggregationEngine):
     decide negations), which ``sparkcep.compiler.aggregation_pushdown.row_comparisons`` ensures."""
 
     def __init__(self, spec: MatchSpec, measures: tuple[MeasureRef, ...] = (),
-                 comparisons: tuple[RowComparison, ...] = ()) -> None:
+                 comparisons: tuple[RowComparison, ...] = (), *, index_from: int = 48) -> None:
         for c in comparisons:
             if c.op not in OPERATORS:
                 raise InternalError(f"RowComparison.op {c.op!r}")
@@ -162,8 +163,11 @@ class TrendAggregationEngine(AggregationEngine):
                                     tuple(reader.get(j, -1) for j in range(s)))
         self._tests = [tuple(tests_of.get(comps[k].var, ())) for k, _n, _d in self.auto.states]
         self._empty_key = (None,) * s
-        # one slot compared by order: per state, Fenwick trees over the slot's distinct values
-        self._indexed = s == 1 and any(c.op in _RANGE for c in self.comparisons)
+        # one slot compared by order: per state, Fenwick trees over the slot's distinct values,
+        # once there are ``index_from`` of them (below, scanning the cells is cheaper)
+        self._ordered = s == 1 and any(c.op in _RANGE for c in self.comparisons)
+        self._indexed = False
+        self._index_from = index_from
         self._coords: list = []  # the slot's distinct non-NULL values so far, sorted
         self._rank: dict = {}
         self._zero = 0 if not m else None
@@ -180,7 +184,7 @@ class TrendAggregationEngine(AggregationEngine):
         return _Cells(key, len(self.auto.states))
 
     def feed(self, block) -> None:
-        if self._indexed and len(block):
+        if self._ordered and len(block):
             self._extend_coordinates(block)
         super().feed(block)
 
@@ -361,11 +365,14 @@ class TrendAggregationEngine(AggregationEngine):
         try:
             self._coords = sorted(set(self._coords) | new)
         except TypeError:  # values without one order (not one SQL type): scan the cells instead
-            self._indexed = False
+            self._ordered = self._indexed = False
             for vec in [self._global] if self.within is None else self._active:
                 vec.index = [None] * len(vec.cells)
             return
         self._rank = {v: i for i, v in enumerate(self._coords)}
+        self._indexed = len(self._coords) >= self._index_from
+        if not self._indexed:
+            return
         vectors = [self._global] if self.within is None else list(self._active)
         for vec in vectors:
             vec.index = [None] * len(vec.cells)

@@ -40,10 +40,9 @@ cell per distinct value (tuple) of its slots.
 holds at most d cells. An equality on the only slot is a hash look-up (the cells are hash
 buckets of the compared value: O(1) per move); an order comparison (``< <= > >= <>``) on the
 only slot reads a prefix or suffix aggregate from Fenwick trees over the slot's ranks, O(log d)
-per move (``_OrderIndex``, from 48 distinct values on; a block bringing new values re-ranks them,
-O(cells) once per block);
-so does a move without a test that sets or clears the slot (the state's total). Several slots,
-and moves that keep the slot, scan the cells. A slot no later comparison reads is dropped
+per move (``_OrderIndex``, from 48 distinct values on; a block bringing new values re-ranks
+them, O(cells) once per block); so does a move without a test that sets or clears the slot (the
+state's total). Several slots, and moves that keep the slot, scan the cells. A slot no later comparison reads is dropped
 (``_TrendAutomaton``), so ``A B+ C`` with a rising B keeps one cell once the run reaches C.
 """
 

@@ -24,7 +24,8 @@ many partial matches it has and their measures' partial aggregates.
 
 A DEFINE made of such comparisons joined by AND holds when every one holds. SQL's NULL rules:
 a comparison with NULL is unknown, so it does not hold (``<=>``: NULL equals NULL). Values are
-compared in Spark's order for one type (both sides are the same expression, so the same type):
+compared in Spark's order for one type (the two columns a comparison reads must hold values of
+one type: the runtime casts both sides to the type Spark compares them in when they differ):
 float NaN above every number and equal to itself, arrays and structs element by element with
 NULL below any value (``_order_key``).
 

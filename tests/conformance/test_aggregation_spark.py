@@ -244,7 +244,8 @@ def test_skip_till_next_match_with_within_counts_equal_enumeration(spark, events
         assert "engines/sase/next_aggregation" in explained, (pattern, explained)
         assert "when its window closes" in explained
         pushed.append(pushed_one)
-        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) GROUP BY p")
+        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) "
+                          "GROUP BY p")
     got = _rows(spark, " UNION ALL ".join(pushed))
     want = _rows(spark, " UNION ALL ".join(enumerated))
     assert {row[0] for row in want} == set(range(len(NEXT_WINDOWED)))
@@ -272,7 +273,8 @@ def test_different_expressions_on_both_sides_equal_enumeration(spark, events):
         explained = explain_statement(pushed_one)
         assert "engines/sase/trend_aggregation" in explained, (pattern, explained)
         pushed.append(pushed_one)
-        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) GROUP BY p")
+        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) "
+                          "GROUP BY p")
     got = _rows(spark, " UNION ALL ".join(pushed))
     want = _rows(spark, " UNION ALL ".join(enumerated))
     assert {row[0] for row in want} == set(range(len(DIFFERENT_SIDES)))

@@ -43,8 +43,9 @@ buckets of the compared value: O(1) per move); an order comparison (``< <= > >= 
 only slot reads a prefix or suffix aggregate from Fenwick trees over the slot's ranks, O(log d)
 per move (``_OrderIndex``, from 48 distinct values on; a block bringing new values re-ranks
 them, O(cells) once per block); so does a move without a test that sets or clears the slot (the
-state's total). Several slots, and moves that keep the slot, scan the cells. A slot no later comparison reads is dropped
-(``_TrendAutomaton``), so ``A B+ C`` with a rising B keeps one cell once the run reaches C.
+state's total). Several slots, and moves that keep the slot, scan the cells. A slot no later
+comparison reads is dropped (``_TrendAutomaton``), so ``A B+ C`` with a rising B keeps one cell
+once the run reaches C.
 """
 
 from __future__ import annotations

@@ -16,6 +16,14 @@ get them. Per partition size it times
     .venv/bin/python bench/aggregation_trends.py > bench/results/aggregation_trends.jsonl
 
 Prints one JSON line per partition size.
+
+``--distinct d1 d2 ...`` times instead the aggregation alone over one partition of ``--rows``
+rows whose prices are drawn from d distinct values: the cost of the order comparison per row,
+which grows with the distinct prices alive (a scan of the counters) or with their logarithm (a
+Fenwick tree over their ranks). The matches are printed modulo 10^9 (and their digits), to check
+that two versions of the engine count alike::
+
+    .venv/bin/python bench/aggregation_trends.py --distinct 10 100 1000 10000 100000 --rows 5000
 """
 
 from __future__ import annotations
@@ -90,12 +98,37 @@ def run_enumeration(prices, size, budget: float):
     return time.process_time() - started, complete, count, total
 
 
+def run_distinct(rows: int, distinct: int, blocks: int):
+    rnd = random.Random(distinct)
+    prices = [rnd.randrange(distinct) for _ in range(rows)]
+    started = time.process_time()
+    engine = TrendAggregationEngine(SPEC, (FIRST_PRICE,), (RISING,))
+    step = -(-rows // blocks)
+    for start in range(0, rows, step):
+        part = prices[start:start + step]
+        engine.feed(RowBlock(masks=np.ones((1, len(part)), dtype=bool), columns=(part,)))
+    totals = engine.totals()
+    return time.process_time() - started, totals.matches, len(set(prices))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 20, 40, 80, 200, 1000])
     parser.add_argument("--budget", type=float, default=10.0, help="CPU seconds per enumeration")
+    parser.add_argument("--distinct", type=int, nargs="*", default=None)
+    parser.add_argument("--rows", type=int, default=5_000)
+    parser.add_argument("--blocks", type=int, default=5, help="batches the partition arrives in")
     args = parser.parse_args()
+    if args.distinct:
+        for distinct in args.distinct:
+            seconds, matches, seen = run_distinct(args.rows, distinct, args.blocks)
+            print(json.dumps({
+                "rows": args.rows, "distinct": distinct, "distinct_seen": seen,
+                "blocks": args.blocks, "aggregation_s": round(seconds, 3),
+                "matches_mod_1e9": matches % 10 ** 9, "matches_digits": len(str(matches)),
+            }), flush=True)
+        return
     rnd = random.Random(17)
     prices = [rnd.randint(1, 100) for _ in range(args.events)]
     for size in args.sizes:

@@ -1,7 +1,7 @@
 """Aggregation over matches without enumerating them: finding the queries it applies to.
 
 A statement whose outer query only aggregates the output of a ``MATCH_RECOGNIZE ... ONE ROW PER
-MATCH SKIP TILL ANY MATCH`` clause (or SKIP TILL NEXT MATCH without WITHIN,
+MATCH SKIP TILL ANY MATCH`` clause (or SKIP TILL NEXT MATCH,
 ``sparkcep.engines.sase.next_aggregation``), one group per partition::
 
     SELECT p, COUNT(*) AS n, SUM(a_val), AVG(a_val), MIN(a_val), MAX(a_val)
@@ -27,10 +27,15 @@ A match-dependent DEFINE qualifies when it is a conjunction of comparisons of th
 with an earlier row of the match whose value the counters can be keyed by (GRETA, Poppe et al.,
 VLDB 2017; ``sparkcep.engines.sase.trend_aggregation``): ``x op LAST(X.x, 1)`` in X's own DEFINE
 (the previous X row), ``x op FIRST(V.x)`` / ``x op LAST(V.x)`` of another variable V, either
-optionally as ``LAST(...) IS NULL OR x op LAST(...)``, with op one of ``= <=> <> < <= > >=``
-and the same expression on both sides (so both have one type, which Python then orders as Spark
-does). :func:`row_comparisons` recognises them in the lowered DEFINE tree; anything else keeps
-the query on enumeration, with the reason.
+optionally as ``LAST(...) IS NULL OR x op LAST(...)``, with op one of ``= <=> <> < <= > >=``.
+Each side is a row-local expression of one row (``B.price > A.price * 1.05``, ``B.x + 1 >
+LAST(B.x, 1)``): the lowering has already spliced each side's text into a value column that
+Catalyst computes per input row (``LAST(B.x, 1) + 1`` is ``x + 1`` read at the previous B row),
+so the counters are keyed by the compared row's value column and looked up with the tested
+row's. When the two sides' Spark types differ, registration records the common type Spark
+compares them in (``AggregationPlan.casts``) and the runner casts both columns to it, as the
+enumerating path's binding does. :func:`row_comparisons` recognises them in the lowered DEFINE
+tree; anything else keeps the query on enumeration, with the reason.
 
 Two more shapes run on ``sparkcep.engines.sase.grouped_aggregation``: GROUP BY *buckets* -- a
 deterministic row-local expression of one measure that is one row's value of a variable every
@@ -84,9 +89,9 @@ def pushdown(
 ) -> tuple[Pushdown | None, str | None]:
     """``(Pushdown, None)`` when the query aggregating ``clause`` qualifies; ``(None, reason)``
     when it aggregates the clause but does not qualify; ``(None, None)`` when no outer query
-    aggregates the clause. ``conditions``: the match-dependent DEFINE per variable;
-    ``value_texts``: the SQL of each value column; ``source``: the statement (for the
-    comparisons' text in explain). ``measure_components``: per measure name (lower case), the one
+    aggregates the clause. ``conditions``: the match-dependent DEFINE per variable; ``value_texts``:
+    the clause's value columns' texts (a GROUP BY bucket may reuse one); ``source``:
+    the statement (for the comparisons' text in explain). ``measure_components``: per measure name (lower case), the one
     component the measure is (None when it is more than one component's value)."""
     select = _aggregating_select(clause)
     if select is None:
@@ -99,7 +104,7 @@ def pushdown(
         reason = (f"a match-dependent DEFINE under {spec.strategy.value} (comparisons between rows "
                   "are counted under SKIP TILL ANY MATCH only)")
     if reason is None and conditions:
-        found = row_comparisons(spec, conditions, value_texts)
+        found = row_comparisons(spec, conditions)
         if isinstance(found, str):
             reason = found
         else:
@@ -191,7 +196,7 @@ def _register(output: AggregateOutput, reference: MeasureRef, name: str,
 # ---------------------------------------------------------------------------------------------
 
 
-def row_comparisons(spec: MatchSpec, conditions: dict[int, p.Expression], value_texts: list[str]):
+def row_comparisons(spec: MatchSpec, conditions: dict[int, p.Expression]):
     """Every match-dependent DEFINE as ``RowComparison``s, each with the (start, end) of its text
     in the statement (``(None, None)`` when unknown); or why one is not such a conjunction."""
     pattern = compile_pattern(spec)
@@ -206,7 +211,7 @@ def row_comparisons(spec: MatchSpec, conditions: dict[int, p.Expression], value_
         if var not in positive:
             continue
         for atom in _conjuncts(conditions[var]):
-            comparison = _comparison(var, atom, positive, value_texts)
+            comparison = _comparison(var, atom, positive)
             if isinstance(comparison, str):
                 return (f"{names[var]}'s DEFINE: {comparison} (counting without enumerating takes "
                         "only x op LAST(X.x, 1) of its own variable and x op FIRST/LAST(V.x) of "
@@ -244,7 +249,7 @@ def _conjuncts(node: p.Expression) -> list[p.Expression]:
     return [node]
 
 
-def _comparison(var: int, node: p.Expression, positive: set[int], value_texts: list[str]):
+def _comparison(var: int, node: p.Expression, positive: set[int]):
     """``node`` as a ``RowComparison`` of variable ``var``'s DEFINE, or why not."""
     node = _unwrap(node)
     holds_when_null = False
@@ -278,8 +283,6 @@ def _comparison(var: int, node: p.Expression, positive: set[int], value_texts: l
         if right.offset != 0:
             return "a navigation with an offset to another variable"
         which = "first" if right.from_start else "last"
-    if not _same_expression(value_texts[left.column], value_texts[right.column]):
-        return "a comparison of two different expressions"
     ref = MeasureRef(target, which, right.column)
     return RowComparison(var, left.column, op, ref, holds_when_null)
 
@@ -288,23 +291,6 @@ def _is_null_test(node: p.Expression) -> bool:
     return (isinstance(node, p.Operator) and node.name == "is" and len(node.operands) == 2
             and isinstance(_unwrap(node.operands[0]), p.Navigation)
             and isinstance(node.operands[1], p.Constant) and node.operands[1].value is None)
-
-
-def _same_expression(a: str, b: str) -> bool:
-    def tree(text: str) -> exp.Expression:
-        # parentheses only group: the tree without them has the same meaning
-        node = dialect.parse_expression(text)
-        for paren in list(node.find_all(exp.Paren)):
-            if paren is not node:
-                paren.replace(paren.this)
-        while isinstance(node, exp.Paren):
-            node = node.this
-        # back-quotes only delimit a name in Spark: `price` and price are the same column
-        for identifier in node.find_all(exp.Identifier):
-            identifier.set("quoted", False)
-        return node
-
-    return tree(a) == tree(b)
 
 
 def _aggregating_select(clause: exp.Expression) -> exp.Select | None:
@@ -325,8 +311,10 @@ def _query_reason(select: exp.Select, spec: MatchSpec, has_conditions: bool,
     if spec.rows_per_match is not RowsPerMatch.ONE:
         return "ALL ROWS PER MATCH"
     if spec.strategy is Strategy.STRICT_CONTIGUITY:
-        return (f"{spec.strategy.value}: pushdown is implemented for the SASE strategies (SKIP "
-                "TILL ANY / NEXT MATCH), whose matches are too many to enumerate")
+        return ("strict contiguity: each row starts at most one match (AFTER MATCH SKIP resumes "
+                "after the match's first row), so at most one match per input row reaches Spark's "
+                "aggregation and enumerating them is linear; counters pay only under SKIP TILL "
+                "ANY / NEXT MATCH, whose matches can be exponentially many")
     engine_reason = aggregation_unsupported_reason(spec, has_conditions)
     if engine_reason is not None:
         return engine_reason

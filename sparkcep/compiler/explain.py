@@ -320,7 +320,10 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
     elif spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH and plan.aggregation is not None:
         computed = ", ".join(_aggregate_text(o, plan) for o in plan.aggregation.outputs)
         lines.append("engine:     aggregation without enumerating matches (SKIP TILL NEXT MATCH "
-                     "runs counted per automaton state, engines/sase/next_aggregation)")
+                     "runs counted per automaton state"
+                     + (", per start key in the window; a run is counted when its window closes"
+                        if spec.within is not None else "")
+                     + ", engines/sase/next_aggregation)")
         lines.append("  why:      the outer query only aggregates the matches per partition: "
                      f"{computed} come from run counts updated row by row; no match is built")
     elif spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:

@@ -439,7 +439,7 @@ def _compile_clause(
             for text in pushed.value_texts:
                 lowered.values.add(text)
             table_sql, value_columns, parts = _input_query(
-                analysis, lowered, within_kind, sql, splicer, relation)
+                analysis, lowered, within_kind, sql, splicer, relation, release)
             plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
         plan = dataclasses.replace(plan, aggregation=pushed.plan)
         chunking = None  # one result row per partition: chunks would split the counters

@@ -23,6 +23,20 @@ class AggregateOutput:
 
 
 @dataclass(frozen=True)
+class ComparisonCast:
+    """The two sides of a comparison between rows have different Spark types (``B.price >
+    A.price * 1.05``: DOUBLE and DECIMAL, or INT and DECIMAL): Spark compares them in
+    ``common``, so the executor casts both value columns to it first (filled at registration,
+    from Spark's analysis of the value columns; ``sparkcep.evaluation.sql_types.common_type``)."""
+
+    left: str  # Spark type of the tested row's value column
+    right: str  # Spark type of the compared row's value column
+    common: str
+    ansi: bool
+    time_zone: str
+
+
+@dataclass(frozen=True)
 class AggregationPlan:
     """Per partition, the aggregates of the matches, one output column each."""
 
@@ -45,6 +59,8 @@ class AggregationPlan:
     def grouped(self) -> bool:
         """Whether the grouped engine runs it: buckets, or per-match sums over a variable."""
         return bool(self.keys) or any(m.which in ("sum", "count") for m in self.measures)
+    # per comparison: the casts to one type when its sides' types differ (None: the same type)
+    casts: tuple[ComparisonCast | None, ...] = ()
 
 
 def output_name(index: int) -> str:

@@ -18,12 +18,14 @@ from typing import Iterator
 import pyarrow as pa
 
 from sparkcep.engines.contract import RowBlock
-from sparkcep.engines.sase.aggregation import AggregationEngine, AggregateTotals
+from sparkcep.engines.sase.aggregation import AggregationEngine, AggregateTotals, MeasureRef
 from sparkcep.engines.sase.grouped_aggregation import GroupedAggregationEngine
 from sparkcep.engines.sase.next_aggregation import NextMatchAggregationEngine
-from sparkcep.engines.sase.trend_aggregation import TrendAggregationEngine
+from sparkcep.engines.sase.trend_aggregation import RowComparison, TrendAggregationEngine
 from sparkcep.engines.spec import Strategy
 from sparkcep.errors import MatchRuntimeError
+from sparkcep.evaluation import sql_types
+from sparkcep.evaluation.operators import cast
 from sparkcep.plan.match_plan import MatchPlan
 from sparkcep.runtime.partition_runner import decode_masks
 from sparkcep.runtime.within_keys import block_order_key
@@ -39,7 +41,10 @@ class AggregationRunner:
         self.plan = plan
         self.schema = output_schema
         self.aggregation = plan.aggregation
-        comparisons = self.aggregation.comparisons
+        # (source column, converter) of each column appended to the value columns: a comparison
+        # side cast to the type Spark compares it in (``AggregationPlan.casts``)
+        self.conversions: list[tuple[int, object]] = []
+        comparisons = self._typed_comparisons()
         if self.aggregation.grouped:
             self.engine = GroupedAggregationEngine(plan.spec, self.aggregation.measures,
                                                    comparisons, self.aggregation.keys)
@@ -50,10 +55,36 @@ class AggregationRunner:
         else:
             self.engine = AggregationEngine(plan.spec, self.aggregation.measures)
         self.read_columns = sorted({m.column for m in self.aggregation.measures}
-                                   | {c.column for c in comparisons}
-                                   | {c.ref.column for c in comparisons}
+                                   | {c.column for c in self.aggregation.comparisons}
+                                   | {c.ref.column for c in self.aggregation.comparisons}
                                    | {k.column for k in self.aggregation.keys})
         self.partition_values: dict[str, object] | None = None
+
+    def _typed_comparisons(self) -> tuple[RowComparison, ...]:
+        """The comparisons as the engine reads them: a side whose type differs from the common
+        type reads a converted copy of its column (other readers of the column keep its values)."""
+        aggregation = self.aggregation
+        casts = aggregation.casts or (None,) * len(aggregation.comparisons)
+        found = []
+        for comparison, types in zip(aggregation.comparisons, casts):
+            if types is None:
+                found.append(comparison)
+                continue
+            common = sql_types.parse(types.common)
+            left = self._converted(comparison.column, types.left, common, types)
+            ref = comparison.ref
+            right = self._converted(ref.column, types.right, common, types)
+            found.append(RowComparison(comparison.variable, left, comparison.op,
+                                       MeasureRef(ref.variable, ref.which, right),
+                                       comparison.holds_when_null))
+        return tuple(found)
+
+    def _converted(self, column: int, source: str, target, types) -> int:
+        source_type = sql_types.parse(source)
+        if source_type == target:
+            return column
+        self.conversions.append((column, cast(source_type, target, types.ansi, types.time_zone)))
+        return len(self.plan.value_columns) + len(self.conversions) - 1
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
         if batch.num_rows == 0:
@@ -63,9 +94,11 @@ class AggregationRunner:
                 name: batch.column(name)[0].as_py() for name in self.plan.passthrough_columns
             }
         masks, packed = decode_masks(self.plan, batch)
-        columns: list = [None] * len(self.plan.value_columns)
+        columns: list = [None] * (len(self.plan.value_columns) + len(self.conversions))
         for column in self.read_columns:
             columns[column] = batch.column(self.plan.value_columns[column]).to_pylist()
+        for index, (column, convert) in enumerate(self.conversions, len(self.plan.value_columns)):
+            columns[index] = [None if v is None else convert(v) for v in columns[column]]
         order_key, packed = block_order_key(batch, self.plan.order_key_column,
                                             self.plan.order_key_descending, masks, packed)
         self.engine.feed(RowBlock(masks=masks, columns=tuple(columns), order_key=order_key, codes=packed))

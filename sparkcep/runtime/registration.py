@@ -19,8 +19,9 @@ from sparkcep.errors import (AnalysisError, MatchRuntimeError, SparkCepError, fo
 from sparkcep.compiler.chunks import chunk_count
 from sparkcep.engines.budgets import BUDGETS
 from sparkcep.engines.spec import MatchSpec
+from sparkcep.evaluation import sql_types
 from sparkcep.evaluation.binding import Semantics, bind
-from sparkcep.plan.aggregation import output_name
+from sparkcep.plan.aggregation import ComparisonCast, output_name
 from sparkcep.runtime.within_keys import WithinKeyTypeError, engine_window
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 from sparkcep.compiler.splice import quote_identifier
@@ -208,7 +209,9 @@ def typed_plan(spark, match: CompiledMatch, args=None):
     lower = {f.name.lower(): f.name for f in reversed(input_fields)}
     partition = tuple(n if n in by_name else lower.get(n.lower(), n) for n in plan.partition_columns)
     timezone = spark.conf.get("spark.sql.session.timeZone")
-    plan = _bound(plan, by_name, Semantics(ansi=_ansi_enabled(spark), time_zone=timezone), match.source)
+    semantics = Semantics(ansi=_ansi_enabled(spark), time_zone=timezone)
+    plan = _bound(plan, by_name, semantics, match.source)
+    plan = _comparison_casts(plan, by_name, semantics)
     plan = _within_in_key_units(plan, by_name, match)
     plan = _uncertain_in_points(plan, by_name, match)
 
@@ -366,6 +369,28 @@ def _bound(plan, fields_by_name, semantics: Semantics, source: str):
     conditions = {v: bind(e, value_types, semantics, source) for v, e in plan.conditions.items()}
     components = tuple(bind(c, value_types, semantics, source) for c in plan.components)
     return dataclasses.replace(plan, conditions=conditions, components=components)
+
+
+def _comparison_casts(plan, fields_by_name, semantics: Semantics):
+    """A pushed-down aggregation whose comparisons between rows have sides of different types:
+    the common type Spark compares each such pair in (``AggregationPlan.casts``). A pair without
+    one was already refused, located, by ``_bound`` (the enumerating path refuses it alike)."""
+    aggregation = plan.aggregation
+    if aggregation is None or not aggregation.comparisons:
+        return plan
+    def type_of(column: int) -> str:
+        return fields_by_name[plan.value_columns[column]].dataType.simpleString()
+
+    casts = []
+    for c in aggregation.comparisons:
+        left, right = type_of(c.column), type_of(c.ref.column)
+        common = sql_types.common_type([sql_types.parse(left), sql_types.parse(right)],
+                                       ansi=semantics.ansi)
+        if left == right or common is None:
+            casts.append(None)
+            continue
+        casts.append(ComparisonCast(left, right, str(common), semantics.ansi, semantics.time_zone))
+    return dataclasses.replace(plan, aggregation=dataclasses.replace(aggregation, casts=tuple(casts)))
 
 
 def _function_class(plan, arrow_schema: pa.Schema, source: str):

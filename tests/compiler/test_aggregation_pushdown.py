@@ -69,7 +69,7 @@ def test_pushdown_applies_to_every_supported_aggregate():
 @pytest.mark.parametrize("change, reason", [
     (dict(strategy="SKIP TILL NEXT MATCH", define=" AND B.val > LAST(B.val, 1)"),
      "match-dependent DEFINE under SKIP TILL NEXT MATCH"),
-    (dict(strategy=""), "STRICT CONTIGUITY"),
+    (dict(strategy=""), "strict contiguity: each row starts at most one match"),
     (dict(rows="ALL ROWS PER MATCH"), "ALL ROWS PER MATCH"),
     (dict(rest=""), "GROUP BY does not list every PARTITION BY column"),
     (dict(rest="WHERE a_val > 0 GROUP BY p"), "filters the matches"),
@@ -87,8 +87,6 @@ def test_pushdown_applies_to_every_supported_aggregate():
     (dict(select="p, COUNT(*)", rest="GROUP BY p, floor(a_val)", strategy="SKIP TILL NEXT MATCH"),
      "a bucket under SKIP TILL NEXT MATCH"),
     (dict(define=" AND B.val > LAST(B.val, 2)"), "other than LAST(X.x, 1)"),
-    (dict(define=" AND B.val > LAST(B.ts, 1)"), "two different expressions"),
-    (dict(define=" AND B.val > LAST(B.val, 1) + 1"), "two different expressions"),
     (dict(define=" AND (B.val > LAST(B.val, 1) OR B.val < 0)"), "an OR that is not"),
     (dict(define=" AND (LAST(A.val) IS NULL OR B.val > LAST(B.val, 1))"), "another row than"),
     (dict(define=" AND B.val > LAST(A.val, 1)"), "an offset to another variable"),
@@ -159,15 +157,45 @@ def test_a_comparison_without_source_text_is_described_in_words():
     assert _describe(same_user, "ABC") == "C.x = FIRST(A.x)"
 
 
-def test_skip_till_next_match_without_within_is_pushed_down():
+def test_skip_till_next_match_is_pushed_down_with_and_without_within():
     match = _compile(strategy="SKIP TILL NEXT MATCH", select="p, COUNT(*), SUM(a_val)")
     assert match.aggregation_note is None and match.plan.aggregation is not None
     text = BASE.format(select="p, COUNT(*)", partition="PARTITION BY p", rows="ONE ROW PER MATCH",
                        strategy="SKIP TILL NEXT MATCH", pattern="A B+", define="", rest="GROUP BY p")
-    assert "engines/sase/next_aggregation" in explain_statement(text)
-    windowed = compile_statement(text.replace("PATTERN (A B+)", "PATTERN (A B+) WITHIN 10")).matches[0]
-    assert windowed.plan.aggregation is None
-    assert "SKIP TILL NEXT MATCH with WITHIN" in windowed.aggregation_note
+    explained = explain_statement(text)
+    assert "engines/sase/next_aggregation" in explained and "window closes" not in explained
+    windowed_text = text.replace("PATTERN (A B+)", "PATTERN (A B+) WITHIN 10")
+    windowed = compile_statement(windowed_text).matches[0]
+    assert windowed.aggregation_note is None and windowed.plan.aggregation is not None
+    assert windowed.plan.spec.within == 10
+    assert "per start key in the window; a run is counted when its window closes" in \
+        explain_statement(windowed_text)
+
+
+def test_explain_says_why_strict_contiguity_enumerates():
+    text = BASE.format(select="p, COUNT(*)", partition="PARTITION BY p", rows="ONE ROW PER MATCH",
+                       strategy="", pattern="A B+", define="", rest="GROUP BY p")
+    explained = explain_statement(text)
+    assert ("aggregation: not pushed down (strict contiguity: each row starts at most one match"
+            in explained)
+    assert "enumerating them is linear" in explained
+
+
+@pytest.mark.parametrize("define, value_columns", [
+    (" AND B.val > LAST(B.ts, 1)", ["(`val`)", "((`ts`))"]),
+    (" AND B.val > LAST(B.val, 1) + 1", ["(`val`)", "((`val`) + 1)"]),
+    (" AND B.val + 1 > LAST(B.val, 1)", ["(`val` + 1)", "((`val`))"]),
+    (" AND B.val > A.val * 1.05", ["(`val`)", "(`val` * 1.05)"]),
+])
+def test_different_expressions_on_both_sides_are_value_columns(define, value_columns):
+    # each side is a row-local expression of one row: Catalyst computes it per input row as a
+    # value column, the counters are keyed by the compared side's column
+    match = _compile(define=define)
+    assert match.aggregation_note is None, match.aggregation_note
+    (comparison,) = match.plan.aggregation.comparisons
+    texts = {name: text for text, name in match.input_computed}
+    names = match.plan.value_columns
+    assert [texts[names[comparison.column]], texts[names[comparison.ref.column]]] == value_columns
 
 
 SUMS = """SELECT p, COUNT(*), SUM(s), AVG(s), MIN(s), MAX(s), SUM(n) FROM ev MATCH_RECOGNIZE (

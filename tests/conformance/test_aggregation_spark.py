@@ -217,3 +217,65 @@ def test_skip_till_next_match_counts_equal_enumeration(spark, events):
     want = _rows(spark, " UNION ALL ".join(enumerated))
     assert {row[0] for row in want} == set(range(len(NEXT_PATTERNS)))
     assert _comparable(got) == _comparable(want)
+
+
+NEXT_WINDOWED = [  # pattern, WITHIN, ORDER BY
+    ("A B* C", "WITHIN 4", "ts"),
+    ("A B{1,3} C", "WITHIN 9", "ts DESC"),
+    ("A B+ !N C", "WITHIN 7", "ts"),
+    ("A B+ C?", "WITHIN 3.5", "ts DESC"),
+]
+
+
+def test_skip_till_next_match_with_within_counts_equal_enumeration(spark, events):
+    # SKIP TILL NEXT MATCH with WITHIN (one count vector per start key; a run counted when its
+    # window closes), over a DOUBLE key with NULL and NaN keys (in no window) and ties; every
+    # shape in one query each way, pushed down and enumerated by NFA^b
+    spark.sql("SELECT p, CASE WHEN i IS NULL AND kind = 'b' THEN CAST('NaN' AS DOUBLE) "
+              "WHEN i = -3 AND kind = 'a' THEN NULL ELSE ts * 0.5 END AS ts, kind, i, d, x "
+              "FROM ev_agg").createOrReplaceTempView("ev_next_win")
+    pushed, enumerated = [], []
+    for number, (pattern, within, order) in enumerate(NEXT_WINDOWED):
+        clause = (_clause(pattern, within).replace("SKIP TILL ANY MATCH", "SKIP TILL NEXT MATCH")
+                  .replace("ev_agg MATCH", "ev_next_win MATCH")
+                  .replace("ORDER BY ts", f"ORDER BY {order}"))
+        pushed_one = f"SELECT {number} AS q, {AGGREGATES} FROM {clause} GROUP BY p"
+        explained = explain_statement(pushed_one)
+        assert "engines/sase/next_aggregation" in explained, (pattern, explained)
+        assert "when its window closes" in explained
+        pushed.append(pushed_one)
+        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) "
+                          "GROUP BY p")
+    got = _rows(spark, " UNION ALL ".join(pushed))
+    want = _rows(spark, " UNION ALL ".join(enumerated))
+    assert {row[0] for row in want} == set(range(len(NEXT_WINDOWED)))
+    assert _comparable(got) == _comparable(want)
+
+
+DIFFERENT_SIDES = [  # pattern, WITHIN, B's DEFINE beyond its kind, C's: each side its own type
+    ("A B+ C", "WITHIN 8", " AND B.i > A.i * 1.05", ""),  # BIGINT vs DECIMAL
+    ("A B* C", "WITHIN 8", " AND (LAST(B.x, 1) IS NULL OR B.x + 1 > LAST(B.x, 1))",
+     " AND C.d >= LAST(B.i)"),  # DOUBLE vs DOUBLE; DECIMAL vs BIGINT
+    ("A B+ C", "WITHIN 10", " AND B.x < A.d", ""),  # DOUBLE vs DECIMAL
+    ("A B{1,3} C", "WITHIN 9", " AND (LAST(B.i, 1) + 7 IS NULL OR B.i <> LAST(B.i, 1) + 7)",
+     " AND C.i <= FIRST(A.x)"),  # BIGINT vs BIGINT; BIGINT vs DOUBLE
+]
+
+
+def test_different_expressions_on_both_sides_equal_enumeration(spark, events):
+    # comparisons whose two sides are different row-local expressions, of different Spark types:
+    # the executor casts both to the type Spark compares them in (as the enumerating path does)
+    pushed, enumerated = [], []
+    for number, (pattern, within, b, c) in enumerate(DIFFERENT_SIDES):
+        clause = (_clause(pattern, within).replace("B AS kind = 'b'", f"B AS kind = 'b'{b}")
+                  .replace("C AS kind = 'c'", f"C AS kind = 'c'{c}"))
+        pushed_one = f"SELECT {number} AS q, {AGGREGATES} FROM {clause} GROUP BY p"
+        explained = explain_statement(pushed_one)
+        assert "engines/sase/trend_aggregation" in explained, (pattern, explained)
+        pushed.append(pushed_one)
+        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) "
+                          "GROUP BY p")
+    got = _rows(spark, " UNION ALL ".join(pushed))
+    want = _rows(spark, " UNION ALL ".join(enumerated))
+    assert {row[0] for row in want} == set(range(len(DIFFERENT_SIDES)))
+    assert _comparable(got) == _comparable(want)

@@ -12,6 +12,9 @@ Written from the definitions, sharing no code with the engines:
   is reported when it reaches the last element at its maximum count, or -- if it is in an
   accepting state -- when its window closes or the partition ends.
 
+Under WITHIN a row whose key is NaN lies in no window: no element selects it (it starts, extends
+and closes no run), but it is still a row between for negations.
+
 Both return ``(matches, unmatched)``: matches as ``(completion, rows, labels)`` sorted in report
 order (completion, first row, rows), and the set of rows of no match.
 """
@@ -65,6 +68,11 @@ def elements(pattern):
     return out
 
 
+def _keyless(data, within, row):
+    key = data["keys"][row]
+    return within is not None and key != key
+
+
 def _ok(data, conds, var, row, rows, labels):
     if not data["masks"][var][row]:
         return False
@@ -115,7 +123,8 @@ def any_matches(pattern, data, conds, within):
             return
         ei = pos[pi]
         _k, var, lo, hi = elems[ei]
-        cands = [r for r in range(last + 1, n) if data["masks"][var][r]]
+        cands = [r for r in range(last + 1, n)
+                 if data["masks"][var][r] and not _keyless(data, within, r)]
         top = len(cands) if hi is None else min(hi, len(cands))
         for cnt in range(lo, top + 1):
             for choice in combinations(cands, cnt):
@@ -171,7 +180,7 @@ def next_matches(pattern, data, conds, within):
             if pi0 > 0 and elems[pos[pi0 - 1]][2] > 0:
                 break
             var0 = elems[pos[pi0]][1]
-            if not _ok(data, conds, var0, start, [], []):
+            if _keyless(data, within, start) or not _ok(data, conds, var0, start, [], []):
                 continue
             runs = [(pi0, 1, [start], [var0], [pos[pi0]])]
             # a run at its maximum on the last element is complete at once
@@ -192,6 +201,9 @@ def next_matches(pattern, data, conds, within):
                             results.append((r, tuple(rows), tuple(labels)))
                         continue
                     ways = []
+                    if _keyless(data, within, r):  # in no window: only a row between
+                        nxt.append((pi, cnt, rows, labels, owner))
+                        continue
                     _k, var, lo, hi = elems[pos[pi]]
                     if (hi is None or cnt < hi) and _ok(data, conds, var, r, rows, labels):
                         ways.append((pi, cnt + 1, var))

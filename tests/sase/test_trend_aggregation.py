@@ -151,10 +151,10 @@ def trend_cases(draw):
     return spec, masks, keys, columns, measures, tuple(comparisons), cuts
 
 
-def trend_aggregate(spec, masks, keys, columns, measures, comparisons, cuts=()):
+def trend_aggregate(spec, masks, keys, columns, measures, comparisons, cuts=(), **options):
     n = np.asarray(masks).reshape(len(masks), -1).shape[1]
     bounds = [0, *sorted({c for c in cuts if 0 < c < n}), n]
-    engine = TrendAggregationEngine(spec, tuple(measures), tuple(comparisons))
+    engine = TrendAggregationEngine(spec, tuple(measures), tuple(comparisons), **options)
     partial = []
     for a, b in zip(bounds, bounds[1:]):
         engine.feed(block_of(masks, keys, columns, a, b))
@@ -285,3 +285,93 @@ def test_step_budget():
                         [comparison])
     assert info.value.code == "MATCH_BUDGET_EXCEEDED"
 
+
+
+# -- order comparisons read from Fenwick trees (one slot, < <= > >= <>) -------------------------
+
+ORDER_VALUES = [float(i) for i in range(-6, 7)] + [-0.0, float("nan"), float("inf"), None]
+
+
+@st.composite
+def order_cases(draw, operators=("lt", "lte", "gt", "gte", "neq"), derived=False):
+    """One order comparison (the state's cells indexed by rank), values arriving block by block
+    (new values re-rank them), NULLs, NaN and -0.0 among them. ``derived``: the compared row's
+    side reads another column (``2 * x - 1`` of the tested side's, as ``B.x > LAST(2 * B.x - 1,
+    1)`` would be lowered: one value column per side)."""
+    spec, masks, keys, columns, measures, cuts = draw(cases())
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    n = len(masks[0])
+    column = len(columns)
+    values = [rnd.choice(ORDER_VALUES) for _ in range(n)]
+    columns = tuple(columns) + (values, [None if v is None else 2 * v - 1 for v in values])
+    positive, negated = _component_variables(spec.pattern)
+    tested = [v for v in positive if v not in negated]
+    if not tested:
+        return None
+    v = rnd.choice(tested)
+    target = rnd.choice(positive[:positive.index(v) + 1])
+    which = "last" if target == v else rnd.choice(["first", "last"])
+    comparison = RowComparison(v, column, rnd.choice(operators),
+                               MeasureRef(target, which, column + 1 if derived else column),
+                               rnd.random() < 0.7)
+    measures = measures + (MeasureRef(rnd.choice(positive), rnd.choice(["first", "last"]), column),)
+    cuts = cuts + [rnd.randint(1, max(n - 1, 1)) for _ in range(rnd.randint(0, 3))]
+    return spec, masks, keys, columns, measures, (comparison,), cuts
+
+
+@settings(max_examples=800, **SETTINGS)
+@given(order_cases())
+def test_order_comparisons_from_the_index_equal_the_oracle(case):
+    if case is None:
+        return
+    spec, masks, keys, columns, measures, comparisons, cuts = case
+    if not _small_enough(spec, masks):
+        return
+    # index_from=0: the cells of each state are read from its Fenwick trees from the first value
+    engine, partial = trend_aggregate(spec, masks, keys, columns, measures, comparisons, cuts,
+                                      index_from=0)
+    assert engine._indexed or not any(v is not None for v in columns[-1])
+    plain_columns = [plain(c) for c in columns]
+    conds = conditions_for(spec, comparisons)
+    found, _unmatched = oracle_run(spec, conds, masks, keys.tolist(), plain_columns)
+    expected = [(rows, labels) for _end, rows, labels in found]
+    event("matches: 0" if not expected else "matches: some")
+    assert_same_totals(engine.totals(), reference_totals(expected, measures, plain_columns),
+                       comparisons)
+    for end, totals in partial:
+        so_far = [(rows, labels) for rows, labels in expected if rows[-1] < end]
+        assert_same_totals(totals, reference_totals(so_far, measures, plain_columns), end)
+
+
+def test_a_rising_trend_over_many_distinct_values():
+    # A B+ C, B rising, over a permutation of 0..299: the runs are the increasing subsequences;
+    # counted here by the O(n^2) recurrence ending[j] = 1 + sum(ending[i] for i < j, x_i < x_j)
+    rnd = random.Random(7)
+    values = list(range(300))
+    rnd.shuffle(values)
+    ending = []
+    for j, x in enumerate(values):
+        ending.append(1 + sum(e for i, e in enumerate(ending) if values[i] < x))
+    totals = _trends(values)
+    assert totals.matches == sum(ending)
+    assert totals.matches > 10**9
+
+
+@settings(max_examples=500, **SETTINGS)
+@given(order_cases(operators=OPERATORS, derived=True))
+def test_different_columns_on_both_sides_equal_the_oracle(case):
+    # the counters are keyed by the compared row's column and looked up with the tested row's
+    if case is None:
+        return
+    spec, masks, keys, columns, measures, comparisons, cuts = case
+    if not _small_enough(spec, masks):
+        return
+    engine, _ = trend_aggregate(spec, masks, keys, columns, measures, comparisons, cuts,
+                                index_from=random.Random(len(cuts)).choice([0, 48]))
+    plain_columns = [plain(c) for c in columns]
+    found, _unmatched = oracle_run(spec, conditions_for(spec, comparisons), masks, keys.tolist(),
+                                   plain_columns)
+    expected = [(rows, labels) for _end, rows, labels in found]
+    event("matches: 0" if not expected else "matches: some")
+    assert_same_totals(engine.totals(), reference_totals(expected, measures, plain_columns),
+                       comparisons)

@@ -131,14 +131,9 @@ class AggregateTotals:
 
 def aggregation_unsupported_reason(spec: MatchSpec, has_conditions: bool) -> str | None:
     """None when ``AggregationEngine`` (SKIP TILL ANY MATCH) or ``NextMatchAggregationEngine``
-    (SKIP TILL NEXT MATCH, without WITHIN) computes exactly the matches the enumerating engine
-    reports for ONE ROW PER MATCH; else a short reason."""
-    if spec.strategy is Strategy.SKIP_TILL_NEXT_MATCH:
-        if spec.within is not None:
-            return ("SKIP TILL NEXT MATCH with WITHIN (its runs are counted only without WITHIN: "
-                    "a row whose order key is NULL or NaN is in no window here, but joins runs "
-                    "when enumerated)")
-    elif spec.strategy is not Strategy.SKIP_TILL_ANY_MATCH:
+    (SKIP TILL NEXT MATCH) computes exactly the matches the enumerating engine reports for ONE
+    ROW PER MATCH; else a short reason."""
+    if spec.strategy not in (Strategy.SKIP_TILL_NEXT_MATCH, Strategy.SKIP_TILL_ANY_MATCH):
         return f"{spec.strategy.value} (matches are only counted under the SASE strategies)"
     reason = unsupported_reason(spec)
     if reason is not None:

@@ -19,6 +19,15 @@ start vectors and measures are reused):
   can do nothing more and waits there; a run that can still grow keeps selecting and is counted
   once, maximal -- the NEXT rule "reported once, maximal, when it closes". ``totals()`` counts the
   runs still open as if the partition ended now.
+
+**WITHIN** (the parent's start event marking: one count vector per start key). Whether a row is
+selectable for a run depends only on the run's state (component, rows taken, negation level),
+never on where it started, so the runs of different starts in one state move alike, as NFA^b's
+merged runs do. Rule 1 of the strategy closes a run at the first row whose key is ``>= start key
++ w``, before that row is read: here the start key's vector leaves the window before the row is
+applied to the others, and its accepting runs are counted then (``_expire``). A row whose key
+is NaN lies in no window: it moves no count and only lowers negation levels, as NFA^b ignores
+it (``NfaEngine._keyless_row``).
 """
 
 from __future__ import annotations

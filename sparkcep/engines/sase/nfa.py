@@ -35,7 +35,8 @@ predecessor lists drop nodes whose youngest path start has expired, and runs wit
 end. SKIP TILL NEXT MATCH runs waiting in an accepting state (open trailing quantifier) are
 reported when they expire or at the end of the partition; with ``MatchSpec.timed_out`` (WITH
 TIMED OUT MATCHES) the runs that are not accepting then are reported too, as timed out (runs are
-not merged then, so each is one partial match).
+not merged then, so each is one partial match). A row whose key is NaN lies in no window: every
+run ignores it (``_keyless_row``).
 """
 
 from __future__ import annotations
@@ -207,6 +208,9 @@ class NfaEngine(EngineBase):
         """Advance every run over row ``r`` (its ORDER BY ``key``, its masks), start the runs
         beginning at it, and report the matches it completes."""
         lo = None if self.within is None else key - self.within  # a path may continue iff start key > lo
+        if lo is not None and lo != lo:
+            self._keyless_row(r, maskrow)
+            return
         raw: list = []
         new_runs: list[Run] = []
         self._add_steps(len(self.runs) + 1)
@@ -224,6 +228,21 @@ class NfaEngine(EngineBase):
                 raise self._budget("max_live_runs")
         self.stats["steps"] = self.steps
         self._emit(raw, out)
+
+    def _keyless_row(self, r: int, maskrow) -> None:
+        """A row whose key is NaN under WITHIN lies in no window (docs/semantics.md, "WITHIN w"):
+        it closes no window, starts and extends no run, and is only a row between for the
+        negations every run watches (the ignore edge). The runtime clears such rows' masks
+        (``runtime.within_keys``); this keeps an engine fed directly independent of how its input
+        is split into batches (a NaN start key in a merged run's window bookkeeping made it so)."""
+        self._add_steps(len(self.runs) + 1)
+        runs = []
+        for run in self.runs:
+            if self.has_conds and run.path is None:
+                run.path = chain(run.front[0])
+            rows, labels = run.path if self.has_conds else ((), ())
+            runs.append(self._ignored(run, r, maskrow, rows, labels))
+        self.runs = self._merge(runs) if self.merge else runs
 
     def _within_window(self, run: Run, lo, raw: list) -> bool:
         """Window pruning before a row with ``key - within == lo``: report the SKIP TILL NEXT MATCH

@@ -47,8 +47,15 @@ class PostponingEngine(EngineBase):
             raise InternalError("postponing implements SKIP TILL ANY MATCH only")
         pat = self.pat
         self.vars = sorted({c.var for c in pat.components} | {v for _p, v in pat.neg_list})
-        self.cand: dict[int, list[int]] = {v: [] for v in self.vars}
-        self.head: dict[int, int] = {v: 0 for v in self.vars}
+        self.positive = sorted({c.var for c in pat.components})
+        self.negated = sorted({v for _p, v in pat.neg_list})
+        # candidates per variable: rows a component may select, and (``gap``) rows that violate
+        # a negation; they differ only in the rows whose key is NaN under WITHIN (in no window,
+        # still rows between for negations)
+        self.cand: dict[int, list[int]] = {v: [] for v in self.positive}
+        self.head: dict[int, int] = {v: 0 for v in self.positive}
+        self.gap: dict[int, list[int]] = {v: [] for v in self.negated}
+        self.gap_head: dict[int, int] = {v: 0 for v in self.negated}
         self.keys: list = []
         self.buf_start = 0
         self.ends = [j for j, c in enumerate(pat.components) if pat.accepting_from[j]]
@@ -75,7 +82,13 @@ class PostponingEngine(EngineBase):
             key = keys[i]
             mrow = rows_masks[i]
             self.keys.append(key)
-            for v in self.vars:
+            for v in self.negated:
+                if mrow[v]:
+                    self.gap[v].append(e)
+            if key != key and self.within is not None:  # NaN: in no window
+                self._add_steps(1)
+                continue
+            for v in self.positive:
                 if mrow[v]:
                     self.cand[v].append(e)
             if self.within is not None:
@@ -112,22 +125,23 @@ class PostponingEngine(EngineBase):
         return self.keys[row - self.buf_start]
 
     def _expire(self, lo) -> None:
-        """Drop rows with key <= lo."""
+        """Drop rows with key <= lo (and NaN keys before them: such a row is selected by no
+        match, and no later match has rows on both sides of it)."""
         keys = self.keys
         drop = 0
-        while drop < len(keys) and keys[drop] <= lo:
+        while drop < len(keys) and (keys[drop] <= lo or keys[drop] != keys[drop]):
             drop += 1
         if not drop:
             return
         del keys[:drop]
         self.buf_start += drop
-        for v in self.vars:
-            lst = self.cand[v]
-            h = bisect_left(lst, self.buf_start, self.head[v])
-            if h > 64 and h * 2 > len(lst):
-                del lst[:h]
-                h = 0
-            self.head[v] = h
+        for lists, heads in ((self.cand, self.head), (self.gap, self.gap_head)):
+            for v, lst in lists.items():
+                h = bisect_left(lst, self.buf_start, heads[v])
+                if h > 64 and h * 2 > len(lst):
+                    del lst[:h]
+                    h = 0
+                heads[v] = h
 
     # -- result construction ----------------------------------------------------------------------
 
@@ -264,7 +278,7 @@ class _Search:
 
     def gap_ok(self, bits: int, last: int, r: int, rows, labels) -> bool:
         """No row of a negation in ``bits`` lies strictly between ``last`` and ``r``."""
-        cand, head, conds = self.cand, self.head, self.conds
+        cand, head, conds = self.engine.gap, self.engine.gap_head, self.conds
         for bit, (_p, v) in enumerate(self.pat.neg_list):
             if not bits >> bit & 1:
                 continue

@@ -17,8 +17,8 @@ moves the watermark past everything, so every match is emitted.
 
 Each engine runs as a child process (``--worker spark`` below, or ``peer_flink_stream.py`` in
 bench/.venv-flink): it appends every match it receives to a file with the wall time it got it
-(``time.time()``; the sink: sparkcep's ``foreachBatch`` after ``collect``, Flink's ``collect()``
-iterator). This process feeds the files, samples the CPU time of the child's whole process tree
+(``time.time()``; the sink: sparkcep's ``foreachBatch`` after ``collect``; for Flink its
+``print`` connector with ``CURRENT_ROW_TIMESTAMP()`` per row, or the ``collect()`` iterator). This process feeds the files, samples the CPU time of the child's whole process tree
 (JVM, Python workers) from /proc, and afterwards reads the matches and computes, per match,
 
 * latency = receipt time - publication time of the file holding its closing row (the C row),
@@ -59,6 +59,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -122,6 +123,38 @@ def write_csv(path: Path, key, ts, ev) -> None:
     stamps = np.char.replace(stamps.astype("U23"), "T", " ")
     table = pa.table({"k": pa.array(key, pa.int32()), "ts": pa.array(stamps), "ev": pa.array(ev)})
     pacsv.write_csv(table, path, pacsv.WriteOptions(include_header=False, quoting_style="none"))
+
+
+PRINTED = re.compile(r"\+I\[(.*)\]")
+
+
+def stamp(text: str) -> int:
+    """Milliseconds after the epoch of a printed TIMESTAMP(3) (UTC, ISO form)."""
+    return round(datetime.fromisoformat(text.strip()).replace(tzinfo=timezone.utc).timestamp() * 1000)
+
+
+def count_matches(path: Path) -> int:
+    if not path.exists():
+        return 0
+    with open(path) as handle:
+        return sum(1 for line in handle if line.startswith("[") or "+I[" in line)
+
+
+def received_matches(path: Path) -> list[tuple]:
+    """(receipt time, k, start ms, end ms, count of B) per line of a worker's matches file: JSON
+    lines, or the lines of Flink's print sink (its last column is the time it printed the row)."""
+    rows = []
+    if not path.exists():
+        return rows
+    for line in open(path):
+        if line.startswith("["):
+            rows.append(tuple(json.loads(line)))
+            continue
+        found = PRINTED.search(line)
+        if found:
+            k, start, end, bs, printed = found.group(1).split(",")
+            rows.append((stamp(printed) / 1000, int(k), stamp(start), stamp(end), int(bs)))
+    return rows
 
 
 # -- CPU time of a process tree ------------------------------------------------------------------
@@ -219,7 +252,7 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
               "stop": str(control / "stop"), "checkpoint": str(work / "checkpoint"),
               "delay": args.delay, "within": args.within, "trigger": trigger,
               "backlog": args.backlog, "parallelism": args.parallelism,
-              "monitor_ms": args.monitor_ms, "partitions": args.partitions}
+              "monitor_ms": args.monitor_ms, "partitions": args.partitions, "sink": args.flink_sink}
     log = open(control / "worker.log", "w")
     if engine == "spark":
         command = [sys.executable, str(Path(__file__).resolve()), "--worker", "spark", json.dumps(config)]
@@ -238,7 +271,7 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
         warm_limit = time.time() + 300
         while time.time() < warm_limit and child.poll() is None:
             cpu.sample()
-            if out_file.exists() and sum(1 for _ in open(out_file)) >= len(warm):
+            if count_matches(out_file) >= len(warm):
                 break
             time.sleep(0.25)
     else:
@@ -277,7 +310,7 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
         received = 0
         while time.time() < limit and child.poll() is None:
             cpu.sample()
-            received = sum(1 for _ in open(out_file)) if out_file.exists() else 0
+            received = count_matches(out_file)
             if received >= len(want) + len(warm):
                 break
             time.sleep(0.5)
@@ -294,7 +327,7 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
     log.close()
 
     # analysis
-    got_rows = [json.loads(line) for line in open(out_file)] if out_file.exists() else []
+    got_rows = received_matches(out_file)
     first_seen: dict[tuple, float] = {}
     for t, k, s, e, bs in got_rows:
         first_seen.setdefault((k, s, e, bs), t)
@@ -335,7 +368,8 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
     progress = [json.loads(line) for line in open(progress_file)] if progress_file.exists() else []
     busy = (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * os.cpu_count()
     record = {
-        "engine": engine, "trigger_s": trigger, "rate": rate, "events": n, "keys": args.keys,
+        "engine": engine, "sink": "foreachBatch" if engine == "spark" else args.flink_sink,
+        "trigger_s": trigger, "rate": rate, "events": n, "keys": args.keys,
         "delay_s": args.delay, "within_s": args.within, "slice_s": args.slice, "backlog": args.backlog,
         "files": len(files), "expected": len(want), "matches": len(got),
         "checksum": checksum(got), "expected_checksum": checksum(want), "equal": got == sorted(want),
@@ -457,6 +491,7 @@ def main() -> None:
     parser.add_argument("--parallelism", type=int, default=2, help="Flink parallelism")
     parser.add_argument("--monitor-ms", type=int, default=200, help="Flink's folder monitor interval")
     parser.add_argument("--flink-python", default=str(HERE / ".venv-flink" / "bin" / "python"))
+    parser.add_argument("--flink-sink", default="print", choices=["print", "collect"])
     parser.add_argument("--backlog", action="store_true")
     parser.add_argument("--events", type=int, default=10_000_000)
     parser.add_argument("--per-file", type=int, default=200_000)

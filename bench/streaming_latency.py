@@ -266,23 +266,23 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
     if ready != "READY":
         child.wait(timeout=60)
         raise RuntimeError(f"{engine} worker did not start: {ready!r}; see {control / 'worker.log'}")
-    if not args.backlog:
-        os.rename(staged / "part-warm.csv", watch / "part-warm.csv")
-        warm_limit = time.time() + 300
-        while time.time() < warm_limit and child.poll() is None:
-            cpu.sample()
-            if count_matches(out_file) >= len(warm):
-                break
-            time.sleep(0.25)
-    else:
-        warm = []
-    warmed = time.time()
-    cpu.sample()
-    cpu_at_ready = cpu.seconds
-    busy0 = machine_busy()
-    load0 = os.getloadavg()[0]
-
     try:
+        if not args.backlog:
+            os.rename(staged / "part-warm.csv", watch / "part-warm.csv")
+            warm_limit = time.time() + 300
+            while time.time() < warm_limit and child.poll() is None:
+                cpu.sample()
+                if count_matches(out_file) >= len(warm):
+                    break
+                time.sleep(0.25)
+        else:
+            warm = []
+        warmed = time.time()
+        cpu.sample()
+        cpu_at_ready = cpu.seconds
+        busy0 = machine_busy()
+        load0 = os.getloadavg()[0]
+
         published = np.zeros(len(files))
         started = time.time()
         if args.backlog:

@@ -227,14 +227,15 @@ def plot_streaming_latency(records: list[dict], out: Path) -> None:
     """bench/streaming_latency.py: match latency (median, bar to the 95th percentile) against the
     input rate, net of the watermark delay, per engine and trigger; hollow markers: runs that
     did not keep up."""
-    runs = [r for r in records if not r.get("backlog") and r.get("net_p50") is not None]
+    runs = [r for r in records if not r.get("backlog") and r.get("net_p50") is not None
+            and r.get("parallelism", 2) == 2]
     if not runs:
         return
     fig, ax = plt.subplots(figsize=(6.5, 4))
     groups = defaultdict(list)
     for record in runs:
         label = ("sparkcep, trigger %g s" % record["trigger_s"]) if record["engine"] == "spark" \
-            else "Flink SQL (continuous)"
+            else "Flink SQL, %s sink" % record.get("sink", "collect()")
         groups[label].append(record)
     for label, rows in sorted(groups.items()):
         rows.sort(key=lambda r: r["rate"])

@@ -369,6 +369,7 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
     busy = (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * os.cpu_count()
     record = {
         "engine": engine, "sink": "foreachBatch" if engine == "spark" else args.flink_sink,
+        "parallelism": 2 if engine == "spark" else args.parallelism,
         "trigger_s": trigger, "rate": rate, "events": n, "keys": args.keys,
         "delay_s": args.delay, "within_s": args.within, "slice_s": args.slice, "backlog": args.backlog,
         "files": len(files), "expected": len(want), "matches": len(got),

@@ -223,6 +223,79 @@ def plot_streaming_state(records: list[dict], out: Path) -> None:
     save(fig, out, "streaming_state.png")
 
 
+def plot_streaming_latency(records: list[dict], out: Path) -> None:
+    """bench/streaming_latency.py: match latency (median, bar to the 95th percentile) against the
+    input rate, net of the watermark delay, per engine and trigger; hollow markers: runs that
+    did not keep up."""
+    runs = [r for r in records if not r.get("backlog") and r.get("net_p50") is not None
+            and r.get("parallelism", 2) == 2]
+    if not runs:
+        return
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    groups = defaultdict(list)
+    for record in runs:
+        label = ("sparkcep, trigger %g s" % record["trigger_s"]) if record["engine"] == "spark" \
+            else "Flink SQL, %s sink" % record.get("sink", "collect()")
+        groups[label].append(record)
+    for label, rows in sorted(groups.items()):
+        rows.sort(key=lambda r: r["rate"])
+        rates = [r["rate"] for r in rows]
+        p50 = [r["net_p50"] for r in rows]
+        p95 = [r["net_p95"] for r in rows]
+        line, = ax.plot(rates, p50, marker="o", label=label)
+        ax.vlines(rates, p50, p95, color=line.get_color(), alpha=0.5)
+        missed = [r for r in rows if not r["keeps_up"]]
+        ax.scatter([r["rate"] for r in missed], [r["net_p50"] for r in missed], s=90,
+                   facecolors="white", edgecolors=line.get_color(), zorder=3)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("input rate (events/s)")
+    ax.set_ylabel("match latency net of the watermark delay (s)")
+    ax.set_title("streaming A B+ C WITHIN 10 s, 64 keys (hollow: does not keep up)", fontsize=9)
+    ax.grid(True, alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    save(fig, out, "streaming_latency.png")
+
+
+def plot_streaming_10m(records: list[dict], out: Path) -> None:
+    """bench/streaming_latency.py --backlog: the stateful operator's state after each micro-batch
+    of the largest run, from the query progress (stateOperators)."""
+    runs = [r for r in records if r.get("backlog") and r.get("progress")]
+    if not runs:
+        return
+    record = max(runs, key=lambda r: r["events"])
+    done, rows, flushed, sst, memory = [], [], [], [], []
+    total = 0
+    for progress in record["progress"]:
+        total += progress["numInputRows"] or 0
+        (op,) = progress["stateOperators"] or [None]
+        if op is None:
+            continue
+        metrics = op.get("customMetrics") or {}
+        done.append(min(total, record["events"]) / 1e6)
+        rows.append(op["numRowsTotal"])
+        flushed.append(metrics.get("rocksdbTotalBytesWrittenByFlush", 0) / 1e6)
+        sst.append(metrics.get("rocksdbSstFileSize", 0) / 1e6)
+        memory.append((op.get("memoryUsedBytes") or 0) / 1e6)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.5, 5), sharex=True)
+    top.plot(done, rows, marker=".")
+    top.set_ylabel("state rows (numRowsTotal)")
+    top.set_ylim(bottom=0)
+    top.set_title(f"{record['events']:,} events, {record['keys']} keys, one file of "
+                  f"{record['events'] // max(1, record['files'] - 1):,} per micro-batch, "
+                  f"WITHIN {record['within_s']} s", fontsize=9)
+    bottom.plot(done, flushed, marker=".", label="state written per micro-batch (RocksDB flush)")
+    bottom.plot(done, sst, marker=".", label="RocksDB SST files")
+    bottom.plot(done, memory, marker=".", label="memoryUsedBytes")
+    bottom.set_ylabel("MB")
+    bottom.set_xlabel("events read (millions)")
+    bottom.set_ylim(bottom=0)
+    bottom.legend(fontsize=7)
+    for ax in (top, bottom):
+        ax.grid(True, alpha=0.3)
+    save(fig, out, "streaming_state_10m.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", default=str(HERE / "results"))
@@ -238,6 +311,8 @@ def main() -> None:
     plot_aggregation(read(results / "aggregation_aseq.jsonl"), read(results / "aggregation_aseq_long.jsonl"),
                      read(results / "aggregation_spark.jsonl"), out)
     plot_streaming_state(read(results / "streaming_state.jsonl"), out)
+    plot_streaming_latency(read(results / "streaming_latency.jsonl"), out)
+    plot_streaming_10m(read(results / "streaming_10m.jsonl"), out)
 
 
 if __name__ == "__main__":

@@ -102,20 +102,23 @@ for _case in CASES.values():
     _case.setdefault("measures", "")
 
 
-def _stream_and_batch(spark, tmp_path, files, case):
+def stream_and_batch(spark, tmp_path, files, statement, name="matches"):
+    """``statement`` (reading the view ``events``) over ``files`` as a stream, one file per
+    micro-batch into a memory sink, and as a batch query over the same rows: (the stream's rows,
+    the batch query's rows, the rows the stream dropped as late), each sorted, without the
+    sentinel partition whose far-future row moves the watermark past every other row."""
     source = tmp_path / "in"
     source.mkdir()
     sentinel = [{"user_id": "~sentinel", "t": 10_000_000, "v": 0, "page": "home"}]
     _write(str(source), [*files, sentinel])
-    statement = "SELECT * FROM events" + CLAUSE.format(**CASES[case])
     stream = (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(str(source))
               .selectExpr("user_id", "timestamp_seconds(t) AS ts", "v", "page")
               .withWatermark("ts", f"{DELAY_SECONDS} seconds"))
     stream.createOrReplaceTempView("events")
     frame = sparkcep.sql(spark, statement)
     assert frame.isStreaming
-    name = f"matches_{case}_{abs(hash(str(tmp_path))) % 10**8}"
-    query = (frame.writeStream.format("memory").queryName(name).outputMode("append")
+    sink = f"{name}_{abs(hash(str(tmp_path))) % 10**8}"
+    query = (frame.writeStream.format("memory").queryName(sink).outputMode("append")
              .option("checkpointLocation", str(tmp_path / "checkpoint")).start())
     try:
         query.processAllAvailable()
@@ -123,14 +126,16 @@ def _stream_and_batch(spark, tmp_path, files, case):
                       for p in query.recentProgress for s in p["stateOperators"])
     finally:
         query.stop()
-    got = sorted((tuple(r) for r in spark.sql(f"SELECT * FROM {name}").collect()
-                  if r["user_id"] != "~sentinel"), key=repr)
+    got = _without_sentinel(spark.sql(f"SELECT * FROM {sink}").collect())
     batch = (spark.read.schema(SCHEMA).json(str(source))
              .selectExpr("user_id", "timestamp_seconds(t) AS ts", "v", "page"))
     batch.createOrReplaceTempView("events")
-    want = sorted((tuple(r) for r in sparkcep.sql(spark, statement).collect()
-                   if r["user_id"] != "~sentinel"), key=repr)
+    want = _without_sentinel(sparkcep.sql(spark, statement).collect())
     return got, want, dropped
+
+
+def _without_sentinel(rows):
+    return sorted((r for r in rows if r["user_id"] != "~sentinel"), key=lambda r: repr(tuple(r)))
 
 
 @pytest.fixture()
@@ -147,7 +152,8 @@ def test_stream_equals_batch(few_partitions, tmp_path_factory, case):
     rng = random.Random(f"sparkcep-stream-{case}")  # reproducible; a new case gets new data
     rows = random_rows(rng, partitions=16)
     files = _micro_batches(rows, rng.randint(5, 6), rng.randint(0, 10**6))
-    got, want, dropped = _stream_and_batch(few_partitions, tmp_path_factory.mktemp(case), files, case)
+    got, want, dropped = stream_and_batch(few_partitions, tmp_path_factory.mktemp(case), files,
+                                           "SELECT * FROM events" + CLAUSE.format(**CASES[case]))
     assert dropped == 0
     assert got == want
     assert len(want) > 0  # the generated data does produce matches

@@ -16,15 +16,12 @@ import random
 
 import pytest
 
-import sparkcep
 from tests.streaming.test_stream_equivalence import (
     CLAUSE,
-    DELAY_SECONDS,
-    SCHEMA,
     _micro_batches,
-    _write,
     few_partitions,  # noqa: F401 - a fixture
     random_rows,
+    stream_and_batch,
 )
 
 pytestmark = [pytest.mark.spark, pytest.mark.streaming]
@@ -46,44 +43,13 @@ CASES = {
 TAIL = 3  # the largest NEXT offset plus one
 
 
-def _stream_and_batch(spark, tmp_path, files, statement):
-    source = tmp_path / "in"
-    source.mkdir()
-    sentinel = [{"user_id": "~sentinel", "t": 10_000_000, "v": 0, "page": "home"}]
-    _write(str(source), [*files, sentinel])
-    stream = (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(str(source))
-              .selectExpr("user_id", "timestamp_seconds(t) AS ts", "v", "page")
-              .withWatermark("ts", f"{DELAY_SECONDS} seconds"))
-    stream.createOrReplaceTempView("events")
-    frame = sparkcep.sql(spark, statement)
-    name = f"gaps_{abs(hash(str(tmp_path))) % 10**8}"
-    query = (frame.writeStream.format("memory").queryName(name).outputMode("append")
-             .option("checkpointLocation", str(tmp_path / "checkpoint")).start())
-    try:
-        query.processAllAvailable()
-        dropped = sum(s.get("numRowsDroppedByWatermark", 0)
-                      for p in query.recentProgress for s in p["stateOperators"])
-    finally:
-        query.stop()
-    got = [r for r in spark.sql(f"SELECT * FROM {name}").collect() if r["user_id"] != "~sentinel"]
-    (spark.read.schema(SCHEMA).json(str(source))
-     .selectExpr("user_id", "timestamp_seconds(t) AS ts", "v", "page")
-     .createOrReplaceTempView("events"))
-    want = [r for r in sparkcep.sql(spark, statement).collect() if r["user_id"] != "~sentinel"]
-    return got, want, dropped
-
-
-def _sorted(rows):
-    return sorted((tuple(r) for r in rows), key=repr)
-
-
 def test_omit_empty_matches(few_partitions, tmp_path):  # noqa: F811
     rng = random.Random("sparkcep-stream-omit-empty")
     files = _micro_batches(random_rows(rng, partitions=16), 4, rng.randint(0, 10**6))
     statement = "SELECT * FROM events" + CLAUSE.format(**CASES["omit_empty"])
-    got, want, dropped = _stream_and_batch(few_partitions, tmp_path, files, statement)
+    got, want, dropped = stream_and_batch(few_partitions, tmp_path, files, statement, "gaps")
     assert dropped == 0
-    assert _sorted(got) == _sorted(want) and want
+    assert got == want and want
     numbers = {}
     for row in want:
         numbers.setdefault(row["user_id"], set()).add(row["n"])
@@ -100,8 +66,8 @@ def test_next_in_define_and_measures(few_partitions, tmp_path):  # noqa: F811
                  for k in range(1, TAIL + 1)]
     files = _micro_batches(rows, 4, rng.randint(0, 10**6))
     statement = "SELECT * FROM events" + CLAUSE.format(**CASES["next"])
-    got, want, dropped = _stream_and_batch(few_partitions, tmp_path, files, statement)
+    got, want, dropped = stream_and_batch(few_partitions, tmp_path, files, statement, "gaps")
     assert dropped == 0
-    assert _sorted(got) == _sorted(want) and want
+    assert got == want and want
     # NEXT read rows that came in later micro-batches, and some matches end a partition's data
     assert any(r["next_v"] == 0 and r["a_next2"] is not None for r in want)

@@ -11,8 +11,7 @@ import random
 
 import pytest
 
-from .test_stream_equivalence import _micro_batches, few_partitions, random_rows
-from .test_stream_trailing_negation import _run
+from .test_stream_equivalence import _micro_batches, few_partitions, random_rows, stream_and_batch
 
 pytestmark = [pytest.mark.spark, pytest.mark.streaming]
 
@@ -34,7 +33,7 @@ def test_timed_out_stream_equals_batch(few_partitions, tmp_path_factory):
     rng = random.Random("sparkcep-timed-out")
     rows = random_rows(rng, partitions=16)
     files = _micro_batches(rows, rng.randint(5, 6), rng.randint(0, 10**6))
-    got, want = _run(few_partitions, tmp_path_factory.mktemp("timed_out"), files,
-                                STATEMENT)
+    got, want, _dropped = stream_and_batch(few_partitions, tmp_path_factory.mktemp("timed_out"),
+                                           files, STATEMENT, "timed_out")
     assert got == want
     assert {r[2] for r in want} == {"COMPLETE", "TIMED_OUT"}

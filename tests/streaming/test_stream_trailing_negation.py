@@ -11,8 +11,7 @@ import random
 import pytest
 import sparkcep
 
-from .test_stream_equivalence import (DELAY_SECONDS, SCHEMA, _micro_batches, _write,
-                                      few_partitions, random_rows)
+from .test_stream_equivalence import _micro_batches, few_partitions, random_rows, stream_and_batch
 
 pytestmark = [pytest.mark.spark, pytest.mark.streaming]
 
@@ -36,41 +35,14 @@ CASES = {
 }
 
 
-def _run(spark, tmp_path, files, statement):
-    source = tmp_path / "in"
-    source.mkdir()
-    sentinel = [{"user_id": "~sentinel", "t": 10_000_000, "v": 0, "page": "home"}]
-    _write(str(source), [*files, sentinel])
-    stream = (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(str(source))
-              .selectExpr("user_id", "timestamp_seconds(t) AS ts", "v", "page")
-              .withWatermark("ts", f"{DELAY_SECONDS} seconds"))
-    stream.createOrReplaceTempView("events")
-    frame = sparkcep.sql(spark, statement)
-    assert frame.isStreaming
-    name = f"trailing_{abs(hash(str(tmp_path))) % 10**8}"
-    query = (frame.writeStream.format("memory").queryName(name).outputMode("append")
-             .option("checkpointLocation", str(tmp_path / "checkpoint")).start())
-    try:
-        query.processAllAvailable()
-    finally:
-        query.stop()
-    got = sorted((tuple(r) for r in spark.sql(f"SELECT * FROM {name}").collect()
-                  if r["user_id"] != "~sentinel"), key=repr)
-    batch = (spark.read.schema(SCHEMA).json(str(source))
-             .selectExpr("user_id", "timestamp_seconds(t) AS ts", "v", "page"))
-    batch.createOrReplaceTempView("events")
-    want = sorted((tuple(r) for r in sparkcep.sql(spark, statement).collect()
-                   if r["user_id"] != "~sentinel"), key=repr)
-    return got, want
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_trailing_negation_stream_equals_batch(few_partitions, tmp_path_factory, case):
     rng = random.Random(f"sparkcep-trailing-{case}")
     rows = random_rows(rng, partitions=16)
     files = _micro_batches(rows, rng.randint(5, 6), rng.randint(0, 10**6))
     statement = "SELECT * FROM events" + CLAUSE.format(**CASES[case])
-    got, want = _run(few_partitions, tmp_path_factory.mktemp(case), files, statement)
+    got, want, _dropped = stream_and_batch(few_partitions, tmp_path_factory.mktemp(case), files,
+                                           statement, "trailing")
     assert got == want
     positive = sparkcep.sql(few_partitions, statement.replace(" !C)", ")")
                             .replace(", C AS C.page = 'buy'", "")).count()

@@ -8,6 +8,8 @@ bucket; ``next_aggregation`` under SKIP TILL NEXT MATCH), which keeps prefix cou
 matches, and at the end of the partition outputs one row: the partition's key and, per output column, the number
 of matches or an aggregate of a measure over them, in the type Spark gives the same aggregate. A
 partition without matches outputs nothing, as its group would not exist in the enumerated result.
+A per-match ``SUM(B.x)`` that enumeration would find overflowing raises the error enumeration
+raises (``_check_per_match_sums``), from the exact bounds the counters keep.
 """
 
 from __future__ import annotations

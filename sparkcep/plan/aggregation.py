@@ -61,6 +61,8 @@ class AggregationPlan:
         return bool(self.keys) or any(m.which in ("sum", "count") for m in self.measures)
     # per comparison: the casts to one type when its sides' types differ (None: the same type)
     casts: tuple[ComparisonCast | None, ...] = ()
+    # spark.sql.ansi.enabled at registration: overflow raises (True) or wraps / gives NULL
+    ansi: bool = True
 
 
 def output_name(index: int) -> str:

@@ -8,6 +8,8 @@ bucket; ``next_aggregation`` under SKIP TILL NEXT MATCH), which keeps prefix cou
 matches, and at the end of the partition outputs one row: the partition's key and, per output column, the number
 of matches or an aggregate of a measure over them, in the type Spark gives the same aggregate. A
 partition without matches outputs nothing, as its group would not exist in the enumerated result.
+A per-match ``SUM(B.x)`` that enumeration would find overflowing raises the error enumeration
+raises (``_check_per_match_sums``), from the exact bounds the counters keep.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class AggregationRunner:
                                    | {c.ref.column for c in self.aggregation.comparisons}
                                    | {k.column for k in self.aggregation.keys})
         self.partition_values: dict[str, object] | None = None
+        self.value_types: dict[int, pa.DataType] = {}  # value column -> its Arrow type
 
     def _typed_comparisons(self) -> tuple[RowComparison, ...]:
         """The comparisons as the engine reads them: a side whose type differs from the common
@@ -93,6 +96,8 @@ class AggregationRunner:
             self.partition_values = {
                 name: batch.column(name)[0].as_py() for name in self.plan.passthrough_columns
             }
+            for column in self.read_columns:
+                self.value_types[column] = batch.schema.field(self.plan.value_columns[column]).type
         masks, packed = decode_masks(self.plan, batch)
         columns: list = [None] * (len(self.plan.value_columns) + len(self.conversions))
         for column in self.read_columns:
@@ -107,7 +112,9 @@ class AggregationRunner:
     def finish(self) -> Iterator[pa.RecordBatch]:
         """One row per group with matches (a group: the partition, or with GROUP BY buckets one
         bucket of it), one batch each."""
+        ansi = self.aggregation.ansi
         if isinstance(self.engine, GroupedAggregationEngine):
+            _check_per_match_sums(self.engine, self.aggregation, self.value_types)
             groups = self.engine.group_totals()
         else:
             groups = [self.engine.totals()]
@@ -120,7 +127,7 @@ class AggregationRunner:
             first_output = len(self.plan.passthrough_columns)
             for index, output in enumerate(self.aggregation.outputs):
                 arrow_type = self.schema.field(first_output + index).type
-                value = _output_value(output.function, output.measure, totals, arrow_type)
+                value = _output_value(output.function, output.measure, totals, arrow_type, ansi)
                 arrays.append(pa.array([value], type=arrow_type))
             yield pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
@@ -158,8 +165,68 @@ class SharedAggregationRunner:
                 yield pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
 
-def _output_value(function: str, measure: int | None, totals: AggregateTotals, arrow_type: pa.DataType):
-    """One output column's value: Spark's result of the aggregate over the partition's matches."""
+def _check_per_match_sums(engine: GroupedAggregationEngine, aggregation, value_types) -> None:
+    """Raise what enumerating the matches raises when a per-match ``SUM(B.x)`` of a completed
+    match overflows its type, from the exact bounds the counters keep
+    (``GroupedAggregationEngine.completed_sum_bounds``).
+
+    The enumerating path computes the measure per match as Spark's SUM does
+    (``sparkcep.evaluation.interpreter.typed_aggregate``): integers in BIGINT, each addition
+    checked, so with ANSI some *prefix* of the match's non-null values outside BIGINT raises
+    ``ARITHMETIC_OVERFLOW``; decimals exactly, the final sum then checked against DECIMAL(p + 10,
+    s) (at most 38 digits), raising ``NUMERIC_VALUE_OUT_OF_RANGE``. Without ANSI each such match's
+    sum wraps around (BIGINT) or is NULL (DECIMAL) instead: the counters cannot follow that for
+    one match among many, so the aggregate is refused with ``AGGREGATE_OVERFLOW`` then, except
+    COUNT and SUM of BIGINT sums (wrap-around is addition modulo 2^64, so COUNT is unchanged and
+    the outer SUM, which wraps too, is the exact total wrapped)."""
+    ansi = aggregation.ansi
+    for i, measure in enumerate(aggregation.measures):
+        if measure.which != "sum" or measure.column not in value_types:
+            continue
+        value_type = value_types[measure.column]
+        lo, hi, prefix_lo, prefix_hi = engine.completed_sum_bounds(i)
+        if lo is None:
+            continue
+        if pa.types.is_integer(value_type):
+            if ansi:
+                if prefix_lo < _BIGINT[0] or prefix_hi > _BIGINT[1]:
+                    raise MatchRuntimeError(
+                        "ARITHMETIC_OVERFLOW",
+                        "'+' overflowed BIGINT in a DEFINE or MEASURES expression")
+                continue
+            if lo >= _BIGINT[0] and hi <= _BIGINT[1]:
+                continue
+            exact = ("count", "sum")
+            what = "wraps around in BIGINT"
+        elif pa.types.is_decimal(value_type):
+            precision = min(38, value_type.precision + 10)
+            bound = Decimal(10) ** (precision - value_type.scale)
+            if -bound < lo and hi < bound:
+                continue
+            type_name = f"DECIMAL({precision},{value_type.scale})"
+            if ansi:
+                value = hi if hi >= bound else lo
+                raise MatchRuntimeError(
+                    "NUMERIC_VALUE_OUT_OF_RANGE",
+                    f"{value} cannot be represented as {type_name} in a DEFINE or MEASURES expression")
+            exact = ()
+            what = f"is NULL (it does not fit {type_name})"
+        else:
+            continue
+        if any(o.measure == i and o.function not in exact for o in aggregation.outputs):
+            name = aggregation.measure_names[i] if i < len(aggregation.measure_names) else "SUM"
+            raise MatchRuntimeError(
+                "AGGREGATE_OVERFLOW",
+                f"the per-match sum {name} of some match {what} with spark.sql.ansi.enabled "
+                "false, which aggregating without enumerating the matches cannot follow; read "
+                "the clause through SELECT * to enumerate the matches")
+
+
+def _output_value(function: str, measure: int | None, totals: AggregateTotals,
+                  arrow_type: pa.DataType, ansi: bool = True):
+    """One output column's value: Spark's result of the aggregate over the partition's matches.
+    Without ANSI, a SUM outside BIGINT wraps around and a DECIMAL SUM or AVG outside its type is
+    NULL, as Spark's are; with it, either is ``AGGREGATE_OVERFLOW``."""
     if function == "count_star":
         return _bigint(totals.matches, "COUNT(*)")
     result = totals.measures[measure]
@@ -171,22 +238,27 @@ def _output_value(function: str, measure: int | None, totals: AggregateTotals, a
     if result.non_null == 0 or result.total is None:
         return None
     if function == "sum":
-        return _typed(result.total, arrow_type, "SUM")
+        if not ansi and pa.types.is_integer(arrow_type):
+            return (int(result.total) - _BIGINT[0]) % 2 ** 64 + _BIGINT[0]
+        return _typed(result.total, arrow_type, "SUM", ansi)
     # avg: the exact mean, rounded once to the result type (Spark: DECIMAL(p+4, s+4) or DOUBLE)
     if pa.types.is_decimal(arrow_type):
         mean = _WIDE.divide(Decimal(result.total), Decimal(result.non_null))
-        return _typed(mean, arrow_type, "AVG")
+        return _typed(mean, arrow_type, "AVG", ansi)
     if isinstance(result.total, int):
         return result.total / result.non_null  # correctly rounded
     return float(result.total) / result.non_null
 
 
-def _typed(value, arrow_type: pa.DataType, name: str):
-    """``value`` in ``arrow_type``; a value outside it is a typed error (never a wrapped number)."""
+def _typed(value, arrow_type: pa.DataType, name: str, ansi: bool = True):
+    """``value`` in ``arrow_type``; a value outside it is a typed error (never a wrapped number),
+    a DECIMAL one NULL without ANSI."""
     if pa.types.is_decimal(arrow_type):
         quantum = Decimal(1).scaleb(-arrow_type.scale)
         rounded = Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP, context=_WIDE)
         if abs(rounded) >= Decimal(10) ** (arrow_type.precision - arrow_type.scale):
+            if not ansi:
+                return None
             raise _overflow(name, f"DECIMAL({arrow_type.precision},{arrow_type.scale})")
         return rounded
     if pa.types.is_integer(arrow_type):

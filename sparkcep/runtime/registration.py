@@ -372,11 +372,17 @@ def _bound(plan, fields_by_name, semantics: Semantics, source: str):
 
 
 def _comparison_casts(plan, fields_by_name, semantics: Semantics):
-    """A pushed-down aggregation whose comparisons between rows have sides of different types:
-    the common type Spark compares each such pair in (``AggregationPlan.casts``). A pair without
+    """A pushed-down aggregation with the session's ANSI mode (``AggregationPlan.ansi``), and, when
+    its comparisons between rows have sides of different types, the common type Spark compares
+    each such pair in (``AggregationPlan.casts``). A pair without
     one was already refused, located, by ``_bound`` (the enumerating path refuses it alike)."""
     aggregation = plan.aggregation
-    if aggregation is None or not aggregation.comparisons:
+    if aggregation is None:
+        return plan
+    if aggregation.ansi != semantics.ansi:
+        aggregation = dataclasses.replace(aggregation, ansi=semantics.ansi)
+        plan = dataclasses.replace(plan, aggregation=aggregation)
+    if not aggregation.comparisons:
         return plan
     def type_of(column: int) -> str:
         return fields_by_name[plan.value_columns[column]].dataType.simpleString()

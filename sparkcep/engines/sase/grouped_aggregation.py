@@ -36,6 +36,15 @@ followed exactly: the extremes are kept over the non-NaN sums plus a flag "some 
 total of the per-match DOUBLE sums is rounded per prefix rather than per match (as for the other
 measures, ``docs/semantics.md``).
 
+**Overflow.** Spark's SUM of a BIGINT column checks every addition (ANSI: an error, else
+wrap-around), so an enumerated match raises when *some prefix* of its B rows' sum leaves BIGINT,
+even if the whole sum fits. A cell therefore also keeps the least and greatest prefix sum any of
+its partial matches ever had (``plo``, ``phi``): a move adding x makes them ``min(plo, lo')`` and
+``max(phi, hi')`` with ``lo', hi'`` the new bounds (each new sum is a new prefix of its match),
+which is exact by the same min-plus / max-plus argument; cells merge by min / max. Over the
+completed matches (``completed_sum_bounds``) they say exactly whether enumeration would raise
+(``sparkcep.runtime.aggregation_runner`` decides with the column's type and the ANSI mode).
+
 **Cost.** As ``trend_aggregation``: per row, the cells of the states it moves from; a group slot
 multiplies the cells by the buckets alive in a state (one per distinct start bucket for a
 first-row key; the last row's bucket only in the accepting states).
@@ -98,6 +107,14 @@ def _including(lo, hi, nan: bool, x):
     return (x if x < lo else lo), (x if hi < x else hi), nan
 
 
+def _least(a, b):
+    return b if a is None else a if b is None or a <= b else b
+
+
+def _greatest(a, b):
+    return b if a is None else a if b is None or a >= b else b
+
+
 class GroupedAggregationEngine(TrendAggregationEngine):
     """Counts the SKIP TILL ANY MATCH matches of one partition per group of ``keys`` (slots: a
     selected row's value; no keys: one group) and aggregates ``measures`` over each group's
@@ -141,7 +158,7 @@ class GroupedAggregationEngine(TrendAggregationEngine):
         total = part[1] if self._totals[i].summable else None
         if not self._summed[i]:
             return MeasureTotals(part[0], total, part[2], part[3])
-        _nn, _sm, lo, hi, nan = part
+        _nn, _sm, lo, hi, nan = part[:5]
         minimum = lo if lo is not None else math.nan
         return MeasureTotals(part[0], total, minimum, math.nan if nan else hi)
 
@@ -158,7 +175,7 @@ class GroupedAggregationEngine(TrendAggregationEngine):
             elif kind == _ADD:
                 moved.append(self._added(i, kept[i], count, values[i]))
             elif kind == _ZERO:
-                moved.append((count, 0, 0, 0, False))
+                moved.append((count, 0, 0, 0, False, 0, 0))
             else:
                 moved.append(None)
         return moved
@@ -172,13 +189,17 @@ class GroupedAggregationEngine(TrendAggregationEngine):
             return part
         elif not self._numeric[i]:
             self._totals[i].summable = False
-        nn, sm, lo, hi, nan = part if part is not None else (0, 0, None, None, False)
+        nn, sm, lo, hi, nan, plo, phi = (part if part is not None
+                                         else (0, 0, None, None, False, None, None))
         lo, hi, nan = _shifted(lo, hi, nan, x)
         if count > nn:  # the partial matches whose sum was NULL: it becomes x (Spark: 0.0 + x)
             lo, hi, nan = _including(lo, hi, nan, 0.0 + x if isinstance(x, float) else x)
         if self._totals[i].summable:
             sm = self._sum(i, sm, _times(count, x))
-        return (count, sm, lo, hi, nan)
+        if lo is not None and not isinstance(lo, float):  # every new sum is a prefix sum
+            plo = lo if plo is None or lo < plo else plo
+            phi = hi if phi is None or hi > phi else phi
+        return (count, sm, lo, hi, nan, plo, phi)
 
     def _merge_part(self, i: int, a, b):
         if not self._summed[i]:
@@ -192,7 +213,18 @@ class GroupedAggregationEngine(TrendAggregationEngine):
             lo, hi, nan = _including(lo, hi, nan, b[2])
             lo, hi, nan = _including(lo, hi, nan, b[3])
         return (a[0] + b[0], self._sum(i, a[1], b[1]) if self._totals[i].summable else 0,
-                lo, hi, nan)
+                lo, hi, nan, _least(a[5], b[5]), _greatest(a[6], b[6]))
+
+    def completed_sum_bounds(self, i: int):
+        """Over every completed match (all groups) of the per-match sum measure ``i``: the least
+        and greatest final sum and the least and greatest sum any prefix of a match's rows had
+        (``None`` each when no match has a sum; exact for integers and decimals)."""
+        whole = None
+        for entry in self._groups.values():
+            whole = self._merge_part(i, whole, entry[1 + i])
+        if whole is None or not whole[0]:
+            return None, None, None, None
+        return whole[2], whole[3], whole[5], whole[6]
 
     def _merge_moves(self, vec, pending) -> int:
         """Apply the moves; add the matches they complete to their groups; return how many."""

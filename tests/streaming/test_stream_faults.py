@@ -119,11 +119,20 @@ class Driver:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-15:])
 
     def stop(self) -> None:
+        """SIGKILL the driver's process group and wait until none of it is alive (the JVM and
+        the Python workers are not our children: they take a moment to go after the signal)."""
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
         self.process.wait(30)
+        deadline = time.monotonic() + 30
+        while self.alive() and time.monotonic() < deadline:
+            time.sleep(0.2)
+
+    def alive(self) -> list[int]:
+        """The live processes of the driver's process group."""
+        return [pid for pid, (_, group) in _processes().items() if group == self.process.pid]
 
 
 def _processes() -> dict[int, tuple[int, int]]:
@@ -254,7 +263,7 @@ def test_worker_retried_then_driver_killed_mid_batch_restart_is_exact(gated_sess
         os.kill(first.jvm(), signal.SIGKILL)  # the driver, with the query in its micro-batch
     finally:
         first.stop()  # and everything it started
-    assert [pid for pid, (_, group) in _processes().items() if group == first.process.pid] == []
+    assert first.alive() == []
     before = _ours(spark.read.parquet(str(tmp_path / "out")).collect())
     # the same query started again from the checkpoint (in this test's session: a new driver)
     query = _start(spark, tmp_path, statement)

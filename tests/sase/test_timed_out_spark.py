@@ -5,30 +5,16 @@ variable it did not reach: NULL, COUNT 0), typed result."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import sparkcep
 from sparkcep.engines import rowpattern as rp
 
 from .test_timed_out import simulate
+from .test_trailing_negation_spark import WITHIN, _rows  # the same random partitions
 
 pytestmark = pytest.mark.spark
 
-PAGES = ("home", "cart", "buy", "help")
-WITHIN = 12
-
-
-def _rows(seed: int, partitions: int = 40):
-    rng = random.Random(seed)
-    rows = []
-    for p in range(partitions):
-        t = rng.randint(0, 5)
-        for _ in range(rng.randint(2, 9)):
-            t += rng.choice([1, 2, 3, 5, 8, 13])
-            rows.append((f"u{p:02d}", t, rng.randint(0, 3), rng.choice(PAGES)))
-    return rows
 
 
 def _expected(rows):

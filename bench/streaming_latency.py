@@ -394,7 +394,9 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
     if record["equal"]:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        record["kept"] = str(work)  # the worker's log and matches, to look at
+        # the worker's log and matches, to look at (named on stderr only: a result file holds no
+        # path of the machine it ran on)
+        print(f"{engine}: matches differ from the oracle; kept {work}", file=sys.stderr)
     return record
 
 

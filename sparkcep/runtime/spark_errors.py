@@ -242,11 +242,10 @@ _QUERY_PREFIX = re.compile(r"^\s*(?:\[STREAM_FAILED\]\s*)?Query (?:\S+ )?\[id = 
 def _printed_error(text: str, sql: str | None) -> SparkCepError | None:
     """The last SparkCepError printed in a Python traceback inside ``text`` (its length, when the
     caret line follows, from the caret)."""
-    found = None
-    for found in _PRINTED.finditer(text):
-        pass
-    if found is None:
+    printed = list(_PRINTED.finditer(text))
+    if not printed:
         return None
+    found = printed[-1]
     kind = {"ParseError": ParseError, "AnalysisError": AnalysisError}.get(found.group(1),
                                                                         MatchRuntimeError)
     line = int(found.group(4)) if found.group(4) else None

@@ -58,8 +58,6 @@ from decimal import Decimal
 from sparkcep.engines.sase.aggregation import (
     _ADD,
     _DECIMAL,
-    _KEEP,
-    _SET,
     _ZERO,
     COUNT,
     FIRST,
@@ -164,21 +162,12 @@ class GroupedAggregationEngine(TrendAggregationEngine):
 
     # -- the refinement's hooks ---------------------------------------------------------------
 
-    def _moved(self, kinds, count: int, values, kept) -> list:
-        moved = [count]
-        for i in range(len(self.measures)):
-            kind = kinds[i]
-            if kind == _KEEP:
-                moved.append(kept[i])
-            elif kind == _SET:
-                moved.append(self._single(i, count, values[i]))
-            elif kind == _ADD:
-                moved.append(self._added(i, kept[i], count, values[i]))
-            elif kind == _ZERO:
-                moved.append((count, 0, 0, 0, False, 0, 0))
-            else:
-                moved.append(None)
-        return moved
+    def _other_move(self, i: int, kind, count: int, values, kept):
+        if kind == _ADD:
+            return self._added(i, kept[i], count, values[i])
+        if kind == _ZERO:
+            return (count, 0, 0, 0, False, 0, 0)
+        return None
 
     def _added(self, i: int, part, count: int, x):
         """Measure ``i``'s partial aggregate of ``count`` partial matches (``part``: over those

@@ -308,7 +308,7 @@ class TrendAggregationEngine(AggregationEngine):
 
     def _moved(self, kinds, count: int, values, kept) -> list:
         """The cell ``count`` partial matches become: per measure, the partial aggregate kept,
-        set to the row's value, or cleared."""
+        set to the row's value, or as ``_other_move`` says."""
         moved = [count]
         for i in range(len(self.measures)):
             kind = kinds[i]
@@ -317,8 +317,13 @@ class TrendAggregationEngine(AggregationEngine):
             elif kind == _SET:
                 moved.append(self._single(i, count, values[i]))
             else:
-                moved.append(None)
+                moved.append(self._other_move(i, kind, count, values, kept))
         return moved
+
+    def _other_move(self, i: int, kind, count: int, values, kept):
+        """Measure ``i``'s partial aggregate after a move that neither keeps nor sets it: cleared
+        (``grouped_aggregation`` adds the kinds of its per-match sums)."""
+        return None
 
     def _merge_moves(self, vec, pending) -> int:
         """Apply the moves; return the number of matches they complete."""

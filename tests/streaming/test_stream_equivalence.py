@@ -102,19 +102,23 @@ for _case in CASES.values():
     _case.setdefault("measures", "")
 
 
-def stream_and_batch(spark, tmp_path, files, statement, name="matches"):
-    """``statement`` (reading the view ``events``) over ``files`` as a stream, one file per
-    micro-batch into a memory sink, and as a batch query over the same rows: (the stream's rows,
+COLUMNS = ("user_id", "timestamp_seconds(t) AS ts", "v", "page")
+SENTINEL = {"user_id": "~sentinel", "t": 10_000_000, "v": 0, "page": "home"}
+
+
+def stream_and_batch(spark, tmp_path, files, statement, name="matches", *, view="events",
+                     schema=SCHEMA, columns=COLUMNS, event_time="ts", sentinel=SENTINEL):
+    """``statement`` (reading ``view``: the JSON ``files`` typed by ``schema`` and projected to
+    ``columns``) over ``files`` as a stream, one file per micro-batch into a memory sink, with the
+    watermark on ``event_time``, and as a batch query over the same rows: (the stream's rows,
     the batch query's rows, the rows the stream dropped as late), each sorted, without the
-    sentinel partition whose far-future row moves the watermark past every other row."""
+    ``sentinel`` partition whose far-future row moves the watermark past every other row."""
     source = tmp_path / "in"
     source.mkdir()
-    sentinel = [{"user_id": "~sentinel", "t": 10_000_000, "v": 0, "page": "home"}]
-    _write(str(source), [*files, sentinel])
-    stream = (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(str(source))
-              .selectExpr("user_id", "timestamp_seconds(t) AS ts", "v", "page")
-              .withWatermark("ts", f"{DELAY_SECONDS} seconds"))
-    stream.createOrReplaceTempView("events")
+    _write(str(source), [*files, [sentinel]])
+    stream = (spark.readStream.schema(schema).option("maxFilesPerTrigger", 1).json(str(source))
+              .selectExpr(*columns).withWatermark(event_time, f"{DELAY_SECONDS} seconds"))
+    stream.createOrReplaceTempView(view)
     frame = sparkcep.sql(spark, statement)
     assert frame.isStreaming
     sink = f"{name}_{abs(hash(str(tmp_path))) % 10**8}"
@@ -127,9 +131,7 @@ def stream_and_batch(spark, tmp_path, files, statement, name="matches"):
     finally:
         query.stop()
     got = _without_sentinel(spark.sql(f"SELECT * FROM {sink}").collect())
-    batch = (spark.read.schema(SCHEMA).json(str(source))
-             .selectExpr("user_id", "timestamp_seconds(t) AS ts", "v", "page"))
-    batch.createOrReplaceTempView("events")
+    spark.read.schema(schema).json(str(source)).selectExpr(*columns).createOrReplaceTempView(view)
     want = _without_sentinel(sparkcep.sql(spark, statement).collect())
     return got, want, dropped
 

@@ -19,7 +19,7 @@ import random
 import pytest
 import sparkcep
 
-from tests.streaming.test_stream_equivalence import DELAY_SECONDS, _micro_batches, _write
+from tests.streaming.test_stream_equivalence import _micro_batches, stream_and_batch
 
 pytestmark = [pytest.mark.spark, pytest.mark.streaming]
 
@@ -61,32 +61,11 @@ def random_rows(rng: random.Random, partitions: int):
 
 
 def _stream_and_batch(spark, tmp_path, files, case):
-    source = tmp_path / "in"
-    source.mkdir()
-    sentinel = [{"user_id": "~sentinel", "id": 0, "t": 10_000_000, "width": 0, "kind": "x"}]
-    _write(str(source), [*files, sentinel])
-    statement = "SELECT * FROM uevents" + CLAUSE.format(**CASES[case])
-    stream = (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(str(source))
-              .selectExpr(*COLUMNS).withWatermark("lo", f"{DELAY_SECONDS} seconds"))
-    stream.createOrReplaceTempView("uevents")
-    frame = sparkcep.sql(spark, statement)
-    assert frame.isStreaming
-    name = f"umatches_{case}_{abs(hash(str(tmp_path))) % 10**8}"
-    query = (frame.writeStream.format("memory").queryName(name).outputMode("append")
-             .option("checkpointLocation", str(tmp_path / "checkpoint")).start())
-    try:
-        query.processAllAvailable()
-        dropped = sum(s.get("numRowsDroppedByWatermark", 0)
-                      for p in query.recentProgress for s in p["stateOperators"])
-    finally:
-        query.stop()
-    got = [r.asDict() for r in spark.sql(f"SELECT * FROM {name}").collect()
-           if r["user_id"] != "~sentinel"]
-    batch = spark.read.schema(SCHEMA).json(str(source)).selectExpr(*COLUMNS)
-    batch.createOrReplaceTempView("uevents")
-    want = [r.asDict() for r in sparkcep.sql(spark, statement).collect()
-            if r["user_id"] != "~sentinel"]
-    return got, want, dropped
+    got, want, dropped = stream_and_batch(
+        spark, tmp_path, files, "SELECT * FROM uevents" + CLAUSE.format(**CASES[case]),
+        f"umatches_{case}", view="uevents", schema=SCHEMA, columns=COLUMNS, event_time="lo",
+        sentinel={"user_id": "~sentinel", "id": 0, "t": 10_000_000, "width": 0, "kind": "x"})
+    return [r.asDict() for r in got], [r.asDict() for r in want], dropped
 
 
 def _keyed(rows):

@@ -18,6 +18,7 @@ from sparkcep.api import (
     local_session,
     query_error,
     sql,
+    start_stream,
     transpile,
 )
 from sparkcep.errors import AnalysisError, MatchRuntimeError, ParseError, SparkCepError
@@ -31,6 +32,7 @@ __all__ = [
     "extension_session",
     "await_stream",
     "query_error",
+    "start_stream",
     "SparkCepError",
     "ParseError",
     "AnalysisError",

@@ -879,6 +879,12 @@ def shift_name(index: int) -> str:
 RELEASE_COLUMN = "__sparkcep_release"
 
 
+#: over a stream whose late rows are routed to a table (``runtime.stream_writer``): a late row of
+#: the clause's input, whole (a struct of the relation's columns), beside the matches; NULL on
+#: every other row
+LATE_ROW_COLUMN = "__sparkcep_late_row"
+
+
 def shift_argument_name(index: int) -> str:
     """The column holding the argument of shifted value ``index`` before it is shifted."""
     return f"__sparkcep_a{index}"

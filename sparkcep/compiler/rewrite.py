@@ -33,6 +33,7 @@ from sparkcep.engines import rowpattern as rp
 from sparkcep.compiler.analysis import INTERVAL_MICROS, Analysis, analyze
 from sparkcep.errors import AnalysisError
 from sparkcep.compiler.lowering import (
+    LATE_ROW_COLUMN,
     RELEASE_COLUMN,
     Lowering,
     ValueColumns,
@@ -141,6 +142,9 @@ class CompiledMatch:
     # compiled for a stream (``compile_statement(..., streaming=True)``): the statement reads the
     # matches from the relation ``stream_view_name(function_name)`` instead of calling a function
     streaming: bool = False
+    # compiled for a stream whose late rows are routed (``compile_statement(..., late_rows=True)``):
+    # ``table_sql`` also carries ``LATE_ROW_COLUMN`` to the matching operator
+    late_rows: bool = False
 
 
 def stream_view_name(function_name: str) -> str:
@@ -177,7 +181,8 @@ class ChunkOptions:
 
 
 def compile_statement(
-    sql: str, chunking: ChunkOptions | None = None, streaming: bool = False
+    sql: str, chunking: ChunkOptions | None = None, streaming: bool = False,
+    late_rows: bool = False,
 ) -> CompiledStatement:
     """Compile one statement; statements without MATCH_RECOGNIZE come back unchanged.
 
@@ -186,7 +191,9 @@ def compile_statement(
     stays pure. ``streaming``: the clause reads a stream (the runtime found out): it is checked
     by ``streaming_rules`` and the statement reads its matches from a view the runtime registers
     over Spark's stateful operator (``stream_view_name``), with no unrolling, chunks or
-    aggregation pushdown."""
+    aggregation pushdown. ``late_rows`` (with ``streaming``): the clause's late rows are routed to
+    a table (``runtime.stream_writer``), so its input query also carries each row whole
+    (``LATE_ROW_COLUMN``)."""
     if not dialect.contains_match_recognize(sql):
         return CompiledStatement(sql)
     tree = dialect.parse_one(sql)
@@ -198,7 +205,8 @@ def compile_statement(
     splicer = Splicer(sql)
     compiled: list[tuple[dx.MatchRecognize, CompiledMatch]] = []
     for clause in clauses:
-        match, replacement = _compile_clause(clause, sql, splicer, chunking, streaming)
+        match, replacement = _compile_clause(clause, sql, splicer, chunking, streaming,
+                                             streaming and late_rows)
         start, end = dialect.span(clause)
         splicer.replace(start, end, replacement)
         for call_start, call_end, text in match.aggregate_calls:
@@ -389,7 +397,7 @@ class _Lowered:
 
 def _compile_clause(
     clause: dx.MatchRecognize, sql: str, splicer: Splicer, chunking: ChunkOptions | None = None,
-    streaming: bool = False,
+    streaming: bool = False, late_rows: bool = False,
 ) -> tuple[CompiledMatch, str]:
     """One clause: its function's plan and input query, and the text that replaces it."""
     analysis = _analyze(clause, sql)
@@ -421,8 +429,14 @@ def _compile_clause(
             repr((shift_input_sql, shifts)).encode()).hexdigest()[:16]
         relation = f"SELECT * FROM {quote_identifier(shift_view)}"
     release = any(offset < 0 for _, offset in shifts)  # NEXT: rows wait for their successors
+    late_row = None  # the row whole, for routed late rows
+    if late_rows and not shifts:
+        late_row = f"struct({INPUT_ALIAS}.*) AS {quote_identifier(LATE_ROW_COLUMN)}"
+    elif late_rows and analysis.rows_per_match is RowsPerMatch.ONE:
+        # built by the ordering operator (ALL ROWS passes all of its columns, this one too)
+        late_row = f"{INPUT_ALIAS}.{quote_identifier(LATE_ROW_COLUMN)}"
     table_sql, value_columns, parts = _input_query(
-        analysis, lowered, within_kind, sql, splicer, relation, release)
+        analysis, lowered, within_kind, sql, splicer, relation, release, late_row)
     plan = _match_plan(analysis, spec, lowered, value_columns, within_kind)
     pushed, aggregation_note = None, None
     if uncertain is not None:
@@ -479,6 +493,7 @@ def _compile_clause(
         shifts=tuple((shift_argument_name(j), offset, shift_name(j))
                      for j, (_, offset) in enumerate(shifts)),
         streaming=streaming,
+        late_rows=late_rows,
         input_relation=parts[0],
         input_passed=parts[1],
         input_computed=parts[2],
@@ -619,12 +634,13 @@ def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, st
 
 def _input_query(
     analysis: Analysis, lowered: _Lowered, within_kind: str | None, sql: str, splicer: Splicer,
-    relation: str, release: bool = False,
+    relation: str, release: bool = False, late_row: str | None = None,
 ) -> tuple[str, list[str], tuple]:
     """The query feeding the function (input columns, bitmask, value and order key columns over
     the relation as written), the name the function reads each value column under, and the
     query's parts (relation, passed columns, computed (SQL, name) columns). ``release``: over a
-    stream with NEXT, the ordering operator's ``RELEASE_COLUMN`` is passed on too."""
+    stream with NEXT, the ordering operator's ``RELEASE_COLUMN`` is passed on too; ``late_row``:
+    the select item carrying ``LATE_ROW_COLUMN`` (routed late rows)."""
     if analysis.rows_per_match is RowsPerMatch.ONE:
         # ONE ROW PER MATCH outputs no input columns but the partition key: pass only the columns
         # the partitioning and ordering refer to (less data through Arrow to Python).
@@ -658,6 +674,8 @@ def _input_query(
     elif within_kind is not None:
         computed.append((_within_key_sql(analysis.order_by[0], sql, splicer), ORDER_KEY))
     select += [f"{text} AS {quote_identifier(name)}" for text, name in computed]
+    if late_row is not None:
+        select.append(late_row)
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
     return (f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}", value_columns,

@@ -59,9 +59,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sparkcep.compiler.lowering import RELEASE_COLUMN
+from sparkcep.compiler.lowering import LATE_ROW_COLUMN, RELEASE_COLUMN
 from sparkcep.compiler.rewrite import CompiledMatch, stream_view_name
-from sparkcep.errors import AnalysisError, SparkCepError, for_worker
+from sparkcep.errors import AnalysisError, InternalError, SparkCepError, for_worker
 from sparkcep.plan.expressions import MatchNumber
 from sparkcep.plan.match_plan import MatchPlan
 
@@ -112,6 +112,9 @@ class StreamPlan:
     # with NEXT: the event time is the ordering operator's RELEASE_COLUMN, and this is the first
     # ORDER BY column (a segment is closed at a gap of more than WITHIN between its rows)
     order_time: str | None = None
+    # late rows routed (``compile_statement(..., late_rows=True)``, ``runtime.stream_writer``):
+    # the Arrow type of ``LATE_ROW_COLUMN`` (the input row whole), else None
+    late_row_type: pa.DataType | None = None
 
     @property
     def uncertain(self) -> bool:
@@ -136,6 +139,8 @@ def register_stream(spark, match: CompiledMatch, args=None) -> None:
     if match.shifts:
         register_ordering(spark, match, args)
     stream_plan, frame, keys, return_type = operator_input(spark, match, args)
+    if match.late_rows and not match.shifts:
+        frame = _without_late_filter(frame, stream_plan.event_time)
     use_rocksdb(spark)
     output = frame.groupBy(*keys).transformWithStateInPandas(
         statefulProcessor=_processor(stream_plan), outputStructType=return_type,
@@ -156,6 +161,14 @@ def operator_input(spark, match: CompiledMatch, args=None):
     frame, fields, order = _event_time_frame(spark, match, match.table_sql, args,
                                              RELEASE_COLUMN if release else None)
     event_time = RELEASE_COLUMN if release else order[0][0]
+    late_row_type = None
+    if match.late_rows:  # the operator's output carries the late rows too (beside the matches)
+        from pyspark.sql.types import StructField, StructType
+
+        late_field = next(f for f in frame.schema.fields if f.name == LATE_ROW_COLUMN)
+        return_type = StructType([*return_type.fields,
+                                  StructField(LATE_ROW_COLUMN, late_field.dataType, True)])
+        late_row_type = _arrow_type(late_field.dataType, spark.conf.get("spark.sql.session.timeZone"))
     keys = list(plan.partition_columns)
     if not keys:
         frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
@@ -165,7 +178,7 @@ def operator_input(spark, match: CompiledMatch, args=None):
         [pa.field(f.name, _arrow_type(f.dataType, time_zone), True) for f in frame.schema.fields])
     stream_plan = StreamPlan(plan, input_schema, output_schema, event_time, order,
                              int(plan.spec.within), time_zone, match.source,
-                             order[0][0] if release else None)
+                             order[0][0] if release else None, late_row_type)
     return stream_plan, frame, keys, return_type
 
 
@@ -212,15 +225,19 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
 
     frame, fields, order = _event_time_frame(spark, match, match.shift_input_sql, args)
     event_time = order[0][0]
+    if match.late_rows:
+        frame = _without_late_filter(frame, event_time)
     keys = [fields[name.lower()].name if name.lower() in fields else name
             for name in match.plan.partition_columns]
     arguments = {name for name, _, _ in match.shifts}
     by_name = {f.name: f for f in frame.schema.fields}
     waits = _has_next(match)
+    row_fields = [f for f in frame.schema.fields if f.name not in arguments]
     output = StructType(
-        [f for f in frame.schema.fields if f.name not in arguments]
+        row_fields
         + [StructField(shifted, by_name[name].dataType, True) for name, _, shifted in match.shifts]
-        + ([StructField(RELEASE_COLUMN, by_name[event_time].dataType, True)] if waits else []))
+        + ([StructField(RELEASE_COLUMN, by_name[event_time].dataType, True)] if waits else [])
+        + ([StructField(LATE_ROW_COLUMN, StructType(row_fields), True)] if match.late_rows else []))
     if not keys:
         frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
         keys = [GROUP_COLUMN]
@@ -231,13 +248,24 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
                           for f in schema.fields])
 
     release = OrderedRelease(arrow(frame.schema), arrow(output), event_time, order, match.shifts,
-                             time_zone)
+                             time_zone, int(match.plan.spec.within) if match.late_rows else None)
     use_rocksdb(spark)
     ordered = frame.groupBy(*keys).transformWithStateInPandas(
         statefulProcessor=_ordering_processor(release), outputStructType=output,
         outputMode="Append", timeMode="EventTime",
         eventTimeColumnName=RELEASE_COLUMN if waits else event_time)
     ordered.createOrReplaceTempView(match.shift_view)
+
+
+def _without_late_filter(frame, event_time: str):
+    """The operator's input without the watermark mark on its event-time column, so that Spark
+    does not drop late rows before the operator sees them (its late-row filter is built from the
+    mark on the operator's input); the watermark itself, set upstream, still advances and fires
+    the event-time timers. The operator then decides lateness per partition key
+    (``_release``) and routes the late rows out (docs/streaming.md, "Routing late rows")."""
+    field = next(f for f in frame.schema.fields if f.name == event_time)
+    kept = {k: v for k, v in field.metadata.items() if k != WATERMARK_METADATA}
+    return frame.withMetadata(event_time, kept)
 
 
 def _resolved_order(match: CompiledMatch, fields: dict) -> tuple[tuple[str, bool, bool], ...]:
@@ -370,6 +398,9 @@ def _ordering_processor(release: "OrderedRelease"):
                 # the row leaves in that micro-batch (the next operator would find it late later)
                 first = pc.min(state.pending.column(_EVENT_KEY)).as_py()
                 self.handle.registerTimer(-(-first // 1000) - 1)
+            closes_at = release.closes_at(state)
+            if closes_at is not None:  # (late rows routed) as the matching operator's timer
+                self.handle.registerTimer(-(-closes_at // 1000))
             if released is not None:
                 yield released.to_pandas()
 
@@ -393,18 +424,33 @@ class OrderedRelease:
     order: tuple[tuple[str, bool, bool], ...]
     shifts: tuple[tuple[str, int, str], ...]
     time_zone: str
+    # late rows routed: the WITHIN window (micros), else None (see ``closes_at``)
+    window: int | None = None
 
     def from_pandas(self, frame) -> pa.Table:
         return arrow_from_pandas(frame, self.input_schema, self.event_time, self.time_zone)
+
+    def closes_at(self, state: SegmentState) -> int | None:
+        """With late rows routed, the watermark (micros) at which the matching operator closes
+        the key's open segment (``StreamPlan.closes_at``: the last row passed on plus WITHIN).
+        This operator is woken then too, so that it calls late every row the matching operator
+        would: both have released up to the same watermark. (Without routing, Spark's own
+        late-row rule, one watermark for all keys, does this.)"""
+        if self.window is None or state.last_key == NO_TIME:
+            return None
+        return state.last_key + self.window if state.last_key + self.window > state.released else None
 
     def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> pa.Table | None:
         """The rows that leave now, in ORDER BY order, with their shifted values. ``state.runner``
         holds (the last emitted rows' arguments, the released rows still waiting for their NEXT
         successors). A released row's place in the order is final (``SegmentMatcher.advance``),
         so its k-th successor in the released rows is the one ``lead`` reads in a batch query."""
-        released = _release(state, tables, watermark, self.order)
+        late: list[pa.Table] | None = [] if self.window is not None else None
+        released = _release(state, tables, watermark, self.order, late)
+        routed = self._late_rows(late) if late else None
         if released is None:
-            return None
+            return routed
+        state.last_key = max(state.last_key, pc.max(released.column(_EVENT_KEY)).as_py())
         history, waiting = state.runner if state.runner is not None else (None, None)
         if waiting is not None:
             released = pa.concat_tables([waiting, released])
@@ -429,14 +475,37 @@ class OrderedRelease:
         state.runner = (kept.slice(max(0, kept.num_rows - back)),
                         released.slice(leaving) if ahead and leaving < released.num_rows else None)
         if not leaving:
-            return None
-        return pa.table([columns[name] for name in self.output_schema.names],
-                        schema=self.output_schema)
+            return routed
+        if self.window is not None:
+            columns[LATE_ROW_COLUMN] = pa.nulls(leaving, self.output_schema.field(LATE_ROW_COLUMN).type)
+        out = pa.table([columns[name] for name in self.output_schema.names], schema=self.output_schema)
+        return out if routed is None else pa.concat_tables([routed, out])
+
+    def _late_rows(self, late: list[pa.Table]) -> pa.Table:
+        """Late rows passed on to the matching operator, which routes them out: each with its
+        values whole in ``LATE_ROW_COLUMN`` and no event time (so that neither Spark nor the
+        matching operator can take it for a row to match), its other columns as they were."""
+        rows = pa.concat_tables(late)
+        whole = self.output_schema.field(LATE_ROW_COLUMN).type
+        values = pa.StructArray.from_arrays(
+            [rows.column(field.name).combine_chunks() for field in whole], fields=list(whole))
+        columns = []
+        for field in self.output_schema:
+            if field.name == LATE_ROW_COLUMN:
+                columns.append(values)
+            elif field.name == self.event_time or field.name not in rows.column_names:
+                columns.append(pa.nulls(rows.num_rows, field.type))  # shifted, released, time
+            else:
+                columns.append(rows.column(field.name))
+        return pa.table(columns, schema=self.output_schema)
 
 
-def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, order) -> pa.Table | None:
-    """Add the new rows to the held ones (a row at or before what was released is late: counted
-    and dropped) and take out, in ORDER BY order, those the watermark (micros) has reached."""
+def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, order,
+             late: list[pa.Table] | None = None) -> pa.Table | None:
+    """Add the new rows to the held ones (a row at or before what was released, or without an
+    event time, is late: counted, and dropped or, given ``late``, appended to it) and take out,
+    in ORDER BY order, those the watermark (micros) has reached. A routed row's
+    ``LATE_ROW_COLUMN`` is dropped once it is known to be on time."""
     incoming = [t for t in tables if t.num_rows]
     if incoming:
         new = pa.concat_tables(incoming)
@@ -444,6 +513,10 @@ def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, orde
         on_time = pc.fill_null(pc.greater(event, pa.scalar(state.released, pa.int64())), False)
         kept = new.filter(on_time)
         state.late += new.num_rows - kept.num_rows
+        if late is not None and kept.num_rows < new.num_rows:
+            late.append(new.filter(pc.invert(on_time)))
+        if LATE_ROW_COLUMN in kept.column_names:
+            kept = kept.drop_columns([LATE_ROW_COLUMN])
         state.pending = kept if state.pending is None else pa.concat_tables([state.pending, kept])
     released = None
     if state.pending is not None and state.pending.num_rows and watermark > state.released:
@@ -568,6 +641,10 @@ class SegmentMatcher:
                                  self.stream.time_zone)
 
     def to_pandas(self, batch: pa.RecordBatch):
+        if self.stream.late_row_type is not None and LATE_ROW_COLUMN not in batch.schema.names:
+            batch = batch.append_column(
+                pa.field(LATE_ROW_COLUMN, self.stream.late_row_type, True),
+                pa.nulls(batch.num_rows, self.stream.late_row_type))
         return batch.to_pandas()
 
     # -- the algorithm --------------------------------------------------------------------------
@@ -580,10 +657,11 @@ class SegmentMatcher:
         watermark, so every row still to come is after ``watermark``: a released row's place in
         the ORDER BY order is final, and a row after ``last_key + window`` shares no match with
         the segment's rows."""
-        output: list[pa.RecordBatch] = []
-        released = _release(state, tables, watermark, self.stream.order)
+        late: list[pa.Table] | None = [] if self.stream.late_row_type is not None else None
+        released = _release(state, tables, watermark, self.stream.order, late)
+        output = self._late_rows(late) if late else []
         if self.stream.order_time is not None:  # NEXT: closed at gaps (see ``_feed_by_gaps``)
-            return output if released is None else self._feed_by_gaps(state, released)
+            return output if released is None else output + self._feed_by_gaps(state, released)
         if released is not None:
             output += self._feed(state, released)
         if state.runner is not None and watermark >= self.stream.closes_at(state.last_key):
@@ -591,6 +669,21 @@ class SegmentMatcher:
             state.runner = None
             state.segment_base = state.matches
         return output
+
+    def _late_rows(self, late: list[pa.Table]) -> list[pa.RecordBatch]:
+        """Routed late rows as output rows: ``LATE_ROW_COLUMN`` set, every other column NULL.
+        Each carries the row whole (built by Catalyst or, with PREV or NEXT, by the ordering
+        operator, which decided it was late and sent it on with no event time)."""
+        rows = pa.concat_tables(late).column(LATE_ROW_COLUMN).combine_chunks()
+        if rows.null_count:  # an operator before this one let through a row it should have kept
+            raise InternalError("a late row reached the matching operator without its values")
+        schema = self._routed_schema()
+        columns = [pa.nulls(len(rows), field.type) for field in schema][:-1] + [rows]
+        return [pa.RecordBatch.from_arrays(columns, schema=schema)]
+
+    def _routed_schema(self) -> pa.Schema:
+        return self.stream.output_schema.append(
+            pa.field(LATE_ROW_COLUMN, self.stream.late_row_type, True))
 
     def _feed_by_gaps(self, state: SegmentState, table: pa.Table) -> list[pa.RecordBatch]:
         """With NEXT, the rows come watermarked on their release time (the event time of their

@@ -115,6 +115,9 @@ class StreamPlan:
     # late rows routed (``compile_statement(..., late_rows=True)``, ``runtime.stream_writer``):
     # the Arrow type of ``LATE_ROW_COLUMN`` (the input row whole), else None
     late_row_type: pa.DataType | None = None
+    # the ordering operator runs before this one (PREV or NEXT): with late rows routed, it decides
+    # which rows are late and passes them on marked (no event time)
+    after_ordering: bool = False
 
     @property
     def uncertain(self) -> bool:
@@ -178,7 +181,7 @@ def operator_input(spark, match: CompiledMatch, args=None):
         [pa.field(f.name, _arrow_type(f.dataType, time_zone), True) for f in frame.schema.fields])
     stream_plan = StreamPlan(plan, input_schema, output_schema, event_time, order,
                              int(plan.spec.within), time_zone, match.source,
-                             order[0][0] if release else None, late_row_type)
+                             order[0][0] if release else None, late_row_type, bool(match.shifts))
     return stream_plan, frame, keys, return_type
 
 
@@ -248,7 +251,7 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
                           for f in schema.fields])
 
     release = OrderedRelease(arrow(frame.schema), arrow(output), event_time, order, match.shifts,
-                             time_zone, int(match.plan.spec.within) if match.late_rows else None)
+                             time_zone, match.late_rows)
     use_rocksdb(spark)
     ordered = frame.groupBy(*keys).transformWithStateInPandas(
         statefulProcessor=_ordering_processor(release), outputStructType=output,
@@ -398,9 +401,6 @@ def _ordering_processor(release: "OrderedRelease"):
                 # the row leaves in that micro-batch (the next operator would find it late later)
                 first = pc.min(state.pending.column(_EVENT_KEY)).as_py()
                 self.handle.registerTimer(-(-first // 1000) - 1)
-            closes_at = release.closes_at(state)
-            if closes_at is not None:  # (late rows routed) as the matching operator's timer
-                self.handle.registerTimer(-(-closes_at // 1000))
             if released is not None:
                 yield released.to_pandas()
 
@@ -424,33 +424,22 @@ class OrderedRelease:
     order: tuple[tuple[str, bool, bool], ...]
     shifts: tuple[tuple[str, int, str], ...]
     time_zone: str
-    # late rows routed: the WITHIN window (micros), else None (see ``closes_at``)
-    window: int | None = None
+    late_rows: bool = False  # late rows routed (``_late_rows``)
 
     def from_pandas(self, frame) -> pa.Table:
         return arrow_from_pandas(frame, self.input_schema, self.event_time, self.time_zone)
 
-    def closes_at(self, state: SegmentState) -> int | None:
-        """With late rows routed, the watermark (micros) at which the matching operator closes
-        the key's open segment (``StreamPlan.closes_at``: the last row passed on plus WITHIN).
-        This operator is woken then too, so that it calls late every row the matching operator
-        would: both have released up to the same watermark. (Without routing, Spark's own
-        late-row rule, one watermark for all keys, does this.)"""
-        if self.window is None or state.last_key == NO_TIME:
-            return None
-        return state.last_key + self.window if state.last_key + self.window > state.released else None
 
     def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> pa.Table | None:
         """The rows that leave now, in ORDER BY order, with their shifted values. ``state.runner``
         holds (the last emitted rows' arguments, the released rows still waiting for their NEXT
         successors). A released row's place in the order is final (``SegmentMatcher.advance``),
         so its k-th successor in the released rows is the one ``lead`` reads in a batch query."""
-        late: list[pa.Table] | None = [] if self.window is not None else None
-        released = _release(state, tables, watermark, self.order, late)
+        late: list[pa.Table] | None = [] if self.late_rows else None
+        released = _release(state, tables, watermark, self.order, late, judge=self.late_rows)
         routed = self._late_rows(late) if late else None
         if released is None:
             return routed
-        state.last_key = max(state.last_key, pc.max(released.column(_EVENT_KEY)).as_py())
         history, waiting = state.runner if state.runner is not None else (None, None)
         if waiting is not None:
             released = pa.concat_tables([waiting, released])
@@ -476,7 +465,7 @@ class OrderedRelease:
                         released.slice(leaving) if ahead and leaving < released.num_rows else None)
         if not leaving:
             return routed
-        if self.window is not None:
+        if self.late_rows:
             columns[LATE_ROW_COLUMN] = pa.nulls(leaving, self.output_schema.field(LATE_ROW_COLUMN).type)
         out = pa.table([columns[name] for name in self.output_schema.names], schema=self.output_schema)
         return out if routed is None else pa.concat_tables([routed, out])
@@ -501,16 +490,22 @@ class OrderedRelease:
 
 
 def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, order,
-             late: list[pa.Table] | None = None) -> pa.Table | None:
-    """Add the new rows to the held ones (a row at or before what was released, or without an
-    event time, is late: counted, and dropped or, given ``late``, appended to it) and take out,
-    in ORDER BY order, those the watermark (micros) has reached. A routed row's
-    ``LATE_ROW_COLUMN`` is dropped once it is known to be on time."""
+             late: list[pa.Table] | None = None, judge: bool = False) -> pa.Table | None:
+    """Add the new rows to the held ones and take out, in ORDER BY order, those the watermark
+    (micros) has reached. A row without an event time, or at or before what was released, is
+    late: counted and dropped (Spark has dropped the rows at or before the previous micro-batch's
+    watermark already). Late rows are appended to ``late`` when it is given (late rows routed).
+    An operator that ``judge``s lateness (Spark's filter off: the first operator, when late rows
+    are routed) also calls late a row at or before the current ``watermark``: one rule for every key, by
+    which every row passed on is after the watermark of the micro-batch it leaves in, as Spark
+    requires of an operator's output and as closing a segment assumes (docs/streaming.md,
+    "Routing late rows"). A routed row's ``LATE_ROW_COLUMN`` is dropped once it is on time."""
     incoming = [t for t in tables if t.num_rows]
     if incoming:
         new = pa.concat_tables(incoming)
         event = new.column(_EVENT_KEY)
-        on_time = pc.fill_null(pc.greater(event, pa.scalar(state.released, pa.int64())), False)
+        behind = max(state.released, watermark) if judge else state.released
+        on_time = pc.fill_null(pc.greater(event, pa.scalar(behind, pa.int64())), False)
         kept = new.filter(on_time)
         state.late += new.num_rows - kept.num_rows
         if late is not None and kept.num_rows < new.num_rows:
@@ -658,7 +653,8 @@ class SegmentMatcher:
         the ORDER BY order is final, and a row after ``last_key + window`` shares no match with
         the segment's rows."""
         late: list[pa.Table] | None = [] if self.stream.late_row_type is not None else None
-        released = _release(state, tables, watermark, self.stream.order, late)
+        released = _release(state, tables, watermark, self.stream.order, late,
+                            judge=late is not None and not self.stream.after_ordering)
         output = self._late_rows(late) if late else []
         if self.stream.order_time is not None:  # NEXT: closed at gaps (see ``_feed_by_gaps``)
             return output if released is None else output + self._feed_by_gaps(state, released)

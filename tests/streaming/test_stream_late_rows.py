@@ -185,3 +185,26 @@ def test_a_statement_computed_per_micro_batch_is_refused(spark, tmp_path):
                               late_rows=str(tmp_path / "late"), output=str(tmp_path / "out"))
     assert raised.value.code == "LATE_ROWS_UNSUPPORTED"
     assert "an aggregation" in str(raised.value)
+
+
+def test_a_row_after_its_partition_closed_quietly(spark, tmp_path):
+    """With PREV, two operators run: the ordering operator lets rows through in order, the
+    matching operator closes a segment once the watermark is WITHIN past its last row. Partition
+    ``k`` gets one row at 100 s; the watermark (delay 10 s, driven by the ``clock`` partition)
+    reaches 105 s in micro-batch 3, which releases it, and 130 s in micro-batch 5, which closes
+    its segment although ``k`` has no new row then. A row of ``k`` at 110 s comes in micro-batch
+    6 (watermark 140 s): it is late, though the ordering operator last released ``k`` at 105 s.
+    A rule per key would pass it on (and Spark would stop the query: an operator may not emit a
+    row older than the watermark); the rule is the watermark's, the same for every key."""
+    clock = [100, 105, 115, 125, 140, 150, 160, 300]
+    files = [[{"user_id": "clock", "t": t, "v": 0, "page": "home", "id": 100 + i}]
+             for i, t in enumerate(clock)]
+    files[0].append({"user_id": "k", "t": 100, "v": 1, "page": "home", "id": 1})
+    files[6].append({"user_id": "k", "t": 110, "v": 2, "page": "home", "id": 2})
+    source = tmp_path / "in"
+    source.mkdir()
+    _write(str(source), files)
+    statement = EVERY_ROW.format(define="PREV(A.v) IS NULL OR A.v >= PREV(A.v) OR true")
+    matches, late = _run(spark, statement, source, tmp_path)
+    assert [m["id"] for m in matches if m["user_id"] == "k"] == [1]
+    assert [r["id"] for r in late] == [2]

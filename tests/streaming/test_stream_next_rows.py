@@ -1,9 +1,10 @@
 """Stream = batch for NEXT with ALL ROWS PER MATCH (docs/streaming.md, "NEXT"): SHOW EMPTY
-MATCHES and OMIT EMPTY MATCHES under AFTER MATCH SKIP TO NEXT ROW and PAST LAST ROW, and SKIP
-TILL NEXT MATCH with WITHIN; NEXT (with PREV) in DEFINE and in MEASURES, where under ALL ROWS
-PER MATCH a measure is RUNNING unless FINAL: ``NEXT(v)`` reads the row after the current row,
-``NEXT(B.v)`` the row after the last B row so far, ``NEXT(FINAL LAST(C.v))`` the row after the
-match's last C row (ISO/IEC 19075-5, 5.6; docs/semantics.md).
+MATCHES under AFTER MATCH SKIP TO NEXT ROW, OMIT EMPTY MATCHES under PAST LAST ROW, and SKIP
+TILL NEXT MATCH with WITHIN (WITH TIMED OUT MATCHES: the runs a window closes are output too);
+NEXT (with PREV) in DEFINE and in MEASURES, where under ALL ROWS PER MATCH a measure is RUNNING
+unless FINAL: ``NEXT(v)`` reads the row after the current row, ``NEXT(B.v)`` the row after the
+last B row so far, ``NEXT(FINAL LAST(C.v))`` the row after the match's last C row (ISO/IEC
+19075-5, 5.6; docs/semantics.md).
 
 Each case is one streaming query over 20 random partitions (the generator of
 ``test_stream_equivalence``, rows out of order within the watermark delay). Every partition is
@@ -57,11 +58,14 @@ CASES = {
     "omit_empty_past_last": dict(strategy="", pattern=EMPTY_PATTERN,
                                  skip="AFTER MATCH SKIP PAST LAST ROW",
                                  rows="ALL ROWS PER MATCH OMIT EMPTY MATCHES"),
+    # the runs a window closes are output too (docs/semantics.md, "Timed-out partial matches")
     "skip_till_next_match": dict(strategy="SKIP TILL NEXT MATCH", pattern="A B+ C", skip="",
-                                 rows="ALL ROWS PER MATCH"),
+                                 rows="ALL ROWS PER MATCH WITH TIMED OUT MATCHES",
+                                 measures=MEASURES + ", MATCH_STATUS() AS status"),
 }
 for _case in CASES.values():
-    _case.update(define=DEFINE, measures=MEASURES)
+    _case.setdefault("measures", MEASURES)
+    _case["define"] = DEFINE
 
 
 def _rows_with_tails(rng: random.Random, partitions: int):
@@ -110,6 +114,8 @@ def test_next_with_all_rows_per_match(few_partitions, tmp_path, case):  # noqa: 
     assert _successor_in_later_file(files, want)
     if "SHOW" in CASES[case]["rows"]:  # an empty match: one row, its measures NULL
         assert any(r["cls"] is None and r["rows_"] == 0 for r in want)
+    if "TIMED OUT" in CASES[case]["rows"]:
+        assert {r["status"] for r in want} == {"COMPLETE", "TIMED_OUT"}
     if "OMIT" in CASES[case]["rows"]:  # the empty matches left out took numbers
         numbers = {}
         for row in want:

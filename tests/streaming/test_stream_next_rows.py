@@ -48,7 +48,9 @@ DEFINE = ("B AS B.v > PREV(B.v) OR B.page = NEXT(B.page), "
 # NEXT in MEASURES, RUNNING (the default under ALL ROWS PER MATCH) and FINAL
 MEASURES = (", CLASSIFIER() AS cls, NEXT(v) AS next_v, NEXT(B.v) AS b_next, "
             "NEXT(RUNNING LAST(B.page), 2) AS b_next2, NEXT(FINAL LAST(C.v)) AS c_next_final, "
-            "NEXT(FIRST(B.v)) AS first_b_next, PREV(B.v) AS b_prev, FINAL COUNT(*) AS final_rows")
+            "NEXT(FIRST(B.v)) AS first_b_next, NEXT(FINAL FIRST(B.v), 2) AS first_b_next2, "
+            "NEXT(FIRST(CLASSIFIER())) AS second_cls, PREV(B.v) AS b_prev, "
+            "FINAL COUNT(*) AS final_rows")
 EMPTY_PATTERN = "B* C?"  # zero rows where the row is neither B nor C
 
 CASES = {

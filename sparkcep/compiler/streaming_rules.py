@@ -17,7 +17,7 @@ refused at analysis with the reason (docs/streaming.md, "What is refused"):
   the matches by the runner's count, which includes the empty ones left out).
 * PREV and NEXT are read from columns an ordering operator fills in
   (``runtime.streaming.OrderedRelease``); with NEXT a row is matched once its successors have
-  arrived (not with UNCERTAIN TIME, ``check_navigation``).
+  arrived (not with UNCERTAIN TIME, ``check_navigation``), in each ROWS PER MATCH mode above.
 * No anchors: a stream's partition never ends (``$``), and a partition's matching restarts after
   each gap longer than WITHIN, so ``^`` would not mean the partition's first row.
 * MATCH_NUMBER() only as a measure of its own (the operator numbers the matches across restarts).

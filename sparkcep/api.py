@@ -22,18 +22,19 @@ def sql(spark, text: str, args=None, **kwargs):
 
 
 def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: str | None = None,
-                 output_format: str = "parquet", on_matches=None, available_now: bool = False,
-                 args=None):
+                 output_format: str = "parquet", on_matches=None, on_late_rows=None,
+                 available_now: bool = False, args=None):
     """Start ``text``, a statement whose MATCH_RECOGNIZE reads a stream, with its late rows routed
     to the folder ``late_rows`` instead of dropped: one streaming query writes the matches to
     ``output`` (or hands each micro-batch's to ``on_matches``) and every late row, whole, to
     ``late_rows``, each exactly once, one folder ``micro_batch=<id>`` per micro-batch
-    (docs/streaming.md, "Routing late rows"). The started ``StreamingQuery``."""
+    (docs/streaming.md, "Routing late rows"); ``on_late_rows`` is given each micro-batch's number
+    of late rows. The started ``StreamingQuery``."""
     from sparkcep.runtime.stream_writer import start_stream as start
 
     return start(spark, text, checkpoint=checkpoint, late_rows=late_rows, output=output,
-                 output_format=output_format, on_matches=on_matches, available_now=available_now,
-                 args=args)
+                 output_format=output_format, on_matches=on_matches, on_late_rows=on_late_rows,
+                 available_now=available_now, args=args)
 
 
 def query_error(failure, sql: str | None = None):

@@ -205,14 +205,17 @@ def _render(graph: str, kind: str, path: str) -> None:
 @click.option("-f", "--format", "output_format", default="table",
               type=click.Choice(["table", "csv", "json", "parquet"]))
 @click.option("-o", "--output", help="append the matches as files to this folder")
+@click.option("--late-rows", type=click.Path(file_okay=False),
+              help="write the late rows (behind the watermark) to this folder as Parquet, one "
+                   "folder per micro-batch, instead of dropping them (docs/streaming.md)")
 @click.option("--files-per-trigger", default=1, show_default=True, type=int,
               help="files read per micro-batch")
 @click.option("--until-idle", is_flag=True,
               help="stop once the files there now are processed (default: run until Ctrl-C)")
 @click.option("--master", default="local[2]", show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="no status lines on stderr")
-def stream(file, execute, sources, checkpoint, output_format, output, files_per_trigger,
-           until_idle, master, quiet) -> None:
+def stream(file, execute, sources, checkpoint, output_format, output, late_rows,
+           files_per_trigger, until_idle, master, quiet) -> None:
     """Run a statement over streams of files continuously: its matches as they are complete,
     and per micro-batch a line with rows in, matches out, state size, watermark, late rows."""
     from sparkcep.clients.stream_runner import check_sources
@@ -226,7 +229,7 @@ def stream(file, execute, sources, checkpoint, output_format, output, files_per_
     except SparkCepError as error:
         _fail(error)
     _stream(text, sources, checkpoint, output_format, output, files_per_trigger, until_idle,
-            master, quiet)
+            master, quiet, late_rows)
 
 
 def check_statement_text(text: str) -> None:
@@ -239,7 +242,7 @@ def check_statement_text(text: str) -> None:
 
 
 def _stream(text, sources, checkpoint, output_format, output, files_per_trigger, until_idle,
-            master, quiet) -> None:
+            master, quiet, late_rows=None) -> None:
     import tempfile
 
     started = time.monotonic()
@@ -253,7 +256,7 @@ def _stream(text, sources, checkpoint, output_format, output, files_per_trigger,
         register_sources(spark, sources, files_per_trigger)
         with tempfile.TemporaryDirectory(prefix="sparkcep-checkpoint-") as scratch:
             count = run_stream(spark, text, output_format, output, checkpoint or scratch,
-                               until_idle, quiet)
+                               until_idle, quiet, late_rows=late_rows)
         if not quiet:
             click.echo(f"sparkcep: {count} matches, {time.monotonic() - started:.1f}s", err=True)
     except SparkCepError as error:

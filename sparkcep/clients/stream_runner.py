@@ -7,7 +7,8 @@ registered as the streaming view NAME, which the statement reads with
 matches are appended to the sink: printed (``table``, ``csv``, ``json``) or written as files to
 ``--output``. After each micro-batch one line on stderr says how many rows came in, how many
 matches went out, how large the operator's state is, where the watermark is and how many late
-rows were dropped. ``--checkpoint`` keeps the query's progress and state, so a stopped query
+rows were dropped (with ``--late-rows FOLDER``: routed there, ``runtime.stream_writer``).
+``--checkpoint`` keeps the query's progress and state, so a stopped query
 resumes where it stopped (docs/streaming.md).
 """
 
@@ -74,7 +75,11 @@ class Status:
         self.rows_in = 0
         self.matches_out = 0
         self.late = 0
+        self.routed: int | None = None  # late rows routed to a folder, when they are
         self.batches = 0
+
+    def add_routed(self, count: int) -> None:
+        self.routed = (self.routed or 0) + count
 
     def line(self, progress: dict, printed_matches: int | None) -> str:
         self.batches += 1
@@ -87,17 +92,19 @@ class Status:
         state_keys = sum(int(o.get("numRowsTotal") or 0) for o in operators)
         state_bytes = sum(int(o.get("memoryUsedBytes") or 0) for o in operators)
         watermark = (progress.get("eventTime") or {}).get("watermark", "-")
+        late = f"{self.late} late rows dropped" if self.routed is None else \
+            f"{self.routed} late rows routed"
         return (f"sparkcep: batch {progress.get('batchId')}: {self.rows_in} rows in, "
                 f"{self.matches_out} matches out, state {state_keys} entries "
-                f"({state_bytes / 1024:.0f} KiB), watermark {watermark}, {self.late} late rows "
-                f"dropped")
+                f"({state_bytes / 1024:.0f} KiB), watermark {watermark}, {late}")
 
 
 def run_stream(spark, text: str, output_format: str, output: str | None, checkpoint: str,
-               until_idle: bool, quiet: bool, echo=click.echo) -> int:
+               until_idle: bool, quiet: bool, echo=click.echo, late_rows: str | None = None) -> int:
     """Start the statement as a streaming query; print its matches and a status line per
     micro-batch until it is stopped (Ctrl-C) or, with ``until_idle``, until the files there now
-    are processed. The number of matches output."""
+    are processed; with ``late_rows``, the late rows are written to that folder
+    (``sparkcep.start_stream``). The number of matches output."""
     from sparkcep.errors import SparkCepError, for_worker
     from sparkcep.runtime.spark_errors import (
         STREAM_FAILURE_LOGGER,
@@ -106,18 +113,10 @@ def run_stream(spark, text: str, output_format: str, output: str | None, checkpo
     )
     from sparkcep.runtime.statement import run_statement
 
-    frame = run_statement(spark, text)
-    silence_duplicate_logging(spark, (STREAM_FAILURE_LOGGER,))  # printed below, typed
-    if not frame.isStreaming:
-        raise click.UsageError("the statement reads no stream: use `sparkcep run` for tables")
     printed = {"count": 0, "header": False}
-    columns = frame.columns
+    status = Status()
 
-    def print_batch(batch, batch_id) -> None:
-        try:
-            rows = batch.collect()
-        except SparkCepError as error:  # marked, so the query's exception carries it
-            raise for_worker(error) from None
+    def print_rows(rows) -> None:
         printed["count"] += len(rows)
         for row in rows:
             if output_format == "json":
@@ -125,20 +124,38 @@ def run_stream(spark, text: str, output_format: str, output: str | None, checkpo
                 continue
             values = ["" if v is None else str(v) for v in row]
             if not printed["header"]:
-                echo((", " if output_format == "csv" else " | ").join(columns))
+                echo((", " if output_format == "csv" else " | ").join(row.__fields__))
                 printed["header"] = True
             echo((", " if output_format == "csv" else " | ").join(values))
 
-    writer = frame.writeStream.outputMode("append").option("checkpointLocation", checkpoint)
-    if output:
-        writer = writer.format("parquet" if output_format == "table" else output_format) \
-            .option("path", output)
+    def print_batch(batch, batch_id) -> None:
+        try:
+            print_rows(batch.collect())
+        except SparkCepError as error:  # marked, so the query's exception carries it
+            raise for_worker(error) from None
+
+    file_format = "parquet" if output_format == "table" else output_format
+    if late_rows:
+        from sparkcep.runtime.stream_writer import start_stream
+
+        status.routed = 0
+        query = start_stream(spark, text, checkpoint=checkpoint, late_rows=late_rows,
+                             output=output or None, output_format=file_format,
+                             on_matches=None if output else print_rows,
+                             on_late_rows=status.add_routed, available_now=until_idle)
     else:
-        writer = writer.foreachBatch(print_batch)
-    if until_idle:
-        writer = writer.trigger(availableNow=True)
-    query = writer.start()
-    status = Status()
+        frame = run_statement(spark, text)
+        if not frame.isStreaming:
+            raise click.UsageError("the statement reads no stream: use `sparkcep run` for tables")
+        writer = frame.writeStream.outputMode("append").option("checkpointLocation", checkpoint)
+        if output:
+            writer = writer.format(file_format).option("path", output)
+        else:
+            writer = writer.foreachBatch(print_batch)
+        if until_idle:
+            writer = writer.trigger(availableNow=True)
+        query = writer.start()
+    silence_duplicate_logging(spark, (STREAM_FAILURE_LOGGER,))  # printed below, typed
     seen = -1
     try:
         while True:

@@ -50,13 +50,14 @@ _NODE = re.compile(r"^[\s:|+\-]*([A-Za-z][A-Za-z0-9]*)")
 
 
 def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: str | None = None,
-                 output_format: str = "parquet", on_matches=None, available_now: bool = False,
-                 args=None):
+                 output_format: str = "parquet", on_matches=None, on_late_rows=None,
+                 available_now: bool = False, args=None):
     """Start ``text`` (a statement whose MATCH_RECOGNIZE reads a stream) as a streaming query that
     writes its late rows to the folder ``late_rows`` (Parquet, one folder per micro-batch:
     ``micro_batch=<id>``) and its matches to ``output`` in ``output_format`` (same layout), or
-    hands each micro-batch's matches (a list of Rows) to ``on_matches``. ``checkpoint`` keeps the
-    query's progress and state. The started ``StreamingQuery``."""
+    hands each micro-batch's matches (a list of Rows) to ``on_matches``; ``on_late_rows`` is
+    given each micro-batch's number of late rows. ``checkpoint`` keeps the query's progress and
+    state. The started ``StreamingQuery``."""
     from sparkcep.runtime.statement import prepare_statement
 
     check_statement(text)
@@ -72,7 +73,8 @@ def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: s
                                         "UNCERTAIN TIME and PREV or NEXT")
     view = stream_view_name(match.function_name)
     frame = spark.table(f"`{view}`")
-    writer = _MicroBatchWriter(compiled.sql, view, late_rows, output, output_format, on_matches)
+    writer = _MicroBatchWriter(compiled.sql, view, late_rows, output, output_format, on_matches,
+                               on_late_rows)
     writer.check(spark, frame, text, match)
     stream = (frame.writeStream.outputMode("append").option("checkpointLocation", checkpoint)
               .foreachBatch(writer))
@@ -87,7 +89,7 @@ class _MicroBatchWriter:
     replays the micro-batch)."""
 
     def __init__(self, statement_sql: str, view: str, late_rows: str, output: str | None,
-                 output_format: str, on_matches) -> None:
+                 output_format: str, on_matches, on_late_rows=None) -> None:
         self.batch_view = f"{view}_batch"
         quoted = f"`{view}`"
         if quoted not in statement_sql:  # the rewrite names the operator's relation exactly so
@@ -95,6 +97,7 @@ class _MicroBatchWriter:
         self.sql = statement_sql.replace(quoted, f"`{self.batch_view}`")
         self.late_rows, self.output = late_rows, output
         self.output_format, self.on_matches = output_format, on_matches
+        self.on_late_rows = on_late_rows
 
     def check(self, spark, frame, text: str, match) -> None:
         """The statement over the matches runs per micro-batch: it must read no other stream and
@@ -127,6 +130,8 @@ class _MicroBatchWriter:
             batch = batch.persist()  # read twice below; the operator runs once
             late = batch.filter(F.col(LATE_ROW_COLUMN).isNotNull()).select(f"{LATE_ROW_COLUMN}.*")
             _replace(late, self.late_rows, batch_id, "parquet")
+            if self.on_late_rows is not None:
+                self.on_late_rows(late.count())
             matches = batch.filter(F.col(LATE_ROW_COLUMN).isNull()).drop(LATE_ROW_COLUMN)
             matches.createOrReplaceTempView(self.batch_view)
             result = batch.sparkSession.sql(self.sql)

@@ -74,3 +74,32 @@ def test_sparkcep_stream_stderr_holds_status_lines_only(tmp_path):
     assert done.stdout.splitlines() == ["k, b", "x, 2"]
     shown = done.stderr.splitlines()
     assert shown and all(line.startswith("sparkcep: ") for line in shown), done.stderr
+
+
+@pytest.mark.spark
+@pytest.mark.streaming
+def test_sparkcep_stream_routes_late_rows_to_a_folder(tmp_path):
+    source = tmp_path / "ev"
+    source.mkdir()
+    (source / "ev.schema").write_text("k STRING, ts TIMESTAMP, v INT")
+    files = {"a.csv": "x,2026-01-01 00:00:00,1\nx,2026-01-01 00:00:01,2\n",
+             "b.csv": "x,2026-01-01 00:01:00,3\n",
+             "c.csv": "x,2026-01-01 00:00:30,9\nx,2026-01-01 00:01:01,4\n"}  # 00:00:30 is late
+    for i, (name, rows) in enumerate(files.items()):
+        (source / name).write_text("k,ts,v\n" + rows)
+        os.utime(source / name, (1_000_000 + i, 1_000_000 + i))
+    statement = """SELECT * FROM STREAM(ev) WATERMARK ts DELAY OF INTERVAL 5 SECONDS
+        MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES LAST(B.v) AS b
+        PATTERN (A B) WITHIN INTERVAL '10' SECOND DEFINE B AS B.v > A.v)"""
+    done = subprocess.run(
+        [sys.executable, "-m", "sparkcep", "stream", "-e", statement, "-s", f"ev={source}",
+         "-f", "csv", "--until-idle", "--checkpoint", str(tmp_path / "checkpoint"),
+         "--late-rows", str(tmp_path / "late")],
+        capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["k, b", "x, 2"]  # (3 then 4 waits for the watermark)
+    assert done.stderr.splitlines()[-2].endswith("1 late rows routed"), done.stderr
+    import pyarrow.parquet as pq
+
+    late = pq.read_table(str(tmp_path / "late")).to_pylist()
+    assert [(row["k"], row["v"], int(row["micro_batch"])) for row in late] == [("x", 9, 2)]

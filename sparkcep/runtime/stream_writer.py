@@ -60,6 +60,8 @@ def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: s
     state. The started ``StreamingQuery``."""
     from sparkcep.runtime.statement import prepare_statement
 
+    if output is None and on_matches is None:
+        raise ValueError("start_stream needs output (a folder) or on_matches (a function)")
     check_statement(text)
     compiled = prepare_statement(spark, functools.partial(compile_statement, late_rows=True),
                                  text, args)

@@ -45,7 +45,9 @@ independent.
 Late rows: Spark drops a row whose event time is at or before the previous micro-batch's
 watermark before it reaches the operator (the query's ``numRowsDroppedByWatermark``); a row older than the
 watermark at which its partition last released rows (Spark already dropped those) is dropped
-here too and counted in ``progress``.
+here too and counted in ``progress``. When late rows are routed (``runtime.stream_writer``),
+Spark's filter is off and the first operator calls late a row at or before the current
+watermark, and emits it whole (``LATE_ROW_COLUMN``) beside the matches (``_release``).
 """
 
 from __future__ import annotations

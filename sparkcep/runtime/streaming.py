@@ -173,7 +173,8 @@ def operator_input(spark, match: CompiledMatch, args=None):
         late_field = next(f for f in frame.schema.fields if f.name == LATE_ROW_COLUMN)
         return_type = StructType([*return_type.fields,
                                   StructField(LATE_ROW_COLUMN, late_field.dataType, True)])
-        late_row_type = _arrow_type(late_field.dataType, spark.conf.get("spark.sql.session.timeZone"))
+        late_row_type = _arrow_type(late_field.dataType,
+                                    spark.conf.get("spark.sql.session.timeZone"))
     keys = list(plan.partition_columns)
     if not keys:
         frame = frame.withColumn(GROUP_COLUMN, F.lit(0))
@@ -266,8 +267,8 @@ def _without_late_filter(frame, event_time: str):
     """The operator's input without the watermark mark on its event-time column, so that Spark
     does not drop late rows before the operator sees them (its late-row filter is built from the
     mark on the operator's input); the watermark itself, set upstream, still advances and fires
-    the event-time timers. The operator then decides lateness per partition key
-    (``_release``) and routes the late rows out (docs/streaming.md, "Routing late rows")."""
+    the event-time timers. The operator then calls late the rows at or before the current
+    watermark (``_release``) and routes them out (docs/streaming.md, "Routing late rows")."""
     field = next(f for f in frame.schema.fields if f.name == event_time)
     kept = {k: v for k, v in field.metadata.items() if k != WATERMARK_METADATA}
     return frame.withMetadata(event_time, kept)
@@ -431,7 +432,6 @@ class OrderedRelease:
     def from_pandas(self, frame) -> pa.Table:
         return arrow_from_pandas(frame, self.input_schema, self.event_time, self.time_zone)
 
-
     def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> pa.Table | None:
         """The rows that leave now, in ORDER BY order, with their shifted values. ``state.runner``
         holds (the last emitted rows' arguments, the released rows still waiting for their NEXT
@@ -468,8 +468,10 @@ class OrderedRelease:
         if not leaving:
             return routed
         if self.late_rows:
-            columns[LATE_ROW_COLUMN] = pa.nulls(leaving, self.output_schema.field(LATE_ROW_COLUMN).type)
-        out = pa.table([columns[name] for name in self.output_schema.names], schema=self.output_schema)
+            whole = self.output_schema.field(LATE_ROW_COLUMN).type
+            columns[LATE_ROW_COLUMN] = pa.nulls(leaving, whole)
+        out = pa.table([columns[name] for name in self.output_schema.names],
+                       schema=self.output_schema)
         return out if routed is None else pa.concat_tables([routed, out])
 
     def _late_rows(self, late: list[pa.Table]) -> pa.Table:
@@ -498,9 +500,9 @@ def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, orde
     late: counted and dropped (Spark has dropped the rows at or before the previous micro-batch's
     watermark already). Late rows are appended to ``late`` when it is given (late rows routed).
     An operator that ``judge``s lateness (Spark's filter off: the first operator, when late rows
-    are routed) also calls late a row at or before the current ``watermark``: one rule for every key, by
-    which every row passed on is after the watermark of the micro-batch it leaves in, as Spark
-    requires of an operator's output and as closing a segment assumes (docs/streaming.md,
+    are routed) also calls late a row at or before the current ``watermark``: one rule for every
+    key, by which every row passed on is after the watermark of the micro-batch it leaves in, as
+    Spark requires of an operator's output and as closing a segment assumes (docs/streaming.md,
     "Routing late rows"). A routed row's ``LATE_ROW_COLUMN`` is dropped once it is on time."""
     incoming = [t for t in tables if t.num_rows]
     if incoming:
@@ -675,13 +677,11 @@ class SegmentMatcher:
         rows = pa.concat_tables(late).column(LATE_ROW_COLUMN).combine_chunks()
         if rows.null_count:  # an operator before this one let through a row it should have kept
             raise InternalError("a late row reached the matching operator without its values")
-        schema = self._routed_schema()
+        schema = self.stream.output_schema.append(
+            pa.field(LATE_ROW_COLUMN, self.stream.late_row_type, True))
         columns = [pa.nulls(len(rows), field.type) for field in schema][:-1] + [rows]
         return [pa.RecordBatch.from_arrays(columns, schema=schema)]
 
-    def _routed_schema(self) -> pa.Schema:
-        return self.stream.output_schema.append(
-            pa.field(LATE_ROW_COLUMN, self.stream.late_row_type, True))
 
     def _feed_by_gaps(self, state: SegmentState, table: pa.Table) -> list[pa.RecordBatch]:
         """With NEXT, the rows come watermarked on their release time (the event time of their

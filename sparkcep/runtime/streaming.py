@@ -335,16 +335,17 @@ def _processor(stream_plan: StreamPlan):
             yield from self._run(state, tables, timerValues.getCurrentWatermarkInMs())
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
-            yield from self._run(self._load(), [], timerValues.getCurrentWatermarkInMs())
+            yield from self._run(self._load(), [], timerValues.getCurrentWatermarkInMs(),
+                                 expiredTimerInfo.getExpiryTimeInMs())
 
-        def _run(self, state, tables, watermark_ms):
+        def _run(self, state, tables, watermark_ms, expired=None):
             try:
                 batches = self.core.advance(state, tables, watermark_ms * 1000)
             except SparkCepError as error:
                 from sparkcep.runtime.registration import _located
 
                 raise for_worker(_located(error, stream_plan.source, stream_plan.plan)) from None
-            self._store(state)
+            self._store(state, expired)
             for batch in batches:
                 yield self.core.to_pandas(batch)
 
@@ -352,22 +353,31 @@ def _processor(stream_plan: StreamPlan):
             values = {name: (v.get() if v.exists() else None) for name, v in self.state.items()}
             return SegmentState.load(values)
 
-        def _store(self, state: "SegmentState") -> None:
+        def _store(self, state: "SegmentState", expired: int | None) -> None:
             for name, value in state.dump().items():
                 if value is None:
                     self.state[name].clear()
                 else:
                     self.state[name].update(value)
-            for timer in list(self.handle.listTimers()):
-                self.handle.deleteTimer(timer)
             closes_at = None if stream_plan.order_time else stream_plan.closes_at(state.last_key)
-            for timer in state.timers(closes_at):
-                self.handle.registerTimer(timer)
+            _set_timers(self.handle, state.timers(closes_at), expired)
 
         def close(self) -> None:
             pass  # nothing to release: every value lives in the state store
 
     return MatchProcessor()
+
+
+def _set_timers(handle, wanted, expired: int | None) -> None:
+    """Make the key's event-time timers (ms) ``wanted``: delete the others, register the new
+    ones. The timer that ``expired`` (being handled now) is left alone: Spark deletes it after
+    ``handleExpiredTimer`` returns (and a timer is never wanted at or before the watermark)."""
+    wanted = set(wanted)
+    existing = set(handle.listTimers())
+    for timer in existing - wanted - {expired}:
+        handle.deleteTimer(timer)
+    for timer in wanted - existing:
+        handle.registerTimer(timer)
 
 
 def _ordering_processor(release: "OrderedRelease"):
@@ -385,9 +395,10 @@ def _ordering_processor(release: "OrderedRelease"):
             yield from self._run(tables, timerValues.getCurrentWatermarkInMs())
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
-            yield from self._run([], timerValues.getCurrentWatermarkInMs())
+            yield from self._run([], timerValues.getCurrentWatermarkInMs(),
+                                 expiredTimerInfo.getExpiryTimeInMs())
 
-        def _run(self, tables, watermark_ms):
+        def _run(self, tables, watermark_ms, expired=None):
             values = {name: (v.get() if v.exists() else None) for name, v in self.state.items()}
             state = SegmentState.load(values)  # ``runner`` holds the last rows' PREV arguments
             released = release.advance(state, tables, watermark_ms * 1000)
@@ -396,14 +407,14 @@ def _ordering_processor(release: "OrderedRelease"):
                     self.state[name].clear()
                 else:
                     self.state[name].update(value)
-            for timer in list(self.handle.listTimers()):
-                self.handle.deleteTimer(timer)
+            timers = []
             if state.pending is not None and state.pending.num_rows:
                 # strictly before the earliest held row: the timer has fired by the micro-batch
                 # whose watermark reaches that row, whether Spark fires at or after its time, so
                 # the row leaves in that micro-batch (the next operator would find it late later)
                 first = pc.min(state.pending.column(_EVENT_KEY)).as_py()
-                self.handle.registerTimer(-(-first // 1000) - 1)
+                timers.append(-(-first // 1000) - 1)
+            _set_timers(self.handle, timers, expired)
             if released is not None:
                 yield released.to_pandas()
 

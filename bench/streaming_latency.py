@@ -44,6 +44,11 @@ is at most 1.5 times the middle third's plus max(1 s, trigger).
 ``--backlog``: every file is in the folder before the query starts and Spark reads one per
 micro-batch as fast as it can (the state-size run: each micro-batch's ``stateOperators`` are
 kept in the result).
+
+``--late-rows``: sparkcep routes late rows to a folder (``sparkcep.start_stream(...,
+late_rows=...)``, docs/streaming.md "Routing late rows") instead of dropping them: the cost of
+carrying each row whole to the operator and of the writer's per-micro-batch split. Every file's
+rows are in time order, so no row is late; the matches must still equal the oracle.
 """
 
 from __future__ import annotations
@@ -252,7 +257,8 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
               "stop": str(control / "stop"), "checkpoint": str(work / "checkpoint"),
               "delay": args.delay, "within": args.within, "trigger": trigger,
               "backlog": args.backlog, "parallelism": args.parallelism,
-              "monitor_ms": args.monitor_ms, "partitions": args.partitions, "sink": args.flink_sink}
+              "monitor_ms": args.monitor_ms, "partitions": args.partitions, "sink": args.flink_sink,
+              "late_rows": str(work / "late") if args.late_rows else None}
     log = open(control / "worker.log", "w")
     if engine == "spark":
         command = [sys.executable, str(Path(__file__).resolve()), "--worker", "spark", json.dumps(config)]
@@ -369,6 +375,7 @@ def run_one(engine: str, args, rate: int, trigger: float | None, seed: int) -> d
     busy = (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * os.cpu_count()
     record = {
         "engine": engine, "sink": "foreachBatch" if engine == "spark" else args.flink_sink,
+        "late_rows": bool(args.late_rows) if engine == "spark" else False,
         "parallelism": 2 if engine == "spark" else args.parallelism,
         "trigger_s": trigger, "rate": rate, "events": n, "keys": args.keys,
         "delay_s": args.delay, "within_s": args.within, "slice_s": args.slice, "backlog": args.backlog,
@@ -440,7 +447,13 @@ def spark_worker(config: dict) -> None:
             reader = reader.option("maxFilesPerTrigger", 1)
         (reader.csv(config["watch"]).withWatermark("ts", f"{config['delay']} seconds")
          .createOrReplaceTempView("events"))
-        frame = sparkcep.sql(spark, statement(config["delay"], config["within"]))
+        text = statement(config["delay"], config["within"])
+
+        def received(rows) -> None:
+            now = time.time()
+            for row in rows:
+                out.write(json.dumps([now, row.k, row.s, row.e, row.bs]) + "\n")
+            out.flush()
 
         def sink(batch, batch_id) -> None:
             try:
@@ -448,15 +461,19 @@ def spark_worker(config: dict) -> None:
             except Exception as error:  # Spark's own report of it can overflow its regex
                 print(f"sink failed in batch {batch_id}: {str(error)[:3000]}", file=sys.stderr, flush=True)
                 raise
-            now = time.time()
-            for row in rows:
-                out.write(json.dumps([now, row.k, row.s, row.e, row.bs]) + "\n")
-            out.flush()
+            received(rows)
 
-        writer = frame.writeStream.foreachBatch(sink).option("checkpointLocation", config["checkpoint"])
-        if config["trigger"]:
-            writer = writer.trigger(processingTime=f"{config['trigger']} seconds")
-        query = writer.start()
+        trigger = f"{config['trigger']} seconds" if config["trigger"] else None
+        if config.get("late_rows"):
+            query = sparkcep.start_stream(spark, text, checkpoint=config["checkpoint"],
+                                          late_rows=config["late_rows"], on_matches=received,
+                                          processing_time=trigger)
+        else:
+            writer = sparkcep.sql(spark, text).writeStream.foreachBatch(sink) \
+                .option("checkpointLocation", config["checkpoint"])
+            if trigger:
+                writer = writer.trigger(processingTime=trigger)
+            query = writer.start()
         print("READY", flush=True)
         seen = -1
         while not os.path.exists(config["stop"]) and query.isActive:
@@ -496,6 +513,8 @@ def main() -> None:
     parser.add_argument("--flink-python", default=str(HERE / ".venv-flink" / "bin" / "python"))
     parser.add_argument("--flink-sink", default="print", choices=["print", "collect"])
     parser.add_argument("--backlog", action="store_true")
+    parser.add_argument("--late-rows", action="store_true",
+                        help="sparkcep routes late rows to a folder (sparkcep.start_stream)")
     parser.add_argument("--events", type=int, default=10_000_000)
     parser.add_argument("--per-file", type=int, default=200_000)
     parser.add_argument("--stop-after-miss", action="store_true",

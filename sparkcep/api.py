@@ -23,18 +23,20 @@ def sql(spark, text: str, args=None, **kwargs):
 
 def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: str | None = None,
                  output_format: str = "parquet", on_matches=None, on_late_rows=None,
-                 available_now: bool = False, args=None):
+                 available_now: bool = False, processing_time: str | None = None, args=None):
     """Start ``text``, a statement whose MATCH_RECOGNIZE reads a stream, with its late rows routed
     to the folder ``late_rows`` instead of dropped: one streaming query writes the matches to
     ``output`` (or hands each micro-batch's to ``on_matches``) and every late row, whole, to
     ``late_rows``, each exactly once, one folder ``micro_batch=<id>`` per micro-batch
     (docs/streaming.md, "Routing late rows"); ``on_late_rows`` is given each micro-batch's number
-    of late rows. The started ``StreamingQuery``."""
+    of late rows. The trigger: ``available_now=True`` (what is there now, then stop), a
+    ``processing_time`` such as ``"10 seconds"``, or Spark's default. The started
+    ``StreamingQuery``."""
     from sparkcep.runtime.stream_writer import start_stream as start
 
     return start(spark, text, checkpoint=checkpoint, late_rows=late_rows, output=output,
                  output_format=output_format, on_matches=on_matches, on_late_rows=on_late_rows,
-                 available_now=available_now, args=args)
+                 available_now=available_now, processing_time=processing_time, args=args)
 
 
 def query_error(failure, sql: str | None = None):

@@ -51,13 +51,15 @@ _NODE = re.compile(r"^[\s:|+\-]*([A-Za-z][A-Za-z0-9]*)")
 
 def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: str | None = None,
                  output_format: str = "parquet", on_matches=None, on_late_rows=None,
-                 available_now: bool = False, args=None):
+                 available_now: bool = False, processing_time: str | None = None, args=None):
     """Start ``text`` (a statement whose MATCH_RECOGNIZE reads a stream) as a streaming query that
     writes its late rows to the folder ``late_rows`` (Parquet, one folder per micro-batch:
     ``micro_batch=<id>``) and its matches to ``output`` in ``output_format`` (same layout), or
     hands each micro-batch's matches (a list of Rows) to ``on_matches``; ``on_late_rows`` is
     given each micro-batch's number of late rows. ``checkpoint`` keeps the query's progress and
-    state. The started ``StreamingQuery``."""
+    state. The trigger: ``available_now`` (read what is there, then stop), or a
+    ``processing_time`` interval such as ``"10 seconds"``, or Spark's default (a micro-batch as
+    soon as the previous one is done). The started ``StreamingQuery``."""
     from sparkcep.runtime.statement import prepare_statement
 
     if output is None and on_matches is None:
@@ -82,6 +84,8 @@ def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: s
               .foreachBatch(writer))
     if available_now:
         stream = stream.trigger(availableNow=True)
+    elif processing_time:
+        stream = stream.trigger(processingTime=processing_time)
     return stream.start()
 
 
@@ -128,8 +132,8 @@ class _MicroBatchWriter:
     def __call__(self, batch, batch_id: int) -> None:
         from pyspark.sql import functions as F
 
+        batch = batch.persist()  # read twice below; the operator runs once
         try:
-            batch = batch.persist()  # read twice below; the operator runs once
             late = batch.filter(F.col(LATE_ROW_COLUMN).isNotNull()).select(f"{LATE_ROW_COLUMN}.*")
             _replace(late, self.late_rows, batch_id, "parquet")
             if self.on_late_rows is not None:
@@ -141,9 +145,10 @@ class _MicroBatchWriter:
                 _replace(result, self.output, batch_id, self.output_format)
             if self.on_matches is not None:
                 self.on_matches(result.collect())
-            batch.unpersist()
         except SparkCepError as error:  # marked, so the query's exception carries it
             raise for_worker(error) from None
+        finally:
+            batch.unpersist()
 
 
 def _replace(frame, folder: str, batch_id: int, output_format: str) -> None:

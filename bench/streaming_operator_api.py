@@ -38,7 +38,7 @@ workers and of the JVM (sampled from /proc), the micro-batches, and the output.
     .venv/bin/python bench/streaming_operator_api.py --events 100000,1000000 --keys 16,1024
     .venv/bin/python bench/streaming_operator_api.py --events 2000 --output /tmp/smoke.jsonl
 
-(a combination with fewer than 100 events per key is skipped: the smoke run above runs 16 keys).
+(a combination with fewer than 50 events per key is skipped: the smoke run above runs 16 keys).
 
 Results: bench/results/streaming_operator_api.jsonl and docs/benchmarks.md (section 10d).
 """
@@ -332,10 +332,10 @@ def main() -> None:
     plan = []
     for n in map(int, args.events.split(",")):
         for k in map(int, args.keys.split(",")):
-            if n >= 100 * k:
+            if n >= 50 * k:
                 plan.append((n, k, None))
             else:
-                print(f"skipped: {n} events over {k} keys (fewer than 100 per key)", file=sys.stderr)
+                print(f"skipped: {n} events over {k} keys (fewer than 50 per key)", file=sys.stderr)
     if plan and not args.no_warmup and min(n for n, _, _ in plan) >= 50_000:
         plan.insert(0, (2000, 4, "warmup"))  # Python workers started, the JVM's code warm
     try:

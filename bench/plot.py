@@ -301,7 +301,7 @@ def plot_streaming_operator_api(records: list[dict], out: Path) -> None:
     """bench/streaming_operator_api.py: wall time and Python-worker CPU of the same streaming
     query through transformWithStateInPandas and the Row-based transformWithState, per stream
     size and number of keys; the consume-only processor (transport) next to the matching one."""
-    runs = [r for r in records if not r.get("warmup")]
+    runs = [r for r in records if not r.get("warmup") and r.get("kind") != "conversions"]
     if not runs:
         return
     configs = sorted({(r["events"], r["keys"]) for r in runs})

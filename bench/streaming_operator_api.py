@@ -37,6 +37,7 @@ workers and of the JVM (sampled from /proc), the micro-batches, and the output.
 
     .venv/bin/python bench/streaming_operator_api.py --events 100000,1000000 --keys 16,1024
     .venv/bin/python bench/streaming_operator_api.py --events 2000 --output /tmp/smoke.jsonl
+    .venv/bin/python bench/streaming_operator_api.py --conversions   # the conversions alone
 
 (a combination with fewer than 50 events per key is skipped: the smoke run above runs 16 keys).
 
@@ -297,6 +298,56 @@ def run_one(spark, api: str, processor: str, n: int, keys: int, args, seed: int,
     return record
 
 
+# -- the conversions alone (no Spark) ------------------------------------------------------------
+
+
+def conversion_costs(sizes=(10, 100, 1000, 6000), repeat: int = 5) -> list[dict]:
+    """Microseconds per call for the conversions of one key's rows, without Spark, on this
+    workload's columns (k INT, ts TIMESTAMP, ev STRING): what pyspark 4.3's worker does per key
+    (pandas API: ``itertuples`` rows regrouped into ``pd.DataFrame(rows)``; Row API: a ``Row`` of
+    ``as_py()`` cells per row), and what sparkcep does next (``arrow_from_pandas``,
+    ``rows_to_arrow``). It splits the per-call cost of the two APIs into Spark's and sparkcep's
+    share."""
+    import timeit
+    from types import SimpleNamespace
+
+    import pandas as pd
+    from pyspark.sql import Row
+
+    from sparkcep.runtime.streaming import arrow_from_pandas
+
+    schema = pa.schema([pa.field("k", pa.int32()), pa.field("ts", pa.timestamp("us", "UTC")),
+                        pa.field("ev", pa.string())])
+    plan = SimpleNamespace(input_schema=schema, event_time="ts")
+    out = []
+    for n in sizes:
+        key, ts, ev = events(n, 10_000, 1, 0)
+        batch = pa.record_batch([pa.array(key), pa.array(ts * 1000, pa.timestamp("us", "UTC")),
+                                 pa.array(ev)], schema=schema)
+        frame = batch.to_pandas()
+        frame["ts"] = frame["ts"].dt.tz_convert("UTC").dt.tz_localize(None)  # as Spark hands it
+        tuples = list(frame.itertuples(index=False))
+        make = Row(*schema.names)
+
+        def row_cells():
+            return [make(*(batch.column(i)[j].as_py() for i in range(3))) for j in range(n)]
+
+        rows = row_cells()
+        timings = {
+            "pandas_spark": lambda: pd.DataFrame(tuples).iloc[:, [0, 1, 2]],
+            "pandas_sparkcep": lambda: arrow_from_pandas(frame, schema, "ts", "UTC"),
+            "row_spark": row_cells,
+            "row_sparkcep": lambda: rows_to_arrow(rows, plan),
+        }
+        record = {"kind": "conversions", "rows_per_call": n}
+        for name, action in timings.items():
+            number = max(1, 2000 // n)
+            best = min(timeit.repeat(action, number=number, repeat=repeat)) / number
+            record[f"{name}_us"] = round(best * 1e6, 1)
+        out.append(record)
+    return out
+
+
 # -- the command line -----------------------------------------------------------------------------
 
 
@@ -315,12 +366,22 @@ def main() -> None:
                         help="skip the untimed small run of every variant first (done only when "
                         "every size is 50,000 events or more)")
     parser.add_argument("--output", default=str(HERE / "results" / "streaming_operator_api.jsonl"))
+    parser.add_argument("--conversions", action="store_true",
+                        help="only time the per-key conversions of each API, without Spark")
     args = parser.parse_args()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=HERE).stdout.strip()
+    if args.conversions:
+        for record in conversion_costs():
+            record["commit"] = commit
+            record["load1"] = round(os.getloadavg()[0], 2)
+            print(json.dumps(record), flush=True)
+            with open(args.output, "a") as log:
+                log.write(json.dumps(record) + "\n")
+        return
 
     from sparkcep.clients.session import local_session
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=HERE).stdout.strip()
     apis = args.apis.split(",")
     processors = args.processors.split(",")
     spark = local_session("local[2]", "sparkcep-bench-opapi", spark_driver_memory="4g",

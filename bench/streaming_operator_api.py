@@ -15,7 +15,7 @@ interface (``init``, ``handleInputRows(key, rows, timerValues)``, ``handleExpire
 ``StatefulProcessorHandle`` (value, list and map state, event-time timers), which talks to the
 JVM's state server over the same socket client, and the per-key call protocol.
 
-Four processors per API, each over the same file stream:
+Two processors per API, each over the same file stream:
 
 * ``match``: the streaming MATCH_RECOGNIZE. pandas: the runtime's own ``MatchProcessor``, built as
   ``sparkcep.runtime.streaming.register_stream`` builds it (``operator_input``, ``_processor``).
@@ -36,10 +36,12 @@ no-data micro-batch Spark runs after it (the watermark moved) releases the last 
 workers and of the JVM (sampled from /proc), the micro-batches, and the output.
 
     .venv/bin/python bench/streaming_operator_api.py --events 100000,1000000 --keys 16,1024
-    .venv/bin/python bench/streaming_operator_api.py --events 2000 --output /tmp/smoke.jsonl
+    .venv/bin/python bench/streaming_operator_api.py --events 2000 --output smoke.jsonl
     .venv/bin/python bench/streaming_operator_api.py --conversions   # the conversions alone
 
-(a combination with fewer than 50 events per key is skipped: the smoke run above runs 16 keys).
+(a combination with fewer than 50 events per key is skipped: the smoke run above runs 16 keys;
+it takes 1-1.5 minutes on a loaded 2-core machine, most of it Spark's start and the first, cold
+streaming query; ``--processors match`` runs only the two matching queries).
 
 Results: bench/results/streaming_operator_api.jsonl and docs/benchmarks.md (section 10d).
 """
@@ -59,12 +61,14 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from streaming_latency import BASE_MS, checksum, events, oracle, statement, write_csv  # noqa: E402
+from streaming_latency import checksum, events, oracle, statement, write_csv  # noqa: E402
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 CONSUME_SCHEMA = "k INT, n BIGINT"
@@ -244,7 +248,7 @@ def write_stream(folder: Path, n: int, keys: int, files: int, rate: int, seed: i
     return oracle(key, ts, ev, keys, within * 1000)
 
 
-def run_one(spark, api: str, processor: str, n: int, keys: int, args, seed: int, data: Path,
+def run_one(spark, api: str, processor: str, n: int, keys: int, args, data: Path,
             want: list) -> dict:
     from sparkcep.compiler.rewrite import compile_statement, stream_view_name
     from sparkcep.runtime.streaming import _processor, operator_input, use_rocksdb
@@ -279,7 +283,7 @@ def run_one(spark, api: str, processor: str, n: int, keys: int, args, seed: int,
             query.awaitTermination()
             wall = time.monotonic() - started
         batches = len(query.recentProgress)
-        got = pa.parquet.read_table(work / "out") if (work / "out").exists() else None
+        got = pq.read_table(work / "out") if (work / "out").exists() else None
     finally:
         shutil.rmtree(work, ignore_errors=True)
     record = {"api": api, "processor": processor, "events": n, "keys": keys, "files": args.files_used,
@@ -292,7 +296,7 @@ def run_one(spark, api: str, processor: str, n: int, keys: int, args, seed: int,
         record.update({"matches": len(rows), "expected": len(want), "checksum": checksum(rows),
                        "expected_checksum": checksum(want), "equal": sorted(rows) == sorted(want)})
     else:
-        total = 0 if got is None else int(pa.compute.sum(got.column("n")).as_py() or 0)
+        total = 0 if got is None else int(pc.sum(got.column("n")).as_py() or 0)
         record.update({"rows_seen": total, "expected_rows": n + keys, "calls": 0 if got is None
                        else got.num_rows, "equal": total == n + keys})
     return record
@@ -410,7 +414,7 @@ def main() -> None:
                 if seed % 2:  # alternate which API goes first
                     variants = [(a, p) for p in processors for a in reversed(apis)]
                 for api, processor in variants:
-                    record = run_one(spark, api, processor, n, keys, args, seed, data, want)
+                    record = run_one(spark, api, processor, n, keys, args, data, want)
                     record["commit"] = commit
                     if tag:
                         record["warmup"] = True
@@ -427,7 +431,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    import pyarrow.compute  # noqa: F401 - pa.compute, pa.parquet below
-    import pyarrow.parquet  # noqa: F401
-
     main()

@@ -17,6 +17,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402, F401 - the log axes' plain labels
 
 HERE = Path(__file__).resolve().parent
 
@@ -296,6 +297,45 @@ def plot_streaming_10m(records: list[dict], out: Path) -> None:
     save(fig, out, "streaming_state_10m.png")
 
 
+def plot_streaming_operator_api(records: list[dict], out: Path) -> None:
+    """bench/streaming_operator_api.py: wall time and Python-worker CPU of the same streaming
+    query through transformWithStateInPandas and the Row-based transformWithState, per stream
+    size and number of keys; the consume-only processor (transport) next to the matching one."""
+    runs = [r for r in records if not r.get("warmup") and r.get("kind") != "conversions"]
+    if not runs:
+        return
+    configs = sorted({(r["events"], r["keys"]) for r in runs})
+    variants = [("pandas", "consume"), ("row", "consume"), ("pandas", "match"), ("row", "match")]
+    colors = {"pandas": "tab:blue", "row": "tab:orange"}
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8))
+    width = 0.8 / len(variants)
+    for ax, metric, label in ((axes[0], "wall_s", "wall time of the query (s)"),
+                              (axes[1], "python_cpu_s", "CPU of the Python workers (s)")):
+        for j, (api, processor) in enumerate(variants):
+            values = []
+            for config in configs:
+                found = [r[metric] for r in runs if (r["events"], r["keys"]) == config
+                         and r["api"] == api and r["processor"] == processor]
+                values.append(min(found) if found else 0)
+            ax.bar([i + (j - 1.5) * width for i in range(len(configs))], values, width,
+                   color=colors[api], hatch="" if processor == "match" else "//",
+                   alpha=1.0 if processor == "match" else 0.55,
+                   label=f"{'transformWithStateInPandas' if api == 'pandas' else 'transformWithState (Row)'}"
+                         f", {processor}")
+        ax.set_xticks(range(len(configs)))
+        ax.set_xticklabels([f"{n // 1000:,}k ev\n{k:,} keys" for n, k in configs], fontsize=8)
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
+        ax.tick_params(axis="y", which="both", labelsize=7)
+        ax.set_ylabel(label)
+        ax.grid(True, alpha=0.3, axis="y", which="both")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("streaming A B+ C WITHIN 10 s: the two Python stateful operator APIs, local[2]",
+                 fontsize=9)
+    save(fig, out, "streaming_operator_api.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", default=str(HERE / "results"))
@@ -313,6 +353,7 @@ def main() -> None:
     plot_streaming_state(read(results / "streaming_state.jsonl"), out)
     plot_streaming_latency(read(results / "streaming_latency.jsonl"), out)
     plot_streaming_10m(read(results / "streaming_10m.jsonl"), out)
+    plot_streaming_operator_api(read(results / "streaming_operator_api.jsonl"), out)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,10 @@ step peers2 $py bench/peers.py --rows 10000000 --symbols 1000 --repeat 1 --skip 
 step scaling2 $py bench/scaling.py rows --rows 1000000 10000000 --variants floor v_shape rising --json $out/scaling2.jsonl
 step scaling2 $py bench/scaling.py rows --rows 1000000 --master 'local[1]' --variants floor v_shape rising --json $out/scaling2.jsonl
 step scaling2 $py bench/scaling.py rows --rows 50000000 --memory 14g --variants floor v_shape rising --json $out/scaling2.jsonl
-# issue 15, streaming (docs/benchmarks.md §10b, §10c; Flink needs `bash bench/setup_peers.sh flink`)
+# issue 15, streaming (docs/benchmarks.md §10b, §10c, §10d; Flink needs `bash bench/setup_peers.sh flink`)
 step streaming_latency $py bench/streaming_latency.py --engines flink,spark --triggers 0.5,2,10 --rates 1000,3000,9000,27000 --seconds 45 --drain 90 --stop-after-miss --flink-sink collect
 step streaming_latency $py bench/streaming_latency.py --engines flink --rates 1000,3000,9000,27000 --seconds 45 --drain 90 --stop-after-miss
 step streaming_10m timeout 2150 $py bench/streaming_latency.py --engines spark --backlog --events 10000000 --per-file 250000 --rates 10000 --drain 1900 --output $out/streaming_10m.jsonl
+# §10d: transformWithStateInPandas against the Row-based transformWithState
+step streaming_operator_api timeout 2400 $py bench/streaming_operator_api.py --events 100000,1000000 --keys 16,1024 --output $out/streaming_operator_api.jsonl
+step streaming_operator_api $py bench/streaming_operator_api.py --conversions --output $out/streaming_operator_api.jsonl

@@ -2,4 +2,5 @@
 match buffer, and SASE++ postponed result construction; a trailing negation wraps either
 (``trailing``).
 
-May import: ``sparkcep.engines`` (contract, spec, rowpattern), ``sparkcep.errors``."""
+May import: ``sparkcep.engines`` (contract, spec, rowpattern, run_context, budgets),
+``sparkcep.errors``."""

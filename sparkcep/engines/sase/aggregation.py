@@ -382,6 +382,9 @@ class AggregationEngine:
     first: the engine reads only the row-local masks."""
 
     MEASURE_KINDS = (FIRST, LAST)  # the MeasureRef.which this engine aggregates
+    # Whether a row consumes the partial matches it moves (they leave their source states, as
+    # under SKIP TILL NEXT MATCH: ``next_aggregation``) or they also stay, ignoring it (ANY).
+    CONSUMES = False
 
     def __init__(self, spec: MatchSpec, measures: tuple[MeasureRef, ...] = ()) -> None:
         for m in measures:
@@ -399,8 +402,14 @@ class AggregationEngine:
         self._global = self._new_vector(None) if self.within is None else None
         self._active: deque = deque()
         self._numeric: list[bool] = []  # per value read: the current row's value is a number
+        self._completing = self._entry_completes()
 
-    # -- what a refinement (``sparkcep.engines.sase.trend_aggregation``) changes -----------------
+    # -- what a refinement (``trend_aggregation``, ``next_aggregation``) changes -----------------
+
+    def _entry_completes(self) -> list[bool]:
+        """Per state, whether a partial match is a match as soon as it enters the state: the
+        accepting states (``next_aggregation`` counts a run only when it closes)."""
+        return self.auto.accepting
 
     def _kind_refs(self) -> tuple[MeasureRef, ...]:
         """The selected rows whose value each transition keeps, sets or drops."""
@@ -534,7 +543,7 @@ class AggregationEngine:
         if prog.remap:
             self._remap(vec, prog)
         done = 0
-        accepting = self.auto.accepting
+        accepting = self._completing
         for c, outs in zip(olds, prog.outs):
             if c:
                 for dst, _kinds in outs:
@@ -547,7 +556,7 @@ class AggregationEngine:
 
     def _add_starts(self, vec: _Vector, prog: _Program, values) -> int:
         done = 0
-        accepting = self.auto.accepting
+        accepting = self._completing
         for dst, kinds in prog.starts:
             vec.cnt[dst] += 1
             if self.measures:
@@ -573,17 +582,26 @@ class AggregationEngine:
 
     # -- measures ---------------------------------------------------------------------------------
 
-    def _apply_measured(self, vec: _Vector, prog: _Program, values, starts: bool) -> int:
+    def _apply_measured(self, vec: _Vector, prog: _Program, values, starts: bool = True) -> int:
+        """``_apply`` with measures: each move keeps, sets or drops them (module docstring); the
+        moved partial matches leave their source states if the row ``CONSUMES`` them, and
+        entering a state completes matches where ``_entry_completes`` says."""
         cnt = vec.cnt
         olds = [cnt[s] for s in prog.srcs]
         kept = [
             self._snapshot(vec, s) if c and keep else None
             for s, c, keep in zip(prog.srcs, olds, prog.keeps)
         ]
+        if self.CONSUMES:
+            for s, c in zip(prog.srcs, olds):
+                if c:
+                    cnt[s] = 0
+                    for i in range(len(self.measures)):
+                        self._take_measure(vec, i, s)
         if prog.remap:
             self._remap(vec, prog)
         done = 0
-        accepting = self.auto.accepting
+        accepting = self._completing
         for c, outs, snap in zip(olds, prog.outs, kept):
             if not c:
                 continue
@@ -642,7 +660,7 @@ class AggregationEngine:
         for i, kind in enumerate(kinds):
             if kind == _SET:
                 self._set(vec, i, dst, count, values[i])
-        if self.auto.accepting[dst]:
+        if self._completing[dst]:
             self._count_measures(kinds, count, values, None)
 
     @staticmethod

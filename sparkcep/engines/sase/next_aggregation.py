@@ -8,17 +8,19 @@ but, as under SKIP TILL ANY MATCH, with row-local conditions two runs in the sam
 have the same futures, so counting them per state suffices (the counting view of the strategy
 that COGRA, Poppe et al., SIGMOD 2019, takes for its "skip-till-next-match" semantics).
 
-The engine is ``AggregationEngine`` with two changes (its states, programs, negation levels,
-start vectors and measures are reused):
+The engine is ``AggregationEngine`` with two changes, made through its hooks (its states,
+programs, negation levels, start vectors, measures and per-row moves are reused):
 
-* a row moves the whole count of every state it is selectable in -- nothing stays behind -- to
-  the states of its takes and proceeds (a fork adds the count to each); states it is not
-  selectable in keep their count (the row is ignored), and negated rows lower their level;
-* a run is a match when it is in an accepting state when it *closes*: when its start vector
-  leaves the window (WITHIN), or when the partition ends. A run at the last component's maximum
-  can do nothing more and waits there; a run that can still grow keeps selecting and is counted
-  once, maximal -- the NEXT rule "reported once, maximal, when it closes". ``totals()`` counts the
-  runs still open as if the partition ended now.
+* a row moves the whole count of every state it is selectable in -- nothing stays behind
+  (``CONSUMES``) -- to the states of its takes and proceeds (a fork adds the count to each);
+  states it is not selectable in keep their count (the row is ignored), and negated rows lower
+  their level;
+* entering an accepting state completes nothing (``_entry_completes``): a run is a match when it
+  is in an accepting state when it *closes*: when its start vector leaves the window (WITHIN),
+  or when the partition ends. A run at the last component's maximum can do nothing more and
+  waits there; a run that can still grow keeps selecting and is counted once, maximal -- the
+  NEXT rule "reported once, maximal, when it closes". ``totals()`` counts the runs still open as
+  if the partition ended now.
 
 **WITHIN** (the parent's start event marking: one count vector per start key). Whether a row is
 selectable for a run depends only on the run's state (component, rows taken, negation level),
@@ -34,14 +36,7 @@ from __future__ import annotations
 
 import copy
 
-from sparkcep.engines.sase.aggregation import (
-    _KEEP,
-    _SET,
-    AggregateTotals,
-    AggregationEngine,
-    _add,
-    _less,
-)
+from sparkcep.engines.sase.aggregation import AggregateTotals, AggregationEngine, _add, _less
 
 
 def _add_part(tot, part) -> None:
@@ -63,41 +58,15 @@ class NextMatchAggregationEngine(AggregationEngine):
     """Counts the SKIP TILL NEXT MATCH matches of one partition, and aggregates ``measures`` over
     them, without building them (module docstring). Row-local DEFINE only."""
 
-    def _apply(self, vec, prog, values, starts: bool = True) -> int:
-        cnt = vec.cnt
-        measures = len(self.measures)
-        olds = [cnt[s] for s in prog.srcs]
-        snaps = [self._snapshot(vec, s) if c and measures else None
-                 for s, c in zip(prog.srcs, olds)]
-        for s, c in zip(prog.srcs, olds):  # consumed: the runs move on
-            if c:
-                cnt[s] = 0
-                for i in range(measures):
-                    self._take_measure(vec, i, s)
-        if prog.remap:
-            self._remap(vec, prog)
-        for c, outs, snap in zip(olds, prog.outs, snaps):
-            if not c:
-                continue
-            for dst, kinds in outs:
-                cnt[dst] += c
-                for i, kind in enumerate(kinds):
-                    if kind == _KEEP:
-                        if snap[i] is not None:
-                            self._merge(vec, i, dst, snap[i])
-                    elif kind == _SET:
-                        self._set(vec, i, dst, c, values[i])
-        if starts:
-            self._add_starts(vec, prog, values)
-        return 0  # matches are counted when their runs close
+    CONSUMES = True  # a selectable row is consumed: the runs it moves leave their states
+    # Every row takes the measured way, also without measures: the parent's count-only shortcut
+    # leaves the moved runs behind in their source states.
+    _apply = AggregationEngine._apply_measured
 
-    def _add_starts(self, vec, prog, values) -> int:
-        for dst, kinds in prog.starts:
-            vec.cnt[dst] += 1
-            for i, kind in enumerate(kinds):
-                if kind == _SET:
-                    self._set(vec, i, dst, 1, values[i])
-        return 0
+    def _entry_completes(self) -> list[bool]:
+        """No state completes a match on entry: a run is counted when it closes (``_close``)."""
+        return [False] * len(self.auto.accepting)
+
 
     def _expire(self, vec) -> None:
         self.matches += self._close(vec, self._totals)

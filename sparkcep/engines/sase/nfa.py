@@ -42,8 +42,9 @@ run ignores it (``_keyless_row``).
 from __future__ import annotations
 
 from sparkcep.engines.contract import MatchEvent, RowBlock
+from sparkcep.engines.run_context import RunContext
 from sparkcep.engines.spec import MatchSpec, Strategy
-from sparkcep.engines.sase.runs import Ctx, EngineBase
+from sparkcep.engines.sase.runs import EngineBase
 
 
 class Node:
@@ -202,7 +203,7 @@ class NfaEngine(EngineBase):
         cond = self.conds[var]
         if cond is None:
             return True
-        return bool(cond(Ctx(self.store, rows, labels, r, var)))
+        return bool(cond(RunContext(self.store, rows, labels, r, var)))
 
     def _row(self, r: int, key, maskrow, out: list[MatchEvent]) -> None:
         """Advance every run over row ``r`` (its ORDER BY ``key``, its masks), start the runs

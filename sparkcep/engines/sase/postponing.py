@@ -33,8 +33,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from sparkcep.engines.contract import MatchEvent, RowBlock
+from sparkcep.engines.run_context import RunContext
 from sparkcep.engines.spec import MatchSpec, Strategy
-from sparkcep.engines.sase.runs import Ctx, EngineBase
+from sparkcep.engines.sase.runs import EngineBase
 from sparkcep.errors import InternalError
 
 
@@ -258,7 +259,7 @@ class _Search:
 
     def cond_ok(self, var: int, r: int, rows, labels) -> bool:
         c = self.conds[var]
-        return c is None or bool(c(Ctx(self.store, rows, labels, r, var)))
+        return c is None or bool(c(RunContext(self.store, rows, labels, r, var)))
 
     def feasible(self, k: int, n: int, last: int) -> bool:
         """Greedy: can components k..j get their minimum rows in (last, e), e closing j?"""

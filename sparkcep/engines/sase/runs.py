@@ -1,14 +1,15 @@
-"""What both SASE engines share at run time: the row store of rows a run may still read, the
-condition context over a run's selected rows (``Ctx``), and ``EngineBase`` (guards, match
-numbering, output order, unmatched rows)."""
+"""What both SASE engines share at run time: the row store of rows a run may still read and
+``EngineBase`` (guards, match numbering, output order, unmatched rows). The condition context
+over a run's selected rows is ``sparkcep.engines.run_context.RunContext``, shared with the
+imprecise-timestamp engines."""
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Mapping, Sequence
 
 from sparkcep.engines.budgets import budget_exceeded
-from sparkcep.engines.contract import Condition, Match, MatchEvent, RowBlock, UnmatchedRow
+from sparkcep.engines.contract import Match, MatchEvent, RowBlock, UnmatchedRow
+from sparkcep.engines.run_context import normalize_conditions
 from sparkcep.engines.sase.pattern import compile_pattern
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
 from sparkcep.errors import InternalError, MatchRuntimeError
@@ -49,62 +50,6 @@ class RowStore:
             drop += 1
         if drop:
             del self.offsets[:drop], self.blocks[:drop], self.keys[:drop]
-
-
-class Ctx:
-    """A MatchContext over a run's selected rows (``rows``/``labels``, in row order) plus the
-    candidate ``row`` tentatively mapped to ``var``. ``match_number`` is 0 under NEXT/ANY: the
-    number of a match is only known once it is reported."""
-
-    __slots__ = ("row", "var", "match_number", "_rows", "_labels", "_store")
-
-    def __init__(self, store: RowStore, rows: Sequence[int], labels: Sequence[int], row: int, var: int):
-        self._store = store
-        self._rows = rows
-        self._labels = labels
-        self.row = row
-        self.var = var
-        self.match_number = 0
-
-    def mapped_rows(self, variables: frozenset[int] | None) -> Sequence[int]:
-        if variables is None:
-            return [*self._rows, self.row]
-        present = set(self._labels)
-        if present <= variables:
-            out = list(self._rows)
-        elif present.isdisjoint(variables):
-            out = []
-        else:
-            out = [r for r, v in zip(self._rows, self._labels) if v in variables]
-        if self.var in variables:
-            out.append(self.row)
-        return out
-
-    def value(self, column: int, row: int):
-        return self._store.value(column, row)
-
-    def label_of(self, row: int) -> int:
-        if row == self.row:
-            return self.var
-        for r, v in zip(self._rows, self._labels):
-            if r == row:
-                return v
-        raise KeyError(row)
-
-
-def normalize_conditions(
-    conditions: Mapping[int, Condition | None] | Sequence[Condition | None] | None, n_vars: int
-) -> list[Condition | None]:
-    out: list[Condition | None] = [None] * n_vars
-    if conditions is None:
-        return out
-    if isinstance(conditions, Mapping):
-        for v, c in conditions.items():
-            out[v] = c
-    else:
-        for v, c in enumerate(conditions):
-            out[v] = c
-    return out
 
 
 class EngineBase:

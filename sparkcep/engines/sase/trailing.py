@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from sparkcep.engines.budgets import budget_exceeded
 from sparkcep.engines.contract import Match, MatchEvent, RowBlock
-from sparkcep.engines.sase.runs import Ctx, RowStore
+from sparkcep.engines.run_context import RunContext
+from sparkcep.engines.sase.runs import RowStore
 from sparkcep.errors import InternalError
 
 
@@ -143,7 +144,7 @@ class TrailingNegationEngine:
     def _qualifies(self, p: _Pending, row: int, negated: tuple) -> bool:
         for j in negated:
             cond = self.conds[j]
-            if cond is None or cond(Ctx(self.store, p.rows, p.labels, row, self.negated[j])):
+            if cond is None or cond(RunContext(self.store, p.rows, p.labels, row, self.negated[j])):
                 return True
         return False
 

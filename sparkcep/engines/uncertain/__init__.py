@@ -31,7 +31,8 @@ Interface (used by the compiler and the runtime):
 ``UncertainMatch.rows`` lists the rows in match (time) order, which need not be increasing row
 indices (a row that arrived later can have occurred earlier).
 
-May import: ``sparkcep.engines`` (contract, spec, rowpattern, budgets), ``sparkcep.errors``.
+May import: ``sparkcep.engines`` (contract, spec, rowpattern, run_context, budgets),
+``sparkcep.errors``.
 """
 
 from sparkcep.engines.uncertain.engine import make_point_engine, make_uncertain_engine

@@ -1,33 +1,22 @@
 """The rows an imprecise-timestamp engine still needs, and what both engines share about them:
 which rows qualify for a variable (the row-local mask and the match-dependent condition, read
-through a ``MatchContext`` over the rows selected so far) and which unselected rows could break a
+through a ``RunContext`` over the rows selected so far) and which unselected rows could break a
 match (``relevance``: skip till next match and negation; strict contiguity needs every row).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from sparkcep.engines.budgets import budget_exceeded
-from sparkcep.engines.contract import Condition, RowBlock
+from sparkcep.engines.contract import RowBlock
+from sparkcep.engines.run_context import RunContext, normalize_conditions
 from sparkcep.engines.spec import MatchSpec, Strategy
 from sparkcep.engines.uncertain.pattern import UncertainPattern
 from sparkcep.errors import InternalError
-
-
-def normalize_conditions(
-    conditions: Mapping[int, Condition | None] | Sequence[Condition | None] | None, n_vars: int
-) -> list[Condition | None]:
-    out: list[Condition | None] = [None] * n_vars
-    if conditions is None:
-        return out
-    items = conditions.items() if isinstance(conditions, Mapping) else enumerate(conditions)
-    for v, c in items:
-        out[v] = c
-    return out
 
 
 class RowBuffer:
@@ -89,35 +78,6 @@ class RowBuffer:
         return int(self.lo[k]), int(self.hi[k])
 
 
-class Ctx:
-    """A MatchContext over the rows selected so far (in match order, which is their time order
-    in every world where they match; it need not be row order) plus the candidate ``row`` as
-    ``var``."""
-
-    __slots__ = ("row", "var", "match_number", "_rows", "_labels", "_buf")
-
-    def __init__(self, buf: RowBuffer, rows: Sequence[int], labels: Sequence[int], row: int, var: int):
-        self._buf, self._rows, self._labels = buf, rows, labels
-        self.row, self.var, self.match_number = row, var, 0
-
-    def mapped_rows(self, variables: frozenset[int] | None) -> Sequence[int]:
-        out = [r for r, v in zip(self._rows, self._labels) if variables is None or v in variables]
-        if variables is None or self.var in variables:
-            out.append(self.row)
-        return out
-
-    def value(self, column: int, row: int):
-        return self._buf.value(column, row)
-
-    def label_of(self, row: int) -> int:
-        if row == self.row:
-            return self.var
-        for r, v in zip(self._rows, self._labels):
-            if r == row:
-                return v
-        raise KeyError(row)
-
-
 class Rules:
     """The pattern, the conditions and the strategy: who qualifies, who is relevant."""
 
@@ -132,7 +92,7 @@ class Rules:
         if not buf.masks[var, row - buf.base]:
             return False
         cond = self.conds[var]
-        return cond is None or bool(cond(Ctx(buf, rows, labels, row, var)))
+        return cond is None or bool(cond(RunContext(buf, rows, labels, row, var)))
 
     def relevant_vars(self, comps: Sequence[int], k: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """For the step from selected position ``k - 1`` to ``k`` (``comps``: the component of each

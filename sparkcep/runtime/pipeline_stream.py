@@ -58,7 +58,7 @@ def stream_dataframe(spark, text: str, args=None):
                 "view; LAST(X.col, k) reads the k-th row before within the match",
                 text, found.start() if found else 0, 4)
         stream_plan, frame, keys, return_type = operator_input(spark, match, args)
-        output = frame.groupBy(*keys).transformWithStateInPandas(
+        output = frame.groupBy(*keys).transformWithState(
             statefulProcessor=_processor(stream_plan), outputStructType=return_type,
             outputMode="Append", timeMode="EventTime")
         name = stream_view_name(match.function_name)

@@ -5,7 +5,7 @@ over a streaming DataFrame with ``withWatermark``), the statement is compiled fo
 (``sparkcep.compiler.rewrite.compile_statement(..., streaming=True)``, checked by
 ``sparkcep.compiler.streaming_rules``) and its clause becomes
 
-    <input query>.groupBy(<PARTITION BY>).transformWithStateInPandas(MatchProcessor,
+    <input query>.groupBy(<PARTITION BY>).transformWithState(MatchProcessor,
         <the rows the batch function would return>, "Append", "EventTime")
 
 registered as a temporary view (``rewrite.stream_view_name``) that the rewritten statement reads
@@ -55,6 +55,7 @@ from __future__ import annotations
 import io
 import logging
 import pickle
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,7 +100,7 @@ class StreamPlan:
         event_time: the event-time column (the first ORDER BY item).
         order: (column, descending, nulls first) per ORDER BY item.
         window: the WITHIN window in microseconds (in time points under UNCERTAIN TIME).
-        time_zone: the session time zone (pandas carries timestamps as its wall clock).
+        time_zone: the session time zone (that of the Arrow type of TIMESTAMP columns).
         source: the statement, for located run-time errors.
     """
 
@@ -147,7 +148,7 @@ def register_stream(spark, match: CompiledMatch, args=None) -> None:
     if match.late_rows and not match.shifts:
         frame = _without_late_filter(frame, stream_plan.event_time)
     use_rocksdb(spark)
-    output = frame.groupBy(*keys).transformWithStateInPandas(
+    output = frame.groupBy(*keys).transformWithState(
         statefulProcessor=_processor(stream_plan), outputStructType=return_type,
         outputMode="Append", timeMode="EventTime")
     output.createOrReplaceTempView(stream_view_name(match.function_name))
@@ -254,9 +255,9 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
                           for f in schema.fields])
 
     release = OrderedRelease(arrow(frame.schema), arrow(output), event_time, order, match.shifts,
-                             time_zone, match.late_rows)
+                             match.late_rows)
     use_rocksdb(spark)
-    ordered = frame.groupBy(*keys).transformWithStateInPandas(
+    ordered = frame.groupBy(*keys).transformWithState(
         statefulProcessor=_ordering_processor(release), outputStructType=output,
         outputMode="Append", timeMode="EventTime",
         eventTimeColumnName=RELEASE_COLUMN if waits else event_time)
@@ -331,7 +332,7 @@ def _processor(stream_plan: StreamPlan):
 
         def handleInputRows(self, key, rows, timerValues):
             state = self._load()
-            tables = [self.core.from_pandas(frame) for frame in rows]
+            tables = [self.core.from_rows(rows)]
             yield from self._run(state, tables, timerValues.getCurrentWatermarkInMs())
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
@@ -347,7 +348,7 @@ def _processor(stream_plan: StreamPlan):
                 raise for_worker(_located(error, stream_plan.source, stream_plan.plan)) from None
             self._store(state, expired)
             for batch in batches:
-                yield self.core.to_pandas(batch)
+                yield from self.core.to_rows(batch)
 
         def _load(self) -> "SegmentState":
             values = {name: (v.get() if v.exists() else None) for name, v in self.state.items()}
@@ -391,7 +392,7 @@ def _ordering_processor(release: "OrderedRelease"):
                 name: handle.getValueState(name, schema) for name, schema in _state_schemas().items()}
 
         def handleInputRows(self, key, rows, timerValues):
-            tables = [release.from_pandas(frame) for frame in rows]
+            tables = [release.from_rows(rows)]
             yield from self._run(tables, timerValues.getCurrentWatermarkInMs())
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
@@ -416,7 +417,7 @@ def _ordering_processor(release: "OrderedRelease"):
                 timers.append(-(-first // 1000) - 1)
             _set_timers(self.handle, timers, expired)
             if released is not None:
-                yield released.to_pandas()
+                yield from rows_of(released)
 
         def close(self) -> None:
             pass  # nothing to release: every value lives in the state store
@@ -437,11 +438,10 @@ class OrderedRelease:
     event_time: str
     order: tuple[tuple[str, bool, bool], ...]
     shifts: tuple[tuple[str, int, str], ...]
-    time_zone: str
     late_rows: bool = False  # late rows routed (``_late_rows``)
 
-    def from_pandas(self, frame) -> pa.Table:
-        return arrow_from_pandas(frame, self.input_schema, self.event_time, self.time_zone)
+    def from_rows(self, rows) -> pa.Table:
+        return arrow_from_rows(rows, self.input_schema, self.event_time)
 
     def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> pa.Table | None:
         """The rows that leave now, in ORDER BY order, with their shifted values. ``state.runner``
@@ -545,21 +545,26 @@ def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, orde
     return released
 
 
-def arrow_from_pandas(frame, schema: pa.Schema, event_time: str, time_zone: str) -> pa.Table:
-    """A pandas frame from Spark as Arrow in ``schema``, with the event time in microseconds
-    (``_EVENT_KEY``). The columns come in the input query's order (Spark renames some). Spark
-    hands timestamps over as naive wall-clock times of the session time zone; they are localized
-    back."""
-    arrays = []
-    for position, field in enumerate(schema):
-        values = frame.iloc[:, position]
-        if pa.types.is_timestamp(field.type) and field.type.tz is not None \
-                and getattr(values.dt, "tz", None) is None:
-            values = values.dt.tz_localize(time_zone)
-        arrays.append(pa.array(values, type=field.type, from_pandas=True))
+def arrow_from_rows(rows, schema: pa.Schema, event_time: str) -> pa.Table:
+    """Spark's Rows (``transformWithState`` hands them over with every column of the input query,
+    in its order; Spark renames some) as Arrow in ``schema``, with the event time in
+    microseconds (``_EVENT_KEY``). Values are Python's: BIGINT and DECIMAL exact, TIMESTAMP an
+    aware datetime of any year, so nothing is rounded or out of range on the way."""
+    columns = list(zip(*rows)) or [()] * len(schema)
+    arrays = [pa.array(values, type=field.type) for values, field in zip(columns, schema)]
     table = pa.Table.from_arrays(arrays, schema=schema)
     event = table.column(event_time).cast(pa.timestamp("us", "UTC")).cast(pa.int64())
     return table.append_column(_EVENT_KEY, event)
+
+
+def rows_of(table) -> Iterator:
+    """An output table or batch as Spark Rows (``transformWithState`` turns them back into
+    Arrow with the operator's output type)."""
+    from pyspark.sql import Row
+
+    make = Row(*table.schema.names)
+    for values in zip(*(column.to_pylist() for column in table.columns)):
+        yield make(*values)
 
 
 def _state_schemas():
@@ -646,16 +651,15 @@ class SegmentMatcher:
 
     # -- conversions ----------------------------------------------------------------------------
 
-    def from_pandas(self, frame) -> pa.Table:
-        return arrow_from_pandas(frame, self.stream.input_schema, self.stream.event_time,
-                                 self.stream.time_zone)
+    def from_rows(self, rows) -> pa.Table:
+        return arrow_from_rows(rows, self.stream.input_schema, self.stream.event_time)
 
-    def to_pandas(self, batch: pa.RecordBatch):
+    def to_rows(self, batch: pa.RecordBatch):
         if self.stream.late_row_type is not None and LATE_ROW_COLUMN not in batch.schema.names:
             batch = batch.append_column(
                 pa.field(LATE_ROW_COLUMN, self.stream.late_row_type, True),
                 pa.nulls(batch.num_rows, self.stream.late_row_type))
-        return batch.to_pandas()
+        return rows_of(batch)
 
     # -- the algorithm --------------------------------------------------------------------------
 

@@ -37,8 +37,7 @@ def _table(rows):
 def test_every_row_leaves_once_late_or_in_order(seed):
     rng = random.Random(seed)
     delay = rng.choice([0, 2, 10])
-    release = OrderedRelease(INPUT, OUTPUT, "ts", (("ts", False, True),), SHIFTS, "UTC",
-                             late_rows=True)
+    release = OrderedRelease(INPUT, OUTPUT, "ts", (("ts", False, True),), SHIFTS, late_rows=True)
     state, watermark, newest, value = SegmentState(), -1, None, iter(range(10**6))
     on_time, late_rows, got_rows, got_late = [], [], [], []
     times = iter(rng.sample(range(1, 2_000), 600))  # distinct: ORDER BY has no ties

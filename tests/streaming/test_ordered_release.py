@@ -54,7 +54,7 @@ def test_prev_and_next_as_lag_and_lead(seed):
     rng = random.Random(seed)
     delay = rng.choice([0, 3, 20])
     rows, batches = _arrivals(rng, rng.randint(1, 30), delay)
-    release = OrderedRelease(INPUT, OUTPUT, "ts", (("ts", False, True),), SHIFTS, "UTC")
+    release = OrderedRelease(INPUT, OUTPUT, "ts", (("ts", False, True),), SHIFTS)
     state, got, watermark, newest = SegmentState(), [], -1, None
     for chunk in [*batches, None]:  # None: the end
         previous = watermark

@@ -18,6 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402, F401 - the log axes' plain labels
+import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -336,6 +337,38 @@ def plot_streaming_operator_api(records: list[dict], out: Path) -> None:
     save(fig, out, "streaming_operator_api.png")
 
 
+#: commits of bench/results/streaming_late_rows.jsonl and the operator the runtime used at each
+LATE_ROWS_OPERATOR = {"21ca741": "pandas", "bd1bf3f": "Row"}
+
+
+def plot_streaming_late_rows(records: list[dict], out: Path) -> None:
+    """bench/streaming_latency.py --backlog [--late-rows]: wall time and CPU of 1M events through
+    the streaming query, late rows dropped or routed, per operator API (by commit: pandas is
+    transformWithStateInPandas, Row the Row-based transformWithState)."""
+    runs = [r for r in records if r.get("commit") in LATE_ROWS_OPERATOR]
+    if not runs:
+        return
+    variants = [(c, routed) for c in LATE_ROWS_OPERATOR for routed in (False, True)]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    for ax, metric, label in ((axes[0], "wall_s", "wall time, 1M events (s)"),
+                              (axes[1], "cpu_s", "CPU, JVM and Python workers (s)")):
+        for i, (commit, routed) in enumerate(variants):
+            values = sorted(r[metric] for r in runs if r["commit"] == commit
+                            and bool(r.get("late_rows")) == routed)
+            if not values:
+                continue
+            ax.bar(i, float(np.median(values)), 0.7, color="tab:orange" if routed else "tab:blue")
+            ax.plot([i] * len(values), values, "k.", markersize=4)
+        ax.set_xticks(range(len(variants)))
+        ax.set_xticklabels([f"{LATE_ROWS_OPERATOR[c]}\n{'routed' if r else 'dropped'}"
+                            for c, r in variants], fontsize=8)
+        ax.set_ylabel(label)
+        ax.grid(True, alpha=0.3, axis="y")
+    fig.suptitle("streaming A B+ C, 1M events backlog, 64 keys: late rows dropped or routed "
+                 "(bars: median; dots: runs)", fontsize=9)
+    save(fig, out, "streaming_late_rows.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", default=str(HERE / "results"))
@@ -354,6 +387,7 @@ def main() -> None:
     plot_streaming_latency(read(results / "streaming_latency.jsonl"), out)
     plot_streaming_10m(read(results / "streaming_10m.jsonl"), out)
     plot_streaming_operator_api(read(results / "streaming_operator_api.jsonl"), out)
+    plot_streaming_late_rows(read(results / "streaming_late_rows.jsonl"), out)
 
 
 if __name__ == "__main__":

@@ -17,11 +17,12 @@ JVM's state server over the same socket client, and the per-key call protocol.
 
 Two processors per API, each over the same file stream:
 
-* ``match``: the streaming MATCH_RECOGNIZE. pandas: the runtime's own ``MatchProcessor``, built as
+* ``match``: the streaming MATCH_RECOGNIZE. Row: the runtime's own ``MatchProcessor``, built as
   ``sparkcep.runtime.streaming.register_stream`` builds it (``operator_input``, ``_processor``).
-  Row: the same class with the rows converted from ``Row`` objects to the Arrow table the matcher
-  reads (``RowMatchProcessor``): the same ``SegmentMatcher``, ``SegmentState``, state variables
-  and timers, only the conversions differ. The statement's projection runs on top of either, and
+  pandas: the same class with the rows converted from pandas DataFrames to the Arrow table the
+  matcher reads and the matches back to pandas (``PandasMatchProcessor``; the runtime ran on
+  ``transformWithStateInPandas`` this way until the choice in docs/streaming.md): the same
+  ``SegmentMatcher``, ``SegmentState``, state variables and timers, only the conversions differ. The statement's projection runs on top of either, and
   the matches are checked against the independent oracle of ``bench/streaming_latency.py`` (a
   regular expression per key): count and SHA-256.
 * ``consume``: converts every row to that same Arrow table and yields one row per call (the row
@@ -78,63 +79,71 @@ CONSUME_SCHEMA = "k INT, n BIGINT"
 
 
 def rows_to_arrow(rows, stream_plan) -> pa.Table:
-    """The Row API's rows as the Arrow table ``SegmentMatcher`` reads: the input query's columns
-    by position (``stream_plan.input_schema``; Spark hands a Row API processor every column of
-    the input in order) plus the event time in microseconds, as
-    ``runtime.streaming.arrow_from_pandas`` gives it for the pandas API."""
+    """The Row API's rows as the Arrow table ``SegmentMatcher`` reads (the runtime's own
+    conversion, ``runtime.streaming.arrow_from_rows``)."""
+    from sparkcep.runtime.streaming import arrow_from_rows
+
+    return arrow_from_rows(rows, stream_plan.input_schema, stream_plan.event_time)
+
+
+def arrow_from_pandas(frame, schema: pa.Schema, event_time: str, time_zone: str) -> pa.Table:
+    """The pandas API's frame as the Arrow table ``SegmentMatcher`` reads (the runtime's
+    conversion while it ran on ``transformWithStateInPandas``): the columns by position, the
+    timestamps (naive wall-clock times of the session time zone) localized back, the event time
+    in microseconds."""
     from sparkcep.runtime.streaming import _EVENT_KEY
 
-    schema = stream_plan.input_schema
-    columns = list(zip(*rows))
-    if not columns:
-        columns = [()] * len(schema)
-    arrays = [pa.array(values, type=field.type) for values, field in zip(columns, schema)]
+    arrays = []
+    for position, field in enumerate(schema):
+        values = frame.iloc[:, position]
+        if pa.types.is_timestamp(field.type) and field.type.tz is not None \
+                and getattr(values.dt, "tz", None) is None:
+            values = values.dt.tz_localize(time_zone)
+        arrays.append(pa.array(values, type=field.type, from_pandas=True))
     table = pa.Table.from_arrays(arrays, schema=schema)
-    event = table.column(stream_plan.event_time).cast(pa.timestamp("us", "UTC")).cast(pa.int64())
+    event = table.column(event_time).cast(pa.timestamp("us", "UTC")).cast(pa.int64())
     return table.append_column(_EVENT_KEY, event)
 
 
-def arrow_to_rows(batch: pa.RecordBatch):
-    """An output batch as Rows (the Row API turns them back into Arrow with ``from_pylist``)."""
-    from pyspark.sql import Row
-
-    make = Row(*batch.schema.names)
-    for values in zip(*(column.to_pylist() for column in batch.columns)):
-        yield make(*values)
-
-
 def row_match_processor(stream_plan):
+    """The runtime's ``MatchProcessor`` as ``register_stream`` builds it (Row-based)."""
+    from sparkcep.runtime.streaming import _processor
+
+    return _processor(stream_plan)
+
+
+def pandas_match_processor(stream_plan):
     """The runtime's ``MatchProcessor`` (state variables, timers, ``SegmentMatcher``) taking and
-    yielding Rows: only the two conversions differ."""
+    yielding pandas DataFrames: only the two conversions differ."""
     from sparkcep.runtime.streaming import SegmentMatcher, _processor
 
     class ArrowOutMatcher(SegmentMatcher):
-        def to_pandas(self, batch):  # the processor below turns the batch into Rows itself
-            return batch
+        def to_rows(self, batch):  # the processor below turns the batch into pandas itself
+            return [batch]
 
-    class RowMatchProcessor(type(_processor(stream_plan))):
+    class PandasMatchProcessor(type(_processor(stream_plan))):
         def init(self, handle) -> None:
             super().init(handle)
             self.core = ArrowOutMatcher(stream_plan)
 
         def handleInputRows(self, key, rows, timerValues):
             state = self._load()
-            tables = [rows_to_arrow(rows, stream_plan)]
+            tables = [arrow_from_pandas(frame, stream_plan.input_schema, stream_plan.event_time,
+                                        stream_plan.time_zone) for frame in rows]
             for batch in self._run(state, tables, timerValues.getCurrentWatermarkInMs()):
-                yield from arrow_to_rows(batch)
+                yield batch.to_pandas()
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
-            for batch in self._run(self._load(), [], timerValues.getCurrentWatermarkInMs()):
-                yield from arrow_to_rows(batch)
+            for batch in self._run(self._load(), [], timerValues.getCurrentWatermarkInMs(),
+                                   expiredTimerInfo.getExpiryTimeInMs()):
+                yield batch.to_pandas()
 
-    return RowMatchProcessor()
+    return PandasMatchProcessor()
 
 
 def consume_processor(stream_plan, api: str):
     """Converts every row to the matcher's Arrow table and yields one row (key, rows) per call."""
     from pyspark.sql.streaming import StatefulProcessor
-
-    from sparkcep.runtime.streaming import arrow_from_pandas
 
     class Consume(StatefulProcessor):
         def init(self, handle) -> None:
@@ -251,7 +260,7 @@ def write_stream(folder: Path, n: int, keys: int, files: int, rate: int, seed: i
 def run_one(spark, api: str, processor: str, n: int, keys: int, args, data: Path,
             want: list) -> dict:
     from sparkcep.compiler.rewrite import compile_statement, stream_view_name
-    from sparkcep.runtime.streaming import _processor, operator_input, use_rocksdb
+    from sparkcep.runtime.streaming import operator_input, use_rocksdb
 
     work = Path(tempfile.mkdtemp(prefix="sparkcep-opapi-"))
     try:
@@ -266,7 +275,8 @@ def run_one(spark, api: str, processor: str, n: int, keys: int, args, data: Path
         grouped = frame.groupBy(*group)
         operator = grouped.transformWithStateInPandas if api == "pandas" else grouped.transformWithState
         if processor == "match":
-            built = _processor(stream_plan) if api == "pandas" else row_match_processor(stream_plan)
+            built = pandas_match_processor(stream_plan) if api == "pandas" \
+                else row_match_processor(stream_plan)
             operator(statefulProcessor=built, outputStructType=return_type, outputMode="Append",
                      timeMode="EventTime").createOrReplaceTempView(stream_view_name(match.function_name))
             output = spark.sql(compiled.sql)
@@ -317,8 +327,6 @@ def conversion_costs(sizes=(10, 100, 1000, 6000), repeat: int = 5) -> list[dict]
 
     import pandas as pd
     from pyspark.sql import Row
-
-    from sparkcep.runtime.streaming import arrow_from_pandas
 
     schema = pa.schema([pa.field("k", pa.int32()), pa.field("ts", pa.timestamp("us", "UTC")),
                         pa.field("ev", pa.string())])

@@ -165,6 +165,32 @@ def received_matches(path: Path) -> list[tuple]:
 # -- CPU time of a process tree ------------------------------------------------------------------
 
 
+def process_tree(root: int) -> dict[int, tuple[str, float]]:
+    """Per process of the tree under ``root`` (``root`` included): its command name and CPU
+    seconds (user + system) so far, from /proc."""
+    parents, info = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        fields = text.rsplit(")", 1)[1].split()
+        parents[int(entry)] = int(fields[1])
+        info[int(entry)] = (text[text.index("(") + 1:text.rindex(")")],
+                            (int(fields[11]) + int(fields[12])) / CLOCK_TICKS)
+    tree, grew = {root}, True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in tree and pid not in tree:
+                tree.add(pid)
+                grew = True
+    return {pid: info[pid] for pid in tree if pid in info}
+
+
 class TreeCpu:
     """CPU seconds (user + system) of a process and all its descendants, sampled from /proc; a
     process's last sample counts after it exits (Spark's Python workers live for the run)."""
@@ -174,29 +200,9 @@ class TreeCpu:
         self.seen: dict[int, float] = {}
 
     def sample(self) -> None:
-        parents = {}
-        times = {}
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            parents[int(entry)] = int(fields[1])
-            times[int(entry)] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-        tree = {self.root}
-        grew = True
-        while grew:
-            grew = False
-            for pid, parent in parents.items():
-                if parent in tree and pid not in tree:
-                    tree.add(pid)
-                    grew = True
-        for pid in tree:
-            if pid in times:
-                self.seen[pid] = max(self.seen.get(pid, 0.0), times[pid])
+        times = process_tree(self.root)
+        for pid, (_, seconds) in times.items():
+            self.seen[pid] = max(self.seen.get(pid, 0.0), seconds)
 
     @property
     def seconds(self) -> float:

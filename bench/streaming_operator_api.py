@@ -69,9 +69,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from streaming_latency import checksum, events, oracle, statement, write_csv  # noqa: E402
+from streaming_latency import (  # noqa: E402
+    checksum, events, oracle, process_tree, statement, write_csv)
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 CONSUME_SCHEMA = "k INT, n BIGINT"
 
 
@@ -183,31 +183,11 @@ class CpuSampler:
         self.thread = threading.Thread(target=self._loop, daemon=True)
 
     def _sample(self) -> None:
-        parents, info = {}, {}
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    text = handle.read()
-            except OSError:
-                continue
-            comm = text[text.index("(") + 1:text.rindex(")")]
-            fields = text.rsplit(")", 1)[1].split()
-            parents[int(entry)] = int(fields[1])
-            info[int(entry)] = (comm, (int(fields[11]) + int(fields[12])) / CLOCK_TICKS)
-        tree, grew = {os.getpid()}, True
-        while grew:
-            grew = False
-            for pid, parent in parents.items():
-                if parent in tree and pid not in tree:
-                    tree.add(pid)
-                    grew = True
-        tree.discard(os.getpid())
-        for pid in tree:
-            if pid in info:
-                self.first.setdefault(pid, 0.0)
-                self.last[pid] = info[pid]
+        tree = process_tree(os.getpid())
+        tree.pop(os.getpid(), None)
+        for pid, sample in tree.items():
+            self.first.setdefault(pid, 0.0)
+            self.last[pid] = sample
 
     def _loop(self) -> None:
         while not self.stop.wait(self.period):

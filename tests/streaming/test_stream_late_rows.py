@@ -19,13 +19,13 @@ when each partition last released rows, so the checks do not assume a late set; 
 
 from __future__ import annotations
 
-import json
-import os
 import random
 
 import pytest
 import sparkcep
 from sparkcep.errors import SparkCepError
+
+from .test_stream_equivalence import _write
 
 pytestmark = [pytest.mark.spark, pytest.mark.streaming]
 
@@ -68,14 +68,6 @@ def _files(seed: int, partitions: int = 12, batches: int = 6):
     for f in files:
         rng.shuffle(f)
     return files, behind
-
-
-def _write(directory, files):
-    for i, rows in enumerate(files):
-        path = os.path.join(directory, f"part-{i:03d}.json")
-        with open(path, "w") as out:
-            out.writelines(json.dumps(r) + "\n" for r in rows)
-        os.utime(path, (1_000_000 + i, 1_000_000 + i))  # the file source reads by time
 
 
 def _run(spark, statement, source, folder, *, replay=False):

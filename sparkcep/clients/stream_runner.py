@@ -128,6 +128,9 @@ def run_stream(spark, text: str, output_format: str, output: str | None, checkpo
                 printed["header"] = True
             echo((", " if output_format == "csv" else " | ").join(values))
 
+    def count_rows(rows) -> None:  # written to --output by the late-row writer
+        printed["count"] += len(rows)
+
     def print_batch(batch, batch_id) -> None:
         try:
             print_rows(batch.collect())
@@ -141,7 +144,7 @@ def run_stream(spark, text: str, output_format: str, output: str | None, checkpo
         status.routed = 0
         query = start_stream(spark, text, checkpoint=checkpoint, late_rows=late_rows,
                              output=output or None, output_format=file_format,
-                             on_matches=None if output else print_rows,
+                             on_matches=count_rows if output else print_rows,
                              on_late_rows=status.add_routed, available_now=until_idle)
     else:
         frame = run_statement(spark, text)
@@ -165,7 +168,7 @@ def run_stream(spark, text: str, output_format: str, output: str | None, checkpo
                 raise stream_failure(error, text) from None
             for progress in [p for p in query.recentProgress if p["batchId"] > seen]:
                 seen = progress["batchId"]
-                line = status.line(progress, None if output else printed["count"])
+                line = status.line(progress, printed["count"] if late_rows or not output else None)
                 if not quiet:
                     click.echo(line, err=True)
             if finished:

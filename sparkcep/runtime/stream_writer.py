@@ -7,9 +7,9 @@ before the operator sees them and counts them (docs/streaming.md, "Watermark and
 
 * The clause is compiled with ``late_rows=True``: its input carries each row whole
   (``LATE_ROW_COLUMN``), and the watermark mark is taken off the operator's input, so Spark's own
-  late-row filter no longer drops rows; the operator decides lateness per partition key
-  (``runtime.streaming._release``: a row at or before the watermark its key last released up
-  to, or without an event time) and emits each late row beside the matches, in the same output.
+  late-row filter no longer drops rows; the first operator calls late a row at or before the
+  current watermark, or without an event time (``runtime.streaming._release``), and emits it
+  beside the matches, in the same output.
 * One streaming query runs: Spark's ``foreachBatch`` hands each micro-batch of that output to
   ``_MicroBatchWriter``, which writes the late rows to ``FOLDER/micro_batch=<id>`` and runs the
   rest of the statement (the user's projection, filters, joins with tables) over the matches,

@@ -1,6 +1,7 @@
 """A running stream's failure reaches the user as the typed error (docs/streaming.md, "Errors"):
 the error an executor raised (``INVALID_UNCERTAIN_INTERVAL`` here, a row with lo after hi), the
-same error raised inside a ``foreachBatch`` function, and any other failure as
+same error raised inside a ``foreachBatch`` function (the user's, or the late-row writer of
+``sparkcep.start_stream``), and any other failure as
 ``STREAM_FAILED`` with its cause on the first line; ``sparkcep stream`` prints that line first
 and exits with status 2, without a traceback."""
 
@@ -105,7 +106,7 @@ def test_a_failing_stream_raises_the_typed_error(spark, tmp_path):
         def fail(batch, batch_id):  # a Python failure that is not sparkcep's
             raise ValueError(f"no sink for batch {batch_id}")
 
-        # the three run side by side: a sink Spark writes, and two foreachBatch functions
+        # they run side by side: a sink Spark writes, and foreachBatch functions
         queries.append(frame.writeStream.format("memory").queryName("sparkcep_test_bad_out")
                        .option("checkpointLocation", str(tmp_path / "c1")).start())
         queries.append(frame.writeStream.foreachBatch(show)
@@ -113,6 +114,10 @@ def test_a_failing_stream_raises_the_typed_error(spark, tmp_path):
         queries.append(sparkcep.sql(spark, STATEMENT.replace("v > A.v", "v < A.v"))
                        .writeStream.foreachBatch(fail)
                        .option("checkpointLocation", str(tmp_path / "c3")).start())
+        # late rows routed: sparkcep's own foreachBatch writer
+        queries.append(sparkcep.start_stream(spark, STATEMENT, checkpoint=str(tmp_path / "c4"),
+                                             late_rows=str(tmp_path / "late"),
+                                             on_matches=lambda rows: None))
 
         # the executor's error, through processAllAvailable, await_stream and query_error
         with pytest.raises(MatchRuntimeError) as caught:
@@ -135,6 +140,9 @@ def test_a_failing_stream_raises_the_typed_error(spark, tmp_path):
             "batch 0 (line 2, column 1)")
         assert sparkcep.query_error(queries[2]).code == "STREAM_FAILED"
         assert sparkcep.query_error(queries[2].exception(), STATEMENT).line == 2
+        with pytest.raises(SparkCepError) as caught:
+            sparkcep.await_stream(queries[3], sql=STATEMENT)
+        assert str(caught.value).splitlines()[0] == FIRST_LINE
     finally:
         for query in queries:
             query.stop()

@@ -6,8 +6,9 @@ Spark copies each Python worker's standard output and error, byte for byte, onto
 ``System.err`` (the redirect threads of ``PythonWorkerFactory``), outside log4j, so no logging
 setting reaches them. Two kinds of such lines are not for a user:
 
-* PySpark 4.3's ``transformWithStateInPandas`` driver worker (started once per stateful operator
-  when a streaming query starts) ``print``s each step: ``Starting Streaming
+* PySpark 4.3's driver worker of its Python stateful operators (``transformWithState``, which
+  sparkcep uses, and ``transformWithStateInPandas``; started once per stateful operator when a
+  streaming query starts) ``print``s each step: ``Starting Streaming
   TransformWithStateInPandas Python worker.``, the UDF object and schemas it received, the state
   server's port, ``Starting``/``Completed execution of UDF``, each followed by an empty line;
 * a Python worker started with ``spark.executor.pyspark.memory`` prints ``Current mem limits: ...``

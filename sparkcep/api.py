@@ -25,10 +25,11 @@ def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: s
                  output_format: str = "parquet", on_matches=None, on_late_rows=None,
                  available_now: bool = False, processing_time: str | None = None, args=None):
     """Start ``text``, a statement whose MATCH_RECOGNIZE reads a stream, with its late rows routed
-    to the folder ``late_rows`` instead of dropped: one streaming query writes the matches to
-    ``output`` (or hands each micro-batch's to ``on_matches``) and every late row, whole, to
-    ``late_rows``, each exactly once, one folder ``micro_batch=<id>`` per micro-batch
-    (docs/streaming.md, "Routing late rows"); ``on_late_rows`` is given each micro-batch's number
+    to ``late_rows`` instead of dropped: one streaming query writes the matches to ``output`` (or
+    hands each micro-batch's to ``on_matches``) and every late row, whole, to ``late_rows``, each
+    exactly once. Each is a folder (a path; one folder ``micro_batch=<id>`` per micro-batch) or a
+    table name (partitioned by ``micro_batch``, created if missing) (docs/streaming.md, "Routing
+    late rows"); ``on_late_rows`` is given each micro-batch's number
     of late rows. The trigger: ``available_now=True`` (what is there now, then stop), a
     ``processing_time`` such as ``"10 seconds"``, or Spark's default. The started
     ``StreamingQuery``."""

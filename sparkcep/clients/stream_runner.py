@@ -142,8 +142,11 @@ def run_stream(spark, text: str, output_format: str, output: str | None, checkpo
         from sparkcep.runtime.stream_writer import start_stream
 
         status.routed = 0
-        query = start_stream(spark, text, checkpoint=checkpoint, late_rows=late_rows,
-                             output=output or None, output_format=file_format,
+        # folders, also when named without a slash (a bare name would be a table)
+        query = start_stream(spark, text, checkpoint=checkpoint,
+                             late_rows=str(Path(late_rows).absolute()),
+                             output=str(Path(output).absolute()) if output else None,
+                             output_format=file_format,
                              on_matches=count_rows if output else print_rows,
                              on_late_rows=status.add_routed, available_now=until_idle)
     else:

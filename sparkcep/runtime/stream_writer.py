@@ -11,13 +11,13 @@ before the operator sees them and counts them (docs/streaming.md, "Watermark and
   current watermark, or without an event time (``runtime.streaming._release``), and emits it
   beside the matches, in the same output.
 * One streaming query runs: Spark's ``foreachBatch`` hands each micro-batch of that output to
-  ``_MicroBatchWriter``, which writes the late rows to ``FOLDER/micro_batch=<id>`` and runs the
-  rest of the statement (the user's projection, filters, joins with tables) over the matches,
-  writing them to ``output/micro_batch=<id>`` or handing them to a callback.
+  ``_MicroBatchWriter``, which writes the late rows to ``FOLDER/micro_batch=<id>`` (or to that
+  partition of a table) and runs the rest of the statement (the user's projection, filters,
+  joins with tables) over the matches, writing them the same way or handing them to a callback.
 * Exactly once: Spark replays a micro-batch whose commit it did not record (a crash, a kill)
   with the same id, the same input and the operator's state of the batch before, so the writer
-  *replaces* the batch's folders rather than appending: after a restart from the checkpoint every
-  row is in exactly one folder, once.
+  *replaces* the batch's folders (or partitions) rather than appending: after a restart from the
+  checkpoint every row is in exactly one of them, once.
 
 The rest of the statement runs per micro-batch, so it must be row by row over the matches:
 projections, filters, joins with tables. An aggregation, DISTINCT, ORDER BY, LIMIT, window
@@ -53,9 +53,11 @@ def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: s
                  output_format: str = "parquet", on_matches=None, on_late_rows=None,
                  available_now: bool = False, processing_time: str | None = None, args=None):
     """Start ``text`` (a statement whose MATCH_RECOGNIZE reads a stream) as a streaming query that
-    writes its late rows to the folder ``late_rows`` (Parquet, one folder per micro-batch:
-    ``micro_batch=<id>``) and its matches to ``output`` in ``output_format`` (same layout), or
-    hands each micro-batch's matches (a list of Rows) to ``on_matches``; ``on_late_rows`` is
+    writes its late rows to ``late_rows`` and its matches to ``output`` in ``output_format``, or
+    hands each micro-batch's matches (a list of Rows) to ``on_matches``. ``late_rows`` and
+    ``output`` are each a folder (a path: Parquet, one folder ``micro_batch=<id>`` per
+    micro-batch) or a table name (a table partitioned by ``micro_batch``, created if missing);
+    either way a replayed micro-batch replaces its own part. ``on_late_rows`` is
     given each micro-batch's number of late rows. ``checkpoint`` keeps the query's progress and
     state. The trigger: ``available_now`` (read what is there, then stop), or a
     ``processing_time`` interval such as ``"10 seconds"``, or Spark's default (a micro-batch as
@@ -151,10 +153,28 @@ class _MicroBatchWriter:
             batch.unpersist()
 
 
-def _replace(frame, folder: str, batch_id: int, output_format: str) -> None:
-    """The micro-batch's rows as the folder ``folder/micro_batch=<id>``, replacing what an earlier
-    attempt at the same micro-batch wrote."""
-    target = f"{folder.rstrip('/')}/{MICRO_BATCH_COLUMN}={batch_id}"
+def is_folder(target: str) -> bool:
+    """Whether ``late_rows``/``output`` names a folder (a path or URI) rather than a table."""
+    return "/" in target or "\\" in target or target.startswith(".")
+
+
+def _replace(frame, target: str, batch_id: int, output_format: str) -> None:
+    """The micro-batch's rows as the folder ``target/micro_batch=<id>``, or as the partition
+    ``micro_batch = <id>`` of the table ``target`` (created, partitioned by ``micro_batch``, if it
+    does not exist), replacing what an earlier attempt at the same micro-batch wrote."""
+    if not is_folder(target):
+        from pyspark.sql import functions as F
+
+        rows = frame.withColumn(MICRO_BATCH_COLUMN, F.lit(batch_id).cast("bigint"))
+        if not frame.sparkSession.catalog.tableExists(target):
+            rows.limit(0).write.format(output_format).partitionBy(MICRO_BATCH_COLUMN) \
+                .saveAsTable(target)
+        # only the partitions written (this micro-batch's); the setting is that of the stream's
+        # own session (``foreachBatch`` hands each micro-batch over in a copy of the session)
+        frame.sparkSession.conf.set("spark.sql.sources.partitionOverwriteMode", "dynamic")
+        rows.write.insertInto(target, overwrite=True)
+        return
+    target = f"{target.rstrip('/')}/{MICRO_BATCH_COLUMN}={batch_id}"
     writer = frame.write.mode("overwrite").format(output_format)
     if output_format == "csv":
         writer = writer.option("header", True)

@@ -70,16 +70,18 @@ def _files(seed: int, partitions: int = 12, batches: int = 6):
     return files, behind
 
 
-def _run(spark, statement, source, folder, *, replay=False):
-    """The statement over the files as a stream with late rows routed; the matches and the late
-    rows as lists of Rows (without the micro-batch column). With ``replay``, once more after the
-    checkpoint's last commit is deleted."""
+def _run(spark, statement, source, folder, *, replay=False, late_table=None):
+    """The statement over the files as a stream with late rows routed (to a folder, or to
+    ``late_table``); the matches and the late rows as lists of Rows (without the micro-batch
+    column). With ``replay``, once more after the checkpoint's last commit is deleted."""
+    late_target = late_table or str(folder / "late")
+
     def start():
         stream = (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(str(source))
                   .selectExpr(*COLUMNS).withWatermark("ts", f"{DELAY_SECONDS} seconds"))
         stream.createOrReplaceTempView("events")
         query = sparkcep.start_stream(spark, statement, checkpoint=str(folder / "checkpoint"),
-                                      late_rows=str(folder / "late"), output=str(folder / "out"),
+                                      late_rows=late_target, output=str(folder / "out"),
                                       available_now=True)
         try:
             sparkcep.await_stream(query, sql=statement)
@@ -93,7 +95,8 @@ def _run(spark, statement, source, folder, *, replay=False):
         (commits[-1].parent / f".{commits[-1].name}.crc").unlink(missing_ok=True)
         start()
     matches = spark.read.parquet(str(folder / "out")).drop("micro_batch").collect()
-    late = spark.read.parquet(str(folder / "late")).drop("micro_batch").collect()
+    late = (spark.table(late_table) if late_table else spark.read.parquet(late_target)) \
+        .drop("micro_batch").collect()
     return [m for m in matches if m["user_id"] != "~sentinel"], late
 
 
@@ -107,15 +110,23 @@ SELECT * FROM events MATCH_RECOGNIZE (
 )"""
 
 
-@pytest.mark.parametrize("define", ["true", "PREV(A.v) IS NULL OR A.v >= PREV(A.v) OR true"],
-                         ids=["plain", "prev"])
-def test_every_row_is_matched_or_late_exactly_once(spark, tmp_path, define):
+@pytest.mark.parametrize("define, table", [
+    ("true", False), ("PREV(A.v) IS NULL OR A.v >= PREV(A.v) OR true", False), ("true", True)],
+    ids=["plain", "prev", "into_a_table"])
+def test_every_row_is_matched_or_late_exactly_once(spark, tmp_path, define, table):
     files, behind = _files(seed=7)
     source = tmp_path / "in"
     source.mkdir()
     _write(str(source), files)
     statement = EVERY_ROW.format(define=define)
-    matches, late = _run(spark, statement, source, tmp_path, replay=True)
+    late_table = None
+    if table:  # a table the user names, created by the writer (in a database kept in tmp_path)
+        spark.sql(f"CREATE DATABASE IF NOT EXISTS sparkcep_late LOCATION '{tmp_path / 'db'}'")
+        spark.sql("DROP TABLE IF EXISTS sparkcep_late.late_events")
+        late_table = "sparkcep_late.late_events"
+    matches, late = _run(spark, statement, source, tmp_path, replay=True, late_table=late_table)
+    if table:  # the writer's setting stayed in the stream's own copy of the session
+        assert spark.conf.get("spark.sql.sources.partitionOverwriteMode").upper() == "STATIC"
     inputs = sorted(r["id"] for f in files for r in f if r["id"])
     matched, routed = [m["id"] for m in matches], [r["id"] for r in late]
     assert sorted(matched + routed) == inputs  # each row once: matched or late

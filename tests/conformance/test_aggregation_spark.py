@@ -148,6 +148,23 @@ TREND_AGGREGATES = ("COUNT(*) AS n, SUM(a_v) AS s_a, MIN(lb) AS min_lb, MAX(lb) 
                     "COUNT(lb) AS n_lb, AVG(lb) AS avg_lb, SUM(fbx) AS s_fbx, MAX(fbx) AS max_fbx, "
                     "MIN(cu) AS min_cu")
 
+def _pushed_and_enumerated(spark, clauses, engine: str, select: str = AGGREGATES):
+    """Each clause aggregated by ``SELECT <number> AS q, <select> ... GROUP BY p``, all in one
+    query each way: pushed down (``explain`` must name ``engine``) and read through ``SELECT *``
+    (enumerated, aggregated by Spark). (pushed rows, enumerated rows, the explanations)."""
+    pushed, enumerated, explanations = [], [], []
+    for number, clause in enumerate(clauses):
+        pushed_one = f"SELECT {number} AS q, {select} FROM {clause} GROUP BY p"
+        explained = explain_statement(pushed_one)
+        assert engine in explained, (clause, explained)
+        explanations.append(explained)
+        pushed.append(pushed_one)
+        enumerated.append(f"SELECT {number} AS q, {select} FROM (SELECT * FROM {clause}) "
+                          "GROUP BY p")
+    return (_rows(spark, " UNION ALL ".join(pushed)),
+            _rows(spark, " UNION ALL ".join(enumerated)), explanations)
+
+
 TREND_CLAUSE = """ev_trend MATCH_RECOGNIZE (
   PARTITION BY p ORDER BY ts
   MEASURES A.v AS a_v, LAST(B.v) AS lb, FIRST(B.x) AS fbx, C.u AS cu
@@ -184,18 +201,11 @@ def trend_events(spark):
 def test_comparisons_between_rows_equal_enumeration(spark, trend_events):
     # every shape in one query each way: the pushed-down clauses, and the same clauses read
     # through SELECT * (enumerated by the postponing engine, aggregated by Spark)
-    pushed, enumerated = [], []
-    for number, (pattern, within, b, c) in enumerate(TRENDS):
-        n = ", N AS kind = 'n'" if "!N" in pattern else ""
-        clause = TREND_CLAUSE.format(pattern=pattern, within=within, b=b, c=c, n=n)
-        pushed_one = f"SELECT {number} AS q, p, {TREND_AGGREGATES} FROM {clause} GROUP BY p"
-        explained = explain_statement(pushed_one)
-        assert "engines/sase/trend_aggregation" in explained, (pattern, explained)
-        pushed.append(pushed_one)
-        enumerated.append(f"SELECT {number} AS q, p, {TREND_AGGREGATES} FROM "
-                          f"(SELECT * FROM {clause}) GROUP BY p")
-    got = _rows(spark, " UNION ALL ".join(pushed))
-    want = _rows(spark, " UNION ALL ".join(enumerated))
+    clauses = [TREND_CLAUSE.format(pattern=pattern, within=within, b=b, c=c,
+                                   n=", N AS kind = 'n'" if "!N" in pattern else "")
+               for pattern, within, b, c in TRENDS]
+    got, want, _ = _pushed_and_enumerated(spark, clauses, "engines/sase/trend_aggregation",
+                                          f"p, {TREND_AGGREGATES}")
     assert {row[0] for row in want} >= {0, 1, 2, 3, 4}  # the shapes have matches
     assert _comparable(got) == _comparable(want)
 
@@ -206,15 +216,9 @@ NEXT_PATTERNS = ["A B+ C", "A B* C", "A B{1,3} C", "A B+ !N C", "A C? B+"]
 def test_skip_till_next_match_counts_equal_enumeration(spark, events):
     # SKIP TILL NEXT MATCH without WITHIN (engines/sase/next_aggregation): every shape in one
     # query each way, pushed down and read through SELECT * (enumerated by the NFA^b engine)
-    pushed, enumerated = [], []
-    for number, pattern in enumerate(NEXT_PATTERNS):
-        clause = _clause(pattern).replace("SKIP TILL ANY MATCH", "SKIP TILL NEXT MATCH")
-        pushed_one = f"SELECT {number} AS q, {AGGREGATES} FROM {clause} GROUP BY p"
-        assert "engines/sase/next_aggregation" in explain_statement(pushed_one), pattern
-        pushed.append(pushed_one)
-        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) GROUP BY p")
-    got = _rows(spark, " UNION ALL ".join(pushed))
-    want = _rows(spark, " UNION ALL ".join(enumerated))
+    clauses = [_clause(pattern).replace("SKIP TILL ANY MATCH", "SKIP TILL NEXT MATCH")
+               for pattern in NEXT_PATTERNS]
+    got, want, _ = _pushed_and_enumerated(spark, clauses, "engines/sase/next_aggregation")
     assert {row[0] for row in want} == set(range(len(NEXT_PATTERNS)))
     assert _comparable(got) == _comparable(want)
 
@@ -234,20 +238,13 @@ def test_skip_till_next_match_with_within_counts_equal_enumeration(spark, events
     spark.sql("SELECT p, CASE WHEN i IS NULL AND kind = 'b' THEN CAST('NaN' AS DOUBLE) "
               "WHEN i = -3 AND kind = 'a' THEN NULL ELSE ts * 0.5 END AS ts, kind, i, d, x "
               "FROM ev_agg").createOrReplaceTempView("ev_next_win")
-    pushed, enumerated = [], []
-    for number, (pattern, within, order) in enumerate(NEXT_WINDOWED):
-        clause = (_clause(pattern, within).replace("SKIP TILL ANY MATCH", "SKIP TILL NEXT MATCH")
-                  .replace("ev_agg MATCH", "ev_next_win MATCH")
-                  .replace("ORDER BY ts", f"ORDER BY {order}"))
-        pushed_one = f"SELECT {number} AS q, {AGGREGATES} FROM {clause} GROUP BY p"
-        explained = explain_statement(pushed_one)
-        assert "engines/sase/next_aggregation" in explained, (pattern, explained)
-        assert "when its window closes" in explained
-        pushed.append(pushed_one)
-        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) "
-                          "GROUP BY p")
-    got = _rows(spark, " UNION ALL ".join(pushed))
-    want = _rows(spark, " UNION ALL ".join(enumerated))
+    clauses = [_clause(pattern, within).replace("SKIP TILL ANY MATCH", "SKIP TILL NEXT MATCH")
+               .replace("ev_agg MATCH", "ev_next_win MATCH")
+               .replace("ORDER BY ts", f"ORDER BY {order}")
+               for pattern, within, order in NEXT_WINDOWED]
+    got, want, explanations = _pushed_and_enumerated(spark, clauses,
+                                                     "engines/sase/next_aggregation")
+    assert all("when its window closes" in explained for explained in explanations)
     assert {row[0] for row in want} == set(range(len(NEXT_WINDOWED)))
     assert _comparable(got) == _comparable(want)
 
@@ -265,17 +262,9 @@ DIFFERENT_SIDES = [  # pattern, WITHIN, B's DEFINE beyond its kind, C's: each si
 def test_different_expressions_on_both_sides_equal_enumeration(spark, events):
     # comparisons whose two sides are different row-local expressions, of different Spark types:
     # the executor casts both to the type Spark compares them in (as the enumerating path does)
-    pushed, enumerated = [], []
-    for number, (pattern, within, b, c) in enumerate(DIFFERENT_SIDES):
-        clause = (_clause(pattern, within).replace("B AS kind = 'b'", f"B AS kind = 'b'{b}")
-                  .replace("C AS kind = 'c'", f"C AS kind = 'c'{c}"))
-        pushed_one = f"SELECT {number} AS q, {AGGREGATES} FROM {clause} GROUP BY p"
-        explained = explain_statement(pushed_one)
-        assert "engines/sase/trend_aggregation" in explained, (pattern, explained)
-        pushed.append(pushed_one)
-        enumerated.append(f"SELECT {number} AS q, {AGGREGATES} FROM (SELECT * FROM {clause}) "
-                          "GROUP BY p")
-    got = _rows(spark, " UNION ALL ".join(pushed))
-    want = _rows(spark, " UNION ALL ".join(enumerated))
+    clauses = [_clause(pattern, within).replace("B AS kind = 'b'", f"B AS kind = 'b'{b}")
+               .replace("C AS kind = 'c'", f"C AS kind = 'c'{c}")
+               for pattern, within, b, c in DIFFERENT_SIDES]
+    got, want, _ = _pushed_and_enumerated(spark, clauses, "engines/sase/trend_aggregation")
     assert {row[0] for row in want} == set(range(len(DIFFERENT_SIDES)))
     assert _comparable(got) == _comparable(want)

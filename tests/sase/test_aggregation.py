@@ -54,22 +54,25 @@ def measure_value(ref: MeasureRef, rows, labels, columns):
     return columns[ref.column][selected[0] if ref.which == "first" else selected[-1]]
 
 
+def measure_totals(values) -> MeasureTotals:
+    """COUNT, SUM, MIN and MAX of one measure's values over the matches, by the SQL rules: NULLs
+    skipped, NaN the greatest value, sums exact."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return MeasureTotals(0, None, None, None)
+    numeric = all(isinstance(v, (int, float, Decimal)) and not isinstance(v, bool)
+                  for v in values)
+    with localcontext(Context(prec=400)):
+        total = sum(values) if numeric else None
+    return MeasureTotals(len(values), total, min(values, key=_spark_order),
+                         max(values, key=_spark_order))
+
+
 def reference_totals(matches, measures, columns) -> AggregateTotals:
     """``matches``: (rows, labels) pairs; the totals computed match by match."""
-    out = []
-    for ref in measures:
-        values = [measure_value(ref, rows, labels, columns) for rows, labels in matches]
-        values = [v for v in values if v is not None]
-        if not values:
-            out.append(MeasureTotals(0, None, None, None))
-            continue
-        numeric = all(isinstance(v, (int, float, Decimal)) and not isinstance(v, bool)
-                      for v in values)
-        with localcontext(Context(prec=200)):
-            total = sum(values) if numeric else None
-        out.append(MeasureTotals(len(values), total, min(values, key=_spark_order),
-                                 max(values, key=_spark_order)))
-    return AggregateTotals(len(matches), tuple(out))
+    return AggregateTotals(len(matches), tuple(
+        measure_totals(measure_value(ref, rows, labels, columns) for rows, labels in matches)
+        for ref in measures))
 
 
 def same_value(a, b) -> bool:

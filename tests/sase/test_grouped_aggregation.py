@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import random
-from decimal import Context, Decimal, localcontext
+from decimal import Context, localcontext
 
 import numpy as np
 from hypothesis import event, given, settings
@@ -25,18 +25,18 @@ from sparkcep.engines.sase.aggregation import AggregateTotals, MeasureRef, Measu
 from sparkcep.engines.sase.grouped_aggregation import GroupedAggregationEngine
 
 from .harness import ANY, L, Q, oracle_run, run_engine, seq, spec_of
-from .test_aggregation import SETTINGS, _small_enough, assert_same_totals, block_of, plain
+from .test_aggregation import (
+    SETTINGS,
+    _nan,
+    _small_enough,
+    assert_same_totals,
+    block_of,
+    measure_totals,
+    plain,
+)
 from .test_trend_aggregation import _component_variables, conditions_for, trend_cases
 
 # -- references: every match aggregated by the SQL rules ----------------------------------------
-
-
-def _nan(x) -> bool:
-    return isinstance(x, float) and x != x
-
-
-def _spark_order(x):
-    return (1, 0) if _nan(x) else (0, x)
 
 
 def measure_value(ref: MeasureRef, rows, labels, columns):
@@ -72,23 +72,10 @@ def reference(matches, measures, keys, columns) -> dict:
     groups: dict = {}
     for rows, labels in matches:
         groups.setdefault(group_of(keys, rows, labels, columns), []).append((rows, labels))
-    out = {}
-    for group, members in groups.items():
-        totals = []
-        for ref in measures:
-            values = [measure_value(ref, r, l, columns) for r, l in members]
-            values = [v for v in values if v is not None]
-            if not values:
-                totals.append(MeasureTotals(0, None, None, None))
-                continue
-            numeric = all(isinstance(v, (int, float, Decimal)) and not isinstance(v, bool)
-                          for v in values)
-            with localcontext(Context(prec=400)):
-                total = sum(values) if numeric else None
-            totals.append(MeasureTotals(len(values), total, min(values, key=_spark_order),
-                                        max(values, key=_spark_order)))
-        out[group] = AggregateTotals(len(members), tuple(totals))
-    return out
+    return {group: AggregateTotals(len(members), tuple(
+                measure_totals(measure_value(ref, r, l, columns) for r, l in members)
+                for ref in measures))
+            for group, members in groups.items()}
 
 
 # -- generated cases ---------------------------------------------------------------------------

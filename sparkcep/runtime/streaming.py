@@ -346,7 +346,7 @@ def _processor(stream_plan: StreamPlan):
                 from sparkcep.runtime.registration import _located
 
                 raise for_worker(_located(error, stream_plan.source, stream_plan.plan)) from None
-            self._store(state, expired)
+            self._store(state, expired, watermark_ms)
             for batch in batches:
                 yield from self.core.to_rows(batch)
 
@@ -354,14 +354,14 @@ def _processor(stream_plan: StreamPlan):
             values = {name: (v.get() if v.exists() else None) for name, v in self.state.items()}
             return SegmentState.load(values)
 
-        def _store(self, state: "SegmentState", expired: int | None) -> None:
+        def _store(self, state: "SegmentState", expired: int | None, watermark_ms: int) -> None:
             for name, value in state.dump().items():
                 if value is None:
                     self.state[name].clear()
                 else:
                     self.state[name].update(value)
             closes_at = None if stream_plan.order_time else stream_plan.closes_at(state.last_key)
-            _set_timers(self.handle, state.timers(closes_at), expired)
+            _set_timers(self.handle, state.timers(closes_at), expired, watermark_ms)
 
         def close(self) -> None:
             pass  # nothing to release: every value lives in the state store
@@ -369,11 +369,15 @@ def _processor(stream_plan: StreamPlan):
     return MatchProcessor()
 
 
-def _set_timers(handle, wanted, expired: int | None) -> None:
+def _set_timers(handle, wanted, expired: int | None, watermark_ms: int) -> None:
     """Make the key's event-time timers (ms) ``wanted``: delete the others, register the new
-    ones. The timer that ``expired`` (being handled now) is left alone: Spark deletes it after
-    ``handleExpiredTimer`` returns (and a timer is never wanted at or before the watermark)."""
-    wanted = set(wanted)
+    ones. Spark fires a timer in the first micro-batch whose watermark is at or after it, and
+    deletes the timer that ``expired`` (being handled now) once ``handleExpiredTimer`` returns,
+    even when the handler registered it again; so that no key is left without a timer while it
+    holds rows, a wanted timer is never at or before the current watermark (the timers of
+    ``SegmentState.timers`` are after it: the watermark reaches a row at ``t`` micros when it is
+    ``ceil(t / 1000)`` ms; this is a guard)."""
+    wanted = {max(timer, watermark_ms + 1) for timer in wanted}
     existing = set(handle.listTimers())
     for timer in existing - wanted - {expired}:
         handle.deleteTimer(timer)
@@ -408,14 +412,7 @@ def _ordering_processor(release: "OrderedRelease"):
                     self.state[name].clear()
                 else:
                     self.state[name].update(value)
-            timers = []
-            if state.pending is not None and state.pending.num_rows:
-                # strictly before the earliest held row: the timer has fired by the micro-batch
-                # whose watermark reaches that row, whether Spark fires at or after its time, so
-                # the row leaves in that micro-batch (the next operator would find it late later)
-                first = pc.min(state.pending.column(_EVENT_KEY)).as_py()
-                timers.append(-(-first // 1000) - 1)
-            _set_timers(self.handle, timers, expired)
+            _set_timers(self.handle, state.timers(None), expired, watermark_ms)
             if released is not None:
                 yield from rows_of(released)
 

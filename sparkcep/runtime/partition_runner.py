@@ -46,6 +46,10 @@ class _Buffer:
         self.base = 0
         self.size = 0
 
+    def __getstate__(self) -> dict:
+        """Stored without the Python values made from the batches (remade on first read)."""
+        return {**self.__dict__, "python": [{} for _ in self.batches]}
+
     def append(self, batch: pa.RecordBatch) -> None:
         self.batches.append(batch)
         self.starts.append(self.size)

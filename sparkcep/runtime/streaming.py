@@ -18,10 +18,16 @@ what they mean in a batch query.
 Per partition key, ``MatchProcessor`` keeps in Spark's state store (RocksDB):
 
 * ``pending``: the rows the watermark has not passed yet (Arrow IPC bytes);
-* ``runner``: the ``PartitionRunner`` (engine state included, pickled) of the open *segment*;
+* ``runner``: the data of the ``PartitionRunner`` of the open *segment* — the engine's runs,
+  the rows its matches may still read, counters — without its compiled program, which each
+  worker builds once per plan (``runtime.state_codec``: every value names the state format and
+  the plan's digest; a checkpoint of another format or statement is refused with
+  ``STREAM_STATE_INCOMPATIBLE``);
 * ``progress``: the watermark up to which rows were released, the event time of the last
   released row, the number of matches output so far, the match number the segment starts at,
   and the late rows dropped.
+
+Only the variables that changed are written back (``SegmentState.dump``).
 
 On each micro-batch and on each event-time timer it releases the pending rows whose event time
 the watermark has reached, sorted in ORDER BY order, to the runner: the rows reach the engine in the
@@ -52,11 +58,10 @@ watermark, and emits it whole (``LATE_ROW_COLUMN``) beside the matches (``_relea
 
 from __future__ import annotations
 
-import io
+import functools
 import logging
-import pickle
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
@@ -67,6 +72,7 @@ from sparkcep.compiler.rewrite import CompiledMatch, stream_view_name
 from sparkcep.errors import AnalysisError, InternalError, SparkCepError, for_worker
 from sparkcep.plan.expressions import MatchNumber
 from sparkcep.plan.match_plan import MatchPlan
+from sparkcep.runtime.state_codec import StateCodec, program_digest, programs
 
 log = logging.getLogger("sparkcep.runtime.streaming")
 
@@ -121,6 +127,15 @@ class StreamPlan:
     # the ordering operator runs before this one (PREV or NEXT): with late rows routed, it decides
     # which rows are late and passes them on marked (no event time)
     after_ordering: bool = False
+    # the clause's compiled identity (``CompiledMatch.function_name``, a digest of its plan)
+    program_id: str = ""
+
+    @functools.cached_property
+    def digest(self) -> bytes:
+        """Names the program in every key's stored state (``runtime.state_codec``)."""
+        return program_digest(self.program_id, self.input_schema, self.output_schema,
+                              self.event_time, self.order, self.window, self.time_zone,
+                              self.order_time, self.late_row_type, self.after_ordering)
 
     @property
     def uncertain(self) -> bool:
@@ -185,7 +200,8 @@ def operator_input(spark, match: CompiledMatch, args=None):
         [pa.field(f.name, _arrow_type(f.dataType, time_zone), True) for f in frame.schema.fields])
     stream_plan = StreamPlan(plan, input_schema, output_schema, event_time, order,
                              int(plan.spec.within), time_zone, match.source,
-                             order[0][0] if release else None, late_row_type, bool(match.shifts))
+                             order[0][0] if release else None, late_row_type, bool(match.shifts),
+                             match.function_name)
     return stream_plan, frame, keys, return_type
 
 
@@ -255,7 +271,7 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
                           for f in schema.fields])
 
     release = OrderedRelease(arrow(frame.schema), arrow(output), event_time, order, match.shifts,
-                             match.late_rows)
+                             match.late_rows, match.function_name)
     use_rocksdb(spark)
     ordered = frame.groupBy(*keys).transformWithState(
         statefulProcessor=_ordering_processor(release), outputStructType=output,
@@ -351,15 +367,13 @@ def _processor(stream_plan: StreamPlan):
                 yield from self.core.to_rows(batch)
 
         def _load(self) -> "SegmentState":
-            values = {name: (v.get() if v.exists() else None) for name, v in self.state.items()}
-            return SegmentState.load(values)
+            try:
+                return _load_state(self.state, self.core.codec)
+            except SparkCepError as error:
+                raise for_worker(error) from None
 
         def _store(self, state: "SegmentState", expired: int | None, watermark_ms: int) -> None:
-            for name, value in state.dump().items():
-                if value is None:
-                    self.state[name].clear()
-                else:
-                    self.state[name].update(value)
+            _store_state(self.state, state, self.core.codec)
             closes_at = None if stream_plan.order_time else stream_plan.closes_at(state.last_key)
             _set_timers(self.handle, state.timers(closes_at), expired, watermark_ms)
 
@@ -367,6 +381,20 @@ def _processor(stream_plan: StreamPlan):
             pass  # nothing to release: every value lives in the state store
 
     return MatchProcessor()
+
+
+def _load_state(variables: dict, codec: StateCodec) -> "SegmentState":
+    """The key's state from its state variables (``get`` is None when a variable is unset)."""
+    return SegmentState.load({name: variable.get() for name, variable in variables.items()}, codec)
+
+
+def _store_state(variables: dict, state: "SegmentState", codec: StateCodec) -> None:
+    """Write the variables that changed (``SegmentState.dump``), clear the emptied ones."""
+    for name, value in state.dump(codec).items():
+        if value is None:
+            variables[name].clear()
+        else:
+            variables[name].update(value)
 
 
 def _set_timers(handle, wanted, expired: int | None, watermark_ms: int) -> None:
@@ -392,6 +420,7 @@ def _ordering_processor(release: "OrderedRelease"):
     class OrderingProcessor(StatefulProcessor):
         def init(self, handle) -> None:
             self.handle = handle
+            self.codec = programs(release.digest)
             self.state = {
                 name: handle.getValueState(name, schema) for name, schema in _state_schemas().items()}
 
@@ -404,14 +433,12 @@ def _ordering_processor(release: "OrderedRelease"):
                                  expiredTimerInfo.getExpiryTimeInMs())
 
         def _run(self, tables, watermark_ms, expired=None):
-            values = {name: (v.get() if v.exists() else None) for name, v in self.state.items()}
-            state = SegmentState.load(values)  # ``runner`` holds the last rows' PREV arguments
+            try:  # ``runner`` holds the last rows' PREV arguments and the rows awaiting NEXT
+                state = _load_state(self.state, self.codec)
+            except SparkCepError as error:
+                raise for_worker(error) from None
             released = release.advance(state, tables, watermark_ms * 1000)
-            for name, value in state.dump().items():
-                if value is None:
-                    self.state[name].clear()
-                else:
-                    self.state[name].update(value)
+            _store_state(self.state, state, self.codec)
             _set_timers(self.handle, state.timers(None), expired, watermark_ms)
             if released is not None:
                 yield from rows_of(released)
@@ -436,6 +463,13 @@ class OrderedRelease:
     order: tuple[tuple[str, bool, bool], ...]
     shifts: tuple[tuple[str, int, str], ...]
     late_rows: bool = False  # late rows routed (``_late_rows``)
+    program_id: str = ""  # the clause's ``CompiledMatch.function_name``
+
+    @functools.cached_property
+    def digest(self) -> bytes:
+        """Names the operator in every key's stored state (``runtime.state_codec``)."""
+        return program_digest("ordering", self.program_id, self.input_schema, self.output_schema,
+                              self.event_time, self.order, self.shifts, self.late_rows)
 
     def from_rows(self, rows) -> pa.Table:
         return arrow_from_rows(rows, self.input_schema, self.event_time)
@@ -473,6 +507,7 @@ class OrderedRelease:
         kept = window.slice(0, before + leaving)
         state.runner = (kept.slice(max(0, kept.num_rows - back)),
                         released.slice(leaving) if ahead and leaving < released.num_rows else None)
+        state.runner_changed = True
         if not leaving:
             return routed
         if self.late_rows:
@@ -589,29 +624,46 @@ class SegmentState:
     matches: int = 0  # matches output so far in this partition
     segment_base: int = 0  # matches before the open segment (its MATCH_NUMBER offset)
     late: int = 0  # rows dropped as late by the operator
+    # set by whoever changes ``runner`` (fed, finished, replaced): it is written back then only
+    runner_changed: bool = False
+    # what was loaded, so that ``dump`` writes only what changed
+    loaded: tuple = field(default=(None, False, None), repr=False, compare=False)
 
     @classmethod
-    def load(cls, values: dict) -> "SegmentState":
+    def load(cls, values: dict, codec: StateCodec) -> "SegmentState":
+        """The state from the values of its state variables (None: unset), each blob checked
+        against ``codec``'s program (``STREAM_STATE_INCOMPATIBLE`` otherwise)."""
         state = cls()
         if values.get("pending") is not None and values["pending"][0] is not None:
-            state.pending = pa.ipc.open_stream(io.BytesIO(values["pending"][0])).read_all()
+            state.pending = codec.decode_table(values["pending"][0])
         if values.get("runner") is not None and values["runner"][0] is not None:
-            state.runner = pickle.loads(values["runner"][0])
+            state.runner = codec.decode(values["runner"][0])
+        progress = None
         if values.get("progress") is not None:
-            for name, value in zip(_PROGRESS, values["progress"]):
-                setattr(state, name, int(value))
+            progress = tuple(int(value) for value in values["progress"])
+            for name, value in zip(_PROGRESS, progress):
+                setattr(state, name, value)
+        state.loaded = (state.pending, state.runner is not None, progress)
         return state
 
-    def dump(self) -> dict:
-        pending = None
-        if self.pending is not None and self.pending.num_rows:
-            sink = io.BytesIO()
-            with pa.ipc.new_stream(sink, self.pending.schema) as writer:
-                writer.write_table(self.pending)
-            pending = (sink.getvalue(),)
-        runner = None if self.runner is None else (_dumps(self.runner),)
-        return {"pending": pending, "runner": runner,
-                "progress": tuple(getattr(self, name) for name in _PROGRESS)}
+    def dump(self, codec: StateCodec) -> dict:
+        """The state variables to write: name -> value, or None to clear it; a variable whose
+        value did not change since ``load`` is left out (not written)."""
+        out = {}
+        loaded_pending, had_runner, loaded_progress = self.loaded
+        if self.pending is not loaded_pending:
+            empty = self.pending is None or not self.pending.num_rows
+            if not (empty and loaded_pending is None):
+                out["pending"] = None if empty else (codec.encode_table(self.pending),)
+        if self.runner is None:
+            if had_runner:
+                out["runner"] = None
+        elif self.runner_changed or not had_runner:
+            out["runner"] = (codec.encode(self.runner),)
+        progress = tuple(getattr(self, name) for name in _PROGRESS)
+        if progress != loaded_progress:
+            out["progress"] = progress
+        return out
 
     def timers(self, closes_at: int | None) -> list[int]:
         """Event-time timers (ms) that wake the key when the watermark passes its earliest
@@ -629,12 +681,6 @@ class SegmentState:
 _EVENT_KEY = "__sparkcep_event_micros"
 
 
-def _dumps(runner) -> bytes:
-    from pyspark import cloudpickle  # the engines' compiled conditions are closures
-
-    return cloudpickle.dumps(runner)
-
-
 class SegmentMatcher:
     """Releases rows in order and drives a ``PartitionRunner`` per segment; pure PyArrow (the
     processor above is the only part that talks to Spark), so tests can drive it directly."""
@@ -645,6 +691,14 @@ class SegmentMatcher:
         n_pass = len(plan.passthrough_columns)
         self.match_numbers = [n_pass + i for i, c in enumerate(plan.components)
                               if isinstance(c, MatchNumber)]
+
+    @functools.cached_property
+    def codec(self) -> StateCodec:
+        """The worker's program for this plan: its runners' template and their state codec."""
+        from sparkcep.runtime.partition_runner import PartitionRunner
+
+        plan, schema = self.stream.plan, self.stream.output_schema
+        return programs(self.stream.digest, lambda: PartitionRunner(plan, schema), roots=(plan,))
 
     # -- conversions ----------------------------------------------------------------------------
 
@@ -677,9 +731,7 @@ class SegmentMatcher:
         if released is not None:
             output += self._feed(state, released)
         if state.runner is not None and watermark >= self.stream.closes_at(state.last_key):
-            output += self._numbered(state, list(state.runner.finish()), state.runner)
-            state.runner = None
-            state.segment_base = state.matches
+            output += self._finish(state)
         return output
 
     def _late_rows(self, late: list[pa.Table]) -> list[pa.RecordBatch]:
@@ -713,18 +765,22 @@ class SegmentMatcher:
                 output += self._feed(state, table.slice(start, cut - start))
                 start = cut
             if state.runner is not None:
-                output += self._numbered(state, list(state.runner.finish()), state.runner)
-                state.runner = None
-                state.segment_base = state.matches
+                output += self._finish(state)
         if start < table.num_rows:
             output += self._feed(state, table.slice(start))
         return output
 
+    def _finish(self, state: SegmentState) -> list[pa.RecordBatch]:
+        """Close the open segment: its runner's last matches; the next row starts a new one."""
+        output = self._numbered(state, list(state.runner.finish()), state.runner)
+        state.runner = None
+        state.segment_base = state.matches
+        return output
+
     def _feed(self, state: SegmentState, table: pa.Table) -> list[pa.RecordBatch]:
         if state.runner is None:
-            from sparkcep.runtime.partition_runner import PartitionRunner
-
-            state.runner = PartitionRunner(self.stream.plan, self.stream.output_schema)
+            state.runner = self.codec.new()
+        state.runner_changed = True
         state.last_key = max(state.last_key, self._last_key(table))
         batch = table.drop_columns([_EVENT_KEY]).combine_chunks().to_batches()[0]
         return self._numbered(state, list(state.runner.feed(batch)), state.runner)

@@ -15,6 +15,7 @@ import pytest
 
 from sparkcep.compiler.lowering import LATE_ROW_COLUMN, RELEASE_COLUMN
 from sparkcep.runtime.streaming import _EVENT_KEY, OrderedRelease, SegmentState
+from tests.streaming.state_store import KeyStore
 
 TS = pa.timestamp("us", "UTC")
 SECOND = 1_000_000
@@ -39,6 +40,7 @@ def test_every_row_leaves_once_late_or_in_order(seed):
     delay = rng.choice([0, 2, 10])
     release = OrderedRelease(INPUT, OUTPUT, "ts", (("ts", False, True),), SHIFTS, late_rows=True)
     state, watermark, newest, value = SegmentState(), -1, None, iter(range(10**6))
+    store = KeyStore()
     on_time, late_rows, got_rows, got_late = [], [], [], []
     times = iter(rng.sample(range(1, 2_000), 600))  # distinct: ORDER BY has no ties
     batches = rng.randint(1, 12)
@@ -55,7 +57,7 @@ def test_every_row_leaves_once_late_or_in_order(seed):
         for t, v in chunk:  # the oracle's rule
             (late_rows if t is None or t * SECOND <= watermark else on_time).append((t, v))
         newest = max([newest or 0, *(t for t, _ in chunk if t is not None)])
-        state = SegmentState.load(state.dump())
+        state = store.round_trip(state)
         out = release.advance(state, [_table(chunk)] if chunk else [], watermark)
         if out is None:
             continue

@@ -14,6 +14,7 @@ import pytest
 
 from sparkcep.compiler.lowering import RELEASE_COLUMN
 from sparkcep.runtime.streaming import _EVENT_KEY, OrderedRelease, SegmentState
+from tests.streaming.state_store import KeyStore
 
 TS = pa.timestamp("us", "UTC")
 SHIFTS = (("__sparkcep_a0", 2, "__sparkcep_p0"), ("__sparkcep_a1", -3, "__sparkcep_p1"))
@@ -56,6 +57,7 @@ def test_prev_and_next_as_lag_and_lead(seed):
     rows, batches = _arrivals(rng, rng.randint(1, 30), delay)
     release = OrderedRelease(INPUT, OUTPUT, "ts", (("ts", False, True),), SHIFTS)
     state, got, watermark, newest = SegmentState(), [], -1, None
+    store = KeyStore()
     for chunk in [*batches, None]:  # None: the end
         previous = watermark
         if chunk is not None:
@@ -64,7 +66,7 @@ def test_prev_and_next_as_lag_and_lead(seed):
             watermark = watermark if newest is None else max(watermark, (newest - delay) * SECOND)
         else:
             watermark = 10**9 * SECOND  # the end: the watermark passes everything
-        state = SegmentState.load(state.dump())  # through the state store's bytes
+        state = store.round_trip(state)  # through the state store's bytes
         out = release.advance(state, [_table(chunk)] if chunk else [], watermark)
         if out is None:
             continue

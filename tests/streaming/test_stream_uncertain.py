@@ -171,6 +171,7 @@ def test_segments_close_exactly_when_no_row_can_still_overlap(spark, tmp_path, s
 
     from sparkcep.compiler.rewrite import compile_statement
     from sparkcep.runtime.streaming import _EVENT_KEY, SegmentMatcher, SegmentState, operator_input
+    from tests.streaming.state_store import KeyStore
 
     rng = random.Random(f"sparkcep-uncertain-boundary-{strategy}")
     rows = _microsecond_rows(rng, partitions=60)
@@ -198,10 +199,10 @@ def test_segments_close_exactly_when_no_row_can_still_overlap(spark, tmp_path, s
             part = table.filter(pc.equal(table.column("user_id"), key))
             part = part.take(pc.sort_indices(part, sort_keys=[(_EVENT_KEY, "ascending")]))
             event = part.column(_EVENT_KEY).to_pylist()
-            state = SegmentState()
+            state, store = SegmentState(), KeyStore(matcher.codec)
             for chunk, watermark in _schedule(rng, event):
                 out += matcher.advance(state, [part.take(pa.array(chunk, pa.int64()))], watermark)
-                state = SegmentState.load(state.dump())
+                state = store.round_trip(state)
             out += matcher.advance(state, [], event[-1] + 10 ** 12)
             assert state.runner is None
         got = pa.Table.from_batches(out).rename_columns(want.column_names)

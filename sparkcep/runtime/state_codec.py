@@ -1,0 +1,207 @@
+"""A stream's per-key state as data: the engines' runs, held rows and counters, never the
+compiled program.
+
+A ``PartitionRunner`` is program and data. The program — the typed plan, the compiled DEFINE
+conditions and MEASURES components (closures), Arrow schemas and types, and every other frozen
+value built from the plan — is the same for every partition key; the data — open runs, buffered
+rows, counters — is the key's own. A worker builds the program once per plan (a fresh
+*template* runner, cached by the plan's digest in ``programs``) and records its objects; a
+key's runner is encoded with the standard ``pickle`` in which each recorded object is written
+as its number in that record (``persistent_id``) and read back as the worker's own object, so
+the state store holds only the data, and loading it rebuilds no condition. A new key's runner
+is the template decoded, sharing its program.
+
+Each encoded value starts with a header: ``STATE_MAGIC``, the state format and the 16-byte
+digest of the plan (``program_digest``: the clause's compiled identity, its Arrow schemas,
+the session time zone, the WITHIN window, the state format). A value whose header is missing
+(written by sparkcep before state format 2: a pickled program) or whose digest differs (the
+statement or its input changed since the checkpoint was written) is refused with
+``STREAM_STATE_INCOMPATIBLE``, which says what to do: resuming from it would match with a
+program the rows were not buffered for.
+
+The record is made by pickling the template, so it is the same in every process for the same
+plan and code: objects are numbered in the order pickle meets them, dict order is insertion
+order, and a set is recorded whole (its order of iteration is never used).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import pickle
+import re
+import types
+from collections import OrderedDict
+from typing import Callable
+
+import pyarrow as pa
+
+from sparkcep.errors import MatchRuntimeError
+
+STATE_FORMAT = 2
+STATE_MAGIC = b"SCEP"
+_HEADER = len(STATE_MAGIC) + 1 + 16
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+
+def program_digest(*parts) -> bytes:
+    """The 16-byte digest naming a program: ``parts`` are strings (deterministic in every
+    process: the clause's function name is itself a digest of its compiled plan)."""
+    text = "\x00".join(str(part) for part in (STATE_FORMAT, *parts))
+    return hashlib.sha256(text.encode()).digest()[:16]
+
+
+def _is_program(obj) -> bool:
+    """Whether ``obj`` belongs to the program: code, Arrow types and schemas, and immutable
+    values (frozen dataclasses holding no mutable container, frozensets)."""
+    if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, pa.DataType, pa.Schema,
+                        pa.Field, frozenset, re.Pattern)):
+        return True
+    if isinstance(obj, type) or isinstance(obj, types.ModuleType):
+        return False  # pickled by reference anyway
+    if dataclasses.is_dataclass(obj) and obj.__dataclass_params__.frozen:
+        return not any(isinstance(getattr(obj, f.name, None), (list, dict, set, bytearray))
+                       or type(getattr(obj, f.name, None)).__module__ == "numpy"
+                       for f in dataclasses.fields(obj))
+    return False
+
+
+class _Recorder(pickle.Pickler):
+    """Pickles the template, numbering every program object it meets instead of writing it."""
+
+    def __init__(self, file) -> None:
+        super().__init__(file, protocol=_PROTOCOL)
+        self.objects: list = []
+        self.numbers: dict[int, int] = {}
+
+    def persistent_id(self, obj):
+        number = self.numbers.get(id(obj))
+        if number is not None:
+            return number
+        if _is_program(obj):
+            self.numbers[id(obj)] = number = len(self.objects)
+            self.objects.append(obj)
+            return number
+        return None
+
+
+class _Encoder(pickle.Pickler):
+    def __init__(self, file, numbers: dict[int, int]) -> None:
+        super().__init__(file, protocol=_PROTOCOL)
+        self.numbers = numbers
+
+    def persistent_id(self, obj):
+        return self.numbers.get(id(obj))
+
+
+def _CodeEncoder(file, numbers: dict[int, int]):
+    from pyspark import cloudpickle
+
+    class CodeEncoder(cloudpickle.Pickler):
+        def persistent_id(self, obj):
+            return numbers.get(id(obj))
+
+    return CodeEncoder(file, protocol=_PROTOCOL)
+
+
+class _Decoder(pickle.Unpickler):
+    def __init__(self, file, objects: list) -> None:
+        super().__init__(file)
+        self.objects = objects
+
+    def persistent_load(self, number):
+        return self.objects[number]
+
+
+def incompatible(reason: str) -> MatchRuntimeError:
+    return MatchRuntimeError(
+        "STREAM_STATE_INCOMPATIBLE",
+        f"the checkpoint's state was written {reason}, so the stream cannot resume from it: start "
+        "the query with a new checkpoint location (and the input it should read from there); the "
+        "matches already written stay where they are")
+
+
+class StateCodec:
+    """Encodes and decodes one plan's per-key values (see the module docstring)."""
+
+    def __init__(self, digest: bytes, template: Callable[[], object] | None = None,
+                 roots: tuple = ()) -> None:
+        self.digest = digest
+        self.header = STATE_MAGIC + bytes([STATE_FORMAT]) + digest
+        self.objects: list = []
+        self.numbers: dict[int, int] = {}
+        self._template_bytes = None
+        if template is not None:
+            sink = io.BytesIO()
+            recorder = _Recorder(sink)
+            for root in roots:  # program objects of their own (the plan: never changed)
+                recorder.numbers[id(root)] = len(recorder.objects)
+                recorder.objects.append(root)
+            recorder.dump(template())
+            self.objects, self.numbers = recorder.objects, recorder.numbers
+            self._template_bytes = sink.getvalue()
+
+    def new(self):
+        """A fresh runner sharing the worker's program (the template, decoded)."""
+        return _Decoder(io.BytesIO(self._template_bytes), self.objects).load()
+
+    def encode(self, value) -> bytes:
+        sink = io.BytesIO()
+        sink.write(self.header)
+        try:
+            _Encoder(sink, self.numbers).dump(value)
+        except (pickle.PicklingError, AttributeError, TypeError):
+            # code made after the template (none of today's engines does): pickled by value,
+            # slower but exact; the standard unpickler reads it back
+            sink = io.BytesIO()
+            sink.write(self.header)
+            _CodeEncoder(sink, self.numbers).dump(value)
+        return sink.getvalue()
+
+    def decode(self, blob: bytes):
+        self.check(blob)
+        return _Decoder(io.BytesIO(memoryview(blob)[_HEADER:]), self.objects).load()
+
+    def encode_table(self, table: pa.Table) -> bytes:
+        sink = io.BytesIO()
+        sink.write(self.header)
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        return sink.getvalue()
+
+    def decode_table(self, blob: bytes) -> pa.Table:
+        self.check(blob)
+        return pa.ipc.open_stream(pa.py_buffer(blob)[_HEADER:]).read_all()
+
+    def check(self, blob: bytes) -> None:
+        if blob[:len(STATE_MAGIC)] != STATE_MAGIC:
+            raise incompatible("by an earlier sparkcep (state format 1)")
+        if blob[len(STATE_MAGIC)] != STATE_FORMAT:
+            raise incompatible(f"in state format {blob[len(STATE_MAGIC)]}, this sparkcep "
+                               f"reads format {STATE_FORMAT}")
+        if bytes(blob[len(STATE_MAGIC) + 1:_HEADER]) != self.digest:
+            raise incompatible("for another statement (its MATCH_RECOGNIZE clause, its input's "
+                               "columns or types, or the session time zone changed since)")
+
+
+#: the programs built in this worker, by digest (a worker may run several clauses' tasks)
+_PROGRAMS: OrderedDict[bytes, StateCodec] = OrderedDict()
+_KEPT = 8
+
+
+def programs(digest: bytes, template: Callable[[], object] | None = None,
+             roots: tuple = ()) -> StateCodec:
+    """The worker's codec for ``digest``, built (with ``template`` and ``roots``, objects the
+    program holds that are never changed) on first use."""
+    codec = _PROGRAMS.get(digest)
+    if codec is None:
+        codec = _PROGRAMS[digest] = StateCodec(digest, template, roots)
+        while len(_PROGRAMS) > _KEPT:
+            _PROGRAMS.popitem(last=False)
+    else:
+        _PROGRAMS.move_to_end(digest)
+    return codec
+
+
+__all__ = ["STATE_FORMAT", "STATE_MAGIC", "StateCodec", "incompatible", "program_digest", "programs"]

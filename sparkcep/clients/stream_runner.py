@@ -160,7 +160,10 @@ def run_stream(spark, text: str, output_format: str, output: str | None, checkpo
             writer = writer.foreachBatch(print_batch)
         if until_idle:
             writer = writer.trigger(availableNow=True)
-        query = writer.start()
+        from sparkcep.runtime.streaming import state_partitions
+
+        with state_partitions(spark):
+            query = writer.start()
     silence_duplicate_logging(spark, (STREAM_FAILURE_LOGGER,))  # printed below, typed
     seen = -1
     try:

@@ -34,6 +34,7 @@ from sparkcep.compiler.lowering import LATE_ROW_COLUMN
 from sparkcep.compiler.rewrite import compile_statement, stream_view_name
 from sparkcep.compiler.statement_rules import check_statement
 from sparkcep.errors import AnalysisError, SparkCepError, for_worker
+from sparkcep.runtime.streaming import state_partitions
 
 #: the partition column of the folders written per micro-batch
 MICRO_BATCH_COLUMN = "micro_batch"
@@ -88,7 +89,8 @@ def start_stream(spark, text: str, *, checkpoint: str, late_rows: str, output: s
         stream = stream.trigger(availableNow=True)
     elif processing_time:
         stream = stream.trigger(processingTime=processing_time)
-    return stream.start()
+    with state_partitions(spark):
+        return stream.start()
 
 
 class _MicroBatchWriter:

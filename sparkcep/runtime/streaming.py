@@ -58,6 +58,7 @@ watermark, and emits it whole (``LATE_ROW_COLUMN``) beside the matches (``_relea
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Iterator
@@ -79,6 +80,8 @@ log = logging.getLogger("sparkcep.runtime.streaming")
 WATERMARK_METADATA = "spark.watermarkDelayMs"
 ROCKSDB_PROVIDER = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
 PROVIDER_CONF = "spark.sql.streaming.stateStore.providerClass"
+CHANGELOG_CONF = "spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled"
+SHUFFLE_PARTITIONS_CONF = "spark.sql.shuffle.partitions"
 GROUP_COLUMN = "__sparkcep_group"  # the one key of a clause without PARTITION BY
 NO_TIME = -(2 ** 63)  # "nothing released yet"
 
@@ -129,6 +132,10 @@ class StreamPlan:
     after_ordering: bool = False
     # the clause's compiled identity (``CompiledMatch.function_name``, a digest of its plan)
     program_id: str = ""
+    # the watermark delay (micros) of the event-time column: a key's rows up to its newest row
+    # minus the delay are released at once (``_release``); None after the ordering operator,
+    # whose rows come released and leave at once
+    delay: int | None = None
 
     @functools.cached_property
     def digest(self) -> bytes:
@@ -201,8 +208,14 @@ def operator_input(spark, match: CompiledMatch, args=None):
     stream_plan = StreamPlan(plan, input_schema, output_schema, event_time, order,
                              int(plan.spec.within), time_zone, match.source,
                              order[0][0] if release else None, late_row_type, bool(match.shifts),
-                             match.function_name)
+                             match.function_name,
+                             None if match.shifts else _delay(fields[event_time.lower()]))
     return stream_plan, frame, keys, return_type
+
+
+def _delay(field) -> int:
+    """The watermark delay (micros) of an event-time column (checked by ``_check_event_time``)."""
+    return int(field.metadata[WATERMARK_METADATA]) * 1000
 
 
 def _has_next(match: CompiledMatch) -> bool:
@@ -271,7 +284,8 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
                           for f in schema.fields])
 
     release = OrderedRelease(arrow(frame.schema), arrow(output), event_time, order, match.shifts,
-                             match.late_rows, match.function_name)
+                             match.late_rows, match.function_name,
+                             _delay(fields[event_time.lower()]))
     use_rocksdb(spark)
     ordered = frame.groupBy(*keys).transformWithState(
         statefulProcessor=_ordering_processor(release), outputStructType=output,
@@ -325,11 +339,34 @@ def _check_event_time(field, match: CompiledMatch) -> None:
 
 def use_rocksdb(spark) -> None:
     """The stateful operator needs the RocksDB state store; set it when the session uses another
-    (it is recorded in the query's checkpoint at its first start)."""
+    (it is recorded in the query's checkpoint at its first start). Unless the session says
+    otherwise, RocksDB commits a micro-batch as a changelog of the keys written instead of
+    uploading a snapshot of its files at every commit (snapshots are then made in the
+    background): the largest fixed cost of a micro-batch (docs/streaming.md, "Latency")."""
     current = spark.conf.get(PROVIDER_CONF, None)
     if current != ROCKSDB_PROVIDER:
         log.info("sparkcep: setting %s to RocksDB for the streaming MATCH_RECOGNIZE", PROVIDER_CONF)
         spark.conf.set(PROVIDER_CONF, ROCKSDB_PROVIDER)
+    if spark.conf.get(CHANGELOG_CONF, None) is None:
+        spark.conf.set(CHANGELOG_CONF, "true")
+
+
+@contextlib.contextmanager
+def state_partitions(spark):
+    """While a stream sparkcep starts is started (``sparkcep stream``, ``start_stream``): its
+    stateful operators get one state partition per core of the session
+    (``defaultParallelism``), at most ``spark.sql.shuffle.partitions``. Each state partition
+    is a task and a state store commit per operator and micro-batch, whether it holds one key
+    or a thousand, so on few cores the default (200 in Spark, 4 in ``local_session``) costs
+    more than it parallelises. Spark records the number in a new checkpoint, and a query
+    resumed from an existing one keeps its own; the session's setting is restored after."""
+    before = spark.conf.get(SHUFFLE_PARTITIONS_CONF)
+    wanted = min(int(before), max(1, spark.sparkContext.defaultParallelism))
+    spark.conf.set(SHUFFLE_PARTITIONS_CONF, str(wanted))
+    try:
+        yield wanted
+    finally:
+        spark.conf.set(SHUFFLE_PARTITIONS_CONF, before)
 
 
 # -- the processor --------------------------------------------------------------------------------
@@ -464,6 +501,7 @@ class OrderedRelease:
     shifts: tuple[tuple[str, int, str], ...]
     late_rows: bool = False  # late rows routed (``_late_rows``)
     program_id: str = ""  # the clause's ``CompiledMatch.function_name``
+    delay: int | None = None  # the watermark delay (micros): see ``_release``
 
     @functools.cached_property
     def digest(self) -> bytes:
@@ -480,7 +518,8 @@ class OrderedRelease:
         successors). A released row's place in the order is final (``SegmentMatcher.advance``),
         so its k-th successor in the released rows is the one ``lead`` reads in a batch query."""
         late: list[pa.Table] | None = [] if self.late_rows else None
-        released = _release(state, tables, watermark, self.order, late, judge=self.late_rows)
+        released = _release(state, tables, watermark, self.order, late, judge=self.late_rows,
+                            delay=self.delay)
         routed = self._late_rows(late) if late else None
         if released is None:
             return routed
@@ -537,12 +576,21 @@ class OrderedRelease:
 
 
 def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, order,
-             late: list[pa.Table] | None = None, judge: bool = False) -> pa.Table | None:
-    """Add the new rows to the held ones and take out, in ORDER BY order, those the watermark
-    (micros) has reached. A row without an event time, or at or before what was released, is
-    late: counted and dropped (Spark has dropped the rows at or before the previous micro-batch's
-    watermark already). Late rows are appended to ``late`` when it is given (late rows routed).
-    An operator that ``judge``s lateness (Spark's filter off: the first operator, when late rows
+             late: list[pa.Table] | None = None, judge: bool = False, delay: int | None = None,
+             at_once: bool = False) -> pa.Table | None:
+    """Add the new rows to the held ones and take out, in ORDER BY order, those whose place in
+    the order is final: those the watermark (micros) has reached and, with the watermark
+    ``delay``, those at or before the key's newest row minus the delay. Spark's watermark is
+    the newest row of any key minus the delay, and a row at or before the watermark of the
+    micro-batch that reads it is late (below), so no row still to come precedes them: the key
+    releases them in the micro-batch that reads its newest row, instead of the next one, whose
+    watermark would pass them. An operator after the ordering operator gets released rows only
+    and releases them ``at_once``.
+
+    A row without an event time, or at or before what its key released, is late: counted and
+    dropped (Spark has dropped the rows at or before the previous micro-batch's watermark
+    already). Late rows are appended to ``late`` when it is given (late rows routed). An
+    operator that ``judge``s lateness (Spark's filter off: the first operator, when late rows
     are routed) also calls late a row at or before the current ``watermark``: one rule for every
     key, by which every row passed on is after the watermark of the micro-batch it leaves in, as
     Spark requires of an operator's output and as closing a segment assumes (docs/streaming.md,
@@ -560,9 +608,13 @@ def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, orde
         if LATE_ROW_COLUMN in kept.column_names:
             kept = kept.drop_columns([LATE_ROW_COLUMN])
         state.pending = kept if state.pending is None else pa.concat_tables([state.pending, kept])
+    bound = watermark
+    if state.pending is not None and state.pending.num_rows and (at_once or delay is not None):
+        newest = pc.max(state.pending.column(_EVENT_KEY)).as_py()
+        bound = max(bound, newest if at_once else newest - delay)
     released = None
-    if state.pending is not None and state.pending.num_rows and watermark > state.released:
-        passed = pc.less_equal(state.pending.column(_EVENT_KEY), pa.scalar(watermark, pa.int64()))
+    if state.pending is not None and state.pending.num_rows and bound > state.released:
+        passed = pc.less_equal(state.pending.column(_EVENT_KEY), pa.scalar(bound, pa.int64()))
         taken = state.pending.filter(passed)
         state.pending = state.pending.filter(pc.invert(passed))
         if taken.num_rows:
@@ -570,8 +622,8 @@ def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, orde
                      "at_start" if nulls_first else "at_end")
                     for name, descending, nulls_first in order]
             released = taken.take(pc.sort_indices(taken, sort_keys=keys))
-    if watermark > state.released:
-        state.released = watermark
+    if bound > state.released:
+        state.released = bound
     if state.pending is not None and not state.pending.num_rows:
         state.pending = None
     return released
@@ -724,7 +776,8 @@ class SegmentMatcher:
         the segment's rows."""
         late: list[pa.Table] | None = [] if self.stream.late_row_type is not None else None
         released = _release(state, tables, watermark, self.stream.order, late,
-                            judge=late is not None and not self.stream.after_ordering)
+                            judge=late is not None and not self.stream.after_ordering,
+                            delay=self.stream.delay, at_once=self.stream.after_ordering)
         output = self._late_rows(late) if late else []
         if self.stream.order_time is not None:  # NEXT: closed at gaps (see ``_feed_by_gaps``)
             return output if released is None else output + self._feed_by_gaps(state, released)

@@ -78,3 +78,40 @@ def test_prev_and_next_as_lag_and_lead(seed):
     want = [(t, v, values[i - 2] if i >= 2 else None, values[i + 3], rows[i + 3][0])
             for i, (t, v) in enumerate(rows) if i + 3 < len(rows)]
     assert [(int(r[0].timestamp()), r[1], r[2], r[3], int(r[4].timestamp())) for r in got] == want
+
+
+PREV_ONLY = (("__sparkcep_a0", 2, "__sparkcep_p0"),)
+PREV_OUTPUT = pa.schema([("ts", TS), ("v", pa.int64()), ("__sparkcep_a1", pa.int64()),
+                         ("__sparkcep_p0", pa.int64())])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rows_leave_in_the_micro_batch_that_reads_their_keys_newest_row(seed):
+    """Spark's watermark lags one micro-batch: that of micro-batch j is the newest row of the
+    micro-batches before it minus the delay. With the delay known, a key releases every row at or
+    before its newest row minus the delay in the micro-batch that reads that newest row (no
+    row still to come precedes them: it would be late), without it only what the watermark
+    passed; either way the rows leave once each, in order, with PREV as ``lag``."""
+    rng = random.Random(seed)
+    delay = rng.choice([0, 3, 20])
+    rows, batches = _arrivals(rng, rng.randint(1, 30), delay)
+    values = [v for _, v in rows]
+    want = [(t, v, values[i - 2] if i >= 2 else None) for i, (t, v) in enumerate(rows)]
+    for early in (True, False):
+        release = OrderedRelease(INPUT, PREV_OUTPUT, "ts", (("ts", False, True),), PREV_ONLY,
+                                 delay=delay * SECOND if early else None)
+        state, store, got, newest, watermark = SegmentState(), KeyStore(), [], None, -1
+        for chunk in [*batches, None]:  # None: the end
+            if chunk is None:
+                watermark = 10**9 * SECOND
+            state = store.round_trip(state)
+            out = release.advance(state, [_table(chunk)] if chunk else [], watermark)
+            if out is not None:
+                got += [(int(r["ts"].timestamp()), r["v"], r["__sparkcep_p0"])
+                        for r in out.to_pylist()]
+            if chunk:
+                newest = max([t for t, _ in chunk] + ([newest] if newest is not None else []))
+                final = (newest - delay) * SECOND if early else watermark
+                assert [r[0] for r in got] == [t for t, _ in rows if t * SECOND <= final]
+                watermark = max(watermark, (newest - delay) * SECOND)  # the next micro-batch's
+        assert got == want and state.late == 0

@@ -87,20 +87,37 @@ class _Recorder(pickle.Pickler):
 
 
 class _Encoder(pickle.Pickler):
-    def __init__(self, file, numbers: dict[int, int]) -> None:
+    """Writes a program object as a call that finds it in the worker's program on load. It is
+    ``reducer_override``, not ``persistent_id``: pickle calls it only for objects other than
+    the built-in values (numbers, strings, lists, dicts, ...), which are most of a runner's data
+    and are never program objects here (``_is_program``)."""
+
+    def __init__(self, file, numbers: dict[int, int], digest: bytes) -> None:
         super().__init__(file, protocol=_PROTOCOL)
         self.numbers = numbers
+        self.digest = digest
 
-    def persistent_id(self, obj):
-        return self.numbers.get(id(obj))
+    def reducer_override(self, obj):
+        number = self.numbers.get(id(obj))
+        if number is None:
+            return NotImplemented
+        return _program_object, (self.digest, number)
 
 
-def _CodeEncoder(file, numbers: dict[int, int]):
+def _program_object(digest: bytes, number: int):
+    """Stands for a program object in an encoded value; ``_Decoder`` reads it as the object."""
+    raise pickle.UnpicklingError("a stored stream state is read by StateCodec.decode only")
+
+
+def _CodeEncoder(file, numbers: dict[int, int], digest: bytes):
     from pyspark import cloudpickle
 
     class CodeEncoder(cloudpickle.Pickler):
-        def persistent_id(self, obj):
-            return numbers.get(id(obj))
+        def reducer_override(self, obj):
+            number = numbers.get(id(obj))
+            if number is None:
+                return super().reducer_override(obj)
+            return _program_object, (digest, number)
 
     return CodeEncoder(file, protocol=_PROTOCOL)
 
@@ -110,7 +127,15 @@ class _Decoder(pickle.Unpickler):
         super().__init__(file)
         self.objects = objects
 
-    def persistent_load(self, number):
+    def persistent_load(self, number):  # the template's program objects (``_Recorder``)
+        return self.objects[number]
+
+    def find_class(self, module, name):
+        if module == __name__ and name == "_program_object":
+            return self._program_object
+        return super().find_class(module, name)
+
+    def _program_object(self, digest: bytes, number: int):  # written by ``_Encoder``
         return self.objects[number]
 
 
@@ -150,13 +175,13 @@ class StateCodec:
         sink = io.BytesIO()
         sink.write(self.header)
         try:
-            _Encoder(sink, self.numbers).dump(value)
+            _Encoder(sink, self.numbers, self.digest).dump(value)
         except (pickle.PicklingError, AttributeError, TypeError):
             # code made after the template (none of today's engines does): pickled by value,
             # slower but exact; the standard unpickler reads it back
             sink = io.BytesIO()
             sink.write(self.header)
-            _CodeEncoder(sink, self.numbers).dump(value)
+            _CodeEncoder(sink, self.numbers, self.digest).dump(value)
         return sink.getvalue()
 
     def decode(self, blob: bytes):

@@ -55,3 +55,31 @@ def test_restart_from_checkpoint_gives_each_match_once(spark, tmp_path):
                    if r["user_id"] != "~sentinel"), key=repr)
     assert 0 < first_run < len(want)  # the restart had matches left to find
     assert got == want
+
+
+def test_a_checkpoint_of_another_statement_is_refused_with_what_to_do(spark, tmp_path):
+    """Restarted with a changed DEFINE (same output columns: Spark's own checks pass), the
+    stored runs belong to another program: the query stops with STREAM_STATE_INCOMPATIBLE,
+    raised on an executor and typed on the driver, rather than resume with the wrong program."""
+    rng = random.Random("sparkcep-stream-restart-changed")
+    files = _micro_batches(random_rows(rng, partitions=6), 3, rng.randint(0, 10**6))
+    statement = "SELECT * FROM events" + CLAUSE.format(**CASES["next_match"])
+    changed = statement.replace("B.v > FIRST(A.v)", "B.v >= FIRST(A.v)")
+    assert changed != statement
+    source, sink, checkpoint = tmp_path / "in", tmp_path / "out", tmp_path / "checkpoint"
+    source.mkdir()
+    _write(str(source), files[:2])
+    query = _start(spark, source, sink, checkpoint, statement)
+    try:
+        query.awaitTermination(300)
+    finally:
+        query.stop()
+    _write(str(source), files)
+    query = _start(spark, source, sink, checkpoint, changed)
+    try:
+        with pytest.raises(sparkcep.SparkCepError) as raised:
+            sparkcep.await_stream(query, 300, changed)
+    finally:
+        query.stop()
+    assert raised.value.code == "STREAM_STATE_INCOMPATIBLE"
+    assert "new checkpoint location" in str(raised.value).splitlines()[0]

@@ -109,8 +109,9 @@ NEXT MATCH and no NEXT in DEFINE); the other shapes, and Flink altogether when i
 installed, are skipped with a line on stderr.
 
 ``--backlog``: every file is in the folder before the query starts and Spark reads one per
-micro-batch as fast as it can (the state-size run: each micro-batch's ``stateOperators`` are
-kept in the result).
+micro-batch as fast as it can, without a trigger (one run per rate, whatever ``--triggers``
+says; the state-size run: each micro-batch's ``stateOperators`` are kept in the result, and the
+profile is over every micro-batch).
 
 ``--late-rows``: sparkcep routes late rows to a folder (``sparkcep.start_stream(...,
 late_rows=...)``, docs/streaming.md "Routing late rows") instead of dropping them: the cost of
@@ -726,8 +727,9 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
         durations = [p["durationMs"].get("triggerExecution", 0) / 1000 for p in progress]
         record["batch_s_p50"] = round(float(np.median(durations)), 2)
         record["batch_s_max"] = round(max(durations), 2)
-        # the micro-batches that started during the timed feed
-        feed = [p for p in progress if started <= progress_time(p) <= feed_end]
+        # the micro-batches that started during the timed feed (a backlog: all of them)
+        feed = progress if args.backlog else [
+            p for p in progress if started <= progress_time(p) <= feed_end]
         feed_s = [p["durationMs"].get("triggerExecution", 0) / 1000 for p in feed]
         record["feed_batch_s_p50"] = round(float(np.median(feed_s)), 2) if feed else None
         record["profile"] = batch_profile(feed)
@@ -908,7 +910,8 @@ def main() -> None:
                 print(f"skipped: {engine} cannot run the shape {shape} "
                       f"(only {sorted(FLINK_SHAPES)})", file=sys.stderr)
                 continue
-            triggers = [float(t) for t in args.triggers.split(",")] if engine == "spark" else [None]
+            triggers = ([float(t) for t in args.triggers.split(",")]
+                        if engine == "spark" and not args.backlog else [None])
             plan += [(shape, engine, trigger) for trigger in triggers]
     cell = 0
     for shape, engine, trigger in plan:
@@ -920,8 +923,7 @@ def main() -> None:
             cell += 1
             missed = False
             for source, src in runs:
-                record = run_one(engine, args, shape, rate,
-                                 None if args.backlog and engine == "spark" else trigger, seed, src)
+                record = run_one(engine, args, shape, rate, trigger, seed, src)
                 record["commit"] = commit
                 if engine == "spark":
                     record["source"] = source

@@ -5,7 +5,7 @@ decoded runner uses the worker's own compiled conditions.
 
 The reference is the batch query over the same rows (``sparkcep.sql``); each clause is one of
 the equivalence test's, with match-dependent DEFINEs (compiled to Python closures), over the
-SASE strategies and ALL ROWS PER MATCH. Only analysis runs on Spark: the clause's input rows
+SASE strategies. Only analysis runs on Spark: the clause's input rows
 are computed by a batch query and fed to ``SegmentMatcher`` directly, one key at a time.
 """
 
@@ -28,7 +28,7 @@ from tests.streaming.test_stream_equivalence import CASES, CLAUSE, COLUMNS, SCHE
 pytestmark = [pytest.mark.spark, pytest.mark.streaming]
 
 
-@pytest.mark.parametrize("case", ["strict", "next_match", "any_match", "all_rows"])
+@pytest.mark.parametrize("case", ["strict", "next_match", "any_match"])
 def test_runner_as_data_through_the_state_store(spark, tmp_path, monkeypatch, case):
     code_pickled = []
     monkeypatch.setattr(state_codec, "_CodeEncoder",

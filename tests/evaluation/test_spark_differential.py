@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import HealthCheck, Phase, assume, given, seed, settings
 from hypothesis import strategies as st
 
 from sparkcep.evaluation.binding import Semantics
@@ -40,9 +40,10 @@ pytestmark = pytest.mark.spark
 
 ROWS = 16
 EXPRESSIONS = 96
-BATCHES = int(os.environ.get("SPARKCEP_DIFFERENTIAL_BATCHES", 2))
+BATCHES = int(os.environ.get("SPARKCEP_DIFFERENTIAL_BATCHES", 1))
 SEED = int(os.environ.get("SPARKCEP_DIFFERENTIAL_SEED") or random.SystemRandom().randrange(2**32))
-ERROR_CELLS = 12  # per batch: rows where Python raised, asked of Spark one by one
+ERROR_CELLS = 4  # per batch: rows where Python raised, asked of Spark one by one (a query each)
+CORPUS_SHARE = 8  # a run checks every 8th corpus expression live (which eighth: by the seed)
 ZONE = corpus.ZONE
 RECORDED = Path(__file__).with_name("spark_answers.json")
 
@@ -114,6 +115,7 @@ def test_random_expressions_agree_with_spark(session):
     @given(table=grammar.rows(ROWS),
            expressions=st.lists(grammar.expressions(), min_size=EXPRESSIONS, max_size=EXPRESSIONS))
     def batch(table, expressions):
+        assume(len(set(expressions)) > EXPRESSIONS // 2)  # not hypothesis's simplest example
         _view(spark, table, "sparkcep_cases")
         tally.add(answer(spark, "sparkcep_cases", ROWS, expressions, semantics, error_cells=ERROR_CELLS,
                          rng=rng), semantics, ROWS)
@@ -132,13 +134,16 @@ def _kind(encoded):
 
 @pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
 def test_corpus_agrees_with_spark_and_with_the_recording(session):
-    """The fixed corpus against a live Spark: Python agrees, and Spark still gives the recorded
-    answers (otherwise rerun record_spark_answers.py and review the difference)."""
+    """An eighth of the fixed corpus (which one: by the seed; the quick suite checks all of it
+    against the recording) against a live Spark: Python agrees, and Spark still gives the
+    recorded answers (otherwise rerun record_spark_answers.py and review the difference)."""
     spark, semantics = session
     tally = Tally()
     started = time.monotonic()
     _view(spark, corpus.table_sql(), "sparkcep_corpus")
-    batch = answer(spark, "sparkcep_corpus", corpus.ROWS, corpus.expressions(), semantics, error_cells=24,
+    share = corpus.expressions()[SEED % CORPUS_SHARE::CORPUS_SHARE]
+    print(f"\nseed {SEED}: corpus expressions {SEED % CORPUS_SHARE}::{CORPUS_SHARE}")
+    batch = answer(spark, "sparkcep_corpus", corpus.ROWS, share, semantics, error_cells=ERROR_CELLS,
                    rng=random.Random(SEED))
     tally.add(batch, semantics, corpus.ROWS)
     tally.report(f"corpus, ANSI={semantics.ansi}, {time.monotonic() - started:.1f} s")
@@ -153,4 +158,4 @@ def test_corpus_agrees_with_spark_and_with_the_recording(session):
                 if now != then:
                     stale.append(f"{case.qualified} row {r}: Spark now {now!r}, recorded {then!r}")
     assert not stale, "rerun tests/evaluation/record_spark_answers.py:\n" + "\n".join(stale[:20])
-    assert {case.qualified for case in batch.cases} == set(answers)
+    assert {case.qualified for case in batch.cases} == {q for q, _ in share} & set(answers)

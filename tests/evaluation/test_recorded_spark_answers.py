@@ -11,6 +11,7 @@ code must each give Spark's value, NULL or error on every row.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,13 @@ from tests.evaluation.harness import lower
 from tests.evaluation.spark_oracle import Case, decode, disagreements
 
 RECORDED = json.loads(Path(__file__).with_name("spark_answers.json").read_text())
+
+
+@lru_cache(maxsize=None)
+def _lowered(qualified: str):
+    """Lowering does not depend on the ANSI setting: once per expression for both."""
+    values = ValueColumns()
+    return lower(qualified, values), tuple(values.texts)
 
 
 def test_the_recording_covers_the_corpus():
@@ -46,13 +54,11 @@ def test_python_evaluator_gives_sparks_recorded_answers(setting):
     bad: list[str] = []
     known: dict = {}
     for record in part["cases"]:
-        values = ValueColumns()
-        expression = lower(record["expression"], values)
-        missing = [t for t in values.texts if t not in columns]
+        expression, texts = _lowered(record["expression"])
+        missing = [t for t in texts if t not in columns]
         assert not missing, f"{record['expression']}: lowered to new value columns {missing}: re-record"
-        case = Case(record["expression"], "", expression, list(values.texts),
-                    [columns[t][0] for t in values.texts],
-                    [[columns[t][1][r] for t in values.texts] for r in range(RECORDED["rows"])],
+        case = Case(record["expression"], "", expression, list(texts), [columns[t][0] for t in texts],
+                    [[columns[t][1][r] for t in texts] for r in range(RECORDED["rows"])],
                     [decode(a) for a in record["answers"]])
         a, f, d = disagreements(case, semantics, known=known)
         agreed, failed, bad = agreed + a, failed + f, bad + d

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -153,28 +154,44 @@ def _answer(spark, table, rows, expressions, semantics, error_cells, rng) -> Bat
             batch.refused.append(qualified)
             continue
         accepted.append((qualified, plain, expression, sorted(used), column_types, forms))
-    # the value columns, computed by Spark (Catalyst computes them in the real query too); a
-    # group whose query fails is split until the failing expressions are alone
+    # the value columns, computed by Spark (Catalyst computes them in the real query too). When
+    # the query fails, the value columns Spark fails on (never a plain column) are found by
+    # splitting the others in halves; the expressions reading them fail in Spark's own part of
+    # the real query too, and are set aside
     value_rows: dict[int, list[list]] = {}
+    used_by = {i: set(item[3]) for i, item in enumerate(accepted)}
+    used = sorted(set().union(*used_by.values())) if accepted else []
 
-    def value_query(group):
-        used = sorted({c for i in group for c in accepted[i][3]})
-        cells = ", ".join(["r"] + [f"{values.texts[c]} AS v{c}" for c in used])
-        result = _rows_of(spark, f"SELECT {cells} FROM {table} ORDER BY r", batch)
-        if not isinstance(result, SparkFailed):
-            columns = {c: result.column(f"v{c}").to_pylist() for c in used}
-            full = [[columns[c][r] if c in columns else None for c in range(len(values.texts))]
-                    for r in range(result.num_rows)]
-            for i in group:
+    def value_query(columns):
+        cells = ", ".join(["r"] + [f"{values.texts[c]} AS v{c}" for c in columns])
+        return _rows_of(spark, f"SELECT {cells} FROM {table} ORDER BY r", batch)
+
+    failing: set[int] = set()
+
+    def find_failing(columns):
+        if not columns or not isinstance(value_query(columns), SparkFailed):
+            return
+        if len(columns) == 1:
+            failing.add(columns[0])
+            return
+        find_failing(columns[: len(columns) // 2])
+        find_failing(columns[len(columns) // 2:])
+
+    result = value_query(used) if used else None
+    if isinstance(result, SparkFailed):
+        find_failing([c for c in used if not re.fullmatch(r"\(*`\w+`\)*", values.texts[c])])
+        result = value_query([c for c in used if c not in failing])
+    if result is not None and not isinstance(result, SparkFailed):
+        columns = {c: result.column(f"v{c}").to_pylist() for c in used if c not in failing}
+        full = [[columns[c][r] if c in columns else None for c in range(len(values.texts))]
+                for r in range(result.num_rows)]
+        for i in range(len(accepted)):
+            if used_by[i] & failing:
+                batch.value_failed.append(accepted[i][0])
+            else:
                 value_rows[i] = full
-        elif len(group) > 1:
-            value_query(group[: len(group) // 2])
-            value_query(group[len(group) // 2:])
-        else:
-            batch.value_failed.append(accepted[group[0]][0])
-
-    if accepted:
-        value_query(list(range(len(accepted))))
+    elif result is not None:
+        batch.value_failed += [item[0] for item in accepted]
     # where Python raises (only to schedule Spark's queries)
     raising: dict[int, list[int]] = {}
     for i in value_rows:

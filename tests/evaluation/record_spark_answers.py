@@ -81,7 +81,7 @@ def main() -> None:
         spark.stop()
     text = _dump(data)
     assert json.loads(text) == data
-    OUTPUT.write_text(text)
+    OUTPUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUTPUT.name}")
 
 

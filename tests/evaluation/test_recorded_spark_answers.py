@@ -22,7 +22,7 @@ from tests.evaluation import corpus
 from tests.evaluation.harness import lower
 from tests.evaluation.spark_oracle import Case, decode, disagreements
 
-RECORDED = json.loads(Path(__file__).with_name("spark_answers.json").read_text())
+RECORDED = json.loads(Path(__file__).with_name("spark_answers.json").read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=None)

@@ -148,7 +148,7 @@ def test_corpus_agrees_with_spark_and_with_the_recording(session):
     tally.add(batch, semantics, corpus.ROWS)
     tally.report(f"corpus, ANSI={semantics.ansi}, {time.monotonic() - started:.1f} s")
     assert not tally.disagreements
-    recorded = json.loads(RECORDED.read_text())["ansi" if semantics.ansi else "legacy"]
+    recorded = json.loads(RECORDED.read_text(encoding="utf-8"))["ansi" if semantics.ansi else "legacy"]
     answers = {case["expression"]: case["answers"] for case in recorded["cases"]}
     stale = []
     for case in batch.cases:

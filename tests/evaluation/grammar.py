@@ -97,7 +97,7 @@ def _value(spark_type: str):
         edges = st.sampled_from(_TIME_EDGES)
     else:
         edges = st.booleans()
-    return st.one_of(st.none(), edges, edges)  # NULL a third of the time
+    return st.one_of(st.none(), edges, edges, edges, edges)  # NULL a fifth of the time
 
 
 @st.composite

@@ -15,9 +15,31 @@ from pathlib import Path
 
 import pytest
 
-tomllib = pytest.importorskip("tomllib")  # Python 3.11+
-
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _setuptools_table(text: str) -> dict:
+    """pyproject.toml's ``[tool.setuptools]`` table: tomllib where Python has it (3.11+); on 3.10
+    a reader of the few forms that table uses (strings, arrays of strings, inline tables of
+    strings, comments), so the test runs on every supported Python without a TOML package."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:
+        pass
+    else:
+        return tomllib.loads(text)["tool"]["setuptools"]
+    import ast
+    import re
+
+    body = re.search(r"^\[tool\.setuptools\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S).group(1)
+    body = re.sub(r'^\s*#.*$|("(?:[^"\\]|\\.)*")|#.*$', lambda m: m.group(1) or "", body, flags=re.M)
+    table = {}
+    for key, value in re.findall(r'^([\w.-]+)\s*=\s*(.*?)(?=^[\w.-]+\s*=|\Z)', body, re.M | re.S):
+        value = value.strip()
+        if value.startswith("{"):  # { "k" = "v", ... } -> {"k": "v", ...}
+            value = re.sub(r'("(?:[^"\\]|\\.)*")\s*=', r"\1:", value)
+        table[key] = ast.literal_eval(value)
+    return table
 
 # stage -> the stages it may import (besides itself). Read top to bottom: the pipeline's order,
 # inverted (a stage imports only stages below it).
@@ -200,12 +222,27 @@ def test_compiling_loads_no_pyspark():
 def test_installs_only_the_sparkcep_name():
     """``dialect`` is a name another package on PyPI uses: it is installed as sparkcep.dialect, and
     every package folder is listed (a forgotten one would be missing from a wheel)."""
-    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    setuptools = _setuptools_table((ROOT / "pyproject.toml").read_text())
     listed = set(setuptools["packages"])
     assert all(name == "sparkcep" or name.startswith("sparkcep.") for name in listed)
     assert setuptools["package-dir"] == {"sparkcep.dialect": "dialect"}
     packages = {name for name in MODULES if _is_package(name)}
     assert listed == packages
+
+
+def test_the_310_reader_agrees_with_tomllib(monkeypatch):
+    """The fallback for Python 3.10 reads pyproject.toml as tomllib does (checked where tomllib
+    exists, by hiding it)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    try:
+        import tomllib
+    except ModuleNotFoundError:
+        pytest.skip("tomllib (Python 3.11+) is the reference")
+    want = tomllib.loads(text)["tool"]["setuptools"]
+    monkeypatch.setitem(sys.modules, "tomllib", None)  # import tomllib now fails
+    read = _setuptools_table(text)
+    assert {"packages", "package-dir"} <= set(read)
+    assert read == {key: want[key] for key in read}  # tomllib also nests [tool.setuptools.*]
 
 
 @pytest.mark.parametrize("package", sorted(n for n in MODULES if _is_package(n) and n.count(".") == 1

@@ -198,9 +198,17 @@ def test_permanent_view_is_refused_with_what_to_do(create):
 @pytest.mark.parametrize("create", ["CREATE TEMPORARY VIEW v AS ", "CREATE OR REPLACE TEMP VIEW v AS ",
                                     "CREATE GLOBAL TEMPORARY VIEW v AS ", ""])
 def test_temporary_views_and_queries_pass(create):
+    """No error for a temporary view or a plain query, and the statement compiles with its
+    CREATE ... AS kept as written around the rewritten clause."""
+    from sparkcep.compiler.rewrite import compile_statement
     from sparkcep.compiler.statement_rules import check_statement
 
-    check_statement(create + CLAUSE)
+    assert check_statement(create + CLAUSE) is None
+    compiled = compile_statement(create + CLAUSE)
+    assert len(compiled.matches) == 1
+    assert compiled.sql.startswith(create + "SELECT * FROM (SELECT ")
+    assert f"{compiled.matches[0].function_name}(TABLE(" in compiled.sql
+    assert "MATCH_RECOGNIZE" not in compiled.sql
 
 
 PARAMETER_QUERY = """SELECT * FROM (SELECT * FROM VALUES (1, 5), (2, 1), (3, 7), (4, 9) AS t(ts, x))

@@ -210,7 +210,7 @@ class _Binder:
             return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
         if name in ARITHMETIC:
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
-            result = st.arithmetic_type(name, ta, tb)
+            result = st.arithmetic_type(name, ta, tb, self.semantics.ansi)
             if result is None:
                 raise self.refuse(e, [ta, tb], "a number is required")
             ca = self.cast(a, ta, st.operand_type(name, ta, result))

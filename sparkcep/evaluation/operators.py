@@ -169,7 +169,15 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
     """The implicit cast ``source`` -> ``target`` the binding inserted (widening only)."""
     if source == target or source.null:
         return lambda v: v
-    if target.name in ("double", "float"):
+    if target.name == "float":  # rounded to the nearest FLOAT, as the JVM's (float) cast does
+        import struct
+
+        def to_float(v):
+            value = decimal_to_double(v, source) if source.decimal else float(v)
+            return struct.unpack("f", struct.pack("f", value))[0] if math.isfinite(value) else value
+
+        return to_float
+    if target.name == "double":
         if source.decimal:
             return lambda v: decimal_to_double(v, source)
         return float

@@ -113,13 +113,14 @@ def wider_decimal(a: SqlType, b: SqlType) -> SqlType:
     return decimal_type(MAX_PRECISION, max(0, MAX_PRECISION - integral))
 
 
-def _numeric_wider(a: SqlType, b: SqlType) -> SqlType:
+def _numeric_wider(a: SqlType, b: SqlType, ansi: bool) -> SqlType:
     if a == b:
         return a
     if "double" in (a.name, b.name):
         return SqlType("double")
     if a.fractional or b.fractional:  # float with an integral or decimal
-        return SqlType("double") if (a.decimal or b.decimal) else SqlType("float")
+        # FLOAT with an integral type: DOUBLE in ANSI mode, FLOAT without (measured on Spark 4.3)
+        return SqlType("double") if (a.decimal or b.decimal or ansi) else SqlType("float")
     if a.decimal or b.decimal:
         return wider_decimal(as_decimal(a), as_decimal(b))
     return a if INTEGRAL.index(a.name) >= INTEGRAL.index(b.name) else b
@@ -141,7 +142,7 @@ def common_type(types, *, ansi: bool) -> SqlType | None:
         elif result == t:
             continue
         elif result.numeric and t.numeric:
-            result = _numeric_wider(result, t)
+            result = _numeric_wider(result, t, ansi)
         elif result.name in DATETIME and t.name in DATETIME:
             result = SqlType(max(result.name, t.name, key=DATETIME.index))
         else:
@@ -149,7 +150,7 @@ def common_type(types, *, ansi: bool) -> SqlType | None:
     return result if result is not None else SqlType("void")
 
 
-def arithmetic_type(name: str, a: SqlType, b: SqlType) -> SqlType | None:
+def arithmetic_type(name: str, a: SqlType, b: SqlType, ansi: bool = True) -> SqlType | None:
     """The result type of ``a <op> b`` for + - * / % on numbers (None: not numeric)."""
     if not (a.numeric or a.null) or not (b.numeric or b.null):
         return None
@@ -158,8 +159,9 @@ def arithmetic_type(name: str, a: SqlType, b: SqlType) -> SqlType | None:
     a = b if a.null else a
     b = a if b.null else b
     if a.fractional or b.fractional:
+        mixed = a.name != b.name  # FLOAT with an integral type: DOUBLE in ANSI mode
         return SqlType("double") if name == "div" or "double" in (a.name, b.name) or a.decimal or b.decimal \
-            else SqlType("float")
+            or (ansi and mixed) else SqlType("float")
     if a.decimal or b.decimal:
         x, y = as_decimal(a), as_decimal(b)
         p1, s1, p2, s2 = x.precision, x.scale, y.precision, y.scale
@@ -177,7 +179,7 @@ def arithmetic_type(name: str, a: SqlType, b: SqlType) -> SqlType | None:
         return None
     if name == "div":
         return SqlType("double")  # '/' on integral types divides as DOUBLE
-    return _numeric_wider(a, b)
+    return _numeric_wider(a, b, ansi)
 
 
 def operand_type(name: str, a: SqlType, result: SqlType) -> SqlType:

@@ -97,18 +97,40 @@ def test_spark_sql_with_the_extension(tmp_path):
 
 @pytest.mark.spark
 def test_enable_falls_back_without_the_extension(spark, caplog):
-    """The shared test session has no extension: enable() logs why and wraps spark.sql."""
+    """The shared test session has no extension: enable() logs why and wraps spark.sql, which
+    then answers MATCH_RECOGNIZE with the right rows (worked out here from the table: (A B+)
+    with B rising is each run of strictly rising prices, two rows or longer) and passes other
+    statements through; disable() restores spark.sql."""
     from test_sql_examples import register_example_tables
 
     register_example_tables(spark)
+    original = spark.sql
     with caplog.at_level(logging.WARNING, logger="sparkcep.clients.extension"):
         sparkcep.enable(spark)
     try:
         assert "parser extension is not loaded" in caplog.text
+        assert spark.sql != original  # wrapped
         rows = spark.sql(
             "SELECT * FROM stock_ticks MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY ts "
             "MEASURES COUNT(*) AS n PATTERN (A B+) DEFINE B AS price > PREV(price))"
         ).collect()
-        assert rows
+        ticks: dict = {}
+        for symbol, ts, price in spark.sql("SELECT symbol, ts, price FROM stock_ticks").collect():
+            ticks.setdefault(symbol, []).append((ts, price))
+        want = []
+        for symbol, series in ticks.items():
+            prices = [price for _ts, price in sorted(series)]
+            run = 1
+            for previous, price in zip(prices, prices[1:] + [None]):
+                if price is not None and price > previous:
+                    run += 1
+                    continue
+                if run >= 2:
+                    want.append((symbol, run))
+                run = 1
+        assert want  # the data has rising runs
+        assert sorted(tuple(r) for r in rows) == sorted(want)
+        assert spark.sql("SELECT 1 AS one").collect()[0].one == 1  # plain statements still run
     finally:
         sparkcep.disable(spark)
+    assert spark.sql == original

@@ -26,8 +26,6 @@ pytestmark = pytest.mark.spark
 hive = pytest.importorskip("pyhive.hive")
 sqlalchemy = pytest.importorskip("sqlalchemy")
 
-SOAK_SECONDS = float(os.environ.get("SPARKCEP_SOAK_SECONDS", "20"))
-
 UNDEFINED = """SELECT * FROM stock_ticks MATCH_RECOGNIZE (
   PARTITION BY symbol ORDER BY ts
   MEASURES X.price AS p
@@ -223,17 +221,23 @@ def test_bi_metadata_calls(server, tmp_path):
 
 
 def test_concurrent_sessions(server, reference):
-    """8 connections issue pattern queries for SOAK_SECONDS: every result right, no errors."""
+    """8 connections, all open before any queries, each issue ROUNDS pattern queries (and go on
+    for SPARKCEP_SOAK_SECONDS when set): every result right, no errors. A count, not a time
+    window, decides how much runs, so a loaded machine makes the test slower, never red."""
     queries = _pattern_queries()
-    deadline = time.monotonic() + SOAK_SECONDS
+    rounds = 2
+    deadline = time.monotonic() + float(os.environ.get("SPARKCEP_SOAK_SECONDS", "0"))
+    clients = 8
+    together = threading.Barrier(clients, timeout=600)
     done, failures = [], []
 
     def client(number: int) -> None:
         try:
             connection = connect(server)
+            together.wait()  # every session is open: the queries below overlap
             cursor = connection.cursor()
             iteration = 0
-            while time.monotonic() < deadline:
+            while iteration < rounds or time.monotonic() < deadline:
                 query = queries[(number + iteration) % len(queries)]
                 # a distinct text each time: every statement goes through the rewriter
                 cursor.execute(f"/* client {number} run {iteration} */\n" + statement(query))
@@ -245,15 +249,17 @@ def test_concurrent_sessions(server, reference):
             connection.close()
         except Exception as error:  # noqa: BLE001 - reported below, whole: the server's own
             # message sits in the middle of a long Thrift status (e.g. a refused OpenSession)
+            together.abort()
             failures.append((number, type(error).__name__, str(error)))
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(SOAK_SECONDS + 300)
+        thread.join()
     assert not failures, "\n\n".join(f"client {n}: {kind}: {text}" for n, kind, text in failures)
-    assert len(done) >= 8
+    assert len(done) >= clients * rounds
+    assert {stem for stem in done} == {q.stem for q in queries}
 
 
 def test_sessions_open_while_others_close(server):
@@ -288,29 +294,37 @@ MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES COUNT(*) AS n
 
 
 def test_cancel_long_query(server):
+    """A query that would run for hours is cancelled while it runs; the server is free again.
+    The test waits for the server's own word that the query runs (its operation state), not for
+    a fixed time."""
     from TCLIService import ttypes
 
+    states = ttypes.TOperationState
     connection = connect(server)
     cursor = connection.cursor()
     cursor.execute(LONG_QUERY, async_=True)
-    deadline = time.monotonic() + 60
-    while cursor.poll().operationState == ttypes.TOperationState.INITIALIZED_STATE:
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
-    time.sleep(2)
-    assert cursor.poll().operationState == ttypes.TOperationState.RUNNING_STATE
-    started = time.monotonic()
+    guard = time.monotonic() + 600  # against a hang only: a loaded machine just takes longer
+    state = cursor.poll().operationState
+    while state in (states.INITIALIZED_STATE, states.PENDING_STATE):
+        assert time.monotonic() < guard, "the query never started"
+        time.sleep(0.1)
+        state = cursor.poll().operationState
+    assert state == states.RUNNING_STATE, states._VALUES_TO_NAMES.get(state, state)
     cursor.cancel()
-    while cursor.poll().operationState == ttypes.TOperationState.RUNNING_STATE:
-        assert time.monotonic() - started < 60, "cancel did not take effect"
-        time.sleep(0.2)
-    assert cursor.poll().operationState == ttypes.TOperationState.CANCELED_STATE
-    # the server is free again: a quick query answers at once
+    state = cursor.poll().operationState
+    while state == states.RUNNING_STATE:
+        assert time.monotonic() < guard, "cancel did not take effect"
+        time.sleep(0.1)
+        state = cursor.poll().operationState
+    assert state == states.CANCELED_STATE, states._VALUES_TO_NAMES.get(state, state)
+    # the server is free again: a quick query (under a second) answers, where the cancelled one
+    # (a billion rows, hours of matching) would hold both cores had its tasks not been killed;
+    # the bound only tells those two apart, with minutes of margin for a loaded machine
     other = connection.cursor()
     began = time.monotonic()
     other.execute("SELECT count(*) FROM stock_ticks")
     assert other.fetchall()[0][0] > 0
-    assert time.monotonic() - began < 30
+    assert time.monotonic() - began < 180
     connection.close()
 
 

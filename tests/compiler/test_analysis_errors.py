@@ -148,14 +148,59 @@ def test_program_size_is_exact():
         assert program_size(pattern) + 1 == len(compile_pattern(pattern).ops), pattern
 
 
+def _compiled_spec(sql: str):
+    from sparkcep.compiler.rewrite import compile_statement
+
+    sparkcep.transpile(sql)  # the whole statement transpiles
+    (match,) = compile_statement(sql).matches
+    return match.plan.spec
+
+
 def test_largest_permute_and_bound_within_limits_compile():
-    """Just inside the limits still transpiles: PERMUTE of 8 elements, A{2147483647,}? is
-    refused only by program size, an unbounded A{5,} is not."""
-    sparkcep.transpile(query(pattern="PERMUTE(A, B, C, D, E, F, G, H)", define=""))
-    sparkcep.transpile(query(pattern="A{1,} B{0,1}"))
-    sparkcep.transpile(query(pattern="A{1000} B"))
-    # the SASE engines count iterations instead of unrolling them: no program size limit
-    sparkcep.transpile(query(pattern="A B{2000000} C", strategy="SKIP TILL ANY MATCH"))
+    """Just inside the limits still transpiles, to the pattern written: PERMUTE of 8 elements
+    matches each of its orders, A{1000} B exactly 1000 A rows then a B, an unbounded A{1,} is
+    not unrolled; the SASE engines count iterations instead of unrolling them (no program size
+    limit): B{2000000} stays one counted quantifier."""
+    import numpy as np
+
+    from sparkcep.engines import rowpattern as rp
+    from tests.matcher.harness import run_matcher
+
+    spec = _compiled_spec(query(pattern="PERMUTE(A, B, C, D, E, F, G, H)", define=""))
+    assert spec.variable_names == tuple("ABCDEFGH")
+    rng = np.random.default_rng(8)
+    for _ in range(3):  # rows 1..8 are each true for one variable only, in a random order
+        order = [int(v) for v in rng.permutation(8)]
+        masks = np.zeros((8, 10), dtype=bool)
+        for row, variable in enumerate(order):
+            masks[variable, row + 1] = True
+        events, code = run_matcher(spec, None, masks)
+        assert code is None
+        assert [(m.rows, m.labels) for m in events] == [(tuple(range(1, 9)), tuple(order))], order
+    # a row true for a variable already used breaks the permutation: no match
+    masks = np.zeros((8, 8), dtype=bool)
+    for row, variable in enumerate([0, 1, 2, 3, 4, 5, 6, 0]):
+        masks[variable, row] = True
+    assert run_matcher(spec, None, masks) == ([], None)
+
+    spec = _compiled_spec(query(pattern="A{1000} B"))
+    names = spec.variable_names.index("A"), spec.variable_names.index("B")
+    for a_rows, matched in ((999, False), (1000, True), (1001, True)):
+        masks = np.zeros((2, a_rows + 1), dtype=bool)
+        masks[names[0], :a_rows] = True
+        masks[names[1], a_rows] = True
+        events, code = run_matcher(spec, None, masks)
+        assert code is None
+        want = [tuple(range(a_rows - 1000, a_rows + 1))] if matched else []
+        assert [m.rows for m in events] == want, a_rows
+
+    spec = _compiled_spec(query(pattern="A{1,} B{0,1}"))
+    first, second = spec.pattern.items
+    assert (first.min, first.max, second.min, second.max) == (1, None, 0, 1)
+
+    spec = _compiled_spec(query(pattern="A B{2000000} C", strategy="SKIP TILL ANY MATCH"))
+    assert spec.pattern == rp.Concat((rp.Label(0), rp.Quantified(rp.Label(1), 2000000, 2000000, True),
+                                      rp.Label(2)))
 
 
 def expected_position(sql: str, marker: str, occurrence: int) -> tuple[int, int]:

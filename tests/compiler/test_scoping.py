@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sparkcep.compiler.rewrite import compile_statement
@@ -36,18 +38,30 @@ def test_the_input_name_is_hidden_outside_the_clause(sql: str, reference: str) -
     assert (error.line, error.column) == (1, sql.index(reference) + 1)
 
 
-@pytest.mark.parametrize("sql", [
-    f"SELECT M.v, M.x FROM t Ticker {BODY} AS M",
-    f"SELECT t.v FROM t {BODY} AS t",  # the output table took the input's name
-    f"SELECT M.v FROM t {BODY} AS M WHERE EXISTS (SELECT 1 FROM u t WHERE t.v = M.v)",
-    f"SELECT t.v FROM t JOIN t2 {BODY} AS M ON t.v = M.v",  # t is the left join operand
+_GENERATED = re.compile(r"\(SELECT `id`, .*?FROM \(SELECT \* FROM (.*?)\) AS __sparkcep_in\) "
+                        r"WITH SINGLE PARTITION ORDER BY \(id\)\)\)")
+
+
+@pytest.mark.parametrize("sql, outside", [
+    (f"SELECT M.v, M.x FROM t Ticker {BODY} AS M", "SELECT M.v, M.x FROM <t Ticker> AS M"),
+    # the output table took the input's name
+    (f"SELECT t.v FROM t {BODY} AS t", "SELECT t.v FROM <t> AS t"),
+    (f"SELECT M.v FROM t {BODY} AS M WHERE EXISTS (SELECT 1 FROM u t WHERE t.v = M.v)",
+     "SELECT M.v FROM <t> AS M WHERE EXISTS (SELECT 1 FROM u t WHERE t.v = M.v)"),
+    # t is the left join operand
+    (f"SELECT t.v FROM t JOIN t2 {BODY} AS M ON t.v = M.v", "SELECT t.v FROM t JOIN <t2> AS M ON t.v = M.v"),
     # t.x is the enclosing query's t (a correlated subquery), not the hidden input
-    f"SELECT * FROM t WHERE EXISTS (SELECT 1 FROM t {BODY} AS M WHERE M.x = t.v)",
+    (f"SELECT * FROM t WHERE EXISTS (SELECT 1 FROM t {BODY} AS M WHERE M.x = t.v)",
+     "SELECT * FROM t WHERE EXISTS (SELECT 1 FROM <t> AS M WHERE M.x = t.v)"),
     # A names the first clause's input, and is a pattern variable inside the second one
-    f"SELECT m1.x FROM t A {BODY} AS m1 JOIN u {BODY} AS m2 ON m1.x = m2.x",
+    (f"SELECT m1.x FROM t A {BODY} AS m1 JOIN u {BODY} AS m2 ON m1.x = m2.x",
+     "SELECT m1.x FROM <t A> AS m1 JOIN <u> AS m2 ON m1.x = m2.x"),
 ])
-def test_other_names_are_untouched(sql: str) -> None:
-    compile_statement(sql)
+def test_other_names_are_untouched(sql: str, outside: str) -> None:
+    """Every name outside the clause is left as written, and each clause reads its own input
+    under the input's own name: the compiled statement, with each generated clause shown as
+    <its input>, is the statement as written."""
+    assert _GENERATED.sub(lambda found: f"<{found.group(1)}>", compile_statement(sql).sql) == outside
 
 
 CLAUSE = "SELECT * FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES {m} AS c PATTERN (A B+) DEFINE B AS {d})"

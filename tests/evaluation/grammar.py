@@ -18,42 +18,56 @@ from hypothesis import strategies as st
 
 # column name -> Spark type; every row of a batch has a value in each
 COLUMNS = {
-    "i1": "INT", "i2": "INT", "l1": "BIGINT", "l2": "BIGINT", "t1": "TINYINT",
-    "d1": "DOUBLE", "d2": "DOUBLE", "m1": "DECIMAL(38,10)", "m2": "DECIMAL(38,10)",
-    "n1": "DECIMAL(10,2)", "s1": "STRING", "s2": "STRING", "dt1": "DATE", "dt2": "DATE",
+    "i1": "INT", "i2": "INT", "l1": "BIGINT", "l2": "BIGINT", "t1": "TINYINT", "h1": "SMALLINT",
+    "d1": "DOUBLE", "d2": "DOUBLE", "f1": "FLOAT", "m1": "DECIMAL(38,10)", "m2": "DECIMAL(38,10)",
+    "n1": "DECIMAL(10,2)", "q1": "DECIMAL(5,3)", "q2": "DECIMAL(18,4)", "z1": "DECIMAL(38,0)",
+    "s1": "STRING", "s2": "STRING", "dt1": "DATE", "dt2": "DATE",
     "ts1": "TIMESTAMP", "ts2": "TIMESTAMP", "tn1": "TIMESTAMP_NTZ", "b1": "BOOLEAN", "b2": "BOOLEAN",
 }
-NUMERIC = ["i1", "i2", "l1", "l2", "t1", "d1", "d2", "m1", "m2", "n1"]
+NUMERIC = ["i1", "i2", "l1", "l2", "t1", "h1", "d1", "d2", "f1", "m1", "m2", "n1", "q1", "q2", "z1"]
 STRINGS = ["s1", "s2"]
 TEMPORAL = ["dt1", "dt2", "ts1", "ts2", "tn1"]
 BOOLEANS = ["b1", "b2"]
 
 _INT_EDGES = {
-    "INT": [0, 1, -1, 7, 2**31 - 1, -2**31, 46341, 100],
-    "BIGINT": [0, 1, -1, 3, 2**63 - 1, -2**63, 2**53 + 1, 3037000500, 10**12],
-    "TINYINT": [0, 1, -1, 127, -128, 12],
+    "INT": [0, 1, -1, 7, -7, 3, 2**31 - 1, -2**31, 46341, -100],
+    "BIGINT": [0, 1, -1, 3, -3, 7, 2**63 - 1, -2**63, 2**53 + 1, 3037000500, -10**12],
+    "TINYINT": [0, 1, -1, 127, -128, 12, -5],
+    "SMALLINT": [0, 1, -1, 32767, -32768, 181, -7],
 }
 _DOUBLE_EDGES = ["NaN", "Infinity", "-Infinity", "0.0", "-0.0", "1.5", "-2.25", "1.0E300",
-                 "9.007199254740993E15", "0.1", "3.0", "1.0E-300"]
+                 "9.007199254740993E15", "0.1", "3.0", "-3.0", "1.0E-300", "4.9E-324",
+                 "1.7976931348623157E308", "-7.5"]
+_FLOAT_EDGES = ["NaN", "Infinity", "-Infinity", "0.0", "-0.0", "1.5", "-2.25", "0.1", "3.0",
+                "3.4028235E38", "1.4E-45", "16777217", "-7.5"]
+# decimals of several precisions and scales; values with a 5 just past a result's scale tell
+# HALF_UP (Spark) from HALF_EVEN rounding
 _DECIMAL_EDGES = {
     "DECIMAL(38,10)": ["0", "1", "-1", "0.1", "2.5000000000", "9999999999999999999999999999.9999999999",
                        "-9999999999999999999999999999.9999999999", "0.0000000001", "12345678901234.5678901234",
-                       "3"],
-    "DECIMAL(10,2)": ["0", "1.00", "-1.50", "99999999.99", "-99999999.99", "0.01", "2.50", "3"],
+                       "3", "0.0000025", "-0.0000045", "0.5", "-7"],
+    "DECIMAL(10,2)": ["0", "1.00", "-1.50", "99999999.99", "-99999999.99", "0.01", "2.50", "3", "0.05", "-0.25"],
+    "DECIMAL(5,3)": ["0", "0.125", "-0.125", "99.999", "-99.999", "0.005", "1.000", "-2.500", "3", "0.045"],
+    "DECIMAL(18,4)": ["0", "0.0005", "-0.0015", "99999999999999.9999", "-99999999999999.9999", "2.5000", "1",
+                      "-3", "0.0025"],
+    "DECIMAL(38,0)": ["0", "1", "-1", "99999999999999999999999999999999999999",
+                      "-99999999999999999999999999999999999999", "5", "-7", "3", "2"],
 }
 _STRING_EDGES = ["1", "1.5", "-3", " 2 ", "abc", "", "NaN", "Infinity", "1e3", "9223372036854775808",
-                 "2024-03-31", "2024-03-31 02:30:00", "true", "x%y", "0"]
+                 "2024-03-31", "2024-03-31 02:30:00", "true", "x%y", "0", "é", "日本", "Äb", "😀",
+                 "e\u0301", "ß", "abc\u00a0"]
 _DATE_EDGES = [dt.date(2024, 3, 31), dt.date(2024, 10, 27), dt.date(2024, 3, 30), dt.date(1970, 1, 1),
-               dt.date(2000, 2, 29)]
+               dt.date(2000, 2, 29), dt.date(1969, 12, 31)]
 _TIME_EDGES = [dt.datetime(2024, 3, 31, 2, 30), dt.datetime(2024, 3, 31, 0, 0),
                dt.datetime(2024, 10, 27, 2, 30), dt.datetime(2024, 10, 27, 1, 59, 59, 999999),
-               dt.datetime(2024, 3, 30, 23, 0), dt.datetime(1970, 1, 1, 0, 0)]
+               dt.datetime(2024, 3, 30, 23, 0), dt.datetime(1970, 1, 1, 0, 0),
+               dt.datetime(2024, 10, 27, 3, 0), dt.datetime(2024, 3, 31, 3, 0, 0, 1)]
 
 
 def _sql_value(spark_type: str, value) -> str:
     if value is None:
         return f"CAST(NULL AS {spark_type})"
-    if spark_type in ("INT", "BIGINT", "TINYINT", "DOUBLE") or spark_type.startswith("DECIMAL"):
+    if spark_type in ("INT", "BIGINT", "TINYINT", "SMALLINT", "DOUBLE", "FLOAT") or spark_type.startswith("DECIMAL"):
         return f"CAST('{value}' AS {spark_type})"
     if spark_type == "STRING":
         return "'" + value.replace("'", "''") + "'"
@@ -71,6 +85,8 @@ def _value(spark_type: str):
         edges = st.sampled_from(_INT_EDGES[spark_type])
     elif spark_type == "DOUBLE":
         edges = st.sampled_from(_DOUBLE_EDGES)
+    elif spark_type == "FLOAT":
+        edges = st.sampled_from(_FLOAT_EDGES)
     elif spark_type.startswith("DECIMAL"):
         edges = st.sampled_from(_DECIMAL_EDGES[spark_type])
     elif spark_type == "STRING":
@@ -81,7 +97,7 @@ def _value(spark_type: str):
         edges = st.sampled_from(_TIME_EDGES)
     else:
         edges = st.booleans()
-    return st.one_of(st.none(), edges, edges)  # NULL a third of the time
+    return st.one_of(st.none(), edges, edges, edges, edges)  # NULL a fifth of the time
 
 
 @st.composite
@@ -109,9 +125,10 @@ def _literal(texts):
     return st.sampled_from(texts).map(lambda t: (t, t))
 
 
-_NUMBER_LITERALS = ["0", "1", "-1", "2", "2147483647", "9223372036854775807L", "1.5", "0.1", "1E300",
-                    "CAST('NaN' AS DOUBLE)", "CAST(NULL AS INT)", "100Y", "3.0D"]
-_STRING_LITERALS = ["'1'", "'abc'", "'2.5'", "''", "'NaN'", "'2024-03-31'"]
+_NUMBER_LITERALS = ["0", "1", "-1", "2", "-3", "2147483647", "9223372036854775807L", "1.5", "0.1", "1E300",
+                    "CAST('NaN' AS DOUBLE)", "CAST(NULL AS INT)", "100Y", "3.0D", "0.005", "-0.0D", "7S",
+                    "CAST('Infinity' AS DOUBLE)", "-9223372036854775808L"]
+_STRING_LITERALS = ["'1'", "'abc'", "'2.5'", "''", "'NaN'", "'2024-03-31'", "'é'", "'日本'"]
 _TEMPORAL_LITERALS = ["DATE'2024-03-31'", "TIMESTAMP'2024-03-31 02:30:00'", "TIMESTAMP_NTZ'2024-10-27 02:30:00'"]
 
 
@@ -126,18 +143,21 @@ def numbers(depth: int):
     sub = numbers(depth - 1)
     return st.one_of(
         leaf,
+        st.tuples(_column(NUMERIC), st.sampled_from(["+", "-", "*", "/", "%"]), _column(NUMERIC)).map(
+            lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
         st.tuples(sub, st.sampled_from(["+", "-", "*", "/", "%"]), sub).map(
             lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
         sub.map(lambda a: _join("(- {})", a)),
         sub.map(lambda a: _join("abs({})", a)),
         st.tuples(st.sampled_from(["coalesce", "greatest", "least", "nullif"]), sub, sub).map(
             lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
+        st.tuples(st.sampled_from(["coalesce", "greatest", "least"]), sub, sub, sub).map(
+            lambda t: _join(t[0] + "({}, {}, {})", t[1], t[2], t[3])),
+        st.tuples(sub, sub, sub).map(lambda t: _join("nvl2({}, {}, {})", *t)),
         st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
         st.tuples(booleans(depth - 1), sub, sub).map(
             lambda t: _join("CASE WHEN {} THEN {} ELSE {} END", *t)),
         st.tuples(sub, sub, sub).map(lambda t: _join("CASE {} WHEN {} THEN {} END", t[0], t[1], t[2])),
-        st.tuples(sub, st.sampled_from(["INT", "BIGINT", "DOUBLE", "DECIMAL(38,10)", "DECIMAL(20,2)"])).map(
-            lambda t: _join("CAST({} AS " + t[1] + ")", t[0])),
     )
 
 
@@ -149,12 +169,17 @@ def strings(depth: int):
     return st.one_of(
         leaf,
         st.tuples(sub, sub).map(lambda t: _join("coalesce({}, {})", *t)),
+        st.tuples(sub, sub).map(lambda t: _join("nullif({}, {})", *t)),
         st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
     )
 
 
 def temporals(depth: int):
-    return st.one_of(_column(TEMPORAL), _literal(_TEMPORAL_LITERALS))
+    leaf = st.one_of(_column(TEMPORAL), _column(TEMPORAL), _literal(_TEMPORAL_LITERALS))
+    if depth <= 0:
+        return leaf
+    return st.one_of(leaf, st.tuples(st.sampled_from(["coalesce", "greatest", "least"]), leaf, leaf).map(
+        lambda t: _join(t[0] + "({}, {})", t[1], t[2])))
 
 
 def _comparison(left, right):
@@ -166,7 +191,7 @@ def booleans(depth: int):
     leaf = st.one_of(_column(BOOLEANS), _column(BOOLEANS), _literal(["true", "false", "CAST(NULL AS BOOLEAN)"]))
     if depth < 0:
         return leaf
-    n, s, t = numbers(max(depth - 1, 0)), strings(max(depth - 1, 0)), temporals(0)
+    n, s, t = numbers(max(depth - 1, 0)), strings(max(depth - 1, 0)), temporals(max(depth - 1, 0))
     sub = booleans(depth - 1)
     choices = [
         leaf,
@@ -174,6 +199,9 @@ def booleans(depth: int):
         _comparison(s, n), _comparison(n, s), _comparison(s, t),
         st.tuples(n, n, n).map(lambda x: _join("({} BETWEEN {} AND {})", *x)),
         st.tuples(n, n, n).map(lambda x: _join("({} IN ({}, {}))", *x)),
+        st.tuples(n, n, n, n).map(lambda x: _join("({} NOT IN ({}, {}, {}))", *x)),
+        st.tuples(s, s, s).map(lambda x: _join("({} IN ({}, {}))", *x)),
+        st.tuples(t, t, t).map(lambda x: _join("({} BETWEEN {} AND {})", *x)),
         st.tuples(n, n).map(lambda x: _join("({} IS DISTINCT FROM {})", *x)),
         st.tuples(n, n).map(lambda x: _join("({} IS NOT DISTINCT FROM {})", *x)),
         st.tuples(s, st.sampled_from(["'1%'", "'%b%'", "'_'", "'x\\\\%y'"])).map(
@@ -206,4 +234,5 @@ def _qualify(texts):
 
 def expressions(depth: int = 2):
     """A boolean (mostly: DEFINE conditions), numeric or string expression."""
-    return st.one_of(booleans(depth), booleans(depth), numbers(depth), strings(1)).map(_qualify)
+    return st.one_of(booleans(depth), booleans(depth), numbers(depth), numbers(depth), strings(1),
+                     temporals(1)).map(_qualify)

@@ -9,7 +9,11 @@ hold the same values, so ``A.x`` and ``B.x`` both denote x of the one row Spark 
 
 from __future__ import annotations
 
-from sqlglot import exp  # noqa: F401  (the dialect registers its nodes on import)
+import datetime as dt
+import math
+from decimal import Decimal
+
+from sqlglot import exp  # the dialect registers its nodes on import
 
 from sparkcep import dialect
 from sparkcep.compiler.analysis import analyze
@@ -28,13 +32,21 @@ class Refused(Exception):
 
 
 def lower(qualified: str, values: ValueColumns):
-    sql = f"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY r PATTERN (A B) DEFINE B AS {qualified})"
+    """The tree sparkcep evaluates for ``qualified`` inside the DEFINE of B. A DEFINE must be
+    boolean, so the clause holds ``(qualified) IS NULL`` (analysis checks the whole), and the
+    operand alone is lowered: numeric, string and datetime expressions are lowered as any
+    operand of a condition (or a measure) is."""
+    sql = f"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY r PATTERN (A B) DEFINE B AS ({qualified}) IS NULL)"
     tree = dialect.parse_one(sql)
     clause = next(n for n in tree.walk() if isinstance(n, dx.MatchRecognize))
     analysis = analyze(clause, sql)
     lowering = Lowering(analysis.scope, "ORDER BY r", values)
     lowering.current = 1
     node = analysis.definitions[1]
+    while isinstance(node, exp.Paren):
+        node = node.this
+    assert isinstance(node, exp.Is), node
+    node = node.this
     return lowering.lower_dependent(node, lowering.classify(node))
 
 
@@ -85,20 +97,57 @@ def bound(expression, column_types, semantics: Semantics):
         raise Refused(error.code) from None
 
 
-def evaluate_all(expression, values, column_types, semantics: Semantics) -> dict:
-    """{form: value or _Error} for the interpreter, the generated code and the specialized code."""
+def evaluators(expression, column_types, semantics: Semantics) -> dict:
+    """{form: function(values) -> value or _Error}: the interpreter, the generated code and the
+    matcher's specialized code, each compiled once (``values``: one value per value column)."""
     typed = bound(expression, column_types, semantics)
-    ctx = TwoRowMatch(values)
-    results = {"interpreter": _run(lambda: compile_expression(typed, NAMES)(ctx))}
+    interpreted = compile_expression(typed, NAMES)
     fallback = lambda e: compile_expression(e, NAMES)  # noqa: E731
-    results["generated"] = _run(lambda: generate(typed, NAMES, fallback)(ctx))
+    generated = generate(typed, NAMES, fallback)
+    forms = {"interpreter": lambda values: _run(lambda: interpreted(TwoRowMatch(values))),
+             "generated": lambda values: _run(lambda: generated(TwoRowMatch(values)))}
     slots: dict = {}
     special = specialize(typed, NAMES, 1, slots)
     if special is not None:
         tracks = [[0] if 0 in variables else [] for variables, _ in sorted(slots.items(), key=lambda kv: kv[1])]
-        cols = [[v, v] for v in values]
-        results["specialized"] = _run(lambda: special(1, 0, cols, tracks, 1))
-    return results
+
+        def specialized(values):
+            cols = [[v, v] for v in values]
+            return _run(lambda: special(1, 0, cols, [list(t) for t in tracks], 1))
+
+        forms["specialized"] = specialized
+    return forms
 
 
-__all__ = ["Refused", "SparkCepError", "evaluate_all", "lower", "_Error"]
+def evaluate_all(expression, values, column_types, semantics: Semantics) -> dict:
+    """{form: value or _Error} for the interpreter, the generated code and the specialized code."""
+    return {form: f(values) for form, f in evaluators(expression, column_types, semantics).items()}
+
+
+def same(python, spark) -> bool:
+    """Python's value is Spark's: the same type family and value (NaN equal to NaN, -0.0 equal
+    to 0.0 as Spark's = has it), NULL only for NULL."""
+    if python is None or spark is None:
+        return python is None and spark is None
+    if isinstance(spark, bool) or isinstance(python, bool):
+        return type(python) is type(spark) and python == spark
+    if isinstance(spark, float):
+        if not isinstance(python, float):
+            return False
+        return (math.isnan(python) and math.isnan(spark)) or python == spark
+    if isinstance(spark, Decimal):
+        return isinstance(python, Decimal) and python == spark
+    if isinstance(spark, int):
+        return type(python) is int and python == spark
+    if isinstance(spark, dt.datetime):
+        if not isinstance(python, dt.datetime) or (python.tzinfo is None) != (spark.tzinfo is None):
+            return False
+        if spark.tzinfo is None:
+            return python == spark
+        # the same instant: compared in UTC (Python's == between zones is False for a local
+        # time in a daylight-saving gap, PEP 495)
+        return python.astimezone(dt.timezone.utc) == spark.astimezone(dt.timezone.utc)
+    return type(python) is type(spark) and python == spark
+
+
+__all__ = ["Refused", "SparkCepError", "evaluate_all", "evaluators", "lower", "same", "_Error"]

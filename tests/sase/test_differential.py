@@ -51,12 +51,17 @@ def test_next_engine_matches_oracle(seed):
 
 
 def test_next_matches_are_any_matches():
-    """Every SKIP TILL NEXT MATCH match is a SKIP TILL ANY MATCH match (same rows, same labels)."""
+    """Every match the SKIP TILL NEXT MATCH engine finds is a SKIP TILL ANY MATCH match of the
+    brute-force oracle (same rows, same labels): the engine checked against the oracle's other
+    strategy, not the oracle against itself."""
+    import dataclasses
+
+    found = 0
     for seed in range(400):
         rnd = random.Random(seed)
-        spec, conds, masks, keys, columns, _cuts = random_case(rnd, NEXT)
-        nxt, _ = oracle_run(spec, conds, masks, keys, columns)
-        import dataclasses
-
+        spec, conds, masks, keys, columns, cuts = random_case(rnd, NEXT)
+        got, _unmatched, _eng = run_engine(spec, conds, masks, keys, columns, cuts, engine="nfa")
         anys, _ = oracle_run(dataclasses.replace(spec, strategy=ANY), conds, masks, keys, columns)
-        assert {m[1:] for m in nxt} <= {m[1:] for m in anys}, seed
+        assert {(m.rows, m.labels) for m in got} <= {(rows, labels) for _c, rows, labels in anys}, seed
+        found += len(got)
+    assert found > 100  # the cases do match

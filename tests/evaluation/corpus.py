@@ -1,0 +1,132 @@
+"""A fixed corpus of match-dependent expressions and edge rows: every operator and function the
+Python evaluator supports, over every type it supports, written out systematically (not drawn at
+random), so that every run checks the same cases.
+
+``tests/evaluation/spark_answers.json`` holds Spark's answers for it (written by
+``record_spark_answers.py``, checked by ``test_recorded_spark_answers.py`` without Spark);
+``test_spark_differential.py`` also checks it against a live Spark.
+
+Each expression is a pair (qualified text, plain text), as in ``grammar``: the qualified text is
+the DEFINE of B in ``PATTERN (A B)`` (an operator combining ``A.`` and ``B.`` operands is
+evaluated by sparkcep's Python side); the plain text is what Spark evaluates over one row.
+"""
+
+from __future__ import annotations
+
+from tests.evaluation.grammar import (_DATE_EDGES, _DECIMAL_EDGES, _DOUBLE_EDGES, _FLOAT_EDGES, _INT_EDGES,
+                                      _STRING_EDGES, _TIME_EDGES, COLUMNS, _sql_value)
+
+ROWS = 32
+ZONE = "Europe/Berlin"  # daylight-saving changes on 2024-03-31 and 2024-10-27
+
+
+def _edges(spark_type: str) -> list:
+    if spark_type in _INT_EDGES:
+        return _INT_EDGES[spark_type]
+    if spark_type == "DOUBLE":
+        return _DOUBLE_EDGES
+    if spark_type == "FLOAT":
+        return _FLOAT_EDGES
+    if spark_type.startswith("DECIMAL"):
+        return _DECIMAL_EDGES[spark_type]
+    if spark_type == "STRING":
+        return _STRING_EDGES
+    if spark_type == "DATE":
+        return _DATE_EDGES
+    if spark_type.startswith("TIMESTAMP"):
+        return _TIME_EDGES
+    return [True, False]
+
+
+def row_values() -> list[dict]:
+    """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
+    columns meet in many pairs of edges; each column is NULL in a few rows."""
+    rows = []
+    for r in range(ROWS):
+        row = {}
+        for k, (name, spark_type) in enumerate(COLUMNS.items()):
+            edges = _edges(spark_type)
+            if (r + 3 * k) % 13 == 12:
+                row[name] = None
+            else:
+                row[name] = edges[(r + (r // len(edges)) * (k + 1) + k) % len(edges)]
+        rows.append(row)
+    return rows
+
+
+def table_sql() -> str:
+    """The rows as one SQL query (columns ``r`` then COLUMNS)."""
+    texts = []
+    for r, row in enumerate(row_values()):
+        cells = [f"{r} AS r"] + [f"{_sql_value(COLUMNS[name], value)} AS {name}" for name, value in row.items()]
+        texts.append("SELECT " + ", ".join(cells))
+    return " UNION ALL ".join(texts)
+
+
+FIRST = ["i1", "l1", "t1", "h1", "d1", "f1", "m1", "n1", "q1", "q2", "z1"]
+SECOND = ["i2", "l2", "t1", "h1", "d2", "f1", "m2", "n1", "q1", "q2", "z1"]
+
+
+def _pair(template: str, *columns):
+    """(qualified, plain): the columns qualified A, B, A, ... in order."""
+    qualified = template.format(*(f"{'AB'[i % 2]}.{c}" for i, c in enumerate(columns)))
+    return qualified, template.format(*columns)
+
+
+def expressions() -> list[tuple[str, str]]:
+    out = []
+    for op in ("+", "-", "*", "/", "%"):
+        for x in FIRST:
+            for y in SECOND:
+                out.append(_pair("({} " + op + " {})", x, y))
+    for op in ("<", "=", "<=>"):
+        for x in FIRST:
+            for y in SECOND:
+                out.append(_pair("({} " + op + " {})", x, y))
+    for op in (">", ">=", "<=", "<>"):
+        for x, y in (("d1", "d2"), ("f1", "d2"), ("i1", "d2"), ("m1", "q2"), ("l1", "l2"), ("z1", "m2")):
+            out.append(_pair("({} " + op + " {})", x, y))
+    for op in ("=", "<", ">=", "<=>", "<>"):
+        for x, y in (("s1", "s2"), ("dt1", "dt2"), ("ts1", "ts2"), ("tn1", "ts1"), ("dt1", "ts2"),
+                     ("dt2", "tn1"), ("b1", "b2")):
+            out.append(_pair("({} " + op + " {})", x, y))
+    for x, y in zip(FIRST, SECOND):
+        out.append(_pair("(- ({} + {}))", x, x))
+        out.append(_pair("abs({} - {})", x, y))
+        out.append(_pair("(- ({} * {}))", x, y))
+        out.append(_pair("abs(-({} % {}))", x, y))
+    triples = [("i1", "l2", "t1"), ("d1", "d2", "f1"), ("m1", "n1", "q1"), ("q2", "z1", "i2"),
+               ("d1", "m2", "i1"), ("s1", "s2", "s1"), ("dt1", "ts2", "tn1"), ("f1", "h1", "q1"),
+               ("ts1", "ts2", "ts1"), ("b1", "b2", "b1")]
+    for function in ("greatest", "least", "coalesce"):
+        for triple in triples:
+            out.append(_pair(function + "({}, {}, {})", *triple))
+    for x, y in (("i1", "i2"), ("d1", "d2"), ("m1", "n1"), ("s1", "s2"), ("dt1", "dt2"), ("f1", "d2"),
+                 ("q1", "q2"), ("l1", "i2")):
+        out.append(_pair("nullif({}, {})", x, y))
+        out.append(_pair("({} IS DISTINCT FROM {})", x, y))
+        out.append(_pair("({} IS NOT DISTINCT FROM {})", x, y))
+    for triple in triples:
+        out.append(_pair("nvl2({}, {}, {})", *triple))
+        out.append(_pair("({} IN ({}, {}))", *triple))
+        out.append(_pair("({} NOT IN ({}, {}))", *triple))
+        out.append(_pair("({} BETWEEN {} AND {})", *triple))
+        out.append(_pair("IF({} = {}, {}, NULL)", *triple))
+        out.append(_pair("CASE {} WHEN {} THEN {} END", *triple))
+    for b in ("b1", "b2"):
+        for x, y in (("i1", "l2"), ("m1", "d2"), ("q1", "z1"), ("s1", "s2"), ("ts1", "dt2")):
+            out.append(_pair("IF({}, {}, {})", b, x, y))
+            out.append(_pair("CASE WHEN {} THEN {} ELSE {} END", b, x, y))
+    for op in ("AND", "OR"):
+        out.append(_pair("({} " + op + " {})", "b1", "b2"))
+        out.append(_pair("(({} " + op + " {}) " + op + " ({} < {}))", "b1", "b2", "d1", "d2"))
+    for test in ("IS TRUE", "IS FALSE", "IS NOT TRUE", "IS NOT FALSE", "IS NULL", "IS NOT NULL"):
+        out.append(_pair("(({} < {}) " + test + ")", "d1", "d2"))
+        out.append(_pair("(({} = {}) " + test + ")", "b1", "b2"))
+    out.append(_pair("(NOT ({} < {}))", "d1", "d2"))
+    out.append(_pair("(NOT ({} AND {}))", "b1", "b2"))
+    # nested: rounding and overflow inside a larger expression
+    for x, y in (("m1", "m2"), ("q1", "q2"), ("n1", "z1"), ("i1", "l2"), ("d1", "f1")):
+        out.append(_pair("(({} * {}) + ({} / {}))", x, y, x, y))
+        out.append(_pair("greatest(({} % {}), ({} - {}))", x, y, x, y))
+    return out

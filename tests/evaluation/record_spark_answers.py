@@ -1,0 +1,89 @@
+"""Record Spark's answers for the fixed corpus (``corpus.py``) in ``spark_answers.json``, so that
+the quick suite checks sparkcep's Python evaluator against Spark without starting Spark
+(``test_recorded_spark_answers.py``). Rerun after changing the corpus or moving to another Spark
+version, and review the difference like any golden file:
+
+    python -m tests.evaluation.record_spark_answers
+
+Every answer is Spark's: values over all rows in one query per ANSI setting, and each row where
+Python raised asked of Spark on its own (see ``spark_oracle``). ``test_spark_differential.py``
+checks that a live Spark still gives the recorded answers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyspark
+
+import sparkcep
+from sparkcep.evaluation.binding import Semantics
+from tests.evaluation import corpus
+from tests.evaluation.spark_oracle import MISSING, answer, encode
+
+OUTPUT = Path(__file__).with_name("spark_answers.json")
+
+
+def record(spark, ansi: bool) -> dict:
+    spark.conf.set("spark.sql.codegen.wholeStage", "false")
+    spark.conf.set("spark.sql.subexpressionElimination.enabled", "false")
+    spark.conf.set("spark.sql.ansi.enabled", str(ansi).lower())
+    spark.conf.set("spark.sql.session.timeZone", corpus.ZONE)
+    spark.sql(corpus.table_sql()).localCheckpoint().createOrReplaceTempView("sparkcep_corpus")
+    semantics = Semantics(ansi=ansi, time_zone=corpus.ZONE)
+    batch = answer(spark, "sparkcep_corpus", corpus.ROWS, corpus.expressions(), semantics)
+    columns: dict = {}
+    cases = []
+    for case in batch.cases:
+        for c, text in enumerate(case.texts):
+            if text is not None and text not in columns:
+                columns[text] = {"type": case.column_types[c], "values": [encode(row[c]) for row in case.rows]}
+        assert MISSING not in case.answers
+        cases.append({"expression": case.qualified, "answers": [encode(a) for a in case.answers]})
+    print(f"ANSI={ansi}: {len(cases)} expressions recorded, {len(batch.refused)} refused, "
+          f"{len(batch.value_failed)} failing in Spark's value columns; queries {batch.queries}")
+    return {"columns": columns, "refused": sorted(batch.refused), "value_failed": sorted(batch.value_failed),
+            "cases": cases}
+
+
+def _dump(data: dict) -> str:
+    """JSON with one column, one expression per line (reviewable diffs)."""
+    lines = ["{", f'  "spark": {json.dumps(data["spark"])},', f'  "zone": {json.dumps(data["zone"])},',
+             f'  "rows": {data["rows"]},']
+    for n, setting in enumerate(("ansi", "legacy")):
+        part = data[setting]
+        lines.append(f'  "{setting}": {{')
+        lines.append('    "columns": {')
+        items = list(part["columns"].items())
+        for i, (text, column) in enumerate(items):
+            lines.append(f"      {json.dumps(text, ensure_ascii=False)}: "
+                         f"{json.dumps(column, ensure_ascii=False)}{',' if i < len(items) - 1 else ''}")
+        lines.append("    },")
+        lines.append(f'    "refused": {json.dumps(part["refused"], ensure_ascii=False)},')
+        lines.append(f'    "value_failed": {json.dumps(part["value_failed"], ensure_ascii=False)},')
+        lines.append('    "cases": [')
+        for i, case in enumerate(part["cases"]):
+            lines.append(f"      {json.dumps(case, ensure_ascii=False)}{',' if i < len(part['cases']) - 1 else ''}")
+        lines.append("    ]")
+        lines.append("  }" + ("," if n == 0 else ""))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    spark = sparkcep.local_session("local[2]", "sparkcep-record-answers", spark_executor_pyspark_memory="2g")
+    try:
+        spark.sparkContext.setLogLevel("ERROR")
+        data = {"spark": pyspark.__version__, "zone": corpus.ZONE, "rows": corpus.ROWS,
+                "ansi": record(spark, True), "legacy": record(spark, False)}
+    finally:
+        spark.stop()
+    text = _dump(data)
+    assert json.loads(text) == data
+    OUTPUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUTPUT.name}")
+
+
+if __name__ == "__main__":
+    main()

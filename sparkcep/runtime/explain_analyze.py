@@ -1,0 +1,119 @@
+"""EXPLAIN ANALYZE on a session: run the query, then each clause once more through its analysis
+function (``sparkcep.runtime.analyze``), and merge the partitions' reports
+(``sparkcep.compiler.explain_analyze``). Only this path registers the analysis functions; a
+normal query never runs them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from dataclasses import dataclass
+
+from sparkcep.compiler import explain_analyze as ea
+from sparkcep.errors import AnalysisError
+
+
+@dataclass
+class AnalyzeResult:
+    """The report: ``rows`` (``explain_analyze.COLUMNS``), ``clauses`` (for the picture)."""
+
+    rows: list
+    clauses: list
+
+    def text(self) -> str:
+        return ea.report_text(self.rows)
+
+    def dot(self) -> str:
+        return ea.analyzed_dot(self.clauses)
+
+
+def analyze_statement(spark, text: str, args=None, run_query: bool = True) -> AnalyzeResult:
+    """EXPLAIN ANALYZE ``text`` on ``spark`` (typed errors for the statement's mistakes)."""
+    from sparkcep.compiler.explain import _clauses, _title
+    from sparkcep.compiler.rewrite import compile_statement
+    from sparkcep.compiler.statement_rules import check_statement
+    from sparkcep.runtime.registration import typed_plan
+    from sparkcep.runtime.spark_errors import restate_for_text
+    from sparkcep.runtime.statement import prepare_statement
+    from sparkcep.runtime.streaming import reads_stream
+
+    statement = ea.parse_statement(text)
+    query = statement.query
+    check_statement(query)
+    compiled = compile_statement(query)
+    for match in compiled.matches:
+        if reads_stream(spark, match, args):
+            raise _stream_error(text, match)
+    clauses = _clauses(query)
+    ea.check_partition(statement, [m.plan.partition_columns for m in compiled.matches])
+    run = getattr(spark, "_sparkcep_original_sql", spark.sql)
+    if len(compiled.matches) > 1:  # an outer clause's input calls the inner clauses' functions
+        from sparkcep.runtime.registration import register
+
+        for match in compiled.matches:
+            register(spark, match, args)
+    started = time.monotonic()
+    result_rows = None
+    try:
+        prepared = prepare_statement(spark, compile_statement, query, args)
+        if run_query:
+            frame = run(prepared.sql) if args is None else run(prepared.sql, args)
+            result_rows = frame.count()
+    except AnalysisError:
+        raise
+    except Exception as error:  # noqa: BLE001 - Spark's own error about the statement
+        from sparkcep.errors import SparkCepError
+
+        if isinstance(error, SparkCepError):
+            raise
+        raise restate_for_text(error, query) from None
+    seconds = time.monotonic() - started
+    reports = []
+    for number, (clause, match) in enumerate(zip(clauses, compiled.matches), start=1):
+        reports.append(_analyze_clause(spark, run, number, _title(number, clause, text), clause,
+                                       match, query, statement.partition, args, typed_plan))
+    rows = ea.report_rows(reports, result_rows, seconds, statement.partition)
+    return AnalyzeResult(rows, reports)
+
+
+def _stream_error(text: str, match) -> AnalysisError:
+    at = text.upper().find("ANALYZE")
+    return AnalysisError.at_offset(
+        "EXPLAIN_ANALYZE_ON_STREAM",
+        "EXPLAIN ANALYZE runs the query once, as a batch query; this MATCH_RECOGNIZE reads a "
+        "stream. Possible: EXPLAIN (without ANALYZE) for the plan; EXPLAIN ANALYZE over a batch "
+        "read of the same data (spark.read instead of spark.readStream, or a table of it); the "
+        "stream's own status (sparkcep stream prints rows in, matches out, state and late rows "
+        "per micro-batch)", text, max(at, 0), len("ANALYZE"))
+
+
+def _analyze_clause(spark, run, number, title, clause, match, query, partition, args, typed_plan):
+    from pyspark.sql.functions import arrow_udtf
+
+    from sparkcep.runtime.analyze import REPORT_SCHEMA, analyze_function_class
+
+    if match.plan.uncertain_time is not None:
+        raise AnalysisError.at_offset(
+            "EXPLAIN_ANALYZE_UNSUPPORTED",
+            "EXPLAIN ANALYZE does not analyse UNCERTAIN TIME clauses yet (EXPLAIN shows their "
+            "plan)", query, 0, 1)
+    plan, _return_type, _schema = typed_plan(spark, match, args)
+    # the matches are enumerated (an aggregation pushed down counts them without runs)
+    plan = dataclasses.replace(plan, aggregation=None, owned_column=None)
+    probes = ea.clause_probes(clause, query)
+    name = match.function_name + "_analyze"
+    function = arrow_udtf(analyze_function_class(plan, probes), returnType=REPORT_SCHEMA)
+    spark.udtf.register(name, function)
+    sql = ea.analysis_call(name, match, probes, clause, query)
+    report = ea.new_clause_report(number, title, plan, clause, query)
+    frame = run(sql) if args is None else run(sql, args)
+    for row in frame.toLocalIterator():
+        report.add(json.loads(row[0]), partition)
+    return report
+
+
+def report_frame(spark, result: AnalyzeResult):
+    """The report's rows as a DataFrame (columns ``explain_analyze.COLUMNS``)."""
+    schema = ", ".join(f"{name} {kind}" for name, kind in ea.COLUMNS)
+    return spark.createDataFrame(result.rows, schema=schema)

@@ -44,6 +44,7 @@ class AnalyzeStatement:
     text: str
     query: str
     partition: dict[str, tuple[object, int]] | None
+    partition_source: str | None = None  # the text partition offsets are in (default: text)
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -66,7 +67,7 @@ def _literal(text: str):
     return float(text) if "." in text else int(text)
 
 
-def parse_statement(text: str) -> AnalyzeStatement:
+def parse_statement(text: str, need_clause: bool = True) -> AnalyzeStatement:
     """Take ``EXPLAIN ANALYZE ... [FOR PARTITION (...)]`` apart (typed errors, located)."""
     head = _ANALYZE.match(text)
     if head is None:
@@ -103,13 +104,31 @@ def parse_statement(text: str) -> AnalyzeStatement:
             raise ParseError.at_offset("EXPLAIN_ANALYZE_SYNTAX",
                                        "FOR PARTITION (...) must end the statement", text, at)
         query = _blank(query, found.start(), position)
-    if not dialect.contains_match_recognize(query):
+    if need_clause and not dialect.contains_match_recognize(query):
         raise AnalysisError.at_offset(
             "EXPLAIN_ANALYZE_WITHOUT_MATCH_RECOGNIZE",
             "EXPLAIN ANALYZE explains MATCH_RECOGNIZE clauses; this statement has none (for "
             "Spark's own plan use EXPLAIN)", text, head.start() + len(text[head.start():]) -
             len(text[head.start():].lstrip()), len("EXPLAIN ANALYZE"))
     return AnalyzeStatement(text, query, partition)
+
+
+def statement_for(query: str, partition: str | None = None) -> AnalyzeStatement:
+    """The statement for a query given without EXPLAIN ANALYZE (the command line), with its
+    partition as the text inside FOR PARTITION (...) (``--partition "user_id = 'u42'"``)."""
+    named = None
+    source = None
+    if partition:
+        source = f"FOR PARTITION ({partition})"
+        named = parse_statement("EXPLAIN ANALYZE " + " " * len("MATCH_RECOGNIZE") + " "
+                                + source, need_clause=False).partition
+        offset = len("EXPLAIN ANALYZE ") + len("MATCH_RECOGNIZE") + 1
+        named = {k: (v, at - offset) for k, (v, at) in named.items()}
+    if not dialect.contains_match_recognize(query):
+        raise AnalysisError("EXPLAIN_ANALYZE_WITHOUT_MATCH_RECOGNIZE",
+                            "EXPLAIN ANALYZE explains MATCH_RECOGNIZE clauses; this statement has "
+                            "none")
+    return AnalyzeStatement(query, query, named, source)
 
 
 def _skip_space(text: str, position: int) -> int:
@@ -133,7 +152,8 @@ def check_partition(statement: AnalyzeStatement, partition_columns: list[tuple[s
             raise AnalysisError.at_offset(
                 "UNKNOWN_PARTITION_COLUMN",
                 f"'{name}' is not a PARTITION BY column of the MATCH_RECOGNIZE clauses "
-                f"(PARTITION BY columns: {listed})", statement.text, offset, len(name))
+                f"(PARTITION BY columns: {listed})", statement.partition_source or statement.text,
+                offset, len(name))
 
 
 def partition_matches(wanted: dict | None, values: dict) -> bool:

@@ -28,8 +28,10 @@ class AnalyzeResult:
         return ea.analyzed_dot(self.clauses)
 
 
-def analyze_statement(spark, text: str, args=None, run_query: bool = True) -> AnalyzeResult:
-    """EXPLAIN ANALYZE ``text`` on ``spark`` (typed errors for the statement's mistakes)."""
+def analyze_statement(spark, text: str, args=None, run_query: bool = True,
+                      statement: ea.AnalyzeStatement | None = None) -> AnalyzeResult:
+    """EXPLAIN ANALYZE ``text`` on ``spark`` (typed errors for the statement's mistakes), or
+    ``statement`` (a query with its partition, ``explain_analyze.statement_for``)."""
     from sparkcep.compiler.explain import _clauses, _title
     from sparkcep.compiler.rewrite import compile_statement
     from sparkcep.compiler.statement_rules import check_statement
@@ -38,7 +40,8 @@ def analyze_statement(spark, text: str, args=None, run_query: bool = True) -> An
     from sparkcep.runtime.statement import prepare_statement
     from sparkcep.runtime.streaming import reads_stream
 
-    statement = ea.parse_statement(text)
+    if statement is None:
+        statement = ea.parse_statement(text)
     query = statement.query
     check_statement(query)
     compiled = compile_statement(query)

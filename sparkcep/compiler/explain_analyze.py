@@ -515,6 +515,15 @@ def _miss_rows(n: int, r: ClauseReport, values: dict, matches: int, miss) -> lis
     if miss["negated"]:
         rows.append((n, "miss", subject, "negation", None,
                      f"the row satisfied the negated variable {miss['negated']}"))
+    rejected = miss.get("rejected")
+    if rejected:
+        name = rejected["variable"]
+        define = r.defines.get(name.upper())
+        shown = ", ".join(f"{text} = {_value_text(value)}" for text, value in rejected["values"])
+        where = ", ".join(f"{k} = {_value_text(v)}" for k, v in rejected["row_values"].items())
+        rows.append((n, "miss", subject, "rejected_row", rejected["row"],
+                     (f"{name} AS {define}" if define else name) + " was false there"
+                     + (f": {shown}" if shown else "") + (f" (row: {where})" if where else "")))
     for name in miss["waiting"]:
         define = r.defines.get(name.upper())
         values_read = miss["values"].get(name) or []

@@ -109,7 +109,7 @@ class Closure:
 
 
 class _Run:
-    __slots__ = ("state", "rows", "labels", "violated", "key0", "waiting", "done")
+    __slots__ = ("state", "rows", "labels", "violated", "key0", "waiting", "done", "rejected")
 
     def __init__(self, state, rows, labels, violated, key0, waiting=None, done=False) -> None:
         self.state = state
@@ -119,6 +119,9 @@ class _Run:
         self.key0 = key0  # the first row's ORDER BY key (WITHIN)
         self.waiting = waiting  # a trailing negation edge this run waits behind, else None
         self.done = done  # the run (a shorter form of it) reached the accepting state
+        # SASE: the last row it skipped whose variable's row-local part held but whose
+        # match-dependent part did not: (row, var), or None
+        self.rejected = None
 
 
 class _Store:
@@ -158,13 +161,15 @@ class Miss:
     values: dict = field(default_factory=dict)  # variable -> [(operand text, value)], row-local etc.
     keys: tuple = ()  # (first key, key at the row) for WITHIN
     row_values: dict = field(default_factory=dict)  # the ending row's input columns
+    rejected: dict | None = None  # SASE: the last skipped row whose match-dependent DEFINE failed
 
     def as_json(self, names) -> dict:
         return {"rows": list(self.rows), "labels": [names[v] for v in self.labels],
                 "state": self.state, "row": self.row, "reason": self.reason,
                 "waiting": [names[v] for v in self.waiting],
                 "negated": None if self.negated is None else names[self.negated],
-                "values": self.values, "row_values": self.row_values, "keys": list(self.keys)}
+                "values": self.values, "row_values": self.row_values, "keys": list(self.keys),
+                "rejected": self.rejected}
 
 
 class Simulator:
@@ -198,6 +203,7 @@ class Simulator:
         self.condition_evaluated = [0] * n_vars
         self.condition_true = [0] * n_vars
         self.miss: Miss | None = None
+        self._rejected = None
 
     # -- the automaton's moves ---------------------------------------------------------------------
 
@@ -267,6 +273,8 @@ class Simulator:
         ok = bool(cond(RunContext(self.store, list(run.rows), list(run.labels), row, var)))
         if ok:
             self.condition_true[var] += 1
+        else:
+            self._rejected = (row, var)
         return ok
 
     # -- feeding -----------------------------------------------------------------------------------
@@ -328,6 +336,7 @@ class Simulator:
                 self._die(run, "within", row, key)
                 continue
             closure = self.closure(run.state, run.violated, is_fresh and row == 0)
+            self._rejected = None
             moves = []
             for edge, _crossed in closure.moves:
                 var = self.graph.kinds[edge][1]
@@ -354,8 +363,11 @@ class Simulator:
                 continue
             if is_fresh:
                 continue
+            rejected = self._rejected
             ignored = self._ignore(run, closure, row, mask_row)
             if ignored is not None:
+                if rejected is not None and not moves:
+                    ignored.rejected = rejected
                 survivors.append(ignored)
         if len(survivors) > 1:
             survivors = self._distinct(survivors, strict)
@@ -415,7 +427,9 @@ class Simulator:
             self._die(run, "negation", row, None, closure,
                       negated=self.graph.kinds[min(broken)][1])
             return None
-        return _Run(run.state, run.rows, run.labels, violated, run.key0)
+        copy = _Run(run.state, run.rows, run.labels, violated, run.key0, done=run.done)
+        copy.rejected = run.rejected
+        return copy
 
     def _trailing_step(self, run: _Run, row: int, key, mask_row, lo, survivors) -> None:
         if lo is not None and run.key0 <= lo:  # the window closed: no negated row came
@@ -455,8 +469,13 @@ class Simulator:
                 for var in waiting:
                     values[self.spec.variable_names[var]] = self.probe(run, row, var)
             context = self.probe(run, row, None)
+        rejected = None
+        if reason != "no_way_on" and run.rejected is not None and self.probe is not None:
+            at, var = run.rejected
+            rejected = {"row": at, "variable": self.spec.variable_names[var],
+                        "values": self.probe(run, at, var), "row_values": self.probe(run, at, None)}
         self.miss = Miss(run.rows, run.labels, run.state, row, reason, waiting, negated, values,
-                         (run.key0, key) if reason == "within" else (), context)
+                         (run.key0, key) if reason == "within" else (), context, rejected)
 
     # -- the report --------------------------------------------------------------------------------
 
@@ -497,9 +516,13 @@ class AnalyzeRunner:
         self.selected = [0] * len(names)
         self.engine_seconds = 0.0
         self.simulation_seconds = 0.0
-        self.batch: pa.RecordBatch | None = None
-        self.batch_base = 0
+        # the values a closest miss shows, for the rows live runs may still refer to: the
+        # match-dependent operands' columns (ids 0.. as their expressions read them), the
+        # row-local operands' probe columns, the row's own input columns
         self.probe_store = _Store()
+        self.probe_names: list[str] = list(probes.dependent_columns) if probes else []
+        self.local_names: list[str] = []
+        self.context_names: list[str] = []
 
     def _block(self, batch: pa.RecordBatch) -> RowBlock:
         from sparkcep.runtime.partition_runner import decode_masks
@@ -521,20 +544,24 @@ class AnalyzeRunner:
             self.partition_values = {name: batch.column(name)[0].as_py()
                                      for name in self.plan.partition_columns}
         block = self._block(batch)
-        self.batch, self.batch_base = batch, self.rows
-        if self.probes is not None and self.probes.dependent_columns:
-            self.probe_store.add(self.rows, tuple(batch.column(name).to_pylist()
-                                                  for name in self.probes.dependent_columns))
+        if not self.probe_store.starts:  # the first batch: which columns to keep
+            hidden = set(self.probe_names) | set(self.plan.partition_columns)
+            if self.probes is not None:
+                self.local_names = [name for _sql, name in self.probes.columns
+                                    if name not in hidden]
+            hidden |= set(self.local_names)
+            self.context_names = [name for name in batch.schema.names
+                                  if not name.startswith("__sparkcep") and name not in hidden]
+        names = [*self.probe_names, *self.local_names, *self.context_names]
+        self.probe_store.add(self.rows, tuple(batch.column(name).to_pylist() for name in names))
         self.rows += batch.num_rows
         self.covered.extend(bytes(batch.num_rows))
         self._engine(lambda: self.engine.feed(block))
         started = time.perf_counter()
         self.simulator.feed(block)
         self.simulation_seconds += time.perf_counter() - started
-        if self.probes is not None and self.probes.dependent_columns:
-            oldest = min((run.rows[0] for run in self.simulator.runs if run.rows),
-                         default=self.rows)
-            self.probe_store.prune(oldest)
+        oldest = min((run.rows[0] for run in self.simulator.runs if run.rows), default=self.rows)
+        self.probe_store.prune(oldest)
 
     def _engine(self, step) -> None:
         if self.engine_error is not None:
@@ -571,10 +598,11 @@ class AnalyzeRunner:
     def _probe(self, run: _Run, row: int, var: int) -> list:
         """The values ``var``'s DEFINE read at ``row`` for ``run``: [operand text, value] pairs
         (``var`` None: the row's own input columns, by name)."""
+        store = self.probe_store
         if var is None:
-            batch, at = self.batch, row - self.batch_base
-            return {name: _jsonable(batch.column(name)[at].as_py()) for name in batch.schema.names
-                    if not name.startswith("__sparkcep") and name not in self.plan.partition_columns}
+            base = len(self.probe_names) + len(self.local_names)
+            return {name: _jsonable(store.value(base + i, row))
+                    for i, name in enumerate(self.context_names)}
         probes = self.probes
         if probes is None:
             return []
@@ -586,7 +614,8 @@ class AnalyzeRunner:
         for operand in define.operands:
             try:
                 if operand.column is not None:
-                    value = self.batch.column(operand.column)[row - self.batch_base].as_py()
+                    column = len(self.probe_names) + self.local_names.index(operand.column)
+                    value = store.value(column, row)
                 else:
                     from sparkcep.evaluation.interpreter import compile_expression
 

@@ -75,6 +75,32 @@ FOR PARTITION (user_id = 'u1')"""
     assert "UP AS UP.price > PREV(UP.price) was false: UP.price = 9, PREV(UP.price) = 13" in defines
     assert "TOP AS TOP.price > 100 was false: TOP.price = 9" in defines
 
+    # the command line: the report as text, and the picture
+    import shutil
+
+    from click.testing import CliRunner
+
+    from sparkcep.clients.cli import main
+
+    csv = tmp_path / "prices.csv"
+    csv.write_text("s,k,price\n" + "".join(f"a,{i},{p}\n" for i, p in
+                                          enumerate([10, 11, 12, 13, 9, 14])))
+    query = ("SELECT * FROM ea_cli MATCH_RECOGNIZE (PARTITION BY s ORDER BY k MEASURES COUNT(*) "
+             "AS n PATTERN (S UP+ TOP) DEFINE UP AS UP.price > PREV(UP.price), "
+             "TOP AS TOP.price > 100)")
+    result = CliRunner().invoke(main, ["explain", "--analyze", "-e", query, "-t", f"ea_cli={csv}"])
+    assert result.exit_code == 0, result.output
+    assert "<- no row satisfies it" in result.output
+    assert "s = 'a': longest partial match: 4 rows S@0 UP@1 UP@2 UP@3" in result.output
+    picture = ["--png", str(tmp_path / "a.png")] if shutil.which("dot") else ["--dot"]
+    result = CliRunner().invoke(main, ["explain", "--analyze", "-e", query, "-t",
+                                       f"ea_cli={csv}", *picture])
+    assert result.exit_code == 0, result.output
+    if shutil.which("dot"):
+        assert (tmp_path / "a.png").read_bytes().startswith(b"\x89PNG")
+    else:
+        assert "UP (3)" in result.output  # the loop: UP@2, UP@3 from row 0, UP@3 from row 1
+
     # over a stream: a typed error saying what is possible
     folder = tmp_path / "stream"
     folder.mkdir()

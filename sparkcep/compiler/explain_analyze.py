@@ -125,9 +125,12 @@ def statement_for(query: str, partition: str | None = None) -> AnalyzeStatement:
         offset = len("EXPLAIN ANALYZE ") + len("MATCH_RECOGNIZE") + 1
         named = {k: (v, at - offset) for k, (v, at) in named.items()}
     if not dialect.contains_match_recognize(query):
-        raise AnalysisError("EXPLAIN_ANALYZE_WITHOUT_MATCH_RECOGNIZE",
-                            "EXPLAIN ANALYZE explains MATCH_RECOGNIZE clauses; this statement has "
-                            "none")
+        at = _skip_space(query, 0)
+        word = re.match(r"\S*", query[at:]).group(0)
+        raise AnalysisError.at_offset(
+            "EXPLAIN_ANALYZE_WITHOUT_MATCH_RECOGNIZE",
+            "EXPLAIN ANALYZE explains MATCH_RECOGNIZE clauses; this statement has none",
+            query, at, len(word) or 1)
     return AnalyzeStatement(query, query, named, source)
 
 
@@ -538,18 +541,89 @@ def _miss_rows(n: int, r: ClauseReport, values: dict, matches: int, miss) -> lis
 
 
 def report_text(rows: list[tuple]) -> str:
-    """The rows as text for the command line."""
+    """The rows as text for the command line (the same facts as the rows, grouped)."""
     lines: list[str] = []
-    current = None
-    for clause, section, subject, metric, value, detail in rows:
-        if clause != current:
-            current = clause
-            lines.append("== statement ==" if clause == 0 else f"\n== {subject} ==" if
-                         section == "clause" else f"\n== MATCH_RECOGNIZE #{clause} ==")
-        head = f"  {section:<9} {subject or '':<24} {metric:<28}"
-        shown = "" if value is None else str(value)
-        lines.append(f"{head} {shown:>9}" + (f"  {detail}" if detail else ""))
+    by_clause: dict[int, list[tuple]] = {}
+    for row in rows:
+        by_clause.setdefault(row[0], []).append(row)
+    for clause, items in by_clause.items():
+        if clause == 0:
+            facts = {r[3]: r[4] for r in items}
+            shown = (f"{facts['rows']} rows, " if facts.get("rows") is not None else "")
+            lines.append(f"== statement: {shown}{facts.get('ms', 0) / 1000:.1f} s ==")
+            continue
+        lines += _clause_text(items)
     return "\n".join(lines)
+
+
+def _clause_text(items: list[tuple]) -> list[str]:
+    clause = [r for r in items if r[1] == "clause"]
+    facts = {r[3]: r for r in clause}
+    lines = [f"\n== {clause[0][2]} =="]
+    lines.append(f"pattern:    {facts['pattern'][5]}   ({facts['strategy'][5]})")
+
+    def value(metric):
+        return facts[metric][4] if metric in facts else 0
+
+    lines.append(f"rows:       {value('rows_in')} in, {value('rows_in_a_match')} in a match, "
+                 f"{value('rows_in_no_match')} in no match")
+    lines.append(f"partitions: {value('partitions')}, {value('partitions_without_match')} "
+                 "without a match")
+    lines.append(f"matches:    {value('matches')}")
+    lines.append(f"time:       engine {value('engine_ms')} ms, analysis {value('analysis_ms')} ms "
+                 "(summed over partitions)")
+    for row in clause:
+        if row[3] in ("engine_error", "sampled"):
+            lines.append(f"{row[3] + ':':<11} {row[5]}")
+    variables: dict[str, dict] = {}
+    for row in items:
+        if row[1] == "variable":
+            variables.setdefault(row[2], {})[row[3]] = row
+    if variables:
+        lines.append("variables:  rows satisfying DEFINE (row-local part) | match-dependent part "
+                     "true/evaluated | rows in matches")
+        width = max(len(name) for name in variables)
+        for name, metrics in variables.items():
+            satisfied = metrics["rows_satisfying_row_local"]
+            dependent = ""
+            if "match_dependent_evaluated" in metrics:
+                dependent = (f"{metrics['match_dependent_true'][4]}/"
+                             f"{metrics['match_dependent_evaluated'][4]}")
+            mark = "   <- no row satisfies it" if "never_satisfied" in metrics else ""
+            lines.append(f"  {name:<{width}} {satisfied[4]:>9} | {dependent:>11} | "
+                         f"{metrics['rows_in_matches'][4]:>7}   {satisfied[5]}{mark}")
+    runs = {r[3]: r for r in items if r[1] == "runs"}
+    if runs:
+        lines.append(f"runs:       {runs['started'][4]} started, {runs['completed'][4]} reached "
+                     f"the accepting state, {runs['ended_after_completing'][4]} of them then "
+                     "ended (a run is one partial match; docs/explain.md)"
+                     + (" [a sample]" if "sample" in (runs["started"][5] or "") else ""))
+    states: dict[str, list] = {}
+    for row in items:
+        if row[1] == "state":
+            states.setdefault(row[2], []).append(row)
+    if states:
+        lines.append("states:     runs that entered | died there (why)")
+        for state, metrics in states.items():
+            entered = next((m[4] for m in metrics if m[3] == "entered"), 0)
+            died = ", ".join(f"{m[4]} {m[3][len('died_'):].replace('_', ' ')}" for m in metrics
+                             if m[3].startswith("died_"))
+            lines.append(f"  {state:<12} {entered:>9}" + (f" | died: {died}" if died else ""))
+    edges = [r for r in items if r[1] == "edge"]
+    if edges:
+        lines.append("edges:      runs that took each")
+        for row in edges:
+            lines.append(f"  {row[2]:<14} {row[5]:<12} {row[4]:>9}")
+    misses = [r for r in items if r[1] == "miss"]
+    if misses:
+        lines.append("closest misses:")
+        for row in misses:
+            if row[3] == "shown":
+                lines.append(f"  ({row[5]})")
+                continue
+            shown = "" if row[4] is None else f"{row[4]} "
+            lines.append(f"  {row[2]}: {row[3].replace('_', ' ')}: {shown}{row[5] or ''}".rstrip())
+    return lines
 
 
 def analyzed_dot(reports: list[ClauseReport]) -> str:
@@ -565,9 +639,12 @@ def analyzed_dot(reports: list[ClauseReport]) -> str:
         lines.append(f"  subgraph cluster_{r.number} {{")
         lines.append(f"    label={_quote(r.title + ': ' + str(r.matches) + ' matches')};")
         most = max([c for c in r.taken] + [1])
+        # the states a row leads to (or the start): the others are passed through on ε edges
+        counted = {r.start} | {t for (_s, t, label) in r.edges if not label.startswith("ε")}
         for state in range(len(r.entered)):
             died = sum(_at(c, state) for c in r.died.values())
-            label = f"s{state}\\n{r.entered[state]} in" + (f"\\n{died} died" if died else "")
+            label = f"s{state}" + (f"\\n{r.entered[state]} in" if state in counted else "") \
+                + (f"\\n{died} died" if died else "")
             shape = "doublecircle" if state == r.accept else "circle"
             color = ', color=red, fontcolor=red' if died else ""
             lines.append(f'    {prefix}s{state} [shape={shape}, label="{label}"{color}];')

@@ -645,6 +645,11 @@ class AnalyzeRunner:
 
 
 def _jsonable(value):
+    import datetime
+
+    if isinstance(value, datetime.datetime) and value.tzinfo is not None \
+            and value.utcoffset() == datetime.timedelta(0):
+        return str(value.replace(tzinfo=None))
     if value is None or isinstance(value, (bool, int, float, str)):
         if isinstance(value, float) and value != value:
             return "NaN"

@@ -221,7 +221,9 @@ def test_the_define_that_was_false_on_one_row_with_its_values():
     defines = [row[5] for row in rows if row[1] == "miss" and row[3] == "define"]
     assert defines == ["B AS B.price > PREV(B.price) was false: B.price = 12, PREV(B.price) = 23",
                        "C AS C.price < 10 was false: C.price = 12"]
-    assert "no_way_on" in ea.report_text(rows) or "died_no_way_on" in ea.report_text(rows)
+    text = ea.report_text(rows)
+    assert "C AS C.price < 10   <- no row satisfies it" in text
+    assert "u = 'x': longest partial match: 4 rows A@0 B@1 B@2 B@3" in text
     dot = ea.analyzed_dot([clause])
     assert dot.startswith("digraph") and "B (3)" in dot  # the three runs that took B at row 1
 
@@ -273,3 +275,28 @@ def test_an_unknown_partition_column_is_located():
     assert caught.value.code == "UNKNOWN_PARTITION_COLUMN"
     line = text.splitlines()[caught.value.line - 1]
     assert line[caught.value.column - 1:].startswith("user_id")
+
+
+# -- the command line checks before Spark starts ------------------------------------------------
+
+
+@pytest.mark.parametrize("arguments, code", [
+    (["-e", QUERY, "--partition", "u 'x'"], "EXPLAIN_ANALYZE_SYNTAX"),
+    (["-e", "SELECT 1"], "EXPLAIN_ANALYZE_WITHOUT_MATCH_RECOGNIZE"),
+    (["-e", f"EXPLAIN ANALYZE {QUERY} FOR PARTITION (u = 1)", "--partition", "u = 2"], None),
+])
+def test_cli_analyze_refuses_mistakes_before_spark(arguments, code, monkeypatch):
+    from click.testing import CliRunner
+
+    from sparkcep.clients import cli, session
+
+    def no_spark(*args, **kwargs):
+        raise AssertionError("Spark must not start")
+
+    monkeypatch.setattr(session, "local_session", no_spark)
+    result = CliRunner().invoke(cli.main, ["explain", "--analyze", *arguments])
+    assert result.exit_code == 2, result.output
+    if code is not None:
+        assert f"[{code}]" in result.output and "^" in result.output
+    else:
+        assert "give the partition once" in result.output

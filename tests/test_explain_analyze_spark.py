@@ -54,7 +54,8 @@ FOR PARTITION (user_id = 'u1')"""
     rejected = _find(rows, "miss", "rejected_row")[0]
     assert rejected[4] == 3 and rejected[5] == (
         "P AS P.action = 'purchase' AND P.price >= LAST(C.price) was false there: "
-        "P.action = 'purchase', P.price = 25.0, LAST(C.price) = 30.0 (row: ts = 4)")
+        "P.action = 'purchase' is TRUE (P.action = 'purchase'); P.price >= LAST(C.price) is "
+        "FALSE (P.price = 25.0, LAST(C.price) = 30.0) (row: ts = 4)")
 
     # strict contiguity: a variable no row satisfies, the DEFINE read by Catalyst (PREV)
     spark.createDataFrame([("a", i, p) for i, p in enumerate([10, 11, 12, 13, 9, 14])],

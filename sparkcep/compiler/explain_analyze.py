@@ -191,16 +191,33 @@ class Operand:
 
 
 @dataclass(frozen=True)
-class DefineProbe:
-    variable: str
+class Conjunct:
+    """One conjunct of a DEFINE (the whole condition when it is no AND): its text, where its
+    truth comes from (a probe column, or the index of the match-dependent conjunct in the bound
+    condition of the plan), and its operands."""
+
     text: str
+    column: str | None
+    dependent: int | None
     operands: tuple[Operand, ...]
 
 
 @dataclass(frozen=True)
+class DefineProbe:
+    variable: str
+    text: str
+    conjuncts: tuple[Conjunct, ...]
+    dependent_count: int = 0  # match-dependent conjuncts (the bound condition ANDs them)
+
+    @property
+    def operands(self) -> tuple[Operand, ...]:
+        return tuple(o for c in self.conjuncts for o in c.operands)
+
+
+@dataclass(frozen=True)
 class Probes:
-    """Per variable (upper-case name) its DEFINE's operands; the extra input columns:
-    ``columns`` (SQL, name) and, by id, the names match-dependent operands read."""
+    """Per variable (upper-case name) its DEFINE's conjuncts and operands; the extra input
+    columns: ``columns`` (SQL, name) and, by id, the names match-dependent operands read."""
 
     defines: dict = field(default_factory=dict)
     columns: tuple = ()
@@ -211,34 +228,30 @@ _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeE
                 exp.NullSafeNEQ, exp.Is, exp.Like, exp.ILike)
 
 
-def _operand_nodes(condition: exp.Expression) -> list[exp.Expression]:
-    conjuncts = list(condition.flatten()) if isinstance(condition, exp.And) else [condition]
-    out: list[exp.Expression] = []
-    for conjunct in conjuncts:
-        node = conjunct
-        while isinstance(node, exp.Paren):
-            node = node.this
-        if isinstance(node, _COMPARISONS):
-            parts = [node.this, node.expression]
-        elif isinstance(node, exp.Between):
-            parts = [node.this, node.args.get("low"), node.args.get("high")]
-        elif isinstance(node, exp.In):
-            parts = [node.this]
-        elif isinstance(node, exp.Not):
-            parts = [node.this]
-        else:
-            parts = [node]
-        for part in parts:
-            if part is None or isinstance(part, (exp.Literal, exp.Boolean, exp.Null)):
-                continue
-            out.append(part)
-    return out
+def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
+    return list(condition.flatten()) if isinstance(condition, exp.And) else [condition]
+
+
+def _operand_nodes(conjunct: exp.Expression) -> list[exp.Expression]:
+    node = conjunct
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, _COMPARISONS):
+        parts = [node.this, node.expression]
+    elif isinstance(node, exp.Between):
+        parts = [node.this, node.args.get("low"), node.args.get("high")]
+    elif isinstance(node, (exp.In, exp.Not)):
+        parts = [node.this]
+    else:
+        parts = [node]
+    return [part for part in parts
+            if part is not None and not isinstance(part, (exp.Literal, exp.Boolean, exp.Null))]
 
 
 def clause_probes(clause, text: str) -> Probes:
-    """The operands of ``clause``'s DEFINE conditions, and the input columns that compute the
-    row-local ones (``render`` of the compiler's lowering: PREV becomes lag, as in the masks).
-    Best effort: an operand the lowering refuses is left out."""
+    """The conjuncts and operands of ``clause``'s DEFINE conditions, and the input columns that
+    compute the row-local ones (``render`` of the compiler's lowering: PREV becomes lag, as in the
+    masks). Best effort: a part the lowering refuses is left out."""
     from sparkcep.compiler.explain import _source
     from sparkcep.compiler.lowering import CONST, LOCAL, Lowering, ValueColumns
     from sparkcep.compiler.rewrite import _analyze, _plain_text, _window
@@ -254,29 +267,49 @@ def clause_probes(clause, text: str) -> Probes:
     values = ValueColumns()
     lowering = Lowering(analysis.scope, _window(partition_sql, order_sql), values)
     columns: list[tuple[str, str]] = []
+    rendered: dict[str, str] = {}  # SQL -> probe column
+
+    def probe_column(sql: str) -> str:
+        if sql not in rendered:
+            rendered[sql] = f"__sparkcep_probe{len(rendered)}"
+            columns.append((sql, rendered[sql]))
+        return rendered[sql]
+
     defines = {}
     names = list(analysis.scope.variables)
     for var, condition in analysis.definitions.items():
         lowering.current = var
-        operands = []
-        seen = set()
-        for node in _operand_nodes(condition):
-            written = _source(node, text)
-            if written in seen:
-                continue
-            seen.add(written)
+        conjuncts = []
+        dependent_count = 0
+        for node in _conjuncts(condition):
             try:
                 kind = lowering.classify(node)
-                if kind.what in (CONST, LOCAL):
-                    name = f"__sparkcep_probe{len(columns)}"
-                    columns.append((lowering.render(node), name))
-                    operands.append(Operand(written, column=name))
-                else:
-                    operands.append(Operand(written, dependent=lowering.lower_operand(node)))
-            except Exception:  # noqa: BLE001 - not shown, the rest still is
+            except Exception:  # noqa: BLE001
                 continue
+            column = dependent = None
+            if kind.what in (CONST, LOCAL):
+                try:
+                    column = probe_column(lowering.render(node))
+                except Exception:  # noqa: BLE001 - its truth is not shown
+                    column = None
+            else:
+                dependent = dependent_count
+                dependent_count += 1
+            operands = []
+            for part in _operand_nodes(node):
+                try:
+                    part_kind = lowering.classify(part)
+                    if part_kind.what in (CONST, LOCAL):
+                        operands.append(Operand(_source(part, text),
+                                                column=probe_column(lowering.render(part))))
+                    else:
+                        operands.append(Operand(_source(part, text),
+                                                dependent=lowering.lower_operand(part)))
+                except Exception:  # noqa: BLE001 - not shown, the rest still is
+                    continue
+            conjuncts.append(Conjunct(_source(node, text), column, dependent, tuple(operands)))
         defines[names[var].upper()] = DefineProbe(names[var], _source(condition, text),
-                                                  tuple(operands))
+                                                  tuple(conjuncts), dependent_count)
     dependent = tuple(f"__sparkcep_probev{i}" for i in range(len(values.texts)))
     columns += [(sql, name) for sql, name in zip(values.texts, dependent)]
     return Probes(defines, tuple(columns), dependent)
@@ -522,15 +555,14 @@ def _miss_rows(n: int, r: ClauseReport, values: dict, matches: int, miss) -> lis
     if rejected:
         name = rejected["variable"]
         define = r.defines.get(name.upper())
-        shown = ", ".join(f"{text} = {_value_text(value)}" for text, value in rejected["values"])
+        shown = _conjuncts_text(rejected["values"])
         where = ", ".join(f"{k} = {_value_text(v)}" for k, v in rejected["row_values"].items())
         rows.append((n, "miss", subject, "rejected_row", rejected["row"],
                      (f"{name} AS {define}" if define else name) + " was false there"
                      + (f": {shown}" if shown else "") + (f" (row: {where})" if where else "")))
     for name in miss["waiting"]:
         define = r.defines.get(name.upper())
-        values_read = miss["values"].get(name) or []
-        shown = ", ".join(f"{text} = {_value_text(value)}" for text, value in values_read)
+        shown = _conjuncts_text(miss["values"].get(name) or [])
         detail = f"{name} AS {define}" if define else name
         if miss["reason"] == "no_way_on":
             detail += " was false" + (f": {shown}" if shown else "")
@@ -538,6 +570,20 @@ def _miss_rows(n: int, r: ClauseReport, values: dict, matches: int, miss) -> lis
             detail = "waiting for " + detail
         rows.append((n, "miss", subject, "define", None, detail))
     return rows
+
+
+def _conjuncts_text(conjuncts: list) -> str:
+    """``[[conjunct, truth, [[operand, value], ...]], ...]`` as ``X > Y is FALSE (X = 1, Y = 2)``
+    (only the conjunct when the DEFINE is no AND)."""
+    parts = []
+    for text, truth, operands in conjuncts:
+        values = ", ".join(f"{o} = {_value_text(v)}" for o, v in operands)
+        if len(conjuncts) == 1:
+            parts.append(values)
+            continue
+        verdict = {True: "TRUE", False: "FALSE", None: "NULL"}.get(truth, "?")
+        parts.append(f"{text} is {verdict}" + (f" ({values})" if values else ""))
+    return "; ".join(p for p in parts if p)
 
 
 def report_text(rows: list[tuple]) -> str:

@@ -596,7 +596,8 @@ class AnalyzeRunner:
         self.simulation_seconds += time.perf_counter() - started
 
     def _probe(self, run: _Run, row: int, var: int) -> list:
-        """The values ``var``'s DEFINE read at ``row`` for ``run``: [operand text, value] pairs
+        """What ``var``'s DEFINE read at ``row`` for ``run``: per conjunct [text, truth,
+        [[operand text, value], ...]]
         (``var`` None: the row's own input columns, by name)."""
         store = self.probe_store
         if var is None:
@@ -610,22 +611,57 @@ class AnalyzeRunner:
         define = probes.defines.get(name.upper())
         if define is None:
             return []
+        bound = self._bound_conjuncts(var, define)
+        context = RunContext(store, list(run.rows), list(run.labels), row, var)
         out = []
-        for operand in define.operands:
+        for conjunct in define.conjuncts:
+            truth = "?"
             try:
-                if operand.column is not None:
-                    column = len(self.probe_names) + self.local_names.index(operand.column)
-                    value = store.value(column, row)
-                else:
-                    from sparkcep.evaluation.interpreter import compile_expression
+                if conjunct.column is not None:
+                    truth = self._stored(conjunct.column, row)
+                elif bound is not None:
+                    from sparkcep.evaluation.operators import truth as sql_truth
 
-                    evaluate = compile_expression(operand.dependent, self.plan.spec.variable_names)
-                    value = evaluate(RunContext(self.probe_store, list(run.rows),
-                                                list(run.labels), row, var))
+                    truth = sql_truth(self._evaluator(bound[conjunct.dependent])(
+                        RunContext(self.simulator.store, list(run.rows), list(run.labels), row,
+                                   var)))
             except Exception:  # noqa: BLE001 - a value we cannot show is shown as unknown
-                value = "?"
-            out.append([operand.text, _jsonable(value)])
+                truth = "?"
+            values = []
+            for operand in conjunct.operands:
+                try:
+                    if operand.column is not None:
+                        value = self._stored(operand.column, row)
+                    else:
+                        value = self._evaluator(operand.dependent)(context)
+                except Exception:  # noqa: BLE001
+                    value = "?"
+                values.append([operand.text, _jsonable(value)])
+            out.append([conjunct.text, truth if truth in (True, False, None) else "?", values])
         return out
+
+    def _stored(self, column: str, row: int):
+        return self.probe_store.value(len(self.probe_names) + self.local_names.index(column), row)
+
+    def _evaluator(self, expression):
+        from sparkcep.evaluation.interpreter import compile_expression
+
+        return compile_expression(expression, self.plan.spec.variable_names)
+
+    def _bound_conjuncts(self, var: int, define) -> list | None:
+        """The match-dependent conjuncts of ``var``'s condition as the plan has them (bound to
+        Spark's types), in the order written, or None when they cannot be told apart."""
+        from sparkcep.plan import expressions as p
+
+        condition = self.plan.conditions.get(var)
+        if condition is None or define.dependent_count == 0:
+            return None
+        if define.dependent_count == 1:
+            return [condition]
+        if isinstance(condition, p.Operator) and condition.name == "and" \
+                and len(condition.operands) == define.dependent_count:
+            return list(condition.operands)
+        return None
 
     def report(self) -> dict:
         sim = self.simulator

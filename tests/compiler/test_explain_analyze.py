@@ -186,8 +186,12 @@ def _batch(match, probes, prices):
     cheap = [p < 10 for p in prices]
     bits = [1 + 2 * r + 4 * c for r, c in zip(rises, cheap)]
     columns = {"u": ["x"] * n, "k": list(range(n)), match.plan.bitmask_columns[0]: bits}
-    for sql, name in probes.columns:
-        if "lag" in sql:
+    for sql, name in probes.columns:  # the conjuncts, then the operands
+        if ">" in sql:
+            columns[name] = [None] + [p > q for p, q in zip(prices[1:], prices)]
+        elif "<" in sql:
+            columns[name] = cheap
+        elif "lag" in sql:
             columns[name] = [None] + prices[:-1]
         else:
             columns[name] = prices
@@ -210,8 +214,9 @@ def test_the_define_that_was_false_on_one_row_with_its_values():
     assert miss["labels"] == ["A", "B", "B", "B"] and miss["rows"] == [0, 1, 2, 3]
     assert miss["row"] == 4 and miss["reason"] == "no_way_on"
     assert miss["waiting"] == ["B", "C"]
-    assert miss["values"] == {"B": [["B.price", 12], ["PREV(B.price)", 23]],
-                              "C": [["C.price", 12]]}
+    assert miss["values"] == {
+        "B": [["B.price > PREV(B.price)", False, [["B.price", 12], ["PREV(B.price)", 23]]]],
+        "C": [["C.price < 10", False, [["C.price", 12]]]]}
     assert miss["row_values"] == {"k": 4}
 
     clause = ea.new_clause_report(1, "MATCH_RECOGNIZE #1", match.plan, _clauses(QUERY)[0], QUERY)

@@ -112,3 +112,28 @@ FOR PARTITION (user_id = 'u1')"""
                             "PARTITION BY s ORDER BY k MEASURES A.k AS k PATTERN (A B) "
                             "WITHIN 5 DEFINE B AS B.price > A.price)")
     assert caught.value.code == "EXPLAIN_ANALYZE_ON_STREAM" and caught.value.line == 1
+
+
+def test_the_walkthrough_in_docs_prints_as_shown(spark):
+    """docs/explain.md, "EXPLAIN ANALYZE": each walkthrough query's report is the text shown
+    (the statement's time aside)."""
+    import re
+    from importlib.resources import files
+    from pathlib import Path
+
+    from sparkcep.runtime.explain_analyze import analyze_statement
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "explain.md").read_text()
+    section = text[text.index("# EXPLAIN ANALYZE: why is my result empty?"):]
+    query = re.findall(r"```sql\n(.*?)```", section, re.DOTALL)[0]
+    shown = re.findall(r"```text\n(.*?)```", section, re.DOTALL)[1]
+    spark.read.csv(str(files("sparkcep") / "data" / "ticks.csv"), header=True,
+                   schema="symbol STRING, ts TIMESTAMP, price DOUBLE, volume INT") \
+        .createOrReplaceTempView("ticks")
+    printed = analyze_statement(spark, "EXPLAIN ANALYZE " + query).text()
+
+    def steady(report: str) -> str:  # times differ from run to run
+        report = re.sub(r"== statement: (\d+ rows), [\d.]+ s ==", r"\1", report)
+        return re.sub(r"time: .*", "time:", report).strip()
+
+    assert steady(printed) == steady(shown)

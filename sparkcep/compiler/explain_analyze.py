@@ -375,6 +375,7 @@ class ClauseReport:
     unmatched_partitions: int = 0
     misses: list = field(default_factory=list)  # (partition, matches, miss), chosen
     named: bool = False  # misses are of the FOR PARTITION partition
+    within: str = ""  # the WITHIN clause as written
 
     def add(self, report: dict, wanted: dict | None) -> None:
         sim = report["simulation"]
@@ -431,7 +432,8 @@ def new_clause_report(number: int, title: str, plan, clause, text: str) -> Claus
         name = definition.this.name if hasattr(definition.this, "name") else str(definition.this)
         defines[name.upper()] = _source(definition.args["condition"], text)
     return ClauseReport(number, title, plan.spec.pattern_text(), plan.spec.strategy.value, names,
-                        defines, graph.edges, graph.start, graph.accept)
+                        defines, graph.edges, graph.start, graph.accept,
+                        within=_source(clause.args.get("within"), text))
 
 
 def _partition_text(values: dict) -> str:
@@ -544,10 +546,12 @@ def _miss_rows(n: int, r: ClauseReport, values: dict, matches: int, miss) -> lis
     if miss.get("row_values"):
         rows.append((n, "miss", subject, "row", miss["row"], ", ".join(
             f"{k} = {_value_text(v)}" for k, v in miss["row_values"].items())))
-    if miss["reason"] == "within" and miss.get("keys"):
-        first, last = miss["keys"]
+    if miss.get("first_row_values"):
+        rows.append((n, "miss", subject, "first_row", miss["rows"][0], ", ".join(
+            f"{k} = {_value_text(v)}" for k, v in miss["first_row_values"].items())))
+    if miss["reason"] == "within":
         rows.append((n, "miss", subject, "within", None,
-                     f"the row's key {last} is at or past the first row's key {first} + the window"))
+                     f"the row is at or past the run's first row + the window ({r.within})"))
     if miss["negated"]:
         rows.append((n, "miss", subject, "negation", None,
                      f"the row satisfied the negated variable {miss['negated']}"))
@@ -690,7 +694,8 @@ def analyzed_dot(reports: list[ClauseReport]) -> str:
         for state in range(len(r.entered)):
             died = sum(_at(c, state) for c in r.died.values())
             label = f"s{state}" + (f"\\n{r.entered[state]} in" if state in counted else "") \
-                + (f"\\n{died} died" if died else "")
+                + (f"\\n{died} died" if died else "") \
+                + (f"\\n{r.completed} completed" if state == r.accept else "")
             shape = "doublecircle" if state == r.accept else "circle"
             color = ', color=red, fontcolor=red' if died else ""
             lines.append(f'    {prefix}s{state} [shape={shape}, label="{label}"{color}];')

@@ -162,6 +162,7 @@ class Miss:
     keys: tuple = ()  # (first key, key at the row) for WITHIN
     row_values: dict = field(default_factory=dict)  # the ending row's input columns
     rejected: dict | None = None  # SASE: the last skipped row whose match-dependent DEFINE failed
+    first_values: dict = field(default_factory=dict)  # the run's first row's input columns
 
     def as_json(self, names) -> dict:
         return {"rows": list(self.rows), "labels": [names[v] for v in self.labels],
@@ -169,7 +170,7 @@ class Miss:
                 "waiting": [names[v] for v in self.waiting],
                 "negated": None if self.negated is None else names[self.negated],
                 "values": self.values, "row_values": self.row_values, "keys": list(self.keys),
-                "rejected": self.rejected}
+                "rejected": self.rejected, "first_row_values": self.first_values}
 
 
 class Simulator:
@@ -469,13 +470,17 @@ class Simulator:
                 for var in waiting:
                     values[self.spec.variable_names[var]] = self.probe(run, row, var)
             context = self.probe(run, row, None)
+        first = {}
+        if self.probe is not None and run.rows:
+            first = self.probe(run, run.rows[0], None)
         rejected = None
         if reason != "no_way_on" and run.rejected is not None and self.probe is not None:
             at, var = run.rejected
             rejected = {"row": at, "variable": self.spec.variable_names[var],
                         "values": self.probe(run, at, var), "row_values": self.probe(run, at, None)}
         self.miss = Miss(run.rows, run.labels, run.state, row, reason, waiting, negated, values,
-                         (run.key0, key) if reason == "within" else (), context, rejected)
+                         (run.key0, key) if reason == "within" else (), context, rejected,
+                         first)
 
     # -- the report --------------------------------------------------------------------------------
 

@@ -338,6 +338,52 @@ def analysis_call(function_name: str, match, probes: Probes, clause, text: str) 
             f"{function_name}(TABLE({input_sql}) {distribution}{ordering})")
 
 
+EPS, VAR, NEG, TRAIL, START, END = "eps", "var", "neg", "trail", "^", "$"
+
+
+# -- the automaton, with the kind of each edge ---------------------------------------------------
+
+
+@dataclass
+class Graph:
+    """The automaton of ``explain.automaton`` with each edge's kind: ``(kind, var)``."""
+
+    count: int
+    start: int
+    accept: int
+    edges: list[tuple[int, int, str]]
+    kinds: list[tuple[str, int | None]]
+    out: list[list[int]] = field(default_factory=list)  # state -> edge indices
+
+    @classmethod
+    def of(cls, spec) -> "Graph":
+        from sparkcep.compiler.explain import Automaton, display_names
+
+        names = display_names(spec.variable_names)
+        machine = Automaton(names)
+        start = machine.state()
+        end = machine.build(spec.pattern, start)
+        by_label = {name: var for var, name in enumerate(names)}
+        kinds: list[tuple[str, int | None]] = []
+        for _s, _t, label in machine.edges:
+            if label in by_label:
+                kinds.append((VAR, by_label[label]))
+            elif label.startswith("no ") and label.endswith(" in between"):
+                kinds.append((NEG, by_label[label[3:-len(" in between")]]))
+            elif label.startswith("no ") and label.endswith(" until the window closes"):
+                kinds.append((TRAIL, by_label[label[3:-len(" until the window closes")]]))
+            elif label.startswith("^"):
+                kinds.append((START, None))
+            elif label.startswith("$"):
+                kinds.append((END, None))
+            else:
+                kinds.append((EPS, None))
+        out: list[list[int]] = [[] for _ in range(machine.count)]
+        for index, (s, _t, _label) in enumerate(machine.edges):
+            out[s].append(index)
+        return cls(machine.count, start, end, machine.edges, kinds, out)
+
+
 # -- the report ---------------------------------------------------------------------------------
 
 
@@ -423,7 +469,6 @@ def _add(total: list, counts: list) -> None:
 
 def new_clause_report(number: int, title: str, plan, clause, text: str) -> ClauseReport:
     from sparkcep.compiler.explain import _source, display_names
-    from sparkcep.runtime.analyze import Graph
 
     graph = Graph.of(plan.spec)
     names = display_names(plan.spec.variable_names)

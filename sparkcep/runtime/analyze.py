@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
-from sparkcep.engines import rowpattern as rp
+from sparkcep.compiler.explain_analyze import END, EPS, NEG, START, TRAIL, VAR, Graph  # noqa: F401
 from sparkcep.engines.contract import Match, MatchSummaries, RowBlock
 from sparkcep.engines.run_context import RunContext
 from sparkcep.engines.spec import MatchSpec, Strategy
@@ -49,52 +49,8 @@ STEP_BUDGET = 5_000_000
 #: runs alive at once in the simulation, at most (besides ``spec.max_live_runs``)
 LIVE_CAP = 20_000
 
-EPS, VAR, NEG, TRAIL, START, END = "eps", "var", "neg", "trail", "^", "$"
 
 DIED_REASONS = ("no_way_on", "within", "negation", "partition_end", "budget")
-
-
-# -- the automaton, with the kind of each edge ---------------------------------------------------
-
-
-@dataclass
-class Graph:
-    """The automaton of ``explain.automaton`` with each edge's kind: ``(kind, var)``."""
-
-    count: int
-    start: int
-    accept: int
-    edges: list[tuple[int, int, str]]
-    kinds: list[tuple[str, int | None]]
-    out: list[list[int]] = field(default_factory=list)  # state -> edge indices
-
-    @classmethod
-    def of(cls, spec: MatchSpec) -> "Graph":
-        from sparkcep.compiler.explain import Automaton, display_names
-
-        names = display_names(spec.variable_names)
-        machine = Automaton(names)
-        start = machine.state()
-        end = machine.build(spec.pattern, start)
-        by_label = {name: var for var, name in enumerate(names)}
-        kinds: list[tuple[str, int | None]] = []
-        for _s, _t, label in machine.edges:
-            if label in by_label:
-                kinds.append((VAR, by_label[label]))
-            elif label.startswith("no ") and label.endswith(" in between"):
-                kinds.append((NEG, by_label[label[3:-len(" in between")]]))
-            elif label.startswith("no ") and label.endswith(" until the window closes"):
-                kinds.append((TRAIL, by_label[label[3:-len(" until the window closes")]]))
-            elif label.startswith("^"):
-                kinds.append((START, None))
-            elif label.startswith("$"):
-                kinds.append((END, None))
-            else:
-                kinds.append((EPS, None))
-        out: list[list[int]] = [[] for _ in range(machine.count)]
-        for index, (s, _t, _label) in enumerate(machine.edges):
-            out[s].append(index)
-        return cls(machine.count, start, end, machine.edges, kinds, out)
 
 
 @dataclass(frozen=True)

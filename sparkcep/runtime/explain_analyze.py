@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 
 from sparkcep.compiler import explain_analyze as ea
-from sparkcep.errors import AnalysisError
+from sparkcep.errors import AnalysisError, SparkCepError
 
 
 @dataclass
@@ -37,7 +37,6 @@ def analyze_statement(spark, text: str, args=None, run_query: bool = True,
     from sparkcep.compiler.statement_rules import check_statement
     from sparkcep.runtime.registration import typed_plan
     from sparkcep.runtime.spark_errors import restate_for_text
-    from sparkcep.runtime.statement import prepare_statement
     from sparkcep.runtime.streaming import reads_stream
 
     if statement is None:
@@ -51,33 +50,43 @@ def analyze_statement(spark, text: str, args=None, run_query: bool = True,
     clauses = _clauses(query)
     ea.check_partition(statement, [m.plan.partition_columns for m in compiled.matches])
     run = getattr(spark, "_sparkcep_original_sql", spark.sql)
-    if len(compiled.matches) > 1:  # an outer clause's input calls the inner clauses' functions
-        from sparkcep.runtime.registration import register
-
-        for match in compiled.matches:
-            register(spark, match, args)
     started = time.monotonic()
     result_rows = None
     try:
-        prepared = prepare_statement(spark, compile_statement, query, args)
+        _register(spark, compiled, args)
         if run_query:
-            frame = run(prepared.sql) if args is None else run(prepared.sql, args)
+            frame = run(compiled.sql) if args is None else run(compiled.sql, args)
             result_rows = frame.count()
-    except AnalysisError:
+    except SparkCepError:
         raise
     except Exception as error:  # noqa: BLE001 - Spark's own error about the statement
-        from sparkcep.errors import SparkCepError
-
-        if isinstance(error, SparkCepError):
-            raise
         raise restate_for_text(error, query) from None
     seconds = time.monotonic() - started
     reports = []
-    for number, (clause, match) in enumerate(zip(clauses, compiled.matches), start=1):
-        reports.append(_analyze_clause(spark, run, number, _title(number, clause, text), clause,
-                                       match, query, statement.partition, args, typed_plan))
+    try:
+        for number, (clause, match) in enumerate(zip(clauses, compiled.matches), start=1):
+            reports.append(_analyze_clause(spark, run, number, _title(number, clause, text),
+                                           clause, match, query, statement.partition, args,
+                                           typed_plan))
+    except SparkCepError:
+        raise
+    except Exception as error:  # noqa: BLE001 - e.g. a DEFINE failing on a row, on an executor
+        raise restate_for_text(error, query) from None
     rows = ea.report_rows(reports, result_rows, seconds, statement.partition)
     return AnalyzeResult(rows, reports)
+
+
+def _register(spark, compiled, args) -> None:
+    """The functions the statement calls (as ``runtime.statement.prepare_statement`` registers
+    them for a batch query, unchunked: the analysis reads each clause's partitions whole)."""
+    from sparkcep.runtime.registration import register, register_shared
+
+    shared = {name for one in compiled.shared for name in one.branches}
+    for match in compiled.matches:
+        if match.function_name not in shared:
+            register(spark, match, args)
+    for one in compiled.shared:
+        register_shared(spark, one, compiled.matches, args)
 
 
 def _stream_error(text: str, match) -> AnalysisError:

@@ -57,6 +57,13 @@ FOR PARTITION (user_id = 'u1')"""
         "P.action = 'purchase' is TRUE (P.action = 'purchase'); P.price >= LAST(C.price) is "
         "FALSE (P.price = 25.0, LAST(C.price) = 30.0) (row: ts = 4)")
 
+    # what the parser extension hands Spark (spark.sql with the extension, the Thrift server)
+    from sparkcep.clients.extension import Rewriter
+
+    timed = ("ms", "engine_ms", "analysis_ms")
+    values = _rows(spark.sql(Rewriter(spark).rewrite(funnel, None)))
+    assert [r for r in values if r[3] not in timed] == [r for r in rows if r[3] not in timed]
+
     # strict contiguity: a variable no row satisfies, the DEFINE read by Catalyst (PREV)
     spark.createDataFrame([("a", i, p) for i, p in enumerate([10, 11, 12, 13, 9, 14])],
                           "s STRING, k INT, price INT").createOrReplaceTempView("ea_prices")
@@ -75,6 +82,15 @@ FOR PARTITION (user_id = 'u1')"""
     defines = [r[5] for r in _find(rows, "miss", "define")]
     assert "UP AS UP.price > PREV(UP.price) was false: UP.price = 9, PREV(UP.price) = 13" in defines
     assert "TOP AS TOP.price > 100 was false: TOP.price = 9" in defines
+
+    # an aggregation pushed down (no matches enumerated by the query): the analysis enumerates
+    count = ("SELECT COUNT(*) AS n FROM ea_prices MATCH_RECOGNIZE (PARTITION BY s ORDER BY k "
+             "MEASURES A.k AS a SKIP TILL ANY MATCH PATTERN (A B+) "
+             "DEFINE B AS B.price > A.price)")
+    n = sparkcep.sql(spark, count).collect()[0][0]
+    rows = _rows(sparkcep.sql(spark, "EXPLAIN ANALYZE " + count))
+    assert n > 10 and _find(rows, "clause", "matches")[0][4] == n
+    assert _find(rows, "runs", "completed")[0][4] == n  # ANY: every complete run is a match
 
     # the command line: the report as text, and the picture
     import shutil

@@ -45,6 +45,12 @@ def analyze_statement(spark, text: str, args=None, run_query: bool = True,
     check_statement(query)
     compiled = compile_statement(query)
     for match in compiled.matches:
+        if match.plan.uncertain_time is not None:
+            span = match.plan.uncertain_time.clause_span or (0, 1)
+            raise AnalysisError.at_offset(
+                "EXPLAIN_ANALYZE_UNSUPPORTED",
+                "EXPLAIN ANALYZE does not analyse UNCERTAIN TIME clauses yet (EXPLAIN shows their "
+                "plan)", query, span[0], len("UNCERTAIN TIME"))
         if reads_stream(spark, match, args):
             raise _stream_error(text, match)
     clauses = _clauses(query)
@@ -105,11 +111,6 @@ def _analyze_clause(spark, run, number, title, clause, match, query, partition, 
 
     from sparkcep.runtime.analyze import REPORT_SCHEMA, analyze_function_class
 
-    if match.plan.uncertain_time is not None:
-        raise AnalysisError.at_offset(
-            "EXPLAIN_ANALYZE_UNSUPPORTED",
-            "EXPLAIN ANALYZE does not analyse UNCERTAIN TIME clauses yet (EXPLAIN shows their "
-            "plan)", query, 0, 1)
     plan, _return_type, _schema = typed_plan(spark, match, args)
     # the matches are enumerated (an aggregation pushed down counts them without runs)
     plan = dataclasses.replace(plan, aggregation=None, owned_column=None)
@@ -129,3 +130,21 @@ def report_frame(spark, result: AnalyzeResult):
     """The report's rows as a DataFrame (columns ``explain_analyze.COLUMNS``)."""
     schema = ", ".join(f"{name} {kind}" for name, kind in ea.COLUMNS)
     return spark.createDataFrame(result.rows, schema=schema)
+
+
+def values_sql(result: AnalyzeResult) -> str:
+    """The report as one Spark SQL statement (``SELECT * FROM VALUES ...``) with the report's
+    columns: what the parser extension hands Spark for ``EXPLAIN ANALYZE`` (``spark.sql`` with the
+    extension, the Thrift server), so every SQL client gets the rows."""
+    def literal(value, kind: str) -> str:
+        if value is None:
+            return f"CAST(NULL AS {kind})"
+        if kind == "STRING":
+            text = str(value).replace("\\", "\\\\").replace("'", "\\'")
+            return f"'{text}'"
+        return f"CAST({int(value)} AS {kind})"
+
+    kinds = [kind for _name, kind in ea.COLUMNS]
+    names = ", ".join(f"`{name}`" for name, _kind in ea.COLUMNS)
+    rows = [f"({', '.join(literal(v, k) for v, k in zip(row, kinds))})" for row in result.rows]
+    return f"SELECT * FROM VALUES {', '.join(rows)} AS t({names})"

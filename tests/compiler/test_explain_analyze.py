@@ -305,3 +305,13 @@ def test_cli_analyze_refuses_mistakes_before_spark(arguments, code, monkeypatch)
         assert f"[{code}]" in result.output and "^" in result.output
     else:
         assert "give the partition once" in result.output
+
+
+def test_the_error_codes_are_listed():
+    from pathlib import Path
+
+    listed = (Path(__file__).resolve().parents[2] / "docs" / "errors.md").read_text()
+    for code in ("EXPLAIN_ANALYZE_SYNTAX", "EXPLAIN_ANALYZE_WITHOUT_MATCH_RECOGNIZE",
+                 "UNKNOWN_PARTITION_COLUMN", "EXPLAIN_ANALYZE_ON_STREAM",
+                 "EXPLAIN_ANALYZE_UNSUPPORTED"):
+        assert f"`{code}`" in listed, code

@@ -45,7 +45,7 @@ from sparkcep.engines.run_context import RunContext
 from sparkcep.engines.spec import MatchSpec, Strategy
 
 #: simulation steps (run x row) per partition before the simulation stops (counts = a sample)
-STEP_BUDGET = 5_000_000
+STEP_BUDGET = 2_000_000
 #: runs alive at once in the simulation, at most (besides ``spec.max_live_runs``)
 LIVE_CAP = 20_000
 
@@ -65,12 +65,18 @@ class Closure:
 
 
 class _Run:
-    __slots__ = ("state", "rows", "labels", "violated", "key0", "waiting", "done", "rejected")
+    """One partial match. Its rows are a chain of ``(row, var, parent)`` nodes shared with the
+    runs it was forked from (taking a row costs O(1), not a copy of the rows)."""
 
-    def __init__(self, state, rows, labels, violated, key0, waiting=None, done=False) -> None:
+    __slots__ = ("state", "node", "first", "length", "violated", "key0", "waiting", "done",
+                 "rejected", "_path")
+
+    def __init__(self, state, node, first, length, violated, key0, waiting=None,
+                 done=False) -> None:
         self.state = state
-        self.rows = rows  # tuple of absolute rows
-        self.labels = labels  # tuple of variable ids
+        self.node = node  # (last row, its variable, the parent's node), or None: no row yet
+        self.first = first  # the first row (-1: none)
+        self.length = length  # rows selected
         self.violated = violated  # frozenset of negation edges a row seen since the last row broke
         self.key0 = key0  # the first row's ORDER BY key (WITHIN)
         self.waiting = waiting  # a trailing negation edge this run waits behind, else None
@@ -78,6 +84,41 @@ class _Run:
         # SASE: the last row it skipped whose variable's row-local part held but whose
         # match-dependent part did not: (row, var), or None
         self.rejected = None
+        self._path = None
+
+    def take(self, state, row: int, var: int, key) -> "_Run":
+        return _Run(state, (row, var, self.node), self.first if self.node else row,
+                    self.length + 1, frozenset(), self.key0 if self.node else key, done=self.done)
+
+    def copy(self, **changes) -> "_Run":
+        run = _Run(self.state, self.node, self.first, self.length, self.violated, self.key0,
+                   self.waiting, self.done)
+        run.rejected, run._path = self.rejected, self._path
+        for name, value in changes.items():
+            setattr(run, name, value)
+        return run
+
+    def path(self) -> tuple[list, list]:
+        """(rows, labels) in row order (made once per run, for conditions and reports)."""
+        if self._path is None:
+            rows, labels = [], []
+            node = self.node
+            while node is not None:
+                rows.append(node[0])
+                labels.append(node[1])
+                node = node[2]
+            rows.reverse()
+            labels.reverse()
+            self._path = (rows, labels)
+        return self._path
+
+    @property
+    def rows(self) -> tuple:
+        return tuple(self.path()[0])
+
+    @property
+    def labels(self) -> tuple:
+        return tuple(self.path()[1])
 
 
 class _Store:
@@ -227,7 +268,8 @@ class Simulator:
         if cond is None:
             return True
         self.condition_evaluated[var] += 1
-        ok = bool(cond(RunContext(self.store, list(run.rows), list(run.labels), row, var)))
+        rows, labels = run.path()
+        ok = bool(cond(RunContext(self.store, rows, labels, row, var)))
         if ok:
             self.condition_true[var] += 1
         else:
@@ -255,7 +297,7 @@ class Simulator:
             if self.stopped is not None:
                 self.runs = []
                 break
-        oldest = min((run.rows[0] for run in self.runs if run.rows), default=self.n_rows)
+        oldest = min((run.first for run in self.runs if run.node), default=self.n_rows)
         self.store.prune(oldest)
 
     def finish(self) -> None:
@@ -266,7 +308,7 @@ class Simulator:
                 elif self._reaches_accept_at_end(run.state, run.violated) and self._needs_end(run):
                     self.completed += 1
                     self.entered[self.graph.accept] += 1
-                elif run.rows:
+                elif run.node is not None:
                     self._die(run, "partition_end", None, None)
         self.runs = []
 
@@ -277,11 +319,12 @@ class Simulator:
     def _row(self, row: int, key, mask_row, block: RowBlock, i: int) -> None:
         strict = self.strategy is Strategy.STRICT_CONTIGUITY
         keep_ignored = not strict
-        fresh = _Run(self.graph.start, (), (), frozenset(), key)
+        fresh = _Run(self.graph.start, None, -1, 0, frozenset(), key)
         survivors: list[_Run] = []
         self.steps += len(self.runs) + 1
         if self.steps > self.step_budget:
-            self.stopped = f"the simulation stopped after {self.step_budget} steps in a partition"
+            self._stop(f"the simulation stopped after {self.step_budget} steps in a partition, "
+                       f"at row {row}", self.runs, row)
             return
         lo = None if self.within is None else key - self.within
         for run in [*self.runs, fresh]:
@@ -289,7 +332,7 @@ class Simulator:
             if run.waiting is not None:
                 self._trailing_step(run, row, key, mask_row, lo, survivors)
                 continue
-            if lo is not None and run.rows and run.key0 <= lo:
+            if lo is not None and run.node is not None and run.key0 <= lo:
                 self._die(run, "within", row, key)
                 continue
             closure = self.closure(run.state, run.violated, is_fresh and row == 0)
@@ -310,8 +353,7 @@ class Simulator:
             for edge, var in moves:
                 self.taken[edge] += 1
                 target = self.graph.edges[edge][1]
-                child = _Run(target, run.rows + (row,), run.labels + (var,), frozenset(),
-                             run.key0 if run.rows else key, done=run.done)
+                child = run.take(target, row, var, key)
                 self._arrive(child, survivors)
             if moves and not (keep_ignored and self.strategy is Strategy.SKIP_TILL_ANY_MATCH):
                 continue
@@ -329,12 +371,21 @@ class Simulator:
         if len(survivors) > 1:
             survivors = self._distinct(survivors, strict)
         if len(survivors) > self.live_cap:
-            self.stopped = (f"more than {self.live_cap} runs were alive at once; the simulation "
-                            "stopped there")
-            for run in survivors:
-                self.died["budget"][run.state] += 1
+            self._stop(f"more than {self.live_cap} runs were alive at once at row {row}; the "
+                       "simulation stopped there", survivors, row)
             survivors = []
         self.runs = survivors
+
+    def _stop(self, why: str, runs: list, row: int) -> None:
+        """Past the budget: the live runs are counted as dropped by it, the longest one is a
+        miss, and the counts of the partition are a sample."""
+        self.stopped = why
+        for run in runs:
+            if not run.done:
+                self.died["budget"][run.state] += 1
+        longest = max((run for run in runs if not run.done), key=lambda r: r.length, default=None)
+        if longest is not None:
+            self._note_miss(longest, "budget", row, None, ())
 
     def _distinct(self, runs: list, strict: bool) -> list:
         """The runs without repeats (two ways through ε edges to one state and the same rows).
@@ -345,10 +396,9 @@ class Simulator:
         plain = strict and not any(c is not None for c in self.conds)
         for run in runs:
             if plain:
-                key = (run.state, run.violated, run.waiting, run.rows[0] if run.rows else -1,
-                       len(run.rows))
+                key = (run.state, run.violated, run.waiting, run.first, run.length)
             else:
-                key = (run.state, run.violated, run.waiting, run.rows, run.labels)
+                key = (run.state, run.violated, run.waiting, run.node)
             if key not in seen:
                 seen.add(key)
                 out.append(run)
@@ -362,8 +412,7 @@ class Simulator:
             self.completed += 1
             self.entered[self.graph.accept] += run.state != self.graph.accept
         for edge in closure.trailing:
-            waiter = _Run(self.graph.edges[edge][0], run.rows, run.labels, run.violated, run.key0,
-                          waiting=edge)
+            waiter = run.copy(state=self.graph.edges[edge][0], waiting=edge)
             survivors.append(waiter)
         if closure.moves or self._reaches_accept_at_end(run.state, run.violated) and not closure.accept:
             survivors.append(run)
@@ -384,9 +433,7 @@ class Simulator:
             self._die(run, "negation", row, None, closure,
                       negated=self.graph.kinds[min(broken)][1])
             return None
-        copy = _Run(run.state, run.rows, run.labels, violated, run.key0, done=run.done)
-        copy.rejected = run.rejected
-        return copy
+        return run.copy(violated=violated)
 
     def _trailing_step(self, run: _Run, row: int, key, mask_row, lo, survivors) -> None:
         if lo is not None and run.key0 <= lo:  # the window closed: no negated row came
@@ -417,7 +464,7 @@ class Simulator:
 
     def _note_miss(self, run: _Run, reason, row, key, waiting, negated=None) -> None:
         best = self.miss
-        if best is not None and len(best.rows) >= len(run.rows):
+        if best is not None and len(best.rows) >= run.length:
             return
         values = {}
         context = {}
@@ -427,8 +474,8 @@ class Simulator:
                     values[self.spec.variable_names[var]] = self.probe(run, row, var)
             context = self.probe(run, row, None)
         first = {}
-        if self.probe is not None and run.rows:
-            first = self.probe(run, run.rows[0], None)
+        if self.probe is not None and run.node is not None:
+            first = self.probe(run, run.first, None)
         rejected = None
         if reason != "no_way_on" and run.rejected is not None and self.probe is not None:
             at, var = run.rejected
@@ -521,7 +568,7 @@ class AnalyzeRunner:
         started = time.perf_counter()
         self.simulator.feed(block)
         self.simulation_seconds += time.perf_counter() - started
-        oldest = min((run.rows[0] for run in self.simulator.runs if run.rows), default=self.rows)
+        oldest = min((run.first for run in self.simulator.runs if run.node), default=self.rows)
         self.probe_store.prune(oldest)
 
     def _engine(self, step) -> None:
@@ -573,7 +620,8 @@ class AnalyzeRunner:
         if define is None:
             return []
         bound = self._bound_conjuncts(var, define)
-        context = RunContext(store, list(run.rows), list(run.labels), row, var)
+        rows, labels = run.path()
+        context = RunContext(store, rows, labels, row, var)
         out = []
         for conjunct in define.conjuncts:
             truth = "?"
@@ -584,8 +632,7 @@ class AnalyzeRunner:
                     from sparkcep.evaluation.operators import truth as sql_truth
 
                     truth = sql_truth(self._evaluator(bound[conjunct.dependent])(
-                        RunContext(self.simulator.store, list(run.rows), list(run.labels), row,
-                                   var)))
+                        RunContext(self.simulator.store, rows, labels, row, var)))
             except Exception:  # noqa: BLE001 - a value we cannot show is shown as unknown
                 truth = "?"
             values = []

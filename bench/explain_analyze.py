@@ -50,12 +50,13 @@ def main() -> None:
     try:
         code = {"driver": os.path.dirname(os.path.dirname(sparkcep.__file__)),
                 "workers": _worker_code(spark)}
-        analyze = not options.no_analyze
         try:
             from sparkcep.compiler.explain_analyze import is_explain_analyze  # noqa: F401
+            present = True
         except ImportError:
-            analyze = False
-        code["explain_analyze_present"] = analyze
+            present = False
+        code["explain_analyze_present"] = present
+        analyze = present and not options.no_analyze
         print(json.dumps({"code": code}), flush=True)
         stock_ticks(spark, options.rows, options.symbols)
         noop(sparkcep.sql(spark, V_SHAPE))  # warm-up: Python workers, registration

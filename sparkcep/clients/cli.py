@@ -157,12 +157,22 @@ def _spark_message(error: Exception) -> str:
               help="render the automaton to this PNG file (needs Graphviz's dot)")
 @click.option("--svg", "svg", type=click.Path(dir_okay=False),
               help="render the automaton to this SVG file (needs Graphviz's dot)")
-def explain(file, execute, dot, png, svg) -> None:
+@click.option("--analyze", is_flag=True,
+              help="run the query on Spark and report, per clause, rows, matches, DEFINE counts, "
+                   "runs per automaton state and the closest misses (docs/explain.md)")
+@click.option("-t", "--table", "tables", multiple=True, help="with --analyze: NAME=PATH (CSV, JSON, Parquet)")
+@click.option("--partition", help="with --analyze: the partition whose closest miss to show, "
+                                  "e.g. \"user_id = 'u42'\" (as FOR PARTITION (...))")
+@click.option("--master", default="local[2]", show_default=True)
+def explain(file, execute, dot, png, svg, analyze, tables, partition, master) -> None:
     """Show the Spark SQL, the compiled pattern, how it will run, and its automaton (no Spark
-    needed)."""
+    needed); with --analyze, run it and say where its runs die (why a result is empty)."""
     from sparkcep.compiler.explain import explain_dot, explain_statement
 
     text = _statement(file, execute)
+    if analyze or tables or partition:
+        _explain_analyze(text, tables, partition, master, dot, png, svg)
+        return
     try:
         if dot or png or svg:
             graph = explain_dot(text)
@@ -179,6 +189,49 @@ def explain(file, execute, dot, png, svg) -> None:
         raise
     except Exception as error:  # noqa: BLE001 - a bug in sparkcep, reported in one line
         _internal(error)
+
+
+def _explain_analyze(text, tables, partition, master, dot, png, svg) -> None:
+    """``explain --analyze``: the report of EXPLAIN ANALYZE as text, or its picture."""
+    from sparkcep.compiler import explain_analyze as ea
+
+    try:
+        if ea.is_explain_analyze(text):
+            statement = ea.parse_statement(text)
+            if partition:
+                raise click.UsageError("give the partition once: FOR PARTITION in the statement "
+                                       "or --partition")
+        else:
+            statement = ea.statement_for(text, partition)
+        check_tables(tables)
+        check_statement_text(statement.query)
+        check_tables(tables, statement.query)
+    except SparkCepError as error:
+        _fail(error)
+    try:
+        from sparkcep.clients.session import local_session
+        from sparkcep.runtime.explain_analyze import analyze_statement
+
+        spark = local_session(master)
+        register_tables(spark, tables)
+        result = analyze_statement(spark, statement.text, statement=statement)
+        if dot or png or svg:
+            graph = result.dot()
+            for path, kind in ((png, "png"), (svg, "svg")):
+                if path:
+                    _render(graph, kind, path)
+            if dot:
+                click.echo(graph)
+            if not (png or svg or dot):
+                click.echo(graph)
+            return
+        click.echo(result.text())
+    except SparkCepError as error:
+        _fail(error)
+    except click.ClickException:
+        raise
+    except Exception as error:  # Spark's own errors about the statement
+        _spark_failure(error, text)
 
 
 def _render(graph: str, kind: str, path: str) -> None:

@@ -35,6 +35,7 @@ ERROR_MARKER = "\x00sparkcep-error\x00"
 TIMEOUT_CONF = "spark.sparkcep.rewriteTimeout"
 DEFAULT_TIMEOUT_SECONDS = 120.0
 
+_ANALYZE = re.compile(r"\s*EXPLAIN\s+ANALYZE\b", re.IGNORECASE)
 _EXPLAIN = re.compile(r"\s*EXPLAIN(?:\s+(?:EXTENDED|CODEGEN|COST|FORMATTED))?\s", re.IGNORECASE)
 
 
@@ -191,6 +192,10 @@ class Rewriter:
         try:
             from sparkcep.runtime.statement import prepare_statement
 
+            if _ANALYZE.match(sql):  # EXPLAIN ANALYZE: run it here, hand Spark the report's rows
+                from sparkcep.runtime.explain_analyze import analyze_statement, values_sql
+
+                return values_sql(analyze_statement(self._session(jsession), sql))
             # the session only for statements that may need it
             if "match_recognize" not in sql.lower():
                 return rewrite_statement(sql).sql

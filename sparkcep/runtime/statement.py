@@ -4,6 +4,7 @@ the session's own ``sql``."""
 
 from __future__ import annotations
 
+from sparkcep.compiler.explain_analyze import is_explain_analyze
 from sparkcep.compiler.rewrite import compile_statement
 from sparkcep.compiler.statement_rules import check_statement
 from sparkcep.errors import SparkCepError
@@ -35,6 +36,10 @@ def prepare_statement(spark, compile, text: str, args=None):
 def run_statement(spark, text: str, args=None, **kwargs):
     """The DataFrame of ``text`` on ``spark`` (``args``/``kwargs`` as in ``SparkSession.sql``;
     the arguments also bind parameter markers inside a MATCH_RECOGNIZE clause)."""
+    if is_explain_analyze(text):  # EXPLAIN ANALYZE: the report's rows (docs/explain.md)
+        from sparkcep.runtime.explain_analyze import analyze_statement, report_frame
+
+        return report_frame(spark, analyze_statement(spark, text, args))
     check_statement(text)
     compiled = prepare_statement(spark, compile_statement, text, args)
     run = getattr(spark, "_sparkcep_original_sql", spark.sql)

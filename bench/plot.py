@@ -369,6 +369,41 @@ def plot_streaming_late_rows(records: list[dict], out: Path) -> None:
     save(fig, out, "streaming_late_rows.png")
 
 
+def plot_streaming_issue22(records: list[dict], out: Path) -> None:
+    """bench/streaming_latency.py --baseline-src (issue 22): net latency (median, bar to the 95th
+    percentile) and micro-batch median per shape, before and after, in one run; a hatched bar's
+    matches differ from the oracle."""
+    rows = [r for r in records if r.get("source") and r.get("net_p50") is not None]
+    if not rows:
+        return
+    shapes = sorted({r["shape"] for r in rows})
+    sources = ["baseline", "current"]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    width = 0.38
+    for i, source in enumerate(sources):
+        picked = [next((r for r in rows if r["shape"] == s and r["source"] == source), None)
+                  for s in shapes]
+        x = np.arange(len(shapes)) + (i - 0.5) * width
+        label = f"{'before' if source == 'baseline' else 'after'} "
+        label += next((r["src_commit"] for r in picked if r), "")
+        p50 = [r["net_p50"] if r else 0 for r in picked]
+        p95 = [r["net_p95"] - r["net_p50"] if r else 0 for r in picked]
+        bars = axes[0].bar(x, p50, width, yerr=[np.zeros(len(p50)), p95], capsize=3, label=label)
+        for bar, r in zip(bars, picked):
+            if r and not r["equal"]:
+                bar.set_hatch("//")
+        axes[1].bar(x, [r.get("feed_batch_s_p50") or 0 if r else 0 for r in picked], width,
+                    label=label)
+    for ax, title in zip(axes, ["net latency (s), p50 and p95", "micro-batch p50 (s)"]):
+        ax.set_xticks(np.arange(len(shapes)))
+        ax.set_xticklabels(shapes)
+        ax.set_title(title, fontsize=9)
+    axes[0].legend(fontsize=8)
+    fig.suptitle("streaming, 32 keys, 2,000 events/s, trigger 0.5 s (hatched: wrong matches)",
+                 fontsize=9)
+    save(fig, out, "streaming_issue22.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", default=str(HERE / "results"))
@@ -388,6 +423,9 @@ def main() -> None:
     plot_streaming_10m(read(results / "streaming_10m.jsonl"), out)
     plot_streaming_operator_api(read(results / "streaming_operator_api.jsonl"), out)
     plot_streaming_late_rows(read(results / "streaming_late_rows.jsonl"), out)
+    plot_streaming_issue22([r for r in read(results / "streaming_latency_issue22.jsonl")
+                            if r["keys"] == 32 and r["rate"] == 2000 and r.get("partitions", 4) == 4],
+                           out)
 
 
 if __name__ == "__main__":

@@ -693,7 +693,7 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
         "sink": "foreachBatch" if engine == "spark" else args.flink_sink,
         "late_rows": bool(args.late_rows) if engine == "spark" else False,
         "parallelism": 2 if engine == "spark" else args.parallelism,
-        "trigger_s": trigger, "rate": rate, "events": n, "keys": keys,
+        "trigger_s": trigger, "partitions": args.partitions, "rate": rate, "events": n, "keys": keys,
         "delay_s": args.delay, "within_s": within, "slice_s": args.slice, "backlog": args.backlog,
         "files": len(files) - 1, "expected": len(want), "matches": len(got),
         "drained": drained, "duplicates": len(got_rows) - len(first_seen),

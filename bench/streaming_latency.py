@@ -87,7 +87,7 @@ registered/expired/deleted timers). ``feed_batch_s_p50``: the p50 of triggerExec
 same micro-batches (``batch_s_p50`` is over every micro-batch of the run, warm-up included).
 
 ``--baseline-src DIR``: another checkout of this repository (e.g. ``git worktree add --detach
-/tmp/base <commit>``). Every sparkcep run is then made twice, with the current checkout and with
+../sparkcep-base <commit>``). Every sparkcep run is then made twice, with the current checkout and with
 DIR, one after the other on the same data (the order alternating from run to run): the worker
 process and Spark's Python workers import sparkcep from the checkout measured (first on
 PYTHONPATH; the worker runs in the run's own folder, so no checkout shadows it). Each record says
@@ -98,9 +98,9 @@ Python worker both imported sparkcep from it); ``commit`` is the benchmark's own
     .venv/bin/python bench/streaming_latency.py --engines spark,flink --triggers 0.5,2,10 \\
         --rates 1000,4000,16000 --seconds 40
     .venv/bin/python bench/streaming_latency.py --engines spark --shapes next_match,prev,next \\
-        --keys 32 --rates 2000,27000 --triggers 0.5 --seconds 40 --baseline-src /tmp/base
+        --keys 32 --rates 2000,27000 --triggers 0.5 --seconds 40 --baseline-src ../sparkcep-base
     .venv/bin/python bench/streaming_latency.py --engines spark --shapes prev --keys 32 \\
-        --rates 500 --triggers 0.5 --seconds 10 --check-batch --output /tmp/smoke.jsonl
+        --rates 500 --triggers 0.5 --seconds 10 --check-batch --output bench/results/smoke.jsonl
     .venv/bin/python bench/streaming_latency.py --engines spark --backlog --events 10000000 \\
         --per-file 200000 --rates 10000 --output bench/results/streaming_10m.jsonl
 

@@ -352,7 +352,7 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
                 "the sparkcep parser extension did not load, so clients could not use "
                 f"MATCH_RECOGNIZE (is {extension.jar_path()} readable?)",
             )
-        register_tables(spark, options.tables)
+        register_tables(spark, options.tables, shared=options.connect)
         if stop.is_set():
             return 0
         stop_listener = listener.start(spark, options)

@@ -4,10 +4,11 @@ tests/clients/test_connect_server.py with any client Python: the project's pyspa
 thin client must run from a file: imported from ``python -c`` it takes the run for a doctest and
 exits.)
 
-``python connect_client_script.py sc://HOST:PORT PRICES`` registers its own temp view ``events``
+``python connect_client_script.py sc://HOST:PORT PRICES [TABLE]`` registers its own temp view ``events``
 (symbol 'A', t = 1, 2, ... with the comma-separated PRICES), matches V shapes over it in
 ``spark.sql``, in a temp view and through ``spark.table``, runs EXPLAIN, a wrong statement and a
-plain one, and prints what it saw as one JSON object."""
+plain one, counts the rows of the server's TABLE (``--table``), and prints what it saw as one JSON
+object."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def rows(frame) -> list[list]:
     return [list(row) for row in frame.collect()]
 
 
-def main(url: str, prices: str) -> None:
+def main(url: str, prices: str, table: str | None = None) -> None:
     spark = SparkSession.builder.remote(url).getOrCreate()
     values = [float(p) for p in prices.split(",")]
     spark.createDataFrame(
@@ -53,9 +54,11 @@ def main(url: str, prices: str) -> None:
     except Exception as error:  # the client's own exception class, as a user sees it
         out["error"] = {"class": type(error).__name__, "text": str(error)}
     out["plain"] = rows(spark.sql("SELECT count(*) FROM events WHERE symbol = 'MATCH_RECOGNIZE'"))
+    if table:
+        out["table_rows"] = spark.table(table).count()
     spark.stop()
     print(json.dumps(out))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:])

@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from clients_support import child_env, finish, launch_server, stop_group, wait_ready
+from clients_support import EXAMPLES, child_env, finish, launch_server, stop_group, wait_ready
 
 pytestmark = pytest.mark.spark
 
 SCRIPT = Path(__file__).resolve().parent / "connect_client_script.py"
+TICKS = EXAMPLES / "data" / "stock_ticks.csv"
 SESSIONS = {
     "first": ("10,8,7,9,6,5,11", [["A", 8.0, 9.0, 1], ["A", 6.0, 11.0, 2]]),
     "second": ("5,4,6,3", [["A", 4.0, 6.0, 1]]),
@@ -40,7 +41,8 @@ THIN_CLIENT = os.environ.get("SPARKCEP_THIN_CLIENT_PYTHON")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    srv = launch_server(["--connect", "--conf", "spark.executor.pyspark.memory=1g"],
+    srv = launch_server(["--connect", "--conf", "spark.executor.pyspark.memory=1g",
+                         "-t", f"stock_ticks={TICKS}"],
                         tmp_path_factory.mktemp("serve-connect"))
     try:
         wait_ready(srv, marker="Connect URL: ")
@@ -49,10 +51,10 @@ def server(tmp_path_factory):
         finish(srv)
 
 
-def client(python: str, url: str, prices: str) -> subprocess.Popen:
+def client(python: str, url: str, prices: str, *table: str) -> subprocess.Popen:
     env = child_env()
     env.pop("SPARK_HOME", None)  # a Connect client needs no Spark installation
-    return subprocess.Popen([python, str(SCRIPT), url, prices], env=env, text=True,
+    return subprocess.Popen([python, str(SCRIPT), url, prices, *table], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, start_new_session=True)
 
@@ -73,7 +75,7 @@ def url(server) -> str:
 @pytest.fixture(scope="module")
 def sessions(server):
     """Both sessions at once, each with its own temp view ``events``."""
-    running = {name: client(sys.executable, url(server), prices)
+    running = {name: client(sys.executable, url(server), prices, "stock_ticks")
                for name, (prices, _) in SESSIONS.items()}
     return {name: outcome(process) for name, process in running.items()}
 
@@ -113,6 +115,11 @@ def test_a_wrong_statement_is_sparkceps_typed_error_at_its_position(sessions):
 
 def test_other_statements_are_spark_s(sessions):
     assert sessions["second"]["plain"] == [[0]]
+
+
+def test_every_session_sees_the_servers_tables(sessions):
+    lines = len(TICKS.read_text().strip().splitlines()) - 1  # less the header
+    assert sessions["first"]["table_rows"] == sessions["second"]["table_rows"] == lines
 
 
 @pytest.mark.skipif(not THIN_CLIENT, reason="SPARKCEP_THIN_CLIENT_PYTHON (a pyspark-client "

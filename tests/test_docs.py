@@ -201,5 +201,5 @@ def test_new_error_codes_are_listed():
     for code in ("WITHIN_KEY_TYPE", "PERMANENT_VIEW_WITH_MATCH_RECOGNIZE", "INTERNAL_ERROR",
                  "INSECURE_BIND", "TABLE_OR_VIEW_NOT_FOUND", "MATCH_DEPENDENT_TYPE_MISMATCH",
                  "STREAM_UNBOUNDED_STATE", "STREAM_UNSUPPORTED", "STREAM_ORDER_NOT_EVENT_TIME",
-                 "STREAM_STATE_INCOMPATIBLE"):
+                 "STREAM_STATE_INCOMPATIBLE", "BAD_TOKEN_FILE", "BAD_OPTION"):
         assert f"`{code}`" in listed, code

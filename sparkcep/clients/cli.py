@@ -367,27 +367,38 @@ def _stream_demo(data, master) -> None:
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="address to listen on (non-loopback needs --password-file)")
-@click.option("--port", default=10000, show_default=True, type=int)
+              help="address to listen on (non-loopback needs --password-file, or --token-file "
+                   "with --connect)")
+@click.option("--port", type=int, help="port  [default: 10000; 15002 with --connect]")
 @click.option("--http", is_flag=True, help="HTTP transport (path cliservice) instead of binary")
+@click.option("--connect", is_flag=True,
+              help="a Spark Connect server (sc://HOST:PORT) instead of the Thrift server")
 @click.option("--master", default="local[2]", show_default=True)
 @click.option("--conf", "confs", multiple=True, metavar="KEY=VALUE", help="a Spark setting (repeatable)")
 @click.option("-t", "--table", "tables", multiple=True, help="NAME=PATH (CSV, JSON, Parquet)")
 @click.option("--password-file", type=click.Path(exists=True, dir_okay=False),
               help="file of user:password lines; clients must log in with one of them")
-def serve(host, port, http, master, confs, tables, password_file) -> None:
-    """Serve JDBC/ODBC clients and BI tools (Spark Thrift server) with MATCH_RECOGNIZE."""
+@click.option("--token-file", type=click.Path(exists=True, dir_okay=False),
+              help="with --connect: file holding the token every Spark Connect client must send")
+def serve(host, port, http, connect, master, confs, tables, password_file, token_file) -> None:
+    """Serve JDBC/ODBC clients and BI tools (Spark Thrift server), or Spark Connect clients
+    (--connect), with MATCH_RECOGNIZE."""
     import logging
 
-    from sparkcep.clients.server import ServerOptions, parse_conf
+    from sparkcep.clients.connect_server import DEFAULT_PORT, ConnectListener
+    from sparkcep.clients.server import ServerOptions, ThriftListener, parse_conf
     from sparkcep.clients.server import serve as run_server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("py4j").setLevel(logging.WARNING)
+    if port is None:
+        port = DEFAULT_PORT if connect else ServerOptions.port
     try:
         options = ServerOptions(host=host, port=port, http=http, master=master,
-                                conf=parse_conf(confs), tables=tables, password_file=password_file)
-        status = run_server(options, echo=lambda line: click.echo(line))
+                                conf=parse_conf(confs), tables=tables, password_file=password_file,
+                                connect=connect, token_file=token_file)
+        listener = ConnectListener() if connect else ThriftListener()
+        status = run_server(options, echo=lambda line: click.echo(line), listener=listener)
     except SparkCepError as error:
         _fail(error)
     except Exception as error:  # Spark's own errors: first line only

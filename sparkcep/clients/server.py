@@ -45,6 +45,10 @@ class ServerOptions:
     tables: tuple[str, ...] = ()
     password_file: str | None = None
     app_name: str = "sparkcep-serve"
+    #: Spark Connect instead of the Thrift server (``clients.connect_server``)
+    connect: bool = False
+    #: the Spark Connect bearer token's file (``--token-file``)
+    token_file: str | None = None
 
 
 def is_loopback(host: str) -> bool:
@@ -107,17 +111,38 @@ LISTENER_SETTINGS = (
     "hive.server2.custom.authentication.class",
     "hive.server2.thrift.sasl.qop",
 )
+#: Spark settings that open or move a Spark Connect listener or set who may connect to it (a
+#: ``spark.plugins`` naming SparkConnectPlugin starts one on every interface); sparkcep sets them
+#: from --connect, --host, --port and --token-file only. ``spark.remote`` / ``spark.api.mode``
+#: would make the driver a Connect client (or start PySpark's own local Connect server).
+SPARK_LISTENER_SETTINGS = (
+    "spark.connect.grpc.binding.address",
+    "spark.connect.grpc.binding.port",
+    "spark.connect.grpc.port.maxRetries",
+    "spark.connect.authenticate.token",
+    "spark.connect.grpc.interceptor.classes",
+    "spark.remote",
+    "spark.api.mode",
+)
 _CONF_PREFIXES = ("spark.hadoop.", "spark.hive.", "spark.")
 HIVE_PREFIX = "spark.hadoop."
 #: environment variables HiveServer2 prefers to its configuration
 LISTENER_ENVIRONMENT = ("HIVE_SERVER2_THRIFT_BIND_HOST", "HIVE_SERVER2_THRIFT_PORT",
-                        "HIVE_SERVER2_TRANSPORT_MODE", "HIVE_SERVER2_THRIFT_HTTP_PORT")
+                        "HIVE_SERVER2_TRANSPORT_MODE", "HIVE_SERVER2_THRIFT_HTTP_PORT",
+                        # Spark Connect's token (set by --token-file only) and PySpark's switch
+                        # that would make the driver a Connect client
+                        "SPARK_CONNECT_AUTHENTICATE_TOKEN", "SPARK_REMOTE", "SPARK_CONNECT_MODE_ENABLED")
 
 
-def listener_setting(key: str) -> str | None:
-    """The HiveServer2 listener/authentication setting ``key`` names, if any (case-insensitive,
-    with or without Spark's ``spark.hadoop.`` / ``spark.hive.`` prefixes)."""
+def listener_setting(key: str, value: str = "") -> str | None:
+    """The HiveServer2 or Spark Connect listener/authentication setting ``key`` names, if any
+    (case-insensitive, HiveServer2's with or without Spark's ``spark.hadoop.`` / ``spark.hive.``
+    prefixes); ``spark.plugins`` counts when ``value`` names Spark Connect's plugin."""
     name = key.strip().lower()
+    if name in SPARK_LISTENER_SETTINGS:
+        return name
+    if name == "spark.plugins" and "connect" in value.lower():
+        return name
     for prefix in _CONF_PREFIXES:
         if name.startswith(prefix) and name[len(prefix):].startswith("hive."):
             name = name[len(prefix):]
@@ -128,21 +153,25 @@ def listener_setting(key: str) -> str | None:
     return None
 
 
-def _check_conf(options: ServerOptions) -> None:
-    for key in options.conf:
-        setting = listener_setting(key)
+def check_conf(options: ServerOptions) -> None:
+    """No ``--conf`` may move or open a listener (either mode)."""
+    for key, value in options.conf.items():
+        setting = listener_setting(key, value)
         if setting is not None:
             raise ServerError(
                 "INSECURE_BIND",
                 f"--conf {key} is not accepted: where the server listens and who may connect are "
-                "set by --host, --port, --http and --password-file only (a non-loopback listener "
-                "needs --password-file)",
+                "set by --connect, --host, --port, --http, --password-file and --token-file only "
+                "(a non-loopback listener needs authentication)",
             )
 
 
 def check_options(options: ServerOptions) -> None:
-    """Refuse unsafe or impossible settings before anything starts."""
-    _check_conf(options)
+    """Refuse unsafe or impossible settings of the Thrift server before anything starts."""
+    check_conf(options)
+    if options.token_file is not None:
+        raise ServerError("BAD_OPTION", "--token-file is for Spark Connect (--connect); the "
+                          "Thrift server takes --password-file")
     if options.password_file is None:
         if options.http:
             raise ServerError(
@@ -158,22 +187,25 @@ def check_options(options: ServerOptions) -> None:
             )
     else:
         read_password_file(options.password_file)
-    if not 0 < options.port < 65536:
-        raise ServerError("BAD_PORT", f"--port must be between 1 and 65535, got {options.port}")
-    bind_host = "0.0.0.0" if options.http else options.host
-    probe = socket.socket(socket.AF_INET6 if ":" in bind_host else socket.AF_INET)
+    check_port("0.0.0.0" if options.http else options.host, options.port)
+
+
+def check_port(host: str, port: int) -> None:
+    """``port`` is a port number and free on ``host``."""
+    if not 0 < port < 65536:
+        raise ServerError("BAD_PORT", f"--port must be between 1 and 65535, got {port}")
+    probe = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     try:
-        probe.bind((bind_host, options.port))
+        probe.bind((host, port))
     except OSError as error:
-        raise ServerError(
-            "PORT_IN_USE", f"cannot listen on {bind_host}:{options.port}: {error.strerror}"
-        ) from None
+        raise ServerError("PORT_IN_USE", f"cannot listen on {host}:{port}: {error.strerror}") from None
     finally:
         probe.close()
 
 
-def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
-    """The Spark and HiveServer2 settings for the session (``--conf`` entries win)."""
+def spark_settings(options: ServerOptions, workdir: str, listener: dict | None = None) -> dict[str, str]:
+    """The Spark (and, for the Thrift server, HiveServer2) settings for the session; ``listener``:
+    the Spark Connect listener's settings. ``--conf`` entries win."""
     work = Path(workdir)
     for name in ("warehouse", "operation_logs", "scratch", "local_scratch", "resources"):
         (work / name).mkdir(exist_ok=True)
@@ -192,17 +224,18 @@ def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
         "hive.downloaded.resources.dir": str(work / "resources" / "${hive.session.id}_resources"),
     }
     settings = {
-        "spark.sql.hive.thriftServer.singleSession": "true",
         # a client sees a failed query's message, never the server's files: an error raised in
         # a Python worker is sent as its text alone (its first line then carries sparkcep's
         # "[CODE] message (line L, column C)"), without a traceback of server paths
         "spark.sql.execution.pyspark.udf.hideTraceback.enabled": "true",
         "spark.sql.warehouse.dir": str(work / "warehouse"),
+    }
+    if not options.connect:
+        settings["spark.sql.hive.thriftServer.singleSession"] = "true"
         # Spark copies spark.hadoop.* into the Hadoop configuration the Thrift server's HiveConf
         # is built from; plain hive.* keys would work too, but spark-submit prints a warning for
         # each ("Ignoring non-Spark config property")
-        **{HIVE_PREFIX + key: value for key, value in hive.items()},
-    }
+        settings.update({HIVE_PREFIX + key: value for key, value in hive.items()})
     java_options = [f"-Dderby.stream.error.file={work / 'derby.log'}"]
     if options.password_file:
         password_file = str(Path(options.password_file).resolve())
@@ -224,11 +257,12 @@ def spark_settings(options: ServerOptions, workdir: str) -> dict[str, str]:
     settings["spark.driver.extraClassPath"] = os.pathsep.join([jar_path(), *class_path])
     extra = user.pop("spark.driver.extraJavaOptions", "")
     settings["spark.driver.extraJavaOptions"] = " ".join([*java_options, extra]).strip()
+    settings.update(listener or {})
     settings.update(user)
     return settings
 
 
-def _wait_for_port(host: str, port: int, seconds: float) -> bool:
+def wait_for_port(host: str, port: int, seconds: float) -> bool:
     import time
 
     deadline = time.monotonic() + seconds
@@ -241,18 +275,65 @@ def _wait_for_port(host: str, port: int, seconds: float) -> bool:
     return False
 
 
-def serve(options: ServerOptions, echo=print, stop: threading.Event | None = None) -> int:
-    """Run the server until SIGINT/SIGTERM (or ``stop`` is set); the exit status."""
-    check_options(options)
+class ThriftListener:
+    """The Spark Thrift server (HiveServer2 protocol) in the driver's JVM, sharing its session."""
+
+    def check(self, options: ServerOptions) -> None:
+        check_options(options)
+
+    def settings(self, options: ServerOptions, workdir: str) -> dict[str, str]:
+        return spark_settings(options, workdir)
+
+    def start(self, spark, options: ServerOptions):
+        """Start listening; returns a function that stops the server."""
+        jvm = spark.sparkContext._jvm
+        if options.password_file:
+            jvm.sparkcep.jvm.PasswordFileAuthenticator.setPasswordFile(
+                str(Path(options.password_file).resolve())
+            )
+        thrift = jvm.org.apache.spark.sql.hive.thriftserver.HiveThriftServer2
+        server = thrift.startWithContext(spark._jsparkSession.sqlContext())
+        if not wait_for_port(client_host(options.host), options.port, 60):
+            server.stop()
+            raise ServerError(
+                "SERVER_NOT_LISTENING",
+                f"the Thrift server did not start listening on {options.host}:{options.port}",
+            )
+        return server.stop
+
+    def describe(self, spark, options: ServerOptions) -> list[str]:
+        mode = "http" if options.http else "binary"
+        auth = "password file" if options.password_file else "none (loopback only)"
+        host = client_host(options.host)
+        return [
+            f"sparkcep serve: Spark {spark.version} on {spark.sparkContext.master}, "
+            f"Thrift server ({mode}, authentication: {auth}) on {options.host}:{options.port}",
+            f"JDBC URL: {jdbc_url(host, options.port, options.http)}",
+            f"SQLAlchemy URL: {sqlalchemy_url(host, options.port, options.http)}",
+        ]
+
+
+def client_host(host: str) -> str:
+    """The address a client on this machine uses for a server listening on ``host``."""
+    return "127.0.0.1" if host in ("0.0.0.0", "::") else host
+
+
+def serve(options: ServerOptions, echo=print, stop: threading.Event | None = None,
+          listener=None) -> int:
+    """Run the server until SIGINT/SIGTERM (or ``stop`` is set); the exit status. ``listener``:
+    :class:`ThriftListener` (default) or ``clients.connect_server.ConnectListener``."""
+    listener = listener or ThriftListener()
+    listener.check(options)
     stop = stop or threading.Event()
     workdir = tempfile.mkdtemp(prefix="sparkcep-serve-")
     previous = {}
     if threading.current_thread() is threading.main_thread():
         for number in (signal.SIGINT, signal.SIGTERM):
             previous[number] = signal.signal(number, lambda *_: stop.set())
-    spark = server = None
-    # the JVM inherits this process's environment, and HiveServer2 prefers these variables to
-    # its configuration: they must not move the listener sparkcep checked
+    spark = stop_listener = None
+    # the JVM inherits this process's environment, and HiveServer2 (Spark Connect, PySpark)
+    # prefers these variables to its configuration: they must not move the listener sparkcep
+    # checked
     for name in LISTENER_ENVIRONMENT:
         os.environ.pop(name, None)
     try:
@@ -260,7 +341,7 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
         from sparkcep.clients.session import extension_session
         from sparkcep.clients.tables import register_tables
 
-        spark = extension_session(options.master, options.app_name, spark_settings(options, workdir))
+        spark = extension_session(options.master, options.app_name, listener.settings(options, workdir))
         # PySpark's SparkContext installs its own SIGINT handler (cancel jobs, raise
         # KeyboardInterrupt): Ctrl-C must stop the server cleanly instead
         for number in previous:
@@ -271,28 +352,12 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
                 "the sparkcep parser extension did not load, so clients could not use "
                 f"MATCH_RECOGNIZE (is {extension.jar_path()} readable?)",
             )
-        jvm = spark.sparkContext._jvm
-        if options.password_file:
-            jvm.sparkcep.jvm.PasswordFileAuthenticator.setPasswordFile(
-                str(Path(options.password_file).resolve())
-            )
-        register_tables(spark, options.tables)
+        register_tables(spark, options.tables, shared=options.connect)
         if stop.is_set():
             return 0
-        thrift = jvm.org.apache.spark.sql.hive.thriftserver.HiveThriftServer2
-        server = thrift.startWithContext(spark._jsparkSession.sqlContext())
-        connect_host = "127.0.0.1" if options.host in ("0.0.0.0", "::") else options.host
-        if not _wait_for_port(connect_host, options.port, 60):
-            raise ServerError(
-                "SERVER_NOT_LISTENING",
-                f"the Thrift server did not start listening on {options.host}:{options.port}",
-            )
-        mode = "http" if options.http else "binary"
-        auth = "password file" if options.password_file else "none (loopback only)"
-        echo(f"sparkcep serve: Spark {spark.version} on {spark.sparkContext.master}, "
-             f"Thrift server ({mode}, authentication: {auth}) on {options.host}:{options.port}")
-        echo(f"JDBC URL: {jdbc_url(connect_host, options.port, options.http)}")
-        echo(f"SQLAlchemy URL: {sqlalchemy_url(connect_host, options.port, options.http)}")
+        stop_listener = listener.start(spark, options)
+        for line in listener.describe(spark, options):
+            echo(line)
         echo("press Ctrl-C to stop")
         while not stop.wait(1.0):
             try:
@@ -308,9 +373,9 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
         echo("sparkcep serve: stopping")
         return 0
     finally:
-        if server is not None:
+        if stop_listener is not None:
             try:
-                server.stop()
+                stop_listener()
             except Exception:  # the JVM may be gone already
                 pass
         if spark is not None:
@@ -336,4 +401,4 @@ def parse_conf(items: tuple[str, ...]) -> dict[str, str]:
     return conf
 
 
-__all__ = ["ServerOptions", "serve", "jdbc_url", "sqlalchemy_url", "is_loopback", "ServerError"]
+__all__ = ["ServerOptions", "serve", "ThriftListener", "jdbc_url", "sqlalchemy_url", "is_loopback", "ServerError"]

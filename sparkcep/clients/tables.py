@@ -9,22 +9,32 @@ from pathlib import Path
 import click
 
 
-def register_tables(spark, tables: tuple[str, ...]) -> None:
+def register_tables(spark, tables: tuple[str, ...], shared: bool = False) -> None:
+    """Temp views of ``spark``; with ``shared``, tables of its catalog over the files instead, so
+    that every session of the application sees them (a Spark Connect client's session is a new
+    session: the driver's temp views are not its own)."""
     for spec in tables:
         name, path = _split(spec)
-        if path.endswith(".parquet") or Path(path).is_dir():
-            frame = spark.read.parquet(path)
-        elif path.endswith(".json"):
-            frame = spark.read.json(path)
+        source, options, schema = _format(path)
+        reader = spark.read.format(source).options(**options)
+        frame = reader.schema(schema).load(path) if schema else reader.load(path)
+        if shared:
+            options.pop("inferSchema", None)
+            spark.catalog.createTable(name, path=path, source=source, schema=frame.schema, **options)
         else:
-            schema_file = Path(path).with_suffix(".schema")
-            reader = spark.read.option("header", True)
-            if schema_file.exists():
-                reader = reader.schema(schema_file.read_text().strip())
-            else:
-                reader = reader.option("inferSchema", True)
-            frame = reader.csv(path)
-        frame.createOrReplaceTempView(name)
+            frame.createOrReplaceTempView(name)
+
+
+def _format(path: str) -> tuple[str, dict[str, str], str | None]:
+    """The data source, its options and the schema (None: the files' own or inferred) of ``path``."""
+    if path.endswith(".parquet") or Path(path).is_dir():
+        return "parquet", {}, None
+    if path.endswith(".json"):
+        return "json", {}, None
+    schema_file = Path(path).with_suffix(".schema")
+    if schema_file.exists():
+        return "csv", {"header": "true"}, schema_file.read_text().strip()
+    return "csv", {"header": "true", "inferSchema": "true"}, None
 
 
 def _split(spec: str) -> tuple[str, str]:

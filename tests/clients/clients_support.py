@@ -185,11 +185,12 @@ def launch_server(args: list[str], log_dir: Path) -> Server:
     return Server(process, port, log_dir, stdout)
 
 
-def wait_ready(server: Server, timeout: float = 300.0) -> Server:
-    """Wait until the server logged its JDBC URL; stop it and fail when it does not."""
+def wait_ready(server: Server, timeout: float = 300.0, marker: str = "JDBC URL: ") -> Server:
+    """Wait until the server logged its URL (``marker``: "Connect URL: " for Spark Connect); stop
+    it and fail when it does not."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if "JDBC URL: " in server.stdout.read_text():
+        if marker in server.stdout.read_text():
             return server
         if server.process.poll() is not None:
             break

@@ -1,0 +1,130 @@
+"""``sparkcep serve --connect`` with real Spark Connect clients (issue 25).
+
+One server per module, on a free loopback port, without authentication. Two client sessions
+run at once, each a separate process (``connect_client_script.py``) with the project's pyspark
+as a Connect client (``SparkSession.builder.remote``); each registers its own temp view under the
+same name with its own prices and matches over it in ``spark.sql``, a temp view, ``spark.table``
+and EXPLAIN. The thin ``pyspark-client`` runs the same script from its own environment when
+``SPARKCEP_THIN_CLIENT_PYTHON`` names that environment's Python (it needs the package index to
+install: ``examples/connect/thin_client.sh``), and is skipped otherwise.
+
+The answers are worked out by hand: PATTERN (DOWN+ UP) over the prices, skipping past each
+match. 10, 8, 7, 9, 6, 5, 11: DOWN 8, 7, UP 9; DOWN 6, 5, UP 11. 5, 4, 6, 3: DOWN 4, UP 6 (3 falls
+again, and nothing rises after it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clients_support import EXAMPLES, child_env, finish, launch_server, stop_group, wait_ready
+
+pytestmark = pytest.mark.spark
+
+SCRIPT = Path(__file__).resolve().parent / "connect_client_script.py"
+TICKS = EXAMPLES / "data" / "stock_ticks.csv"
+SESSIONS = {
+    "first": ("10,8,7,9,6,5,11", [["A", 8.0, 9.0, 1], ["A", 6.0, 11.0, 2]]),
+    "second": ("5,4,6,3", [["A", 4.0, 6.0, 1]]),
+}
+SCHEMA = [["symbol", "string"], ["first_down", "double"], ["up", "double"], ["m", "bigint"]]
+ERROR_FIRST_LINE = ("[UNDEFINED_PATTERN_VARIABLE] 'X' is neither a pattern variable of PATTERN "
+                    "nor a SUBSET name (line 3, column 12)")
+THIN_CLIENT = os.environ.get("SPARKCEP_THIN_CLIENT_PYTHON")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = launch_server(["--connect", "--conf", "spark.executor.pyspark.memory=1g",
+                         "-t", f"stock_ticks={TICKS}"],
+                        tmp_path_factory.mktemp("serve-connect"))
+    try:
+        wait_ready(srv, marker="Connect URL: ")
+        yield srv
+    finally:
+        finish(srv)
+
+
+def client(python: str, url: str, prices: str, *table: str) -> subprocess.Popen:
+    env = child_env()
+    env.pop("SPARK_HOME", None)  # a Connect client needs no Spark installation
+    return subprocess.Popen([python, str(SCRIPT), url, prices, *table], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def outcome(process: subprocess.Popen, timeout: float = 240) -> dict:
+    try:
+        out, err = process.communicate(timeout=timeout)
+    finally:
+        stop_group(process, grace=5)
+    assert process.returncode == 0, err[-3000:]
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def url(server) -> str:
+    return f"sc://127.0.0.1:{server.port}"
+
+
+@pytest.fixture(scope="module")
+def sessions(server):
+    """Both sessions at once, each with its own temp view ``events``."""
+    running = {name: client(sys.executable, url(server), prices, "stock_ticks")
+               for name, (prices, _) in SESSIONS.items()}
+    return {name: outcome(process) for name, process in running.items()}
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_rows_and_types_of_each_concurrent_session(sessions, name):
+    seen = sessions[name]
+    assert seen["server_version"].startswith("4.")
+    assert seen["schema"] == SCHEMA
+    assert seen["rows"] == SESSIONS[name][1]
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_a_temp_view_over_the_clause_read_with_spark_table(sessions, name):
+    assert sessions[name]["view_rows"] == SESSIONS[name][1]
+
+
+def test_explain_shows_the_plan_that_runs(sessions):
+    plan = sessions["first"]["explain"]
+    assert "== Physical Plan ==" in plan and "ArrowEvalPythonUDTF" in plan, plan
+
+
+def assert_typed_error(error: dict) -> None:
+    assert error is not None, "the wrong statement ran"
+    assert error["class"] == "ParseException", error
+    lines = error["text"].splitlines()
+    assert lines[0] == ERROR_FIRST_LINE, error["text"]
+    assert lines[1:3] == ["  MEASURES X.price AS p", "           ^"], error["text"]
+    # nothing of the server: no stack trace, no class or file names
+    assert "JVM stacktrace" not in error["text"] and "Traceback" not in error["text"]
+    assert not re.search(r"sparkcep\.jvm|\.java\b|\.py\b|site-packages", error["text"]), error
+
+
+def test_a_wrong_statement_is_sparkceps_typed_error_at_its_position(sessions):
+    assert_typed_error(sessions["first"]["error"])
+
+
+def test_other_statements_are_spark_s(sessions):
+    assert sessions["second"]["plain"] == [[0]]
+
+
+def test_every_session_sees_the_servers_tables(sessions):
+    lines = len(TICKS.read_text().strip().splitlines()) - 1  # less the header
+    assert sessions["first"]["table_rows"] == sessions["second"]["table_rows"] == lines
+
+
+@pytest.mark.skipif(not THIN_CLIENT, reason="SPARKCEP_THIN_CLIENT_PYTHON (a pyspark-client "
+                    "environment's python) is not set")
+def test_the_thin_pyspark_client(server):
+    seen = outcome(client(THIN_CLIENT, url(server), SESSIONS["first"][0]))
+    assert (seen["schema"], seen["rows"], seen["view_rows"]) == (SCHEMA, *[SESSIONS["first"][1]] * 2)
+    assert_typed_error(seen["error"])

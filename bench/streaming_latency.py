@@ -416,15 +416,26 @@ class TreeCpu:
     def __init__(self, root: int) -> None:
         self.root = root
         self.seen: dict[int, float] = {}
+        self.names: dict[int, str] = {}
 
     def sample(self) -> None:
         times = process_tree(self.root)
-        for pid, (_, seconds) in times.items():
+        for pid, (name, seconds) in times.items():
             self.seen[pid] = max(self.seen.get(pid, 0.0), seconds)
+            self.names[pid] = name
 
     @property
     def seconds(self) -> float:
         return sum(self.seen.values())
+
+    def by_command(self) -> dict[str, float]:
+        """CPU seconds per command name (``java``: the JVM, ``python...``: Spark's Python
+        workers), the root process (the Python driver) as ``driver``."""
+        out: dict[str, float] = {}
+        for pid, seconds in self.seen.items():
+            name = "driver" if pid == self.root else self.names[pid]
+            out[name] = out.get(name, 0.0) + seconds
+        return out
 
 
 def machine_busy() -> tuple[float, float]:
@@ -606,6 +617,7 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
         warmed = time.time()
         cpu.sample()
         cpu_at_ready = cpu.seconds
+        cpu_by_command_at_ready = cpu.by_command()
         busy0 = machine_busy()
         load0 = os.getloadavg()[0]
 
@@ -707,6 +719,9 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
         "feed_s": round(feed_end - started, 2), "wall_s": round(done - started, 2),
         "drain_s": round(done - feed_end, 2), "startup_s": round(ready_at - launched, 2),
         "cpu_s": round(cpu.seconds - cpu_at_ready, 1), "cpu_startup_s": round(cpu_at_ready, 1),
+        # after start-up, per command (the JVM, the Python driver and workers)
+        "cpu_by_command_s": {name: round(seconds - cpu_by_command_at_ready.get(name, 0.0), 1)
+                             for name, seconds in cpu.by_command().items()},
         "machine_busy_cores": round(busy, 2), "load1_start": round(load0, 2),
         "load1_end": round(os.getloadavg()[0], 2), "batches": len(progress),
     }

@@ -31,6 +31,7 @@ from sparkcep.errors import (
     from_worker_text,
     line_and_column,
 )
+from sparkcep.runtime.state_codec import incompatible
 
 #: the JVM loggers that print a failed task's stack trace (the driver raises the same error)
 _TASK_FAILURE_LOGGERS = (
@@ -239,6 +240,13 @@ _QUERY_PREFIX = re.compile(r"^\s*(?:\[STREAM_FAILED\]\s*)?Query (?:\S+ )?\[id = 
                            r"terminated with exception:\s*")
 
 
+#: Spark refusing a checkpoint of state format 1 or 2, whose ``progress`` state variable held five
+#: BIGINT counters (``streaming.STATE_VARIABLE``)
+_OLD_STATE_FORMAT = re.compile(
+    r"STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE.*Existing value_schema=StructType\(StructField\("
+    r"released,LongType.*new value_schema=StructType\(StructField\(state,BinaryType", re.DOTALL)
+
+
 def _printed_error(text: str, sql: str | None) -> SparkCepError | None:
     """The last SparkCepError printed in a Python traceback inside ``text`` (its length, when the
     caret line follows, from the caret)."""
@@ -267,6 +275,8 @@ def stream_failure(error: BaseException, sql: str | None = None) -> SparkCepErro
     if recovered is not None:
         return recovered
     text = str(error)
+    if _OLD_STATE_FORMAT.search(text):
+        return incompatible("by an earlier sparkcep (state format 1 or 2)")
     printed = _printed_error(text, sql)
     if printed is not None:
         return printed

@@ -11,10 +11,11 @@ as its number in that record (``persistent_id``) and read back as the worker's o
 the state store holds only the data, and loading it rebuilds no condition. A new key's runner
 is the template decoded, sharing its program.
 
-Each encoded value starts with a header: ``STATE_MAGIC``, the state format and the 16-byte
-digest of the plan (``program_digest``: the clause's compiled identity, its Arrow schemas,
+A key's stored value (``seal``) starts with a header: ``STATE_MAGIC``, the state format and
+the 16-byte digest of the plan (``program_digest``: the clause's compiled identity, its Arrow schemas,
 the session time zone, the WITHIN window, the state format). A value whose header is missing
-(written by sparkcep before state format 2: a pickled program) or whose digest differs (the
+(written by sparkcep before state format 2: a pickled program), of another format (format 2
+kept a key's rows, runner and counters in three state variables) or whose digest differs (the
 statement or its input changed since the checkpoint was written) is refused with
 ``STREAM_STATE_INCOMPATIBLE``, which says what to do: resuming from it would match with a
 program the rows were not buffered for.
@@ -39,7 +40,7 @@ import pyarrow as pa
 
 from sparkcep.errors import MatchRuntimeError
 
-STATE_FORMAT = 2
+STATE_FORMAT = 3
 STATE_MAGIC = b"SCEP"
 _HEADER = len(STATE_MAGIC) + 1 + 16
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
@@ -171,33 +172,42 @@ class StateCodec:
         """A fresh runner sharing the worker's program (the template, decoded)."""
         return _Decoder(io.BytesIO(self._template_bytes), self.objects).load()
 
+    def seal(self, *parts) -> bytes:
+        """A stored value: the header (state format, plan digest), then ``parts`` (bytes)."""
+        return b"".join((self.header, *parts))
+
+    def open(self, blob: bytes) -> memoryview:
+        """The body of a stored value, once its header is checked (``STREAM_STATE_INCOMPATIBLE``
+        when it names another state format or program)."""
+        self.check(blob)
+        return memoryview(blob)[_HEADER:]
+
     def encode(self, value) -> bytes:
+        """A runner's data (no header: ``seal`` adds it to the whole value)."""
         sink = io.BytesIO()
-        sink.write(self.header)
         try:
             _Encoder(sink, self.numbers, self.digest).dump(value)
         except (pickle.PicklingError, AttributeError, TypeError):
             # code made after the template (none of today's engines does): pickled by value,
             # slower but exact; the standard unpickler reads it back
             sink = io.BytesIO()
-            sink.write(self.header)
             _CodeEncoder(sink, self.numbers, self.digest).dump(value)
         return sink.getvalue()
 
-    def decode(self, blob: bytes):
-        self.check(blob)
-        return _Decoder(io.BytesIO(memoryview(blob)[_HEADER:]), self.objects).load()
+    def decode(self, data) -> object:
+        return _Decoder(io.BytesIO(data), self.objects).load()
 
-    def encode_table(self, table: pa.Table) -> bytes:
+    @staticmethod
+    def encode_table(table: pa.Table) -> bytes:
+        """Rows as an Arrow IPC stream (no header)."""
         sink = io.BytesIO()
-        sink.write(self.header)
         with pa.ipc.new_stream(sink, table.schema) as writer:
             writer.write_table(table)
         return sink.getvalue()
 
-    def decode_table(self, blob: bytes) -> pa.Table:
-        self.check(blob)
-        return pa.ipc.open_stream(pa.py_buffer(blob)[_HEADER:]).read_all()
+    @staticmethod
+    def decode_table(data) -> pa.Table:
+        return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
 
     def check(self, blob: bytes) -> None:
         if blob[:len(STATE_MAGIC)] != STATE_MAGIC:

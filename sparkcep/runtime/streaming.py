@@ -15,7 +15,8 @@ values the input query reads. The input query is the same as the batch one's
 (masks and value columns computed by Catalyst, row by row), so DEFINE and MEASURES mean exactly
 what they mean in a batch query.
 
-Per partition key, ``MatchProcessor`` keeps in Spark's state store (RocksDB):
+Per partition key, ``MatchProcessor`` keeps one value in Spark's state store (RocksDB), a
+``SegmentState``:
 
 * ``pending``: the rows the watermark has not passed yet (Arrow IPC bytes);
 * ``runner``: the data of the ``PartitionRunner`` of the open *segment* — the engine's runs,
@@ -23,11 +24,14 @@ Per partition key, ``MatchProcessor`` keeps in Spark's state store (RocksDB):
   worker builds once per plan (``runtime.state_codec``: every value names the state format and
   the plan's digest; a checkpoint of another format or statement is refused with
   ``STREAM_STATE_INCOMPATIBLE``);
-* ``progress``: the watermark up to which rows were released, the event time of the last
-  released row, the number of matches output so far, the match number the segment starts at,
-  and the late rows dropped.
+* the watermark up to which rows were released, the event time of the last released row, the
+  number of matches output so far, the match number the segment starts at, the late rows
+  dropped, and the key's event-time timer.
 
-Only the variables that changed are written back (``SegmentState.dump``).
+A key costs the operator a read of its value and, when something changed, a write (the parts
+that did not change are written back as the bytes read), plus a timer call when its timer
+moves: every call is a round trip between the Python worker and Spark's state server, the
+largest cost of a micro-batch over many keys (docs/streaming.md, "Latency").
 
 On each micro-batch and on each event-time timer it releases the pending rows whose event time
 the watermark has reached, sorted in ORDER BY order, to the runner: the rows reach the engine in the
@@ -61,6 +65,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -380,8 +385,7 @@ def _processor(stream_plan: StreamPlan):
         def init(self, handle) -> None:
             self.core = SegmentMatcher(stream_plan)
             self.handle = handle
-            self.state = {
-                name: handle.getValueState(name, schema) for name, schema in _state_schemas().items()}
+            self.state = handle.getValueState(STATE_VARIABLE, _state_schema())
 
         def handleInputRows(self, key, rows, timerValues):
             state = self._load()
@@ -410,9 +414,9 @@ def _processor(stream_plan: StreamPlan):
                 raise for_worker(error) from None
 
         def _store(self, state: "SegmentState", expired: int | None, watermark_ms: int) -> None:
-            _store_state(self.state, state, self.core.codec)
             closes_at = None if stream_plan.order_time else stream_plan.closes_at(state.last_key)
-            _set_timers(self.handle, state.timers(closes_at), expired, watermark_ms)
+            _set_timer(self.handle, state, state.wake_at(closes_at), expired, watermark_ms)
+            _store_state(self.state, state, self.core.codec)
 
         def close(self) -> None:
             pass  # nothing to release: every value lives in the state store
@@ -420,34 +424,38 @@ def _processor(stream_plan: StreamPlan):
     return MatchProcessor()
 
 
-def _load_state(variables: dict, codec: StateCodec) -> "SegmentState":
-    """The key's state from its state variables (``get`` is None when a variable is unset)."""
-    return SegmentState.load({name: variable.get() for name, variable in variables.items()}, codec)
+def _load_state(variable, codec: StateCodec) -> "SegmentState":
+    """The key's state from its state variable (``get`` is None for a new key)."""
+    value = variable.get()
+    return SegmentState.load(None if value is None else value[0], codec)
 
 
-def _store_state(variables: dict, state: "SegmentState", codec: StateCodec) -> None:
-    """Write the variables that changed (``SegmentState.dump``), clear the emptied ones."""
-    for name, value in state.dump(codec).items():
-        if value is None:
-            variables[name].clear()
-        else:
-            variables[name].update(value)
+def _store_state(variable, state: "SegmentState", codec: StateCodec) -> None:
+    """Write the key's state when it changed (``SegmentState.dump``)."""
+    blob = state.dump(codec)
+    if blob is not None:
+        variable.update((blob,))
 
 
-def _set_timers(handle, wanted, expired: int | None, watermark_ms: int) -> None:
-    """Make the key's event-time timers (ms) ``wanted``: delete the others, register the new
-    ones. Spark fires a timer in the first micro-batch whose watermark is at or after it, and
-    deletes the timer that ``expired`` (being handled now) once ``handleExpiredTimer`` returns,
-    even when the handler registered it again; so that no key is left without a timer while it
-    holds rows, a wanted timer is never at or before the current watermark (the timers of
-    ``SegmentState.timers`` are after it: the watermark reaches a row at ``t`` micros when it is
-    ``ceil(t / 1000)`` ms; this is a guard)."""
-    wanted = {max(timer, watermark_ms + 1) for timer in wanted}
-    existing = set(handle.listTimers())
-    for timer in existing - wanted - {expired}:
-        handle.deleteTimer(timer)
-    for timer in wanted - existing:
-        handle.registerTimer(timer)
+def _set_timer(handle, state: "SegmentState", wanted: int | None, expired: int | None,
+               watermark_ms: int) -> None:
+    """Make the key's one event-time timer (ms) ``wanted`` (None: no timer), recorded in its
+    state (``SegmentState.timer``), so that no call lists the timers. Spark fires a timer in
+    the first micro-batch whose watermark is at or after it, and deletes the timer that
+    ``expired`` (being handled now) once ``handleExpiredTimer`` returns, even when the handler
+    registered it again; so that no key is left without a timer while it holds rows, the timer
+    is never at or before the current watermark (``SegmentState.wake_at`` is after it: the
+    watermark reaches a row at ``t`` micros when it is ``ceil(t / 1000)`` ms; this is a guard)."""
+    if wanted is not None:
+        wanted = max(wanted, watermark_ms + 1)
+    current = None if state.timer == expired else state.timer
+    if current == wanted:
+        return
+    if current is not None:
+        handle.deleteTimer(current)
+    if wanted is not None:
+        handle.registerTimer(wanted)
+    state.timer = wanted
 
 
 def _ordering_processor(release: "OrderedRelease"):
@@ -458,8 +466,7 @@ def _ordering_processor(release: "OrderedRelease"):
         def init(self, handle) -> None:
             self.handle = handle
             self.codec = programs(release.digest)
-            self.state = {
-                name: handle.getValueState(name, schema) for name, schema in _state_schemas().items()}
+            self.state = handle.getValueState(STATE_VARIABLE, _state_schema())
 
         def handleInputRows(self, key, rows, timerValues):
             tables = [release.from_rows(rows)]
@@ -475,8 +482,8 @@ def _ordering_processor(release: "OrderedRelease"):
             except SparkCepError as error:
                 raise for_worker(error) from None
             released = release.advance(state, tables, watermark_ms * 1000)
+            _set_timer(self.handle, state, state.wake_at(None), expired, watermark_ms)
             _store_state(self.state, state, self.codec)
-            _set_timers(self.handle, state.timers(None), expired, watermark_ms)
             if released is not None:
                 yield from rows_of(released)
 
@@ -651,22 +658,31 @@ def rows_of(table) -> Iterator:
         yield make(*values)
 
 
-def _state_schemas():
-    from pyspark.sql.types import BinaryType, LongType, StructField, StructType
+#: a key's one state variable, holding its ``SegmentState`` as one value. It keeps the name that
+#: state formats 1 and 2 gave the key's counters (five BIGINTs), so that Spark refuses a
+#: checkpoint of theirs for its value schema (``spark_errors.stream_failure`` restates it as
+#: ``STREAM_STATE_INCOMPATIBLE``) instead of resuming it as if every key were new.
+STATE_VARIABLE = "progress"
 
-    return {
-        "pending": StructType([StructField("rows", BinaryType(), True)]),
-        "runner": StructType([StructField("runner", BinaryType(), True)]),
-        "progress": StructType([StructField(name, LongType(), True) for name in _PROGRESS]),
-    }
+
+def _state_schema():
+    from pyspark.sql.types import BinaryType, StructField, StructType
+
+    return StructType([StructField("state", BinaryType(), True)])
 
 
 _PROGRESS = ("released", "last_key", "matches", "segment_base", "late")
+# a stored value's body (after ``StateCodec.seal``'s header): the counters of ``_PROGRESS``, the
+# key's event-time timer (ms, ``NO_TIME`` for none), the length of the held rows' Arrow IPC
+# stream, then that stream, then the runner's data (``StateCodec.encode``) to the end
+_FIXED = struct.Struct("<6qI")
 
 
 @dataclass
 class SegmentState:
-    """One partition key's state between micro-batches (see the module docstring)."""
+    """One partition key's state between micro-batches (see the module docstring), stored as one
+    value of one state variable, so that reading and writing it costs a round trip to the state
+    store each."""
 
     pending: pa.Table | None = None
     runner: object | None = None
@@ -676,58 +692,66 @@ class SegmentState:
     matches: int = 0  # matches output so far in this partition
     segment_base: int = 0  # matches before the open segment (its MATCH_NUMBER offset)
     late: int = 0  # rows dropped as late by the operator
-    # set by whoever changes ``runner`` (fed, finished, replaced): it is written back then only
+    timer: int | None = None  # the key's registered event-time timer (ms), see ``_set_timer``
+    # set by whoever changes ``runner`` (fed, finished, replaced): it is encoded again then only
     runner_changed: bool = False
-    # what was loaded, so that ``dump`` writes only what changed
-    loaded: tuple = field(default=(None, False, None), repr=False, compare=False)
+    # what was loaded (the held rows, their bytes, the runner's bytes, the fixed fields), so
+    # that ``dump`` encodes again only what changed and writes nothing when nothing did
+    loaded: tuple = field(default=(None, b"", b"", None), repr=False, compare=False)
 
     @classmethod
-    def load(cls, values: dict, codec: StateCodec) -> "SegmentState":
-        """The state from the values of its state variables (None: unset), each blob checked
-        against ``codec``'s program (``STREAM_STATE_INCOMPATIBLE`` otherwise)."""
+    def load(cls, blob: bytes | None, codec: StateCodec) -> "SegmentState":
+        """The state from its stored value (None: a new key), checked against ``codec``'s
+        program (``STREAM_STATE_INCOMPATIBLE`` otherwise)."""
         state = cls()
-        if values.get("pending") is not None and values["pending"][0] is not None:
-            state.pending = codec.decode_table(values["pending"][0])
-        if values.get("runner") is not None and values["runner"][0] is not None:
-            state.runner = codec.decode(values["runner"][0])
-        progress = None
-        if values.get("progress") is not None:
-            progress = tuple(int(value) for value in values["progress"])
-            for name, value in zip(_PROGRESS, progress):
-                setattr(state, name, value)
-        state.loaded = (state.pending, state.runner is not None, progress)
+        if blob is None:
+            return state
+        body = codec.open(blob)
+        *progress, timer, pending_size = _FIXED.unpack_from(body)
+        for name, value in zip(_PROGRESS, progress):
+            setattr(state, name, value)
+        state.timer = None if timer == NO_TIME else timer
+        pending = body[_FIXED.size:_FIXED.size + pending_size]
+        runner = body[_FIXED.size + pending_size:]
+        if len(pending):
+            state.pending = codec.decode_table(pending)
+        if len(runner):
+            state.runner = codec.decode(runner)
+        state.loaded = (state.pending, pending, runner, (*progress, timer))
         return state
 
-    def dump(self, codec: StateCodec) -> dict:
-        """The state variables to write: name -> value, or None to clear it; a variable whose
-        value did not change since ``load`` is left out (not written)."""
-        out = {}
-        loaded_pending, had_runner, loaded_progress = self.loaded
+    def dump(self, codec: StateCodec) -> bytes | None:
+        """The value to store, or None when nothing changed since ``load`` (nothing to write).
+        A part that did not change is written back as the bytes it was read from."""
+        loaded_pending, pending, runner, loaded_fixed = self.loaded
+        changed = False
         if self.pending is not loaded_pending:
             empty = self.pending is None or not self.pending.num_rows
-            if not (empty and loaded_pending is None):
-                out["pending"] = None if empty else (codec.encode_table(self.pending),)
+            changed = not (empty and not len(pending))
+            pending = b"" if empty else codec.encode_table(self.pending)
         if self.runner is None:
-            if had_runner:
-                out["runner"] = None
-        elif self.runner_changed or not had_runner:
-            out["runner"] = (codec.encode(self.runner),)
-        progress = tuple(getattr(self, name) for name in _PROGRESS)
-        if progress != loaded_progress:
-            out["progress"] = progress
-        return out
+            changed |= bool(len(runner))
+            runner = b""
+        elif self.runner_changed or not len(runner):
+            changed = True
+            runner = codec.encode(self.runner)
+        fixed = (*(getattr(self, name) for name in _PROGRESS),
+                 NO_TIME if self.timer is None else self.timer)
+        if not changed and fixed == loaded_fixed:
+            return None
+        return codec.seal(_FIXED.pack(*fixed, len(pending)), pending, runner)
 
-    def timers(self, closes_at: int | None) -> list[int]:
-        """Event-time timers (ms) that wake the key when the watermark passes its earliest
-        pending row, and when it reaches ``closes_at`` (micros, ``StreamPlan.closes_at``), where
-        the open segment is closed."""
-        timers = set()
+    def wake_at(self, closes_at: int | None) -> int | None:
+        """The event-time timer (ms) that wakes the key next: when the watermark passes its
+        earliest held row, or reaches ``closes_at`` (micros, ``StreamPlan.closes_at``), where
+        the open segment is closed, whichever comes first; None when neither is there."""
+        timers = []
         if self.pending is not None and self.pending.num_rows:
             first = pc.min(self.pending.column(_EVENT_KEY)).as_py()
-            timers.add(-(-first // 1000))  # the watermark reaches it: it is released
+            timers.append(-(-first // 1000))  # the watermark reaches it: it is released
         if self.runner is not None and closes_at is not None:
-            timers.add(-(-closes_at // 1000))  # the segment is closed
-        return sorted(timers)
+            timers.append(-(-closes_at // 1000))  # the segment is closed
+        return min(timers, default=None)
 
 
 _EVENT_KEY = "__sparkcep_event_micros"

@@ -79,6 +79,26 @@ def test_another_failure_is_stream_failed_without_query_ids():
     assert str(found) == "[STREAM_FAILED] the streaming query stopped: Path does not exist: file:/x."
 
 
+
+def test_a_checkpoint_of_state_format_2_is_refused_with_what_to_do():
+    """Resumed over a checkpoint of sparkcep 0.x's state formats 1 or 2 (three state variables,
+    the counters five BIGINTs), Spark refuses the one variable of format 3 for its value schema
+    (seen with a checkpoint written by format 2 and resumed: this is Spark's message, shortened);
+    the user gets sparkcep's error with what to do, not Spark's advice to turn its check off."""
+    text = ("[STREAM_FAILED] Query [id = 5, runId = 6] terminated with exception: "
+            "[STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE] Provided value schema does not match "
+            "existing state value schema.\nPlease check number and type of fields.\nExisting "
+            "value_schema=StructType(StructField(released,LongType,true),StructField(last_key,"
+            "LongType,true),StructField(matches,LongType,true),StructField(segment_base,LongType,"
+            "true),StructField(late,LongType,true)) and new value_schema=StructType(StructField("
+            "state,BinaryType,true)).\nIf you want to force running the query without schema "
+            "validation, please set spark.sql.streaming.stateStore.stateSchemaCheck to false.")
+    found = stream_failure(Exception(text), STATEMENT)
+    assert found.code == "STREAM_STATE_INCOMPATIBLE"
+    assert "state format 1 or 2" in found.message and "new checkpoint location" in found.message
+    another = text.replace("released,LongType", "count,LongType")  # not sparkcep's state
+    assert stream_failure(Exception(another), STATEMENT).code == "STREAM_FAILED"
+
 # -- with Spark: real streams that fail ----------------------------------------------------------
 
 

@@ -576,7 +576,8 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
               "stop": str(control / "stop"), "checkpoint": str(work / "checkpoint"),
               "delay": args.delay, "within": within, "trigger": trigger,
               "backlog": args.backlog, "parallelism": args.parallelism,
-              "monitor_ms": args.monitor_ms, "partitions": args.partitions, "sink": args.flink_sink,
+              "monitor_ms": args.monitor_ms, "partitions": args.partitions,
+              "java_options": args.java_options, "sink": args.flink_sink,
               "late_rows": str(work / "late") if args.late_rows else None,
               "shape": shape, "schema": schema(shape), "statement": statement(shape, within),
               "src": str(src), "info": str(info_file),
@@ -705,7 +706,8 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
         "sink": "foreachBatch" if engine == "spark" else args.flink_sink,
         "late_rows": bool(args.late_rows) if engine == "spark" else False,
         "parallelism": 2 if engine == "spark" else args.parallelism,
-        "trigger_s": trigger, "partitions": args.partitions, "rate": rate, "events": n, "keys": keys,
+        "trigger_s": trigger, "partitions": args.partitions,
+        "java_options": args.java_options if engine == "spark" else None, "rate": rate, "events": n, "keys": keys,
         "delay_s": args.delay, "within_s": within, "slice_s": args.slice, "backlog": args.backlog,
         "files": len(files) - 1, "expected": len(want), "matches": len(got),
         "drained": drained, "duplicates": len(got_rows) - len(first_seen),
@@ -789,8 +791,9 @@ def spark_worker(config: dict) -> None:
                 "spark_sql_shuffle_partitions": str(config["partitions"]),
                 "spark_sql_execution_arrow_maxRecordsPerBatch": "10000",
                 "spark_sql_session_timeZone": "UTC"}
-    if os.environ.get("SB_JAVA"):
-        settings["spark_driver_extraJavaOptions"] = os.environ["SB_JAVA"]
+    if config["java_options"] is not None:  # else sparkcep's for streams (``streaming=True``)
+        settings["spark_driver_extraJavaOptions"] = config["java_options"]
+        settings["spark_executor_extraJavaOptions"] = config["java_options"]
     spark = local_session("local[2]", "sparkcep-bench", **settings)
     out = open(config["out"], "a")
     progress_out = open(config["progress"], "a")
@@ -874,6 +877,9 @@ def main() -> None:
     parser.add_argument("--slice", type=float, default=0.5, help="event-time seconds per file")
     parser.add_argument("--drain", type=float, default=60, help="seconds to wait after the feed")
     parser.add_argument("--partitions", type=int, default=4, help="sparkcep shuffle partitions")
+    parser.add_argument("--java-options", default=None,
+                        help="the JVM's options for sparkcep (default: local_session(streaming=True)'s, "
+                             "the quick JIT compiler only; '' for the JVM's defaults)")
     parser.add_argument("--parallelism", type=int, default=2, help="Flink parallelism")
     parser.add_argument("--monitor-ms", type=int, default=200, help="Flink's folder monitor interval")
     parser.add_argument("--flink-python", default=str(HERE / ".venv-flink" / "bin" / "python"))

@@ -303,7 +303,7 @@ def _stream(text, sources, checkpoint, output_format, output, files_per_trigger,
         from sparkcep.clients.session import local_session
         from sparkcep.clients.stream_runner import register_sources, run_stream
 
-        spark = local_session(master)
+        spark = local_session(master, streaming=True)
         _note(quiet, f"sparkcep: Spark {spark.version} on {master} ready, "
                      f"{time.monotonic() - started:.1f}s")
         register_sources(spark, sources, files_per_trigger)

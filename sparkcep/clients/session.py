@@ -21,6 +21,15 @@ LOCAL_SETTINGS = {
 }
 
 
+#: the JVM of a session sparkcep starts to run streams (``sparkcep stream``, the stream demo,
+#: ``local_session(streaming=True)``) compiles hot code with the quick JIT compiler only (C1):
+#: a stream runs the same small plan every micro-batch, and the optimising compiler (C2) spent
+#: more CPU compiling Spark's code than it saved, on a 2-core machine about half the JVM's CPU
+#: for minutes after the start, which doubled every micro-batch's time (docs/streaming.md,
+#: "Latency"). It is a JVM option, so it applies to a JVM sparkcep starts only.
+STREAM_JAVA_OPTIONS = "-XX:TieredStopAtLevel=1"
+EXECUTOR_JAVA_OPTIONS = "spark.executor.extraJavaOptions"
+
 #: errors only, and no second report of a failed task (see the file)
 LOG_CONFIG = Path(__file__).resolve().parent / "log4j2.properties"
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
@@ -60,12 +69,27 @@ def _start(master: str, app_name: str, settings: dict[str, str]):
     return spark
 
 
-def local_session(master: str = "local[2]", app_name: str = "sparkcep", **conf):
+def local_session(master: str = "local[2]", app_name: str = "sparkcep", streaming: bool = False,
+                  **conf):
     """A local SparkSession with sparkcep's recommended settings (``conf``: Spark settings with
-    ``_`` for ``.``, e.g. ``spark_sql_shuffle_partitions="8"``)."""
+    ``_`` for ``.``, e.g. ``spark_sql_shuffle_partitions="8"``); ``streaming``: with the JVM
+    options for streams (``STREAM_JAVA_OPTIONS``), when this call starts the JVM."""
     settings = dict(LOCAL_SETTINGS)
     settings.update({key.replace("_", "."): str(value) for key, value in conf.items()})
+    if streaming:
+        settings = for_streams(settings)
     return _start(master, app_name, settings)
+
+
+def for_streams(settings: dict[str, str]) -> dict[str, str]:
+    """``settings`` with ``STREAM_JAVA_OPTIONS`` added to the driver's and executors' Java
+    options (in local mode the executor is the driver's JVM), unless they set the JIT already."""
+    out = dict(settings)
+    for key in (JAVA_OPTIONS, EXECUTOR_JAVA_OPTIONS):
+        options = out.get(key, "")
+        if "TieredStopAtLevel" not in options:
+            out[key] = f"{options} {STREAM_JAVA_OPTIONS}".strip()
+    return out
 
 
 def extension_session(master: str = "local[2]", app_name: str = "sparkcep", conf: dict | None = None):

@@ -227,8 +227,9 @@ def compile_statement(
     shared, notes = share(tree, [clause for clause, _ in compiled], matches, splicer)
     if window_.has_pattern_windows(tree):
         if streaming:
-            raise AnalysisError("WINDOW_PATTERN_STREAM",
-                                "a window with row pattern recognition cannot read a stream")
+            first = next(n for n in tree.walk(bfs=False) if isinstance(n, (dx.RowPatternWindow, dx.PatternWindowCall)))
+            raise window_.error("WINDOW_PATTERN_STREAM",
+                                "a window with row pattern recognition cannot read a stream", first, sql)
         compiled_windows = window_.rewrite_windows(
             tree, sql, splicer,
             lambda node, relation, use, following: _compile_window(node, relation, use, following, sql, splicer))

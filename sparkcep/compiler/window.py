@@ -202,6 +202,8 @@ def _rewrite_select(select: exp.Select, sql: str, splicer: Splicer, compile_wind
     compiled = []
     for use in uses:
         following = frame_rows(use.node, sql)
+        if not use.measures and not use.functions:
+            continue  # checked, but nothing is called over it: no pass
         match, relation_text = compile_window(use.node, relation_text, use, following)
         compiled.append(match)
     alias = relation.alias_or_name or "__sparkcep_w"
@@ -210,8 +212,29 @@ def _rewrite_select(select: exp.Select, sql: str, splicer: Splicer, compile_wind
         splicer.replace(*where_span, "")
     for node, column in replacements:
         splicer.replace(*dialect.span(node), quote_identifier(column))
+    _hide_columns(select, splicer, [c for use in uses for c in
+                                    [*use.measures.values(), *(column for _, column in use.functions)]])
     _drop_windows(select, sql, splicer)
     return compiled
+
+
+def _hide_columns(select: exp.Select, splicer: Splicer, columns: list[str]) -> None:
+    """``*`` and ``t.*`` in the select list stand for the relation's columns as written, not
+    the columns computed for the windows: ``* EXCEPT (...)`` (added to the user's EXCEPT list)."""
+    if not columns:
+        return
+    hidden = ", ".join(quote_identifier(c) for c in columns)
+    for projection in select.expressions:
+        star = projection.this if isinstance(projection, exp.Column) else projection
+        if not isinstance(star, exp.Star):
+            continue
+        excepted = star.args.get("except_") or star.args.get("except")
+        if excepted:
+            end = dialect.span(excepted[-1])[1]
+            splicer.replace(end, end, ", " + hidden)
+        else:
+            end = dialect.span(projection)[1]
+            splicer.replace(end, end, f" EXCEPT ({hidden})")
 
 
 def _drop_windows(select: exp.Select, sql: str, splicer: Splicer) -> None:

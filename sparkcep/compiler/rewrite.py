@@ -44,7 +44,7 @@ from sparkcep.engines.spec import MatchSpec, RowsPerMatch
 from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
 from sparkcep.compiler import streaming_rules
 from sparkcep.compiler.shared_pass import share
-from sparkcep.compiler.splice import Splicer, aliased as _aliased, quote_identifier
+from sparkcep.compiler.splice import Splicer, aliased as _aliased, depth, quote_identifier
 from sparkcep.compiler.unrolling import unroll
 from sparkcep.compiler import window as window_
 from sparkcep.engines.spec import PatternWindow
@@ -202,7 +202,7 @@ def compile_statement(
     clauses = [n for n in tree.walk(bfs=False)
                if isinstance(n, dx.MatchRecognize) and not isinstance(n, dx.RowPatternWindow)]
     # Post-order: a clause nested in another clause's input is rewritten (and registered) first.
-    clauses.sort(key=lambda n: -_depth(n))
+    clauses.sort(key=lambda n: -depth(n))
     if streaming and len(clauses) > 1:
         raise streaming_rules.single_clause_error(clauses[0], sql)
     splicer = Splicer(sql)
@@ -341,13 +341,6 @@ def _lower_window(analysis: Analysis, window: str | None, following: int | None)
 def _dependent_conjuncts(condition: exp.Expression, lowering: Lowering) -> list:
     conjuncts = list(condition.flatten()) if isinstance(condition, exp.And) else [condition]
     return [c for c in conjuncts if lowering.classify(c).what not in ("const", "local")]
-
-
-def _depth(node: exp.Expression) -> int:
-    depth = 0
-    while node.parent is not None:
-        node, depth = node.parent, depth + 1
-    return depth
 
 
 def _plain_text(node: exp.Expression, sql: str, splicer: Splicer) -> str:

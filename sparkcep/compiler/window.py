@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
-from sparkcep.compiler.splice import Splicer, quote_identifier
+from sparkcep.compiler.splice import Splicer, depth, quote_identifier
 from sparkcep.errors import AnalysisError
 
 PREFIX = "__sparkcepw"  # not "__sparkcep_": a later window passes these columns on
@@ -135,23 +135,33 @@ def has_pattern_windows(tree: exp.Expression) -> bool:
 CompileWindow = Callable[..., tuple[object, str]]
 
 
+def _selects(tree: exp.Expression) -> list[exp.Select]:
+    """The SELECTs with pattern windows, innermost first (the order they are rewritten in)."""
+    selects = [s for s in tree.find_all(exp.Select) if windows_of(s)[0]]
+    selects.sort(key=lambda s: -depth(s))
+    return selects
+
+
+def compiled_windows(tree: exp.Expression) -> list[dx.RowPatternWindow]:
+    """The pattern windows that get a function, in the order ``rewrite_windows`` compiles
+    them (a window nothing is called over costs no pass); for ``explain``."""
+    out = []
+    for select in _selects(tree):
+        windows, calls = windows_of(select)
+        called = {id(window) for _, window, _ in calls}
+        out += [w for w in windows if id(w) in called]
+    return out
+
+
 def rewrite_windows(tree: exp.Expression, sql: str, splicer: Splicer, compile_window: CompileWindow) -> list:
     """Rewrite every SELECT with pattern windows (innermost first); return the compiled
     windows in the order their functions must be registered. ``compile_window(window, relation,
     extra measures, following, use)`` compiles one window over the query text ``relation``."""
-    selects = [s for s in tree.find_all(exp.Select) if windows_of(s)[0]]
-    selects.sort(key=lambda s: -_depth(s))
+    selects = _selects(tree)
     compiled = []
     for select in selects:
         compiled += _rewrite_select(select, sql, splicer, compile_window)
     return compiled
-
-
-def _depth(node: exp.Expression) -> int:
-    depth = 0
-    while node.parent is not None:
-        node, depth = node.parent, depth + 1
-    return depth
 
 
 def _rewrite_select(select: exp.Select, sql: str, splicer: Splicer, compile_window) -> list:

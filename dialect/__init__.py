@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 _DIALECT = SparkCep()
-_WORD = re.compile(r"match_recognize", re.IGNORECASE)
+_WORD = re.compile(r"match_recognize|pattern", re.IGNORECASE)
 
 
 def parse(sql: str) -> list[exp.Expression]:
@@ -96,7 +96,14 @@ def contains_match_recognize(sql: str) -> bool:
         tokens = _DIALECT.tokenize(sql)
     except ParseError:
         return True
-    return any(tok.token_type == TokenType.MATCH_RECOGNIZE for tok in tokens)
+    if any(tok.token_type == TokenType.MATCH_RECOGNIZE for tok in tokens):
+        return True
+    # row pattern recognition in a window (SQL:2016 R020): OVER/WINDOW and a PATTERN ( clause
+    windowed = any(tok.token_type in (TokenType.OVER, TokenType.WINDOW) for tok in tokens)
+    return windowed and any(
+        tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER) and tok.text.upper() == "PATTERN"
+        and nxt.token_type == TokenType.L_PAREN
+        for tok, nxt in zip(tokens, tokens[1:]))
 
 
 def generate(node: exp.Expression, pretty: bool = False) -> str:

@@ -270,3 +270,50 @@ class UncertainMatchFunction(exp.Expression):
     times of the match's first and last rows over the possible worlds that have it)."""
 
     arg_types = {"this": True}
+
+
+class RowPatternWindow(MatchRecognize):
+    """A window specification with row pattern recognition (SQL:2016 feature R020), in
+    ``WINDOW name AS (...)`` or ``OVER (...)``: the clauses of ``MatchRecognize`` that a window
+    may hold (PARTITION BY, ORDER BY, MEASURES, AFTER MATCH SKIP, PATTERN, SUBSET, DEFINE) under
+    the same names, so that analysis reads it as it reads MATCH_RECOGNIZE.
+
+    Args (besides ``MatchRecognize``'s; ``this`` is None: the window reads the query's rows):
+        name: the window's name (``exp.Identifier``) in the WINDOW clause, or None inline.
+        frame: ``WindowFrame`` or None when no frame was written.
+        search: ``"INITIAL"`` (the default) or ``"SEEK"``.
+        search_node: the ``SearchMode`` node as written, or None.
+        misplaced: clauses of MATCH_RECOGNIZE a window cannot hold (ONE/ALL ROWS PER MATCH,
+            WITHIN, ...), as written, refused by the compiler with their position.
+    """
+
+    arg_types = {**MatchRecognize.arg_types, "this": False, "name": False, "frame": False,
+                 "search": False, "search_node": False, "misplaced": False}
+
+
+class WindowFrame(exp.Expression):
+    """``ROWS|RANGE|GROUPS [BETWEEN] <start> [AND <end>]`` of a window with row pattern
+    recognition. ``kind`` is the unit's word; ``start`` and ``end`` are ``FrameBound`` nodes
+    (``end`` None when only the start was written)."""
+
+    arg_types = {"kind": True, "start": True, "end": False}
+
+
+class FrameBound(exp.Expression):
+    """One frame bound: ``this`` is ``CURRENT ROW``, ``UNBOUNDED PRECEDING``, ``UNBOUNDED
+    FOLLOWING``, ``PRECEDING`` or ``FOLLOWING``; ``offset`` the expression of the last two."""
+
+    arg_types = {"this": True, "offset": False}
+
+
+class SearchMode(exp.Expression):
+    """``INITIAL`` or ``SEEK`` (``this``) in a window with row pattern recognition."""
+
+    arg_types = {"this": True}
+
+
+class PatternWindowCall(exp.Expression):
+    """``<function or measure name> OVER (<window with row pattern recognition>)``: ``this`` is
+    the call (or a column naming a measure), ``window`` the ``RowPatternWindow``."""
+
+    arg_types = {"this": True, "window": True}

@@ -782,7 +782,12 @@ class SparkCepParser(Spark.Parser):
                         f"{self._curr.text.upper()} applies to a function call such as "
                         f"{self._curr.text.upper()} LAST(A.price), not to a column reference",
                     )
-        return super()._parse_column()
+        column = super()._parse_column()
+        if (isinstance(column, exp.Column) and not column.args.get("table") and self._curr
+                and self._curr.token_type == TokenType.OVER and not self._cep_ctx):
+            # a row pattern measure called over a window (SQL:2016 R020): ``m OVER w``
+            return self._parse_window(column)
+        return column
 
     def _parse_function_call(self, *args: t.Any, **kwargs: t.Any) -> exp.Expr | None:
         if (
@@ -841,7 +846,143 @@ class SparkCepParser(Spark.Parser):
             meta = this._meta
             if meta and isinstance(meta.get("start"), int) and RANGE_KEY not in meta and not meta.get("span"):
                 record(this, meta["start"], self._prev.end + 1)
+        alias = bool(kwargs.get("alias", args[0] if args else False))
+        if self._cep_pattern_window_ahead(alias):
+            return self._cep_parse_pattern_window(this, alias)
         return super()._parse_window(this, *args, **kwargs)
+
+    # -- row pattern recognition in a window (SQL:2016 feature R020) ---------------------------
+    def _cep_pattern_window_ahead(self, alias: bool) -> bool:
+        """Is the next thing ``OVER (...)`` (``AS (...)`` in the WINDOW clause) whose
+        parentheses hold a PATTERN clause?"""
+        head = self._cep_tok()
+        opening = self._cep_tok(1)
+        if head is None or opening is None or opening.token_type != TokenType.L_PAREN:
+            return False
+        if head.token_type != (TokenType.ALIAS if alias else TokenType.OVER):
+            return False
+        depth = 0
+        index = self._index + 1
+        while index < self._tokens_size:
+            tok = self._tokens[index]
+            if tok.token_type == TokenType.L_PAREN:
+                depth += 1
+            elif tok.token_type == TokenType.R_PAREN:
+                depth -= 1
+                if depth == 0:
+                    return False
+            elif depth == 1 and tok.text.upper() == "PATTERN" and tok.token_type != TokenType.STRING:
+                following = self._tokens[index + 1] if index + 1 < self._tokens_size else None
+                if following is not None and following.token_type == TokenType.L_PAREN:
+                    return True
+            index += 1
+        return False
+
+    def _cep_parse_pattern_window(self, this: exp.Expr | None, alias: bool) -> exp.Expr:
+        start_index = self._index
+        self._advance()  # OVER, or AS of the WINDOW clause
+        open_paren = self._curr
+        self._advance()
+        args: dict[str, t.Any] = {}
+        seen: dict[str, Token] = {}
+        misplaced: list[exp.Expr] = []
+        parsers = {
+            "PARTITION_BY": self._cep_parse_partition_by,
+            "ORDER_BY": self._cep_parse_order_by,
+            "MEASURES": self._cep_parse_measures,
+            "AFTER_MATCH_SKIP": self._cep_parse_after_match_skip,
+            "PATTERN": self._cep_parse_pattern,
+            "SUBSET": self._cep_parse_subset,
+            "DEFINE": self._cep_parse_define,
+            "FRAME": self._cep_parse_frame,
+            "SEARCH": self._cep_parse_search,
+            # MATCH_RECOGNIZE's own clauses: parsed to be refused with their position
+            "ROWS_PER_MATCH": self._cep_parse_rows_per_match,
+            "STRATEGY": self._cep_parse_strategy,
+            "WITHIN": self._cep_parse_within,
+            "UNCERTAIN_TIME": self._cep_parse_uncertain_time,
+            "MINIMUM_CONFIDENCE": self._cep_parse_minimum_confidence,
+        }
+        while not self._match(TokenType.R_PAREN):
+            if not self._curr:
+                self._cep_fail("WINDOW_PATTERN_SYNTAX_ERROR", "'(' of the window is never closed with ')'",
+                               open_paren)
+            word = self._cep_word()
+            if word in ("ROWS", "RANGE", "GROUPS"):
+                clause = "FRAME"
+            elif word in ("INITIAL", "SEEK"):
+                clause = "SEARCH"
+            else:
+                clause = self._cep_clause(strict=False)
+            if clause is None:
+                self._cep_fail(
+                    "WINDOW_PATTERN_SYNTAX_ERROR",
+                    "expected a clause of a window with row pattern recognition (PARTITION BY, "
+                    "ORDER BY, MEASURES, ROWS BETWEEN, AFTER MATCH SKIP, INITIAL, SEEK, PATTERN, "
+                    f"SUBSET, DEFINE), found {self._found()}",
+                )
+            if clause in seen:
+                self._cep_fail("DUPLICATE_CLAUSE", f"duplicate {self._found()} clause in the window")
+            seen[clause] = self._curr
+            before = self._index
+            key, value = parsers[clause]()
+            if clause in ("ROWS_PER_MATCH", "STRATEGY", "WITHIN", "UNCERTAIN_TIME", "MINIMUM_CONFIDENCE"):
+                misplaced.append(self._cep_record_from(value, before))
+                continue
+            args[key] = value
+        if "pattern" not in args:  # pragma: no cover - the look-ahead found PATTERN (
+            self._cep_fail("MISSING_PATTERN", "the window requires a PATTERN clause", open_paren)
+        search = args.pop("search", None)
+        node = cx.RowPatternWindow(
+            name=this if alias else None, search=search.this if search is not None else "INITIAL",
+            search_node=search, misplaced=misplaced or None, **args)
+        self._cep_record_from(node, start_index)
+        if alias:
+            if isinstance(this, exp.Expr) and this.meta.get("start") is not None:
+                record(node, this.meta["start"], self._prev.end + 1)
+            return node
+        call = cx.PatternWindowCall(this=this, window=node)
+        self._cep_record_from(call, start_index)
+        if isinstance(this, exp.Expr):
+            found = this.meta.get(RANGE_KEY) or (
+                (this.meta["start"], this.meta.get("end", this.meta["start"]))
+                if isinstance(this.meta.get("start"), int) else None)
+            if found:
+                record(call, found[0], self._prev.end + 1)
+        return call
+
+    def _cep_parse_frame(self) -> tuple[str, t.Any]:
+        start = self._index
+        kind = self._cep_word()
+        self._advance()
+        between = self._match(TokenType.BETWEEN)
+        low = self._cep_frame_bound()
+        high = None
+        if between:
+            if not self._match(TokenType.AND):
+                self._cep_fail("WINDOW_PATTERN_SYNTAX_ERROR", f"expected AND in the frame, found {self._found()}")
+            high = self._cep_frame_bound()
+        node = cx.WindowFrame(kind=kind, start=low, end=high)
+        return "frame", self._cep_record_from(node, start)
+
+    def _cep_frame_bound(self) -> exp.Expr:
+        start = self._index
+        for words in (("CURRENT", "ROW"), ("UNBOUNDED", "PRECEDING"), ("UNBOUNDED", "FOLLOWING")):
+            if self._match_text_seq(*words):
+                return self._cep_record_from(cx.FrameBound(this=" ".join(words)), start)
+        offset = self._cep_expr("a frame bound (CURRENT ROW, UNBOUNDED FOLLOWING, <n> FOLLOWING, ...)")
+        word = self._cep_word()
+        if word not in ("PRECEDING", "FOLLOWING"):
+            self._cep_fail("WINDOW_PATTERN_SYNTAX_ERROR",
+                           f"expected PRECEDING or FOLLOWING after the frame offset, found {self._found()}")
+        self._advance()
+        return self._cep_record_from(cx.FrameBound(this=word, offset=offset), start)
+
+    def _cep_parse_search(self) -> tuple[str, t.Any]:
+        start = self._index
+        word = self._cep_word()
+        self._advance()
+        return "search", self._cep_record_from(cx.SearchMode(this=word), start)
 
 
 # ---------------------------------------------------------------------------------------------

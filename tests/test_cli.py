@@ -164,15 +164,28 @@ def test_run_compiles_before_spark(monkeypatch):
     assert result.output.startswith("[UNDEFINED_PATTERN_VARIABLE]")
 
 
+def test_run_checks_a_pattern_window_before_spark(monkeypatch):
+    import sparkcep.clients.session as session
+
+    monkeypatch.setattr(session, "local_session", lambda *a, **k: pytest.fail("Spark started"))
+    query = ("SELECT n OVER w FROM t WINDOW w AS (ORDER BY ts MEASURES COUNT(A.*) AS n "
+             "ROWS BETWEEN 1 PRECEDING AND CURRENT ROW PATTERN (A) DEFINE A AS true)")
+    result = CliRunner().invoke(main, ["run", "-e", query])
+    assert result.exit_code == 2
+    assert result.output.startswith("[WINDOW_PATTERN_FRAME]")
+    assert f"(line 1, column {query.index('ROWS') + 1})" in result.output.splitlines()[0]
+
+
 @pytest.mark.spark
-def test_run_with_tables_and_csv_output(spark, tmp_path):
+@pytest.mark.parametrize("example", ["stock_v_shape", "stock_rally_window"])
+def test_run_with_tables_and_csv_output(spark, tmp_path, example):
     data = EXAMPLES / "data" / "stock_ticks.csv"
     out = tmp_path / "out.csv"
     result = CliRunner().invoke(main, [
-        "run", str(EXAMPLES / "stock_v_shape.sql"), "-t", f"stock_ticks={data}",
+        "run", str(EXAMPLES / f"{example}.sql"), "-t", f"stock_ticks={data}",
         "-f", "csv", "-o", str(out)])
     assert result.exit_code == 0, result.output
-    expected = (EXAMPLES / "stock_v_shape.expected.csv").read_text().splitlines()
+    expected = (EXAMPLES / f"{example}.expected.csv").read_text().splitlines()
     assert out.read_text().splitlines()[0] == expected[0]
     assert len(out.read_text().splitlines()) == len(expected)
 

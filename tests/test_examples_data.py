@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from sparkcep import dialect
+
 ROOT = Path(__file__).resolve().parent.parent / "sql_examples"
 DATA = ROOT / "data"
 EXPECTED = ROOT / "expected"
@@ -89,7 +91,7 @@ def test_expected_script_reproduces_csv(name):
 def test_query_shape(name):
     code = _sql_code(name).strip()
     assert code.endswith(";") and code.count(";") == 1, "exactly one statement, ';'-terminated"
-    assert "MATCH_RECOGNIZE" in code.upper()
+    assert dialect.contains_match_recognize(code), "row pattern recognition (MATCH_RECOGNIZE or a window's PATTERN)"
     tail = code[code.rfind(")") + 1:]
     assert re.search(r"\bORDER\s+BY\b", tail, re.I), "needs a top-level ORDER BY"
 

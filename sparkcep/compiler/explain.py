@@ -22,7 +22,9 @@ from sqlglot import exp
 
 from sparkcep import dialect
 from sparkcep.compiler.chunks import ineligible_reason
+from sparkcep.compiler import window as window_
 from sparkcep.compiler.rewrite import CompiledMatch, compile_statement
+from sparkcep.compiler.splice import depth
 from sparkcep.dialect import expressions as dx
 from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.spec import Strategy
@@ -190,19 +192,14 @@ def display_names(names: tuple[str, ...]) -> list[str]:
 # -- the clauses as written ---------------------------------------------------------------------
 
 
-def _depth(node: exp.Expression) -> int:
-    depth = 0
-    while node.parent is not None:
-        node, depth = node.parent, depth + 1
-    return depth
-
-
 def _clauses(text: str) -> list[dx.MatchRecognize]:
-    """The statement's clauses in the order ``compile_statement`` compiles them (inner first)."""
+    """The statement's clauses in the order ``compile_statement`` compiles them (inner first),
+    then its windows with row pattern recognition (R020) that get a function."""
     tree = dialect.parse_one(text)
-    clauses = [n for n in tree.walk(bfs=False) if isinstance(n, dx.MatchRecognize)]
-    clauses.sort(key=lambda n: -_depth(n))
-    return clauses
+    clauses = [n for n in tree.walk(bfs=False)
+               if isinstance(n, dx.MatchRecognize) and not isinstance(n, dx.RowPatternWindow)]
+    clauses.sort(key=lambda n: -depth(n))
+    return clauses + window_.compiled_windows(tree)
 
 
 def _source(node: exp.Expression | None, text: str) -> str:
@@ -295,6 +292,13 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
                      "world")
         lines.append("chunks:     no (UNCERTAIN TIME: the order of the rows differs between possible "
                      "worlds, so a match may span any cut)")
+        return lines
+    if spec.window is not None:
+        lines.append("engine:     backtracking row pattern matcher (engines/standard/matcher), "
+                     "window mode: a frame per row")
+        lines.append("  why:      a window searches each row's frame; PREV/NEXT past the frame's "
+                     "edges read NULL (row-local masks per edge distance)")
+        lines.append("chunks:     no (a frame may reach the partition's end)")
         return lines
     if spec.strategy is Strategy.STRICT_CONTIGUITY:
         if regex_eligible(spec, has_conditions=bool(plan.conditions)):
@@ -459,7 +463,26 @@ def _measure_lines(clause: dx.MatchRecognize, text: str) -> list[str]:
 
 def _title(number: int, clause: dx.MatchRecognize, text: str) -> str:
     where = _position(clause, text)
+    if isinstance(clause, dx.RowPatternWindow):
+        name = clause.args.get("name")
+        kind = f"WINDOW {_source(name, text)}" if name is not None else "OVER (...)"
+        return f"{kind} #{number}" + (f" ({where})" if where else "")
     return f"MATCH_RECOGNIZE #{number}" + (f" ({where})" if where else "")
+
+
+def _window_lines(clause: dx.MatchRecognize, text: str) -> list[str]:
+    """What a window with row pattern recognition (R020) outputs and searches."""
+    if not isinstance(clause, dx.RowPatternWindow):
+        return []
+    search = clause.args.get("search") or "INITIAL"
+    starts = ("the match starts at the row" if search == "INITIAL" else
+              "the match starts at the first row of the frame where one starts")
+    return [
+        "rows:       every input row once, with the measures and window functions of the match "
+        "found in its frame (row pattern recognition in a window, SQL:2016 R020); NULL measures "
+        "and an empty frame where none was found or an earlier match skipped the row",
+        f"frame:      {_source(clause.args.get('frame'), text)}, {search}: {starts}",
+    ]
 
 
 def explain_dot(text: str) -> str:
@@ -492,7 +515,7 @@ def explain_statement(text: str, dot: bool = False) -> str:
         if order is not None:
             parts.append(f"order:      {', '.join(_source(o, text) for o in order.expressions)}")
         parts += _selection_lines(plan, clause)
-        parts.append(f"rows:       {plan.spec.rows_per_match.value}")
+        parts += _window_lines(clause, text) or [f"rows:       {plan.spec.rows_per_match.value}"]
         if plan.spec.timed_out:
             parts.append("timed out:  WITH TIMED OUT MATCHES: also every run whose WITHIN window "
                          "closes (or whose partition ends) before it completes, with the rows it "

@@ -138,6 +138,10 @@ class Lowering:
     def __init__(self, scope: Scope, window: str | None, values: ValueColumns) -> None:
         self.scope = scope
         self.window = window  # "PARTITION BY ... ORDER BY ..." for lag/lead, None without ORDER BY
+        # in a window with row pattern recognition (R020), rendering a row's DEFINE near the
+        # frame's edges: (rows after the frame's first row, rows before its last row, or None);
+        # a PREV/NEXT reaching past them reads NULL (``sparkcep.compiler.window``)
+        self.frame_edge: tuple[int, int | None] | None = None
         self.values = values
         self.current: int | None = None  # the variable being defined (DEFINE), None in MEASURES
         # variable id -> its row's position in its unrolled block (1-based; None = past the
@@ -391,7 +395,11 @@ class Lowering:
                 return quote_identifier(shift_name(self.shifts.index(shift)))
             function = "lag" if call.name == "PREV" else "lead"
             self.window_calls.append(call.node)
-            return f"{function}({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
+            shifted = f"{function}({self.render(call.argument)}, {call.offset}) OVER ({self.window})"
+            reach = None if self.frame_edge is None else self.frame_edge[call.name == "NEXT"]
+            if reach is not None and call.offset > reach:
+                return f"IF(false, {shifted}, NULL)"  # outside the window frame: a NULL of its type
+            return shifted
         if call.name == "CLASSIFIER" and self.current is not None:
             return quote_string(self.scope.variables[self.current])
         raise self.scope.error(  # pragma: no cover - classify() routes these elsewhere

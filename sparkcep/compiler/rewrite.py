@@ -44,8 +44,10 @@ from sparkcep.engines.spec import MatchSpec, RowsPerMatch
 from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
 from sparkcep.compiler import streaming_rules
 from sparkcep.compiler.shared_pass import share
-from sparkcep.compiler.splice import Splicer, aliased as _aliased, quote_identifier
+from sparkcep.compiler.splice import Splicer, aliased as _aliased, depth, quote_identifier
 from sparkcep.compiler.unrolling import unroll
+from sparkcep.compiler import window as window_
+from sparkcep.engines.spec import PatternWindow
 from sparkcep.plan.aggregation import output_name as aggregation_output_name
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
 from sparkcep.plan.uncertain_time import UncertainTimePlan
@@ -197,9 +199,10 @@ def compile_statement(
     if not dialect.contains_match_recognize(sql):
         return CompiledStatement(sql)
     tree = dialect.parse_one(sql)
-    clauses = [n for n in tree.walk(bfs=False) if isinstance(n, dx.MatchRecognize)]
+    clauses = [n for n in tree.walk(bfs=False)
+               if isinstance(n, dx.MatchRecognize) and not isinstance(n, dx.RowPatternWindow)]
     # Post-order: a clause nested in another clause's input is rewritten (and registered) first.
-    clauses.sort(key=lambda n: -_depth(n))
+    clauses.sort(key=lambda n: -depth(n))
     if streaming and len(clauses) > 1:
         raise streaming_rules.single_clause_error(clauses[0], sql)
     splicer = Splicer(sql)
@@ -222,14 +225,122 @@ def compile_statement(
         for clause, match in compiled
     )
     shared, notes = share(tree, [clause for clause, _ in compiled], matches, splicer)
+    if window_.has_pattern_windows(tree):
+        if streaming:
+            first = next(n for n in tree.walk(bfs=False) if isinstance(n, (dx.RowPatternWindow, dx.PatternWindowCall)))
+            raise window_.error("WINDOW_PATTERN_STREAM",
+                                "a window with row pattern recognition cannot read a stream", first, sql)
+        compiled_windows = window_.rewrite_windows(
+            tree, sql, splicer,
+            lambda node, relation, use, following: _compile_window(node, relation, use, following, sql, splicer))
+        matches += tuple(dataclasses.replace(m, probe_prefix=_visible_ctes(node, splicer))
+                         for node, m in compiled_windows)
     return CompiledStatement(splicer.render(), matches, tuple(shared), tuple(notes))
 
 
-def _depth(node: exp.Expression) -> int:
-    depth = 0
-    while node.parent is not None:
-        node, depth = node.parent, depth + 1
-    return depth
+def _compile_window(
+    node: dx.RowPatternWindow, relation: str, use: window_.PatternWindowUse, following: int | None,
+    sql: str, splicer: Splicer,
+) -> tuple[tuple[dx.RowPatternWindow, CompiledMatch], str]:
+    """One window with row pattern recognition (R020, ``compiler.window``) over the query
+    ``relation``: its compiled function and the query giving the relation's rows plus one column
+    per measure and window function called over it. Measures are NULL where no match was
+    found; window functions see an empty frame there (ISO/IEC 19075-5, 6.5)."""
+    analysis = _analyze_window(node, sql)
+    partition_sql = [_plain_text(item, sql, splicer) for item in analysis.partition_by]
+    order_sql = [_plain_text(item, sql, splicer) for item in analysis.order_by]
+    measures = [(name, expression, measure) for name, expression, measure in analysis.measures
+                if name.lower() in use.measures]
+    measures += [(column, call, None) for call, column in use.functions]
+    analysis = dataclasses.replace(analysis, measures=measures)
+    lowered, source_pattern, lowering = _lower_window(analysis, _window(partition_sql, order_sql), following)
+    # MATCH_NUMBER (refused in the window's own text) is NULL where no match was found
+    found = next((i for i, c in enumerate(lowered.components) if isinstance(c, p.MatchNumber)), None)
+    if found is None:
+        lowered.components.append(p.MatchNumber())
+        found = len(lowered.components) - 1
+    matched = quote_identifier(component_name(found))
+    spec = _match_spec(analysis, None, source_pattern)
+    spec = dataclasses.replace(spec, window=PatternWindow(
+        seek=node.args.get("search") == "SEEK", following=following, edges=tuple(lowering)))
+    passing = dataclasses.replace(analysis, rows_per_match=RowsPerMatch.ALL_WITH_UNMATCHED)
+    table_sql, value_columns, parts = _input_query(passing, lowered, None, sql, splicer, relation)
+    plan = _match_plan(passing, spec, lowered, value_columns, None)
+    plan = dataclasses.replace(plan, output_unmatched_rows=True)
+    function_name, input_sql, plan = _function_input(analysis, plan, table_sql, lowered, None, None)
+    call = _function_call(function_name, input_sql, plan, order_sql)
+    hidden = ", ".join(quote_identifier(component_name(i)) for i in range(len(lowered.components)))
+    columns = []
+    for name, text in lowered.measure_sql:
+        if name.lower() in use.measures:
+            columns.append(f"IF({matched} IS NULL, NULL, {text}) AS {quote_identifier(use.measures[name.lower()])}")
+        else:
+            columns.append(f"{text} AS {quote_identifier(name)}")
+    query = f"SELECT * EXCEPT ({hidden}), {', '.join(columns)} FROM {call}" if columns else \
+        f"SELECT * EXCEPT ({hidden}) FROM {call}"
+    compiled = CompiledMatch(
+        function_name=function_name,
+        plan=plan,
+        table_sql=table_sql,
+        probe_prefix="",
+        component_probes=tuple(
+            _component_probe(c, plan.value_columns, lowered.spark_aggregates) for c in lowered.components),
+        source=sql,
+        truth_columns=tuple(lowered.truth_columns),
+        truth_probe=(
+            f"SELECT {', '.join(text for text, _, _ in lowered.truth_locals)} FROM ({relation}) AS {INPUT_ALIAS}"
+            if lowered.truth_locals else ""),
+        truth_spans=tuple((start, end) for _, start, end in lowered.truth_locals),
+        relation_sql=relation,
+        order_columns=_order_columns(analysis),
+        input_relation=parts[0], input_passed=parts[1], input_computed=parts[2],
+    )
+    return (node, compiled), query
+
+
+def _analyze_window(node: dx.RowPatternWindow, sql: str) -> Analysis:
+    analysis = analyze(node, sql)
+    check_subqueries(analysis)
+    return analysis
+
+
+def _lower_window(analysis: Analysis, window: str | None, following: int | None):
+    """``_lower_expressions`` for a window (no unrolling: a frame's first row reads no row
+    before it), plus the row-local DEFINE masks near the frame's edges
+    (``PatternWindow.edges``), appended after the variables' own masks."""
+    lowered, source_pattern, _, _ = _lower_expressions(analysis, window, unrolling=False, shifting=False)
+    scope = analysis.scope
+    lowering = Lowering(scope, window, lowered.values)
+    edges = []
+    n_vars = len(scope.variables)
+    for var in range(n_vars):
+        condition = analysis.definitions.get(var)
+        if condition is None:
+            continue
+        before, after = window_.edge_reach(lowering, condition)
+        after = after if following is not None else 0
+        if not before and not after:
+            continue
+        for b in range(before + 1):
+            for a in range(after + 1):
+                if (b, a) == (before, after):
+                    edges.append((var, b, a, var))
+                    continue
+                lowering.frame_edge = (b, a if following is not None else None)
+                mask, dependent = lowering.lower_define(var, condition)
+                if dependent is not None and any(
+                        window_.edge_reach(lowering, c) != (0, 0) for c in _dependent_conjuncts(condition, lowering)):
+                    raise scope.error("WINDOW_PATTERN_NAVIGATION",
+                                      "in a window, PREV/NEXT are supported in DEFINE only where they read "
+                                      "the row being defined (e.g. UP.price > PREV(UP.price))", condition)
+                edges.append((var, b, a, len(lowered.masks)))
+                lowered.masks.append(mask)
+    return lowered, source_pattern, edges
+
+
+def _dependent_conjuncts(condition: exp.Expression, lowering: Lowering) -> list:
+    conjuncts = list(condition.flatten()) if isinstance(condition, exp.And) else [condition]
+    return [c for c in conjuncts if lowering.classify(c).what not in ("const", "local")]
 
 
 def _plain_text(node: exp.Expression, sql: str, splicer: Splicer) -> str:
@@ -558,7 +669,7 @@ def _window(partition_sql: list[str], order_sql: list[str]) -> str | None:
 
 
 def _lower_expressions(
-    analysis: Analysis, window: str | None, unrolling: bool = True
+    analysis: Analysis, window: str | None, unrolling: bool = True, shifting: bool | None = None,
 ) -> tuple[_Lowered, tuple[rp.Pattern, str], list]:
     """Split DEFINE and MEASURES (``lowering``), after unrolling; also the pattern as written
     (before unrolling rewrote it), the navigation calls that became window functions, and (over
@@ -566,7 +677,7 @@ def _lower_expressions(
     scope = analysis.scope
     values = ValueColumns()
     lowering = Lowering(scope, window, values)
-    if not unrolling:
+    if (not unrolling) if shifting is None else shifting:  # over a stream
         lowering.shifts = []
     source_pattern = analysis.pattern, rp.to_text(analysis.pattern, list(scope.variables))
     if unrolling:

@@ -63,3 +63,12 @@ def aliased(replacement: str, clause, splicer: Splicer) -> str:
             alias_text = alias_text[2:].strip()
         replacement += " AS " + alias_text
     return replacement
+
+
+def depth(node) -> int:
+    """How many ancestors ``node`` (a sqlglot expression) has: clauses and windows nested in
+    another's input are compiled, and their text spliced, first (deepest first)."""
+    levels = 0
+    while node.parent is not None:
+        node, levels = node.parent, levels + 1
+    return levels

@@ -93,6 +93,8 @@ class Match:
     labels: tuple[int, ...]
     excluded: tuple[bool, ...] = field(default=())
     timed_out: bool = field(default=False, kw_only=True)  # after subclasses' positional fields
+    # in a window (``MatchSpec.window``): the row whose frame the match was found in
+    anchor: int | None = field(default=None, kw_only=True)
 
     @property
     def is_empty(self) -> bool:

@@ -36,7 +36,7 @@ def make_engine(
     if spec.strategy is Strategy.STRICT_CONTIGUITY:
         from sparkcep.engines.standard.regex_path import RegexMatcher, regex_eligible
 
-        if regex_eligible(spec, has_conditions=bool(conditions)):
+        if spec.window is None and regex_eligible(spec, has_conditions=bool(conditions)):
             return RegexMatcher(spec, summary=summary)
         from sparkcep.engines.standard.matcher import RowPatternMatcher
 

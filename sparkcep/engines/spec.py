@@ -30,6 +30,32 @@ class Strategy(Enum):
 
 
 @dataclass(frozen=True)
+class PatternWindow:
+    """Row pattern recognition in a window (SQL:2016 feature R020, ISO/IEC 19075-5, 6): every
+    row of the partition that no earlier match skipped gets its own frame, ``ROWS BETWEEN
+    CURRENT ROW AND <following> FOLLOWING`` (``following`` None: UNBOUNDED FOLLOWING), and at
+    most one match inside it: starting at the row (``seek`` False, INITIAL) or at the first row
+    of the frame where one starts (``seek`` True, SEEK). Navigation cannot leave the frame.
+
+    Attributes:
+        seek: SEEK instead of INITIAL.
+        following: the frame's rows after the current row, or None (to the partition's end).
+        edges: the row-local conditions evaluated near the frame's edges, where a PREV (NEXT)
+            would read a row before (after) the frame and reads NULL instead: per entry
+            ``(variable, before, after, mask)``: at a row ``before`` rows after the frame's first
+            row (``before`` < the variable's largest PREV offset) and ``after`` rows before its
+            last row (``after`` < its largest NEXT offset, bounded frames only), the variable's
+            row-local condition is mask row ``mask`` of the ``RowBlock`` (rows past the
+            variables' own). Where ``before``/``after`` reach the largest offset, no NULL is
+            needed there and the entry stands for "at least this far".
+    """
+
+    seek: bool = False
+    following: int | None = None
+    edges: tuple[tuple[int, int, int, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class MatchSpec:
     """Everything an engine needs to know about a query, location-free.
 
@@ -57,6 +83,9 @@ class MatchSpec:
         timed_out: also report the runs a WITHIN window closed before they completed, as
             ``Match(timed_out=True)`` (``ROWS PER MATCH ... WITH TIMED OUT MATCHES``; SKIP TILL
             NEXT MATCH with WITHIN only).
+        window: row pattern recognition in a window (R020), or None (MATCH_RECOGNIZE). The
+            engine then reports one event per row, in row order: a ``Match`` whose ``anchor``
+            is the row, or an ``UnmatchedRow`` (no match found, or skipped by an earlier match).
     """
 
     pattern: Pattern
@@ -72,6 +101,7 @@ class MatchSpec:
     max_buffered_rows: int = 5_000_000
     source_pattern: str | None = None
     timed_out: bool = False
+    window: PatternWindow | None = None
 
     def pattern_text(self) -> str:
         """The pattern for messages: the user's, not an internal rewrite of it."""

@@ -154,6 +154,8 @@ class PartitionRunner:
             return self._summary_batch(events[0])
         take: list[int] = []  # the row each output row takes its passthrough columns from
         values: list[list] = [[] for _ in self.components]  # a value, or a row for gathered ones
+        if self.plan.spec.window is not None:
+            return self._window_batch(events)
         for event in events:
             if isinstance(event, UnmatchedRow):
                 if self.plan.output_unmatched_rows:
@@ -162,6 +164,26 @@ class PartitionRunner:
                         column.append(None)
                 continue
             self._emit_match(event, take, values)
+        return self._batch(take, values)
+
+    def _window_batch(self, events: list[MatchEvent]) -> pa.RecordBatch:
+        """A window with row pattern recognition (R020): one output row per input row, its
+        components computed over the match found in its frame (FINAL), or over an empty match
+        where none was (window functions see an empty frame there; MATCH_NUMBER, which tells
+        the two apart, is NULL)."""
+        take: list[int] = []
+        values: list[list] = [[] for _ in self.components]
+        for event in events:
+            matched = isinstance(event, Match)
+            match = event if matched else Match(0, event.row, (), ())
+            take.append(event.anchor if matched else event.row)
+            view = MatchView(match, self.buffer.read)
+            view.at(len(match.rows))
+            for k, column in enumerate(values):
+                if not matched and isinstance(self.plan.components[k], MatchNumber):
+                    column.append(None)
+                else:
+                    column.append(self._evaluate(k, view))
         return self._batch(take, values)
 
     #: the largest MATCH_NUMBER the engine reported so far, empty matches an OMIT EMPTY MATCHES
@@ -304,7 +326,8 @@ def decode_masks(plan: MatchPlan, batch: pa.RecordBatch) -> tuple[np.ndarray, np
     (``MatchPlan.bitmask_columns``); also the bit sets as they came when one column holds every
     variable (the engine may use them directly), else None."""
     n = batch.num_rows
-    n_vars = len(plan.spec.variable_names)
+    # in a window, masks near the frame's edges follow the variables' own (``PatternWindow``)
+    n_vars = max(len(plan.spec.variable_names), len(plan.row_local))
     masks = np.empty((n_vars, n), dtype=bool)
     codes = None
     for index, name in enumerate(plan.bitmask_columns):
@@ -327,7 +350,7 @@ def summary_request(plan: MatchPlan) -> SummaryRequest | None:
     MATCH_NUMBER, COUNT or CLASSIFIER, answered from each row's variable (``PerRow``). Else None
     (also in a chunk, whose events are filtered one by one by the rows it owns, and over imprecise
     timestamps, whose engine reports ``UncertainMatch`` objects)."""
-    if plan.owned_column is not None or plan.uncertain_time is not None:
+    if plan.owned_column is not None or plan.uncertain_time is not None or plan.spec.window is not None:
         return None
     if plan.all_rows:
         per_row = all(

@@ -37,6 +37,15 @@ def edges(spark, jvm) -> dict:
     out["keyword_in_string"] = [row[0][0], jvm.sparkcep.jvm.MatchRecognizeParser.rewriteCalls() - before]
     out["lower_case"] = len(spark.sql(v_shape.replace("MATCH_RECOGNIZE", "match_recognize")).collect())
     out["cte_count"] = spark.sql(f"WITH m AS ({v_shape}) SELECT count(*) FROM m").collect()[0][0]
+    # row pattern recognition in a window (R020): routed by the extension, also in a view
+    rally = statement(next(q for q in QUERIES if q.stem == "stock_rally_window"))
+    spark.sql("CREATE OR REPLACE TEMP VIEW rallies AS " + rally)
+    out["window_view"] = [r[0] for r in spark.sql(
+        "SELECT count(*) FROM rallies WHERE up_days IS NOT NULL").collect()]
+    out["window_explain"] = "sparkcep_mr_" in spark.sql("EXPLAIN " + rally).collect()[0][0]
+    before = jvm.sparkcep.jvm.MatchRecognizeParser.rewriteCalls()
+    spark.sql("SELECT 'PATTERN (' AS s, row_number() OVER (ORDER BY 1) AS pattern").collect()
+    out["window_words_unrouted"] = jvm.sparkcep.jvm.MatchRecognizeParser.rewriteCalls() - before
     try:
         spark.sql(UNDEFINED)
         out["error"] = None
@@ -125,7 +134,7 @@ def main() -> None:
     jvm = spark.sparkContext._jvm
     result = {"parser": spark._jsparkSession.sessionState().sqlParser().getClass().getName()}
     register_example_tables(spark)
-    queries = [q for q in QUERIES if q.stem in {"stock_v_shape", "click_sessions"}] if args.few else QUERIES
+    queries = [q for q in QUERIES if q.stem in {"stock_v_shape", "click_sessions", "stock_rally_window"}] if args.few else QUERIES
     result["examples"] = {}
     for query in queries:
         frame = spark.sql(query.read_text())  # the file as written, trailing semicolon included

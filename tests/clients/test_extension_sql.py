@@ -72,6 +72,10 @@ def test_spark_sql_with_the_extension(tmp_path):
     assert edges["view_rows"] == v_rows
     assert edges["lower_case"] == v_rows
     assert edges["cte_count"] == v_rows
+    rally = expected(Path(sparkcep.__file__).parent.parent / "sql_examples" / "stock_rally_window.sql")
+    assert edges["window_view"] == [sum(1 for row in rally[1] if row[3] != "")]
+    assert edges["window_explain"] is True
+    assert edges["window_words_unrouted"] == 0
     assert edges["keyword_in_string"] == ["MATCH_RECOGNIZE", 0]
     name, message, condition, state = edges["error"]
     assert name == "ParseException"

@@ -23,9 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Spark's parser with MATCH_RECOGNIZE: a statement with the MATCH_RECOGNIZE keyword (outside
- * strings, quoted identifiers and comments) is handed to the Python {@link Rewriter} first;
- * everything else goes straight to Spark's parser.
+ * Spark's parser with MATCH_RECOGNIZE: a statement with the MATCH_RECOGNIZE keyword, or with
+ * row pattern recognition in a window (SQL:2016 R020: the word OVER or WINDOW and a PATTERN
+ * clause, {@code PATTERN (}), outside strings, quoted identifiers and comments, is handed to the
+ * Python {@link Rewriter} first; everything else goes straight to Spark's parser.
  *
  * <p>Whole statements reach Spark through {@code parsePlanWithParameters} ({@code spark.sql}, the
  * Thrift server), {@code parsePlan} and {@code parseQuery} (view text); those three are
@@ -77,12 +78,16 @@ public final class MatchRecognizeParser implements ParserInterface {
     /**
      * Whether {@code sql} has MATCH_RECOGNIZE as a word outside string literals, back-quoted
      * identifiers and comments (Spark's lexical rules: {@code '...'} and {@code "..."} with
-     * backslash escapes, {@code -- ...} to end of line, nested {@code /* ... * /}).
+     * backslash escapes, {@code -- ...} to end of line, nested {@code /* ... * /}), or row
+     * pattern recognition in a window: the word OVER or WINDOW, and the word PATTERN followed by
+     * {@code (} (as the Python side's {@code dialect.contains_match_recognize}).
      */
     public static boolean containsMatchRecognize(String sql) {
         if (sql == null) return false;
         int n = sql.length();
         int i = 0;
+        boolean windowed = false;
+        boolean pattern = false;
         while (i < n) {
             char c = sql.charAt(i);
             if (c == '\'' || c == '"' || c == '`') {
@@ -98,8 +103,34 @@ public final class MatchRecognizeParser implements ParserInterface {
                 if (i - start == KEYWORD.length() && sql.regionMatches(true, start, KEYWORD, 0, KEYWORD.length())) {
                     return true;
                 }
+                String word = sql.substring(start, i);
+                if (word.equalsIgnoreCase("OVER") || word.equalsIgnoreCase("WINDOW")) {
+                    windowed = true;
+                } else if (word.equalsIgnoreCase("PATTERN") && nextIsOpenParen(sql, i)) {
+                    pattern = true;
+                }
+                if (windowed && pattern) return true;
             } else {
                 i++;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the first character at or after {@code i}, past blanks and comments, is '('. */
+    private static boolean nextIsOpenParen(String sql, int i) {
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                i = skipComment(sql, i);
+            } else {
+                return c == '(';
             }
         }
         return false;

@@ -214,6 +214,11 @@ class RowPatternMatcher:
         # failure memo carried from failed attempts to the next one (see _new_attempt)
         self._memo: dict[int, set] = {}
         self._memo_low = 0
+        # in a window (R020, ``spec.window``): the row whose frame is searched, the first row
+        # without an event yet, and per variable its masks near the frame's edges
+        self._anchor = 0
+        self._emitted = 0
+        self._edges = _edge_tables(spec)
 
     def _compile_conditions(self) -> None:
         """Per variable id, how the VM checks its condition:
@@ -299,6 +304,11 @@ class RowPatternMatcher:
         self._pending_rows = 0
         try:
             self._drain(events)
+            if self.spec.window is not None:
+                # rows before the searched frame's row without a match: unmatched or skipped
+                last = self._seen if self._finished else self._anchor
+                events.extend(UnmatchedRow(r) for r in range(self._emitted, last))
+                self._emitted = max(self._emitted, last)
             if self.buffered_rows > self.spec.max_buffered_rows:
                 raise budget_exceeded(self.spec, "max_buffered_rows", "rows of one pending match attempt")
         except MatchRuntimeError as error:
@@ -334,6 +344,13 @@ class RowPatternMatcher:
         steps = 0
         check = min(budget, _CHECK_EVERY)  # steps at which the budgets are checked next
         uses_memo = self._uses_memo
+        window = spec.window
+        edges = self._edges
+        anchor = self._anchor
+        frame_end = None
+        if window is not None:
+            cand = None  # a frame's first row may match where the row before could not
+            seek, following = window.seek, window.following
         spare = None  # the tracks of the last attempt that ended, to reuse
         att = self._attempt
         next_start = self._next_start  # written back to self._next_start when the loop ends
@@ -349,6 +366,10 @@ class RowPatternMatcher:
                 else:
                     start = next_start
                     if start >= avail:
+                        if window is not None and finished and anchor + 1 < avail:
+                            anchor += 1  # SEEK ran off the partition: the next row's frame
+                            next_start = anchor
+                            continue
                         break
                     if cand is not None:
                         # No match can start where no first variable's mask holds: jump to the
@@ -362,7 +383,10 @@ class RowPatternMatcher:
                             if start >= avail:
                                 break
                     pc, path, regs, stack = 0, [], regs0, []
-                    visited = self._memo_from(start) if uses_memo else self._memo
+                    if window is not None:
+                        visited = {}  # a frame's end and edges depend on its row: no carried memo
+                    else:
+                        visited = self._memo_from(start) if uses_memo else self._memo
                     if spare is None:
                         tracks = [[] for _ in range(n_tracks)]
                     else:  # reuse the lists of the last attempt that ended (cheaper than new ones)
@@ -372,6 +396,8 @@ class RowPatternMatcher:
                     start_key = None if within is None else keys[start - base]
                     pos = start
                 lo = start - base  # buffer index of the start row
+                if window is not None:
+                    frame_end = None if following is None else anchor + following
                 ctx = None  # the _Context for conditions without a fast form, made on first use
 
                 # -- the VM: run until MATCH (result = path), failure (_FAIL) or suspension (_MORE)
@@ -383,7 +409,9 @@ class RowPatternMatcher:
                     op = ops[pc]
                     ok = True
                     if op == LABEL:
-                        if pos >= avail:
+                        if frame_end is not None and pos > frame_end:
+                            ok = False  # a match cannot leave the window frame
+                        elif pos >= avail:
                             if not finished:
                                 result = _MORE
                                 break
@@ -402,7 +430,10 @@ class RowPatternMatcher:
                             if ok:
                                 var = arg_a[pc]
                                 i = pos - base
-                                if not masks[var][i]:
+                                mask = masks[var]
+                                if edges is not None and (edge := edges[var]) is not None:
+                                    mask = masks[_edge_mask(edge, pos - anchor, frame_end, pos, var)]
+                                if not mask[i]:
                                     ok = False
                                 elif within is not None and not (keys[i] - start_key < within):
                                     ok = False
@@ -492,12 +523,18 @@ class RowPatternMatcher:
                     if unmatched and start >= self._covered:
                         events.append(UnmatchedRow(start))
                     next_start = start + 1
+                    if window is not None and not (seek and (frame_end is None or next_start <= frame_end)):
+                        anchor += 1  # no match in this row's frame
+                        next_start = anchor
                 else:
+                    self._anchor = anchor
                     next_start = self._concluded(start, result, events)
                     number = self._match_number + 1
+                    anchor = next_start
         finally:
             self._steps += steps
             self._next_start = next_start
+            self._anchor = anchor
         self._trim()
 
     def _unmatched_between(self, start: int, nxt: int, events: list[MatchEvent]) -> None:
@@ -541,7 +578,13 @@ class RowPatternMatcher:
         end = start + n
         self._hold(n)
         excluded = tuple(map(self._excluded.__getitem__, path)) if self._any_excluded else (False,) * n
-        events.append(Match(number, start, tuple(range(start, end)), labels, excluded))
+        if spec.window is not None:
+            anchor = self._anchor
+            events.extend(UnmatchedRow(r) for r in range(self._emitted, anchor))
+            self._emitted = anchor + 1
+            events.append(Match(number, start, tuple(range(start, end)), labels, excluded, anchor=anchor))
+        else:
+            events.append(Match(number, start, tuple(range(start, end)), labels, excluded))
         if not path:
             return start + 1
         if end > self._covered:
@@ -581,6 +624,8 @@ class RowPatternMatcher:
     def _trim(self) -> None:
         """Drop the buffered rows before the earliest row still needed."""
         keep = self._next_start if self._attempt is None else self._attempt.start
+        if self.spec.window is not None:
+            keep = min(keep, self._emitted)  # rows not yet output
         k = keep - self._base
         if k <= 0 or self._masks is None:
             return
@@ -616,3 +661,25 @@ class RowPatternMatcher:
         self._pending_rows += rows
         if self._pending_rows + self._seen - self._base > self.spec.max_buffered_rows:
             raise budget_exceeded(self.spec, "max_buffered_rows")
+
+
+def _edge_tables(spec: MatchSpec) -> list | None:
+    """Per variable id, how its row-local condition changes near a window frame's edges
+    (``PatternWindow.edges``): None where it does not, else (largest PREV offset, largest NEXT
+    offset, {(rows after the frame's first row, rows before its last row): mask row})."""
+    window = spec.window
+    if window is None or not window.edges:
+        return None
+    tables: list = [None] * len(spec.variable_names)
+    for var, before, after, mask in window.edges:
+        _, _, table = tables[var] or (0, 0, {})
+        table[(before, after)] = mask
+        tables[var] = (max(b for b, _ in table), max(a for _, a in table), table)
+    return tables
+
+
+def _edge_mask(edge: tuple, before: int, frame_end: int | None, pos: int, var: int) -> int:
+    """The mask row of ``var`` at ``pos``, ``before`` rows after the frame's first row."""
+    most_before, most_after, table = edge
+    after = most_after if frame_end is None else min(frame_end - pos, most_after)
+    return table.get((min(before, most_before), after), var)

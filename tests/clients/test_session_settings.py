@@ -1,0 +1,51 @@
+"""The settings of the sessions sparkcep starts (no Spark: the JVM's launch is intercepted)."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from sparkcep.clients import session
+from sparkcep.clients.cli import main
+
+
+def _started(monkeypatch) -> list[dict]:
+    seen: list[dict] = []
+
+    def start(master, app_name, settings):
+        seen.append(settings)
+        raise SystemExit(0)  # stop before Spark
+
+    monkeypatch.setattr(session, "_start", start)
+    return seen
+
+
+def test_a_session_for_streams_compiles_with_the_quick_jit_only(monkeypatch):
+    seen = _started(monkeypatch)
+    for streaming in (False, True):
+        try:
+            session.local_session("local[1]", streaming=streaming,
+                                  spark_driver_extraJavaOptions="-Dmine=1")
+        except SystemExit:
+            pass
+    plain, streams = seen
+    assert "TieredStopAtLevel" not in plain["spark.driver.extraJavaOptions"]
+    assert streams["spark.driver.extraJavaOptions"] == "-Dmine=1 -XX:TieredStopAtLevel=1"
+    assert streams["spark.executor.extraJavaOptions"] == "-XX:TieredStopAtLevel=1"
+
+
+def test_a_jit_setting_of_the_caller_wins():
+    mine = {"spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=4"}
+    assert session.for_streams(mine)["spark.driver.extraJavaOptions"] == "-XX:TieredStopAtLevel=4"
+
+
+def test_sparkcep_stream_starts_its_session_for_streams(monkeypatch, tmp_path):
+    seen = _started(monkeypatch)
+    (tmp_path / "q.sql").write_text(
+        "SELECT * FROM STREAM(t) WATERMARK ts DELAY OF INTERVAL '1' SECOND MATCH_RECOGNIZE ("
+        " ORDER BY ts MEASURES A.v AS v PATTERN (A) DEFINE A AS A.v > 0)")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "part-0.json").write_text('{"ts": "2026-01-01 00:00:00", "v": 1}\n')
+    CliRunner().invoke(main, ["stream", str(tmp_path / "q.sql"), "--source",
+                              f"t={tmp_path / 'in'}", "--quiet"])
+    assert len(seen) == 1
+    assert "-XX:TieredStopAtLevel=1" in seen[0]["spark.driver.extraJavaOptions"]

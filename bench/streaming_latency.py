@@ -85,6 +85,13 @@ its numeric metrics (``commitTimeMs``, ``allUpdatesTimeMs``, ``allRemovalsTimeMs
 and of its timing and timer custom metrics (RocksDB commit latencies, ``timerProcessingTimeMs``,
 registered/expired/deleted timers). ``feed_batch_s_p50``: the p50 of triggerExecution over the
 same micro-batches (``batch_s_p50`` is over every micro-batch of the run, warm-up included).
+``cpu_by_command_s``: the CPU seconds after start-up per command (``java``: the JVM; ``python``:
+Spark's Python workers; ``driver``: the worker process).
+
+The JVM's options (``java_options`` in the record): by default those the checkout measured sets
+for a session that runs streams (``sparkcep.clients.session.STREAM_JAVA_OPTIONS``, none before
+it existed), else ``--java-options`` ('' for the JVM's defaults). ``--background-load N`` runs N
+busy processes beside every run (the record's ``background_load``): the "under load" figures.
 
 ``--baseline-src DIR``: another checkout of this repository (e.g. ``git worktree add --detach
 ../sparkcep-base <commit>``). Every sparkcep run is then made twice, with the current checkout and with
@@ -707,7 +714,7 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
         "late_rows": bool(args.late_rows) if engine == "spark" else False,
         "parallelism": 2 if engine == "spark" else args.parallelism,
         "trigger_s": trigger, "partitions": args.partitions,
-        "java_options": args.java_options if engine == "spark" else None, "rate": rate, "events": n, "keys": keys,
+        "rate": rate, "events": n, "keys": keys,
         "delay_s": args.delay, "within_s": within, "slice_s": args.slice, "backlog": args.backlog,
         "files": len(files) - 1, "expected": len(want), "matches": len(got),
         "drained": drained, "duplicates": len(got_rows) - len(first_seen),
@@ -731,6 +738,7 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
         info = json.loads(info_file.read_text()) if info_file.exists() else {}
         package = str(src.resolve() / "sparkcep")
         record["src_commit"] = source_commit(src)
+        record["java_options"] = info.get("java_options")
         record["src_imported"] = bool(info) and all(
             str(Path(info.get(where) or "/").resolve()).startswith(package)
             for where in ("driver", "executor"))
@@ -791,9 +799,14 @@ def spark_worker(config: dict) -> None:
                 "spark_sql_shuffle_partitions": str(config["partitions"]),
                 "spark_sql_execution_arrow_maxRecordsPerBatch": "10000",
                 "spark_sql_session_timeZone": "UTC"}
-    if config["java_options"] is not None:  # else sparkcep's for streams (``streaming=True``)
-        settings["spark_driver_extraJavaOptions"] = config["java_options"]
-        settings["spark_executor_extraJavaOptions"] = config["java_options"]
+    java = config["java_options"]
+    if java is None:  # sparkcep's choice for streams, in the checkout measured
+        try:
+            from sparkcep.clients.session import STREAM_JAVA_OPTIONS as java
+        except ImportError:  # a checkout before it: the JVM's defaults
+            java = ""
+    settings["spark_driver_extraJavaOptions"] = java
+    settings["spark_executor_extraJavaOptions"] = java
     spark = local_session("local[2]", "sparkcep-bench", **settings)
     out = open(config["out"], "a")
     progress_out = open(config["progress"], "a")
@@ -802,7 +815,8 @@ def spark_worker(config: dict) -> None:
         executor = spark.sparkContext.parallelize([0], 1).map(
             lambda _: __import__("sparkcep").__file__).collect()[0]
         with open(config["info"], "w") as handle:
-            json.dump({"driver": sparkcep.__file__, "executor": executor}, handle)
+            json.dump({"driver": sparkcep.__file__, "executor": executor, "java_options": java},
+                      handle)
         if config.get("batch"):  # the batch query over every file of the run (for the smoke check)
             (spark.read.schema(config["schema"])
              .option("timestampFormat", "yyyy-MM-dd HH:mm:ss.SSS")
@@ -878,8 +892,9 @@ def main() -> None:
     parser.add_argument("--drain", type=float, default=60, help="seconds to wait after the feed")
     parser.add_argument("--partitions", type=int, default=4, help="sparkcep shuffle partitions")
     parser.add_argument("--java-options", default=None,
-                        help="the JVM's options for sparkcep (default: local_session(streaming=True)'s, "
-                             "the quick JIT compiler only; '' for the JVM's defaults)")
+                        help="the JVM's options for sparkcep (default: what the checkout measured "
+                             "sets for streams, sparkcep.clients.session.STREAM_JAVA_OPTIONS, if "
+                             "it has it; '' for the JVM's defaults); recorded")
     parser.add_argument("--parallelism", type=int, default=2, help="Flink parallelism")
     parser.add_argument("--monitor-ms", type=int, default=200, help="Flink's folder monitor interval")
     parser.add_argument("--flink-python", default=str(HERE / ".venv-flink" / "bin" / "python"))
@@ -898,6 +913,9 @@ def main() -> None:
     parser.add_argument("--check-batch", action="store_true",
                         help="the worker also runs the batch query over the run's files first; "
                              "the record says whether it equals the oracle")
+    parser.add_argument("--background-load", type=int, default=0,
+                        help="busy processes (a Python loop each) running beside every run: 2 on "
+                             "a 2-core machine is a load of about 4 with the stream")
     parser.add_argument("--output", default=str(HERE / "results" / "streaming_latency.jsonl"))
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
@@ -934,6 +952,17 @@ def main() -> None:
             triggers = ([float(t) for t in args.triggers.split(",")]
                         if engine == "spark" and not args.backlog else [None])
             plan += [(shape, engine, trigger) for trigger in triggers]
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(args.background_load)]
+    try:
+        run_plan(args, plan, rates, sources, commit)
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+
+
+def run_plan(args, plan, rates, sources, commit) -> None:
     cell = 0
     for shape, engine, trigger in plan:
         for seed, rate in enumerate(rates):
@@ -946,6 +975,7 @@ def main() -> None:
             for source, src in runs:
                 record = run_one(engine, args, shape, rate, trigger, seed, src)
                 record["commit"] = commit
+                record["background_load"] = args.background_load
                 if engine == "spark":
                     record["source"] = source
                 summary = {k: v for k, v in record.items() if k not in ("progress", "profile")}

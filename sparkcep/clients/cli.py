@@ -7,6 +7,7 @@ traceback. ``run`` checks its arguments and compiles the statement before Spark 
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from importlib import resources
@@ -37,6 +38,20 @@ def _spark_failure(error: Exception, text: str) -> None:
     from sparkcep.runtime.spark_errors import restate_for_text
 
     _fail(restate_for_text(error, text))
+
+
+@contextlib.contextmanager
+def _reporting(text: str):
+    """Around what runs the user's statement on Spark: a SparkCepError is reported as it is, any
+    other error as Spark's about the statement, restated against the user's text."""
+    try:
+        yield
+    except SparkCepError as error:
+        _fail(error)
+    except click.ClickException:
+        raise
+    except Exception as error:  # Spark's own errors about the statement
+        _spark_failure(error, text)
 
 
 def _statement(file: str | None, execute: str | None) -> str:
@@ -116,7 +131,7 @@ def run(file, execute, tables, output_format, output, master, quiet) -> None:
     except Exception as error:  # noqa: BLE001 - a bug in sparkcep, reported in one line
         _internal(error)
     started = time.monotonic()
-    try:
+    with _reporting(text):
         from sparkcep.clients.progress import progress
         from sparkcep.clients.session import local_session
         from sparkcep.runtime.statement import run_statement
@@ -129,12 +144,6 @@ def run(file, execute, tables, output_format, output, master, quiet) -> None:
             count = _show(run_statement(spark, text), output_format, output)
         if count is not None:
             _note(quiet, f"sparkcep: {count} rows, {time.monotonic() - started:.1f}s")
-    except SparkCepError as error:
-        _fail(error)
-    except click.ClickException:
-        raise
-    except Exception as error:  # Spark's own errors about the statement
-        _spark_failure(error, text)
 
 
 def _note(quiet: bool, line: str) -> None:
@@ -208,7 +217,7 @@ def _explain_analyze(text, tables, partition, master, dot, png, svg) -> None:
         check_tables(tables, statement.query)
     except SparkCepError as error:
         _fail(error)
-    try:
+    with _reporting(text):
         from sparkcep.clients.session import local_session
         from sparkcep.runtime.explain_analyze import analyze_statement
 
@@ -226,12 +235,6 @@ def _explain_analyze(text, tables, partition, master, dot, png, svg) -> None:
                 click.echo(graph)
             return
         click.echo(result.text())
-    except SparkCepError as error:
-        _fail(error)
-    except click.ClickException:
-        raise
-    except Exception as error:  # Spark's own errors about the statement
-        _spark_failure(error, text)
 
 
 def _render(graph: str, kind: str, path: str) -> None:
@@ -299,7 +302,7 @@ def _stream(text, sources, checkpoint, output_format, output, files_per_trigger,
     import tempfile
 
     started = time.monotonic()
-    try:
+    with _reporting(text):
         from sparkcep.clients.session import local_session
         from sparkcep.clients.stream_runner import register_sources, run_stream
 
@@ -312,12 +315,6 @@ def _stream(text, sources, checkpoint, output_format, output, files_per_trigger,
                                until_idle, quiet, late_rows=late_rows)
         if not quiet:
             click.echo(f"sparkcep: {count} matches, {time.monotonic() - started:.1f}s", err=True)
-    except SparkCepError as error:
-        _fail(error)
-    except click.ClickException:
-        raise
-    except Exception as error:  # Spark's own errors about the statement
-        _spark_failure(error, text)
 
 
 @main.command()

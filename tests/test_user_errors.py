@@ -263,3 +263,100 @@ def test_run_time_errors_point_at_the_part_that_failed():
     assert (located.line, located.column, located.length) == (5, 29, 15)  # the operator
     assert where("SKIP_TO_FIRST_ROW_OF_MATCH", []) == (4, 3, 16)     # AFTER MATCH SKIP
     assert where("MATCH_BUDGET_EXCEEDED", []) == (3, 3, 7)           # PATTERN
+
+
+# -- Spark's errors while the query runs (issue 25): restated against the user's text -------------
+
+
+class _Context:
+    def __init__(self, fragment, start):
+        self._fragment, self._start = fragment, start
+
+    def fragment(self):
+        return self._fragment
+
+    def startIndex(self):
+        return self._start
+
+    def stopIndex(self):
+        return self._start + len(self._fragment) - 1
+
+
+class _SparkError(Exception):
+    """What PySpark raises for an error in a running query: a condition and a query context."""
+
+    def __init__(self, message, condition, contexts):
+        super().__init__(message)
+        self._condition, self._contexts = condition, contexts
+
+    def getCondition(self):
+        return self._condition
+
+    def getQueryContext(self):
+        return self._contexts
+
+
+def test_run_time_error_restated_only_for_generated_sql():
+    from sparkcep.runtime.spark_errors import remember, restate_at_run_time
+
+    user = ("SELECT * FROM t MATCH_RECOGNIZE (\n  ORDER BY ts\n  MEASURES COUNT(*) AS n\n"
+            "  PATTERN (A B)\n  DEFINE B AS B.price > 'abc')")
+    generated = "SELECT * FROM f(TABLE(SELECT CAST(IF(coalesce((`price` > 'abc'), false), 2L, 0L)))"
+    remember(generated, user)
+    start = generated.index("`price`")
+    message = ("[CAST_INVALID_INPUT] The value 'abc' of the type \"STRING\" cannot be cast to "
+               "\"DOUBLE\" because it is malformed. SQLSTATE: 22018\n== SQL (line 1, position 50) ==")
+    error = restate_at_run_time(_SparkError(message, "CAST_INVALID_INPUT",
+                                            [_Context("`price` > 'abc'", start)]))
+    check_first_line(str(error), "CAST_INVALID_INPUT", 5, 15)
+    assert error.sql == user
+    # the same fragment elsewhere (another statement's SQL, or another position) is Spark's
+    assert restate_at_run_time(_SparkError(message, "CAST_INVALID_INPUT",
+                                           [_Context("`price` > 'abc'", start + 1)])) is None
+    assert restate_at_run_time(_SparkError(message, "CAST_INVALID_INPUT", [])) is None
+    assert restate_at_run_time(ValueError("no context")) is None
+
+
+SCANNED = ("CREATE OR REPLACE TEMP VIEW user_errors_scan AS SELECT 'a' AS sym, "
+           "timestamp_seconds(id * 60) AS ts, CAST(id AS DOUBLE) AS price, "
+           "CAST(id + 2147483600 AS INT) AS volume FROM range(0, 40, 1, 2)")
+
+# (DEFINE, code, column of the expression in line 5): data-dependent, so Spark raises them only
+# while it scans the rows (a range, unlike VALUES, is not folded at analysis)
+RUN_TIME = {
+    "cast": ("B AS B.price > 'abc'", "CAST_INVALID_INPUT", 15),
+    "division": ("B AS B.price / (B.price - B.price) > 0", "DIVIDE_BY_ZERO", 15),
+    "overflow": ("B AS B.volume + 100 > 0", "ARITHMETIC_OVERFLOW", 15),
+}
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("entry", ["sparkcep.sql", "spark.sql after enable"])
+@pytest.mark.parametrize("family", list(RUN_TIME))
+def test_spark_errors_while_running_are_the_users(spark, entry, family):
+    import sparkcep
+
+    define, code, column = RUN_TIME[family]
+    query = clause("ts", define, table="user_errors_scan")
+    spark.sql(SCANNED)
+    with pytest.raises(SparkCepError) as caught:
+        if entry == "sparkcep.sql":
+            sparkcep.sql(spark, query).collect()
+        else:
+            sparkcep.enable(spark)
+            try:
+                spark.sql(query).collect()
+            finally:
+                sparkcep.disable(spark)
+    check_first_line(str(caught.value), code, 5, column)
+    assert caught.value.sql == query
+
+
+@pytest.mark.spark
+def test_plain_spark_errors_stay_sparks(spark):
+    """The same error in a statement without MATCH_RECOGNIZE is Spark's, unchanged."""
+    from pyspark.errors import ArithmeticException
+
+    spark.sql(SCANNED)
+    with pytest.raises(ArithmeticException):
+        spark.sql("SELECT price / (price - price) FROM user_errors_scan").collect()

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+from collections import OrderedDict
 
 from sparkcep.errors import (
     AnalysisError,
@@ -97,10 +99,59 @@ def recover(error: BaseException) -> SparkCepError | None:
 
 _installed = False
 
+#: the Spark SQL of the statements sparkcep compiled in this process, newest last, each with the
+#: user's text: an error Spark raises while a query runs (a malformed CAST, a division by zero in
+#: a DEFINE) points into the generated SQL, and is restated against the user's text through this
+_GENERATED: OrderedDict[str, str] = OrderedDict()
+_GENERATED_LIMIT = 256
+_generated_lock = threading.Lock()
+
+
+def remember(generated: str, text: str) -> None:
+    """Record that Spark will run ``generated``, compiled from the user's statement ``text``."""
+    with _generated_lock:
+        _GENERATED.pop(generated, None)
+        _GENERATED[generated] = text
+        while len(_GENERATED) > _GENERATED_LIMIT:
+            _GENERATED.popitem(last=False)
+
+
+def _source_of(error: Exception) -> str | None:
+    """The user's statement whose generated SQL ``error``'s query context points into: its
+    fragment stands at its start and stop index in a remembered generated statement (an error
+    about any other SQL, or about a view's text, is not sparkcep's to restate)."""
+    try:
+        contexts = list(error.getQueryContext() or ())
+    except Exception:  # not a PySparkException, or no context
+        return None
+    with _generated_lock:
+        remembered = list(reversed(_GENERATED.items()))
+    for context in contexts:
+        try:
+            fragment, start, stop = context.fragment(), context.startIndex(), context.stopIndex()
+        except Exception:  # pragma: no cover - a DataFrame context has no indices
+            continue
+        if not fragment or start < 0:
+            continue
+        for generated, text in remembered:
+            if generated[start:stop + 1] == fragment:
+                return text
+    return None
+
+
+def restate_at_run_time(error: Exception) -> SparkCepError | None:
+    """Spark's error raised while a sparkcep statement ran (``CAST_INVALID_INPUT``,
+    ``DIVIDE_BY_ZERO``, ``ARITHMETIC_OVERFLOW``, ...), restated against the user's text like the
+    CLI does; None when it is not about SQL sparkcep generated."""
+    text = _source_of(error)
+    return None if text is None else restate_for_text(error, text)
+
 
 def install_recovery() -> None:
-    """Make PySpark raise a worker's SparkCepError itself instead of ``PythonException``: wraps
-    PySpark's conversion of Java exceptions (idempotent; every other error is left as it was)."""
+    """Make PySpark raise sparkcep's typed error instead of Spark's: a worker's SparkCepError
+    instead of ``PythonException``, and an error Spark raised while running a statement sparkcep
+    generated, restated against the user's text (:func:`restate_at_run_time`). Wraps PySpark's
+    conversion of Java exceptions (idempotent; every other error is left as it was)."""
     global _installed
     if _installed:
         return
@@ -111,6 +162,8 @@ def install_recovery() -> None:
     def convert_exception(java_exception):
         converted = original(java_exception)
         found = from_worker_text(str(converted)) if "sparkcep-error-json" in str(converted) else None
+        if found is None:
+            found = restate_at_run_time(converted)
         return converted if found is None else found
 
     captured.convert_exception = convert_exception
@@ -302,5 +355,6 @@ def stream_failure(error: BaseException, sql: str | None = None) -> SparkCepErro
                              length=length)
 
 
-__all__ = ["prepare", "stream_failure", "restate", "restate_for_text", "recover", "install_recovery", "silence_duplicate_logging", "clean_message",
+__all__ = ["prepare", "stream_failure", "restate", "restate_for_text", "recover", "install_recovery",
+           "remember", "restate_at_run_time", "silence_duplicate_logging", "clean_message",
            "fragment_offset"]

@@ -9,7 +9,7 @@ from sparkcep.compiler.rewrite import compile_statement
 from sparkcep.compiler.statement_rules import check_statement
 from sparkcep.errors import SparkCepError
 from sparkcep.runtime.registration import chunk_options, register, register_shared
-from sparkcep.runtime.spark_errors import restate_for_text
+from sparkcep.runtime.spark_errors import remember, restate_for_text
 from sparkcep.runtime.streaming import reads_stream, register_stream
 
 
@@ -30,6 +30,8 @@ def prepare_statement(spark, compile, text: str, args=None):
             register(spark, match, args)
     for one in compiled.shared:
         register_shared(spark, one, compiled.matches, args)
+    if compiled.matches:  # Spark's errors while it runs are restated against text
+        remember(compiled.sql, text)
     return compiled
 
 

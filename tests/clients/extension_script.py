@@ -65,6 +65,16 @@ def edges(spark, jvm) -> dict:
         out["runtime_error"] = None
     except Exception as error:
         out["runtime_error"] = [type(error).__name__, str(error).splitlines()[0]]
+    # issue 25: an error Spark raises while it runs the generated SQL over a scan
+    spark_runtime_error = ("SELECT * FROM (SELECT id AS ts, CAST(id AS DOUBLE) AS p FROM range(4))\n"
+                           "MATCH_RECOGNIZE (\n"
+                           "  ORDER BY ts MEASURES COUNT(*) AS n PATTERN (A B)\n"
+                           "  DEFINE B AS B.p > 'abc')")
+    try:
+        spark.sql(spark_runtime_error).collect()
+        out["spark_runtime_error"] = None
+    except Exception as error:
+        out["spark_runtime_error"] = [type(error).__name__, str(error).splitlines()[0]]
     out["dataframe_api"] = [r[0] for r in spark.range(3).selectExpr("id * 2").collect()]
     # UNION ALL of aggregate queries over one input: one shared function, registered by the
     # rewriter; each branch's answer equals the branch run alone

@@ -87,6 +87,10 @@ def test_spark_sql_with_the_extension(tmp_path):
     name, first = edges["runtime_error"]
     assert name == "MatchRuntimeError", edges["runtime_error"]
     assert first.startswith("[DIVIDE_BY_ZERO] ") and first.endswith("(line 4, column 15)")
+    # issue 25: Spark's own run-time error, restated against the statement
+    name, first = edges["spark_runtime_error"]
+    assert name == "AnalysisError", edges["spark_runtime_error"]
+    assert first.startswith("[CAST_INVALID_INPUT] ") and first.endswith("(line 4, column 15)")
     assert edges["dataframe_api"] == [0, 2, 4]
     assert edges["stream"] == [True, ["k", "n"]]
     assert edges["shared"] == edges["shared_alone"] and edges["shared"], edges["shared"]

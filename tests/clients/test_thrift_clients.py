@@ -385,6 +385,28 @@ def test_executor_error_reaches_the_client(server):
     connection.close()
 
 
+def test_explain_analyze_reaches_a_client_as_rows(server):
+    """Issue 24: EXPLAIN ANALYZE through the Thrift server, as rows with stable column names; the
+    counts against Spark's own over the same table, on the same connection."""
+    connection = connect(server)
+    cursor = connection.cursor()
+    cursor.execute("SELECT count(*), count(DISTINCT symbol) FROM stock_ticks")
+    (rows_in, symbols), = cursor.fetchall()
+    cursor.execute("""EXPLAIN ANALYZE SELECT * FROM stock_ticks MATCH_RECOGNIZE (
+        PARTITION BY symbol ORDER BY ts MEASURES COUNT(*) AS n
+        PATTERN (S UP+ TOP) DEFINE UP AS UP.price > PREV(UP.price), TOP AS TOP.price < 0)""")
+    columns = [d[0].split(".")[-1] for d in cursor.description]
+    assert columns == ["clause", "section", "subject", "metric", "value", "detail"]
+    report = {(r[1], r[2], r[3]): r[4] for r in cursor.fetchall()}
+    assert report[("statement", "result", "rows")] == 0  # TOP: no price is negative
+    assert report[("variable", "TOP", "never_satisfied")] == 0
+    clause = next(subject for section, subject, _ in report if section == "clause")
+    assert report[("clause", clause, "rows_in")] == rows_in
+    assert report[("clause", clause, "partitions")] == symbols
+    assert report[("clause", clause, "partitions_without_match")] == symbols
+    connection.close()
+
+
 def test_sigint_stops_the_server_with_status_zero(tmp_path):
     # docs/clients.md: Ctrl-C stops `sparkcep serve` with exit status 0
     import signal

@@ -162,9 +162,8 @@ def test_fixed_patterns_both_paths_match_the_oracle(spark):
         names = list(analysis.scope.variables)
         # the analysis numbers variables as they first appear: renumber to A=0, B=1, C=2
         pattern = _renumber(analysis.pattern, [NAMES.index(n) for n in names])
-        for k in (i, i + 1):  # WITH UNMATCHED ROWS only where matches do not overlap
-            rows = ROWS[k % 3]
-            cases.append((pattern, rows, SKIPS[0 if rows is ROWS[2] else k % 2]))
+        rows = ROWS[i % 3]  # WITH UNMATCHED ROWS only where matches do not overlap
+        cases.append((pattern, rows, SKIPS[0 if rows is ROWS[2] else (i // 3) % 2]))
     _run(spark, cases, masks)
 
 
@@ -180,11 +179,11 @@ def _renumber(pattern, ids):
     return pattern
 
 
-@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), seed=st.integers(0, 2**31))
 def test_random_patterns_both_paths_match_the_oracle(spark, data, seed):
     cases = []
-    while len(cases) < 24:
+    while len(cases) < 16:
         pattern = data.draw(_patterns(3, max_leaves=5))
         rows, skip = data.draw(st.sampled_from(ROWS)), data.draw(st.sampled_from(SKIPS))
         if _catalyst_eligible(pattern, rows, skip):

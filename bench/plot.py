@@ -404,6 +404,35 @@ def plot_streaming_issue22(records: list[dict], out: Path) -> None:
     save(fig, out, "streaming_issue22.png")
 
 
+def plot_catalyst_path(records: list[dict], out: Path) -> None:
+    """Issue 26: seconds per variant relative to the Arrow UDTF floor, one group of bars per
+    size (the last run of bench/catalyst_path.py)."""
+    rows = [r for r in records if r.get("seconds") == r.get("seconds") and r.get("seconds")]
+    if not rows:
+        return
+    last_commit = rows[-1]["commit"]
+    rows = [r for r in rows if r["commit"] == last_commit]
+    sizes = sorted({r["rows"] for r in rows})
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    width = 0.8 / len(sizes)
+    for i, size in enumerate(sizes):
+        mine = {r["variant"]: r for r in rows if r["rows"] == size}
+        floor = mine["Arrow UDTF floor"]["seconds"]
+        xs = [j + (i - (len(sizes) - 1) / 2) * width for j, v in enumerate(variants) if v in mine]
+        ys = [mine[v]["seconds"] / floor for v in variants if v in mine]
+        bars = ax.bar(xs, ys, width, label=f"{size:,} rows (load {mine['Arrow UDTF floor']['load']})")
+        ax.bar_label(bars, fmt="%.2f", fontsize=7)
+    ax.axhline(1.0, color="gray", linestyle="--")
+    ax.set_xticks(range(len(variants)))
+    ax.set_xticklabels([v.replace(", ", "\n") for v in variants], fontsize=7)
+    ax.set_ylabel("seconds / Arrow UDTF floor (lower is faster)")
+    ax.set_title(f"Catalyst path vs Python path, floor and pandas-match-recognize, commit {last_commit}",
+                 fontsize=9)
+    ax.legend(fontsize=7)
+    save(fig, out, "catalyst_path.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", default=str(HERE / "results"))
@@ -412,6 +441,7 @@ def main() -> None:
     results, out = Path(args.results), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     plot_peers(read(results / "peers.jsonl"), out)
+    plot_catalyst_path(read(results / "catalyst_path.jsonl"), out)
     plot_scaling(read(results / "scaling.jsonl"), out)
     if (results / "scaling2.jsonl").exists():  # session 2, at one commit on a quiet machine
         plot_scaling(read(results / "scaling2.jsonl"), out, "_session2")

@@ -30,13 +30,12 @@ input one string) runs on the Python path unless the path is forced (``MODES``).
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from sparkcep.compiler.splice import quote_identifier, quote_string
 from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode, Strategy
-from sparkcep.engines.standard.regex_path import regex_eligible
+from sparkcep.engines.standard.regex_path import _Translation, regex_eligible
 from sparkcep.plan import expressions as p
 
 PREFIX = "__sparkcep_"
@@ -116,42 +115,25 @@ def _groups_readable(pattern: rp.Pattern, repeated: bool = False) -> bool:
     return False
 
 
-class _Regex:
+class _Regex(_Translation):
     """The Java regular expression of a pattern; ``group_vars[i]`` is the variable of capture
-    group ``i + 2`` (group 1 is the rows skipped before the match)."""
+    group ``i + 2`` (group 1 is the rows skipped before the match). The Python fast path's
+    translation, but in Java's syntax (``\\x{..}`` code points, ``\\z`` for the end) and with one
+    group around a quantified variable, so the group holds all of its rows."""
 
-    def __init__(self, n_vars: int) -> None:
-        self.group_vars: list[int] = []
-        self._classes = [self._class(v, n_vars) for v in range(n_vars)]
-
-    @staticmethod
-    def _class(var: int, n_vars: int) -> str:
-        codes = [c for c in range(1 << n_vars) if c >> var & 1]
+    def _class(self, var: int) -> str:
+        codes = [c for c in range(1 << self.n_vars) if c >> var & 1]
         return "[" + "".join(f"\\x{{{c:x}}}" for c in codes) + "]"
 
     def __call__(self, pattern: rp.Pattern) -> str:
-        if isinstance(pattern, rp.Label):
-            self.group_vars.append(pattern.var)
-            return f"({self._classes[pattern.var]})"
-        if isinstance(pattern, rp.Empty):
-            return "(?:)"
         if isinstance(pattern, rp.Anchor):
             return r"\A" if pattern.start else r"\z"
-        if isinstance(pattern, rp.Concat):
-            return "".join(self(item) for item in pattern.items)
-        if isinstance(pattern, rp.Alternation):
-            return "(?:" + "|".join(self(item) for item in pattern.items) + ")"
-        if isinstance(pattern, rp.Permute):
-            orders = itertools.permutations(pattern.items)
-            return "(?:" + "|".join("".join(self(item) for item in order) for order in orders) + ")"
-        if isinstance(pattern, rp.Quantified):
+        if isinstance(pattern, rp.Quantified) and isinstance(pattern.pattern, rp.Label):
             bounds = "{%d,%s}" % (pattern.min, "" if pattern.max is None else pattern.max)
-            lazy = "" if pattern.greedy else "?"
-            if isinstance(pattern.pattern, rp.Label):
-                self.group_vars.append(pattern.pattern.var)
-                return f"({self._classes[pattern.pattern.var]}{bounds}{lazy})"
-            return f"(?:{self(pattern.pattern)}){bounds}{lazy}"
-        raise TypeError(f"no regex form on the Catalyst path: {pattern!r}")
+            self.group_vars.append(pattern.pattern.var)
+            self.group_repeated.append(False)
+            return f"({self.classes[pattern.pattern.var]}{bounds}{'' if pattern.greedy else '?'})"
+        return super().__call__(pattern)
 
 
 def java_regex(spec: MatchSpec) -> tuple[str, list[int]]:

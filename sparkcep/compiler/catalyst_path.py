@@ -138,13 +138,15 @@ class _Regex(_Translation):
 
 def java_regex(spec: MatchSpec) -> tuple[str, list[int]]:
     """The regex over a partition's row codes and the variable of each pattern group: group 1
-    is the rows before the match; PAST LAST ROW consumes the match, TO NEXT ROW only its first
+    is the rows skipped before the match; PAST LAST ROW consumes the match, TO NEXT ROW only its first
     row (the pattern in a lookahead, so the next search starts one row later)."""
     translate = _Regex(len(spec.variable_names))
     body = translate(spec.pattern)
+    # \G: each search continues where the last one ended (the rows between are group 1);
+    # without it, a search that fails would be retried from every later row (quadratic)
     if spec.skip is SkipMode.TO_NEXT_ROW:
-        return f"(?s)(.*?)(?={body}).", translate.group_vars
-    return f"(?s)(.*?){body}", translate.group_vars
+        return f"(?s)\\G(.*?)(?={body}).", translate.group_vars
+    return f"(?s)\\G(.*?){body}", translate.group_vars
 
 
 @dataclass(frozen=True)

@@ -184,46 +184,52 @@ def catalyst_query(spec: MatchSpec, components: list, clause: ClauseInput) -> st
     regex, group_vars = java_regex(spec)
     keys = [q(name) for name in clause.partition]
     copies = [q(f"{PREFIX}p{i}") for i in range(len(keys))]
-    rn, mn, var = q(ROW_NUMBER), q(MATCH_NUMBER), q(VARIABLE)
-    rows, lengths, starts, row = (q(f"{PREFIX}{n}") for n in ("rows", "l", "starts", "row"))
-    numbered = (f"SELECT *, row_number() OVER ({clause.window}) AS {rn} "
-                f"FROM ({clause.table_sql}) AS {PREFIX}t")
+    rn, mn, var, char = q(ROW_NUMBER), q(MATCH_NUMBER), q(VARIABLE), q(f"{PREFIX}ch")
+    rows, lengths, codes, index = (q(f"{PREFIX}{n}") for n in ("rows", "l", "codes", "at"))
+    numbered = (f"SELECT *, row_number() OVER ({clause.window}) AS {rn}, "
+                f"chr({q(clause.mask_column)}) AS {char} FROM ({clause.table_sql}) AS {PREFIX}t")
     copy_select = "".join(f"{k} AS {c}, " for k, c in zip(keys, copies))
     group_by = f" GROUP BY {', '.join(keys)}" if keys else ""
     collected = (f"SELECT {copy_select}array_sort(collect_list(named_struct('r', {rn}, 'row', "
                  f"struct(*)))) AS {rows} FROM ({numbered}) AS {PREFIX}n{group_by}")
     # one string per partition (row i's code as character i), rewritten by the regex into, per
     # match, the skipped rows' and each group's codes between markers; read back as lengths
-    codes = f"array_join(transform({rows}, x -> chr(x.row.{q(clause.mask_column)})), '')"
+    text = f"array_join({rows}.row.{char}, '')"
     replacement = ", chr(254), ".join(f"'${g}'" for g in range(1, len(group_vars) + 2))
-    text = f"regexp_replace({codes}, {quote_string(regex)}, concat({replacement}, chr({_MATCH_MARK})))"
+    text = f"regexp_replace({text}, {quote_string(regex)}, concat({replacement}, chr({_MATCH_MARK})))"
     keep = "".join(f"{c}, " for c in copies)
     marked = f"SELECT {keep}{rows}, {text} AS {PREFIX}s FROM ({collected}) AS {PREFIX}c"
     pieces = f"split({PREFIX}s, chr({_MATCH_MARK}))"
     read = (f"transform(slice({pieces}, 1, size({pieces}) - 1), "
             f"m -> transform(split(m, chr({_GROUP_MARK})), x -> length(x)))")
     measured = f"SELECT {keep}{rows}, {read} AS {lengths} FROM ({marked}) AS {PREFIX}m"
-    labels = "flatten(array(" + ", ".join(
-        f"array_repeat({v}, l[{g}])" for g, v in enumerate(group_vars, 1)) + "))"
-    number = "CAST(i + 1 AS BIGINT)"
+    # per matched row, one code: match number * 8 + variable (per match, no per-row lambda)
+    labels = ", ".join(f"array_repeat(CAST(i + 1 AS BIGINT) * 8 + {v}, l[{g}])"
+                       for g, v in enumerate(group_vars, 1))
     if spec.skip is SkipMode.TO_NEXT_ROW:
-        # matches overlap: each match's rows read from the array at its start
-        marks = f"flatten(transform({lengths}, l -> concat(array_repeat(false, l[0]), array(true))))"
-        located = (f"SELECT {keep}{rows}, {lengths}, filter(transform({marks}, (b, i) -> IF(b, i, -1)), "
-                   f"x -> x >= 0) AS {starts} FROM ({measured}) AS {PREFIX}d")
-        expanded = (f"flatten(transform({lengths}, (l, i) -> transform({labels}, (v, j) -> named_struct("
-                    f"'row', {rows}[{starts}[i] + j].row, 'mn', {number}, 'var', v))))")
-        source = located
+        # matches overlap: per matched row, its row's index; a match starts one row after the
+        # previous match's start plus the rows skipped before it
+        starts = (f"filter(transform(flatten(transform({lengths}, l -> concat(array_repeat(false, l[0]), "
+                  f"array(true)))), (b, i) -> IF(b, i, -1)), x -> x >= 0)")
+        spans = f"flatten(zip_with({lengths}, {q(PREFIX + 'starts')}, (l, b) -> sequence(b, b + {_sum_lengths(group_vars)} - 1)))"
+        located = (f"SELECT {keep}{rows}, {lengths}, {starts} AS {q(PREFIX + 'starts')} "
+                   f"FROM ({measured}) AS {PREFIX}d")
+        coded = (f"SELECT {keep}{rows}, flatten(transform({lengths}, (l, i) -> concat({labels}))) AS {codes}, "
+                 f"{spans} AS {q(PREFIX + 'spans')} FROM ({located}) AS {PREFIX}o")
+        flat = (f"SELECT {keep}{rows}[{q(PREFIX + 'spans')}[{index}]].row AS {q(PREFIX + 'row')}, "
+                f"{codes}[{index}] AS {q(PREFIX + 'code')} FROM ({coded}) AS {PREFIX}e "
+                f"LATERAL VIEW posexplode({q(PREFIX + 'spans')}) {PREFIX}x AS {index}, {PREFIX}unused")
     else:
-        # matches follow one another: per row, its match and variable (NULL: unmatched)
-        unmatched = "CAST(NULL AS STRUCT<mn: BIGINT, var: INT>)"
-        per_row = (f"flatten(transform({lengths}, (l, i) -> concat(array_repeat({unmatched}, l[0]), "
-                   f"transform({labels}, v -> named_struct('mn', {number}, 'var', v)))))")
-        expanded = (f"zip_with({rows}, {per_row}, (r, a) -> named_struct('row', r.row, 'mn', a.mn, "
-                    f"'var', a.var))")
-        source = measured
-    flat = (f"SELECT {keep}{row}, {mn}, {var} FROM ({source}) AS {PREFIX}e "
-            f"LATERAL VIEW inline({expanded}) {PREFIX}x AS {row}, {mn}, {var}")
+        # matches follow one another: per row, its code (0: unmatched; past the array's end too)
+        skipped = "array_repeat(CAST(0 AS BIGINT), l[0])"
+        coded = (f"SELECT {keep}{rows}, flatten(transform({lengths}, (l, i) -> concat({skipped}, {labels}))) "
+                 f"AS {codes} FROM ({measured}) AS {PREFIX}o")
+        flat = (f"SELECT {keep}{PREFIX}x.row AS {q(PREFIX + 'row')}, "
+                f"coalesce(try_element_at({codes}, {index} + 1), 0) AS {q(PREFIX + 'code')} "
+                f"FROM ({coded}) AS {PREFIX}e LATERAL VIEW posexplode({rows}) {PREFIX}y AS {index}, {PREFIX}x")
+    code, row = q(PREFIX + "code"), q(PREFIX + "row")
+    flat = (f"SELECT {keep}{row}, IF({code} = 0, NULL, {code} DIV 8) AS {mn}, "
+            f"IF({code} = 0, NULL, CAST({code} % 8 AS INT)) AS {var} FROM ({flat}) AS {PREFIX}g")
     with_unmatched = spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
     where = "" if with_unmatched else f" WHERE {mn} IS NOT NULL"
     matched = f"(SELECT {keep}{row}.*, {mn}, {var} FROM ({flat}) AS {PREFIX}f{where}) AS {PREFIX}r"
@@ -243,10 +249,14 @@ def catalyst_query(spec: MatchSpec, components: list, clause: ClauseInput) -> st
         if with_unmatched:
             expression = f"IF({mn} IS NULL, NULL, {expression})"
         columns.append(f"{expression} AS {q(_component(i))}")
-    hidden = [*clause.computed, ROW_NUMBER, MATCH_NUMBER, VARIABLE,
+    hidden = [*clause.computed, ROW_NUMBER, MATCH_NUMBER, VARIABLE, f"{PREFIX}ch",
               *(f"{PREFIX}p{i}" for i in range(len(keys)))]
     passed = f"* EXCEPT ({', '.join(q(name) for name in dict.fromkeys(hidden))})"
     return f"(SELECT {passed}, {', '.join(columns)} FROM {matched})"
+
+
+def _sum_lengths(group_vars: list[int]) -> str:
+    return "(" + " + ".join(f"l[{g}]" for g in range(1, len(group_vars) + 1)) + ")"
 
 
 def _component(index: int) -> str:

@@ -3,9 +3,10 @@
 Where every DEFINE is row-local (Catalyst already computes the clause's bitmask column), the
 pattern only has to be matched against one small integer per row. Per partition, Spark collects
 those integers in ORDER BY order into one string, one character per row, and matches the pattern
-as a ``java.util.regex`` regular expression over it (``regexp_replace``); the matches' rows are
-joined back to the input rows, and the measures are Spark aggregates over each match's rows
-(``GROUP BY`` the match for ONE ROW PER MATCH, windows over it for ALL ROWS PER MATCH).
+as a ``java.util.regex`` regular expression over it (``regexp_replace``); the partition's rows
+array is expanded back into the matched rows, each with its match number and variable, and the
+measures are Spark aggregates over each match's rows (``GROUP BY`` the match for ONE ROW PER
+MATCH, windows over it for ALL ROWS PER MATCH).
 
 Why a regular expression: Java's backtracking matcher tries alternatives left first, greedy
 quantifiers with more iterations first and reluctant ones with fewer first, and returns the first
@@ -20,7 +21,7 @@ then cover its rows one after the other, and their lengths classify every row.
 
 One ``regexp_replace`` pass rewrites the partition's string into, per match, the rows skipped
 before it and each group's rows, separated by two marker characters no row code uses; ``split``
-reads the lengths back. AFTER MATCH SKIP PAST LAST ROW is Java's own resumption after a match;
+reads the lengths back; ``\\G`` keeps each search where the previous one ended. AFTER MATCH SKIP PAST LAST ROW is Java's own resumption after a match;
 SKIP TO NEXT ROW puts the pattern in a lookahead and consumes only the match's first row.
 
 What stays on the Python path, and why, is ``ineligible_reason``'s answer (``explain`` prints

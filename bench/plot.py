@@ -405,6 +405,40 @@ def plot_streaming_issue22(records: list[dict], out: Path, name: str = "streamin
     save(fig, out, name)
 
 
+def plot_catalyst_path(records: list[dict], out: Path) -> None:
+    """Issue 26: seconds per variant relative to the Arrow UDTF floor, one group of bars per run
+    and size (bench/catalyst_path.py; a run starts at its first "Spark sort only")."""
+    runs: list[list[dict]] = []
+    for r in records:
+        if r["variant"] == "Spark sort only" and (not runs or any(x["rows"] == r["rows"] for x in runs[-1])):
+            runs.append([])
+        if runs and r.get("seconds") == r.get("seconds"):  # NaN: a skipped peer
+            runs[-1].append(r)
+    groups = [(n, size, [r for r in run if r["rows"] == size]) for n, run in enumerate(runs, 1)
+              for size in sorted({r["rows"] for r in run})]
+    if not groups:
+        return
+    variants = list(dict.fromkeys(r["variant"] for _, _, rows in groups for r in rows))
+    fig, ax = plt.subplots(figsize=(11, 4.8))
+    width = 0.8 / len(groups)
+    for i, (number, size, rows) in enumerate(groups):
+        mine = {r["variant"]: r for r in rows}
+        floor = mine["Arrow UDTF floor"]
+        xs = [j + (i - (len(groups) - 1) / 2) * width for j, v in enumerate(variants) if v in mine]
+        ys = [mine[v]["seconds"] / floor["seconds"] for v in variants if v in mine]
+        load = floor["load"].split()[0]
+        bars = ax.bar(xs, ys, width, label=f"run {number}, {size:,} rows (load {load} at the floor)")
+        ax.bar_label(bars, fmt="%.2f", fontsize=6)
+    ax.axhline(1.0, color="gray", linestyle="--")
+    ax.set_xticks(range(len(variants)))
+    ax.set_xticklabels([v.replace(", ", "\n") for v in variants], fontsize=7)
+    ax.set_ylabel("seconds / Arrow UDTF floor (lower is faster)")
+    ax.set_title(f"Catalyst path vs Python path, floor and pandas-match-recognize, commit "
+                 f"{groups[-1][2][0]['commit']} (2-core machine shared with other runs)", fontsize=9)
+    ax.legend(fontsize=7)
+    save(fig, out, "catalyst_path.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", default=str(HERE / "results"))
@@ -413,6 +447,7 @@ def main() -> None:
     results, out = Path(args.results), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     plot_peers(read(results / "peers.jsonl"), out)
+    plot_catalyst_path(read(results / "catalyst_path.jsonl"), out)
     plot_scaling(read(results / "scaling.jsonl"), out)
     if (results / "scaling2.jsonl").exists():  # session 2, at one commit on a quiet machine
         plot_scaling(read(results / "scaling2.jsonl"), out, "_session2")

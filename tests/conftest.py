@@ -4,6 +4,8 @@ run order: fast tests first, Spark tests next, the standalone-cluster test last,
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 
@@ -27,5 +29,11 @@ def spark():
 
     # a runaway Python worker stops at this bound instead of taking the machine
     session = local_session("local[2]", "sparkcep-tests", spark_executor_pyspark_memory="2g")
+    # SPARKCEP_TEST_PATH=catalyst|auto|python runs every Spark test on one path (default: the
+    # session's default, python; docs/semantics.md "The Catalyst path"), so the whole corpus
+    # checks each path
+    path = os.environ.get("SPARKCEP_TEST_PATH")
+    if path:
+        session.conf.set("spark.sparkcep.path", path)
     yield session
     session.stop()

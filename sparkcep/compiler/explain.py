@@ -280,6 +280,19 @@ def _uncertain_lines(plan: MatchPlan, clause: dx.MatchRecognize, text: str) -> l
     return lines
 
 
+def _path_lines(match: CompiledMatch) -> list[str]:
+    """Which path runs the clause: plain Spark SQL (``catalyst_path``) or the Arrow UDTF."""
+    if match.catalyst:
+        return ["path:       Catalyst only, no Python: the rows' bitmask codes as one string per "
+                "partition, the pattern as a Java regex over it (regexp_replace), measures as "
+                "Spark aggregates per match (compiler/catalyst_path)",
+                "  why:      contiguous matches, every DEFINE row-local, a pattern whose regex "
+                "groups classify every row, no empty match, AFTER MATCH SKIP PAST LAST ROW or TO "
+                "NEXT ROW, measures FIRST/LAST/aggregates/CLASSIFIER/MATCH_NUMBER",
+                "  (the engine below is what the Python path would run: spark.sparkcep.path = python)"]
+    return [f"path:       Python (Arrow UDTF); not the Catalyst path: {match.catalyst_reason}"]
+
+
 def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMatch) -> list[str]:
     spec = plan.spec
     names = display_names(spec.variable_names)
@@ -525,6 +538,7 @@ def explain_statement(text: str, dot: bool = False) -> str:
         parts += _within_lines(plan, clause, text)
         parts += _define_lines(plan, clause, text)
         parts += _measure_lines(clause, text)
+        parts += _path_lines(match)
         parts += _engine_lines(plan, clause, match)
         parts.append("automaton:  (" + LEGEND + ")")
         parts.append(automaton_text(plan))

@@ -26,6 +26,7 @@ from sqlglot import exp
 
 from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
+from sparkcep.compiler import catalyst_path
 from sparkcep.compiler import chunks as chunking_
 from sparkcep.compiler.aggregation_pushdown import Pushdown, pushdown
 from sparkcep.plan import expressions as p
@@ -147,6 +148,9 @@ class CompiledMatch:
     # compiled for a stream whose late rows are routed (``compile_statement(..., late_rows=True)``):
     # ``table_sql`` also carries ``LATE_ROW_COLUMN`` to the matching operator
     late_rows: bool = False
+    # the clause runs as plain Spark SQL (``sparkcep.compiler.catalyst_path``), or why not
+    catalyst: bool = False
+    catalyst_reason: str = ""
 
 
 def stream_view_name(function_name: str) -> str:
@@ -180,6 +184,9 @@ class ChunkOptions:
     chunks: int | None = None
     partitioned: bool = False
     shuffle_partitions: int | None = None
+    # not about chunks, but read from the session with them: which path clauses take
+    # (``catalyst_path.MODES``: python, the default, auto, catalyst)
+    path: str = "python"
 
 
 def compile_statement(
@@ -570,8 +577,15 @@ def _compile_clause(
         chunking = None  # one result row per partition: chunks would split the counters
     function_name, input_sql, plan = _function_input(analysis, plan, table_sql, lowered, within_kind, chunking)
     call = _function_call(function_name, input_sql, plan, order_sql)
+    catalyst_reason = _catalyst_reason(analysis, spec, lowered, plan, chunking, streaming, pushed)
     if streaming:
         call = quote_identifier(stream_view_name(function_name))
+    elif catalyst_reason is None:
+        window = _window(partition_sql, window_order)
+        computed = tuple(name for _, name in parts[2])
+        call = catalyst_path.catalyst_query(spec, lowered.components, catalyst_path.ClauseInput(
+            table_sql, window, plan.partition_columns, plan.bitmask_columns[0],
+            plan.value_columns, computed))
     if pushed is not None:
         replacement = _aggregation_replacement(analysis, pushed, call, splicer)
     else:
@@ -608,8 +622,27 @@ def _compile_clause(
         input_relation=parts[0],
         input_passed=parts[1],
         input_computed=parts[2],
+        catalyst=catalyst_reason is None,
+        catalyst_reason=catalyst_reason or "",
     )
     return compiled, replacement
+
+
+def _catalyst_reason(analysis: Analysis, spec: MatchSpec, lowered: _Lowered, plan: MatchPlan,
+                     chunking: ChunkOptions | None, streaming: bool, pushed) -> str | None:
+    """Why the clause does not run as plain Spark SQL (``catalyst_path``), or None."""
+    if streaming:
+        return "the input is a stream (Spark's stateful operator runs the engine)"
+    if analysis.uncertain_time is not None:
+        return "UNCERTAIN TIME"
+    if pushed is not None:
+        return "the matches are only aggregated (counted without enumerating them)"
+    if plan.owned_column is not None:
+        return "the partition is matched in chunks"
+    return catalyst_path.ineligible_reason(
+        spec, lowered.conditions, lowered.components, len(plan.bitmask_columns),
+        bool(analysis.partition_by), bool(analysis.order_by),
+        chunking.path if chunking is not None else ChunkOptions.path)
 
 
 def _measure_components(lowered: _Lowered) -> dict[str, p.Expression | None]:

@@ -23,6 +23,7 @@ from sparkcep.evaluation import sql_types
 from sparkcep.evaluation.binding import Semantics, bind
 from sparkcep.plan.aggregation import ComparisonCast, output_name
 from sparkcep.runtime.within_keys import WithinKeyTypeError, engine_window
+from sparkcep.compiler.catalyst_path import MODES
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
 from sparkcep.compiler.splice import quote_identifier
 
@@ -59,6 +60,7 @@ def _probe(spark, query: str, match: CompiledMatch, args=None):
 
 
 CHUNKS_CONF = "spark.sparkcep.withinChunks"
+PATH_CONF = "spark.sparkcep.path"  # python | auto | catalyst (``sparkcep.compiler.catalyst_path``)
 
 
 def _coalescing_merges_chunks(spark) -> bool:
@@ -101,7 +103,20 @@ def chunk_options(spark) -> ChunkOptions:
             partitions = int(initial or spark.conf.get("spark.sql.shuffle.partitions"))
         except (Exception,):  # "auto" partitions on Databricks, or no readable conf
             partitions = None
-    return ChunkOptions(chunks, partitioned, partitions)
+    return ChunkOptions(chunks, partitioned, partitions, _path_mode(spark))
+
+
+def _path_mode(spark) -> str:
+    """``spark.sparkcep.path``: ``python`` (the default), ``auto`` or ``catalyst``."""
+    try:
+        setting = spark.conf.get(PATH_CONF, None)
+    except Exception:  # pragma: no cover - a session without a readable conf
+        setting = None
+    mode = (setting or "python").strip().lower()
+    if mode not in MODES:
+        raise AnalysisError("INVALID_PATH_SETTING",
+                            f"{PATH_CONF} must be one of {', '.join(MODES)}, not {setting!r}")
+    return mode
 
 
 def budgeted(spark, spec: MatchSpec) -> MatchSpec:

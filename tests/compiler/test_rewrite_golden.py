@@ -1,4 +1,6 @@
-"""Golden tests for the rewrite: each golden/<name>.sql compiles to golden/<name>.spark.sql.
+"""Golden tests for the rewrite: each golden/<name>.sql compiles to golden/<name>.spark.sql on
+the Python path (the Arrow table function, the default), each golden_catalyst/<name>.sql on the
+Catalyst path (``spark.sparkcep.path = auto``: ``sparkcep.compiler.catalyst_path``).
 
 Regenerate after an intended change with ``SPARKCEP_UPDATE_GOLDEN=1 pytest tests/compiler``,
 then read the diff. Independently of the golden text, the rewrite must leave everything outside
@@ -13,16 +15,24 @@ import pytest
 
 from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
-from sparkcep.compiler.rewrite import compile_statement
+from sparkcep.compiler.rewrite import ChunkOptions, compile_statement
 from tests.compiler.golden_files import cases, check_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = cases(GOLDEN)
+CATALYST_CASES = cases(Path(__file__).parent / "golden_catalyst")
 
 
 @pytest.mark.parametrize("source", CASES, ids=[p.stem for p in CASES])
 def test_golden(source: Path) -> None:
     check_golden(source, compile_statement(source.read_text()).sql)
+
+
+@pytest.mark.parametrize("source", CATALYST_CASES, ids=[p.stem for p in CATALYST_CASES])
+def test_golden_catalyst(source: Path) -> None:
+    compiled = compile_statement(source.read_text(), ChunkOptions(path="auto"))
+    assert all(match.catalyst for match in compiled.matches)
+    check_golden(source, compiled.sql)
 
 
 @pytest.mark.parametrize("source", CASES, ids=[p.stem for p in CASES])

@@ -1,0 +1,7 @@
+SELECT symbol, bottom FROM ticks AS t MATCH_RECOGNIZE (
+  PARTITION BY t.symbol ORDER BY t.ts
+  MEASURES FIRST(STRT.ts) AS start_ts, LAST(DOWN.price) AS bottom, COUNT(UP.*) + 1 AS ups
+  ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW
+  PATTERN (STRT DOWN+ UP+)
+  DEFINE DOWN AS DOWN.price < PREV(DOWN.price), UP AS UP.price > PREV(UP.price)
+) AS m WHERE bottom > 10

@@ -160,10 +160,6 @@ def nan_aware_key(value):
     return (1, 0.0) if value != value else (0, value)
 
 
-def _is_zero(value) -> bool:
-    return value == 0
-
-
 @_lru_cache(maxsize=None)
 def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
     """The implicit cast ``source`` -> ``target`` the binding inserted (widening only)."""

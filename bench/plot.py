@@ -466,6 +466,9 @@ def main() -> None:
                             if r["keys"] == 32 and r["rate"] == 2000
                             and not r.get("background_load")], out, "streaming_issue22b.png",
                            "\nstate format 3 and the quick JIT; machine load 4-7 (other work)")
+    plot_streaming_issue22(read(results / "streaming_latency_issue22c.jsonl"), out,
+                           "streaming_issue22c.png",
+                           "\nstate format 3 and the quick JIT; quiet machine (load 1-3)")
 
 
 if __name__ == "__main__":

@@ -199,18 +199,7 @@ class Oracle:
                     start += 1
                     continue
                 covered = max(covered, rows[-1] + 1)
-                if spec.skip is SkipMode.PAST_LAST_ROW:
-                    start = rows[-1] + 1
-                elif spec.skip is SkipMode.TO_NEXT_ROW:
-                    start = start + 1
-                else:
-                    targets = [r for r, v, _ in mapped if v in spec.skip_to]
-                    if not targets:
-                        raise MatchRuntimeError("SKIP_TO_VARIABLE_WITHOUT_ROWS", "no rows")
-                    target = targets[0] if spec.skip is SkipMode.TO_FIRST else targets[-1]
-                    if target == start:
-                        raise MatchRuntimeError("SKIP_TO_FIRST_ROW_OF_MATCH", "first row")
-                    start = target
+                start = resume_at(spec, start, rows, tuple(v for _, v, _ in mapped))
         except MatchRuntimeError as e:
             return events, e.code
         return events, None
@@ -343,3 +332,19 @@ def oracle_measures(match, components, names, raw, all_rows):
                                match.number, names, raw) for c in components]
         out.append((row, values))
     return out
+
+
+def resume_at(spec, start: int, rows: tuple, labels: tuple) -> int:
+    """Where the search resumes after a non-empty match at ``start`` over ``rows`` (their
+    variables ``labels``): SQL:2016's AFTER MATCH SKIP, with its two run-time errors."""
+    if spec.skip is SkipMode.PAST_LAST_ROW:
+        return rows[-1] + 1
+    if spec.skip is SkipMode.TO_NEXT_ROW:
+        return start + 1
+    targets = [r for r, v in zip(rows, labels) if v in spec.skip_to]
+    if not targets:
+        raise MatchRuntimeError("SKIP_TO_VARIABLE_WITHOUT_ROWS", "no rows")
+    target = targets[0] if spec.skip is SkipMode.TO_FIRST else targets[-1]
+    if target == start:
+        raise MatchRuntimeError("SKIP_TO_FIRST_ROW_OF_MATCH", "first row")
+    return target

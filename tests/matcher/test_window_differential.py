@@ -24,7 +24,7 @@ from sparkcep.engines.spec import MatchSpec, PatternWindow, SkipMode
 from sparkcep.errors import MatchRuntimeError
 
 from .harness import run_matcher
-from .oracle import Oracle, OracleTooBig
+from .oracle import Oracle, OracleTooBig, resume_at
 from .test_differential import _increasing, _quantifier
 
 NAMES = "ABC"
@@ -99,18 +99,8 @@ def window_oracle(spec: MatchSpec, conditions, masks, columns=()):
                                 tuple(e for _, _, e in mapped), anchor=row))
             if not rows:
                 next_row = row + 1
-            elif spec.skip is SkipMode.PAST_LAST_ROW:
-                next_row = rows[-1] + 1
-            elif spec.skip is SkipMode.TO_NEXT_ROW:
-                next_row = start + 1
             else:
-                targets = [r + row for r, v, _ in mapped if v in spec.skip_to]
-                if not targets:
-                    raise MatchRuntimeError("SKIP_TO_VARIABLE_WITHOUT_ROWS", "no rows")
-                target = targets[0] if spec.skip is SkipMode.TO_FIRST else targets[-1]
-                if target == start:
-                    raise MatchRuntimeError("SKIP_TO_FIRST_ROW_OF_MATCH", "first row")
-                next_row = target
+                next_row = resume_at(spec, start, rows, tuple(v for _, v, _ in mapped))
             row += 1
     except MatchRuntimeError as error:
         return events, error.code

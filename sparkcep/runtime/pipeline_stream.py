@@ -32,7 +32,7 @@ import re
 from sparkcep.compiler.rewrite import compile_statement, stream_view_name
 from sparkcep.compiler.statement_rules import check_statement
 from sparkcep.errors import SparkCepError
-from sparkcep.runtime.streaming import (PROVIDER_CONF, ROCKSDB_PROVIDER, _processor,
+from sparkcep.runtime.streaming import (PROVIDER_CONF, ROCKSDB_PROVIDER, match_operator,
                                         operator_input)
 
 _PREV = re.compile(r"\bPREV\s*\(", re.IGNORECASE)
@@ -58,9 +58,7 @@ def stream_dataframe(spark, text: str, args=None):
                 "view; LAST(X.col, k) reads the k-th row before within the match",
                 text, found.start() if found else 0, 4)
         stream_plan, frame, keys, return_type = operator_input(spark, match, args)
-        output = frame.groupBy(*keys).transformWithState(
-            statefulProcessor=_processor(stream_plan), outputStructType=return_type,
-            outputMode="Append", timeMode="EventTime")
+        output = match_operator(frame, keys, stream_plan, return_type)
         name = stream_view_name(match.function_name)
         quoted = f"`{name}`"
         if quoted not in sql:  # the rewrite names the operator's relation exactly so

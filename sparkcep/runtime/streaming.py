@@ -63,10 +63,10 @@ watermark, and emits it whole (``LATE_ROW_COLUMN``) beside the matches (``_relea
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import logging
 import struct
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -79,6 +79,7 @@ from sparkcep.errors import AnalysisError, InternalError, SparkCepError, for_wor
 from sparkcep.plan.expressions import MatchNumber
 from sparkcep.plan.match_plan import MatchPlan
 from sparkcep.runtime.state_codec import StateCodec, program_digest, programs
+from sparkcep.runtime.stream_exchange import EVENT_KEY, RowExchange, exchange_for
 
 log = logging.getLogger("sparkcep.runtime.streaming")
 
@@ -141,6 +142,9 @@ class StreamPlan:
     # minus the delay are released at once (``_release``); None after the ordering operator,
     # whose rows come released and leave at once
     delay: int | None = None
+    # how rows cross between Spark and the worker (``runtime.stream_exchange``); not part of the
+    # stored state, which is the same either way
+    exchange: object = None
 
     @functools.cached_property
     def digest(self) -> bytes:
@@ -175,10 +179,17 @@ def register_stream(spark, match: CompiledMatch, args=None) -> None:
     if match.late_rows and not match.shifts:
         frame = _without_late_filter(frame, stream_plan.event_time)
     use_rocksdb(spark)
-    output = frame.groupBy(*keys).transformWithState(
-        statefulProcessor=_processor(stream_plan), outputStructType=return_type,
-        outputMode="Append", timeMode="EventTime")
+    output = match_operator(frame, keys, stream_plan, return_type)
     output.createOrReplaceTempView(stream_view_name(match.function_name))
+
+
+def match_operator(frame, keys: list[str], stream_plan: StreamPlan, return_type):
+    """The clause's matching operator over its input ``frame``, grouped by ``keys``."""
+    exchange = exchange_for(frame, stream_plan.input_schema, stream_plan.event_time, keys,
+                            return_type)
+    stream_plan = dataclasses.replace(stream_plan, exchange=exchange)
+    return exchange.apply(exchange.prepare(frame).groupBy(*keys), _processor(stream_plan),
+                          return_type)
 
 
 def operator_input(spark, match: CompiledMatch, args=None):
@@ -288,14 +299,15 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
         return pa.schema([pa.field(f.name, _arrow_type(f.dataType, time_zone), True)
                           for f in schema.fields])
 
-    release = OrderedRelease(arrow(frame.schema), arrow(output), event_time, order, match.shifts,
+    input_schema = arrow(frame.schema)
+    exchange = exchange_for(frame, input_schema, event_time, keys, output)
+    release = OrderedRelease(input_schema, arrow(output), event_time, order, match.shifts,
                              match.late_rows, match.function_name,
-                             _delay(fields[event_time.lower()]))
+                             _delay(fields[event_time.lower()]), exchange)
     use_rocksdb(spark)
-    ordered = frame.groupBy(*keys).transformWithState(
-        statefulProcessor=_ordering_processor(release), outputStructType=output,
-        outputMode="Append", timeMode="EventTime",
-        eventTimeColumnName=RELEASE_COLUMN if waits else event_time)
+    ordered = exchange.apply(exchange.prepare(frame).groupBy(*keys),
+                             _ordering_processor(release), output,
+                             RELEASE_COLUMN if waits else event_time)
     ordered.createOrReplaceTempView(match.shift_view)
 
 
@@ -389,7 +401,7 @@ def _processor(stream_plan: StreamPlan):
 
         def handleInputRows(self, key, rows, timerValues):
             state = self._load()
-            tables = [self.core.from_rows(rows)]
+            tables = [stream_plan.exchange.table(rows)]
             yield from self._run(state, tables, timerValues.getCurrentWatermarkInMs())
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
@@ -405,7 +417,7 @@ def _processor(stream_plan: StreamPlan):
                 raise for_worker(_located(error, stream_plan.source, stream_plan.plan)) from None
             self._store(state, expired, watermark_ms)
             for batch in batches:
-                yield from self.core.to_rows(batch)
+                yield from self.core.outgoing(batch)
 
         def _load(self) -> "SegmentState":
             try:
@@ -469,7 +481,7 @@ def _ordering_processor(release: "OrderedRelease"):
             self.state = handle.getValueState(STATE_VARIABLE, _state_schema())
 
         def handleInputRows(self, key, rows, timerValues):
-            tables = [release.from_rows(rows)]
+            tables = [release.exchange.table(rows)]
             yield from self._run(tables, timerValues.getCurrentWatermarkInMs())
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
@@ -485,7 +497,7 @@ def _ordering_processor(release: "OrderedRelease"):
             _set_timer(self.handle, state, state.wake_at(None), expired, watermark_ms)
             _store_state(self.state, state, self.codec)
             if released is not None:
-                yield from rows_of(released)
+                yield from release.exchange.output(released)
 
         def close(self) -> None:
             pass  # nothing to release: every value lives in the state store
@@ -509,15 +521,13 @@ class OrderedRelease:
     late_rows: bool = False  # late rows routed (``_late_rows``)
     program_id: str = ""  # the clause's ``CompiledMatch.function_name``
     delay: int | None = None  # the watermark delay (micros): see ``_release``
+    exchange: object = None  # how rows cross (``runtime.stream_exchange``)
 
     @functools.cached_property
     def digest(self) -> bytes:
         """Names the operator in every key's stored state (``runtime.state_codec``)."""
         return program_digest("ordering", self.program_id, self.input_schema, self.output_schema,
                               self.event_time, self.order, self.shifts, self.late_rows)
-
-    def from_rows(self, rows) -> pa.Table:
-        return arrow_from_rows(rows, self.input_schema, self.event_time)
 
     def advance(self, state: SegmentState, tables: list[pa.Table], watermark: int) -> pa.Table | None:
         """The rows that leave now, in ORDER BY order, with their shifted values. ``state.runner``
@@ -636,28 +646,6 @@ def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, orde
     return released
 
 
-def arrow_from_rows(rows, schema: pa.Schema, event_time: str) -> pa.Table:
-    """Spark's Rows (``transformWithState`` hands them over with every column of the input query,
-    in its order; Spark renames some) as Arrow in ``schema``, with the event time in
-    microseconds (``_EVENT_KEY``). Values are Python's: BIGINT and DECIMAL exact, TIMESTAMP an
-    aware datetime of any year, so nothing is rounded or out of range on the way."""
-    columns = list(zip(*rows)) or [()] * len(schema)
-    arrays = [pa.array(values, type=field.type) for values, field in zip(columns, schema)]
-    table = pa.Table.from_arrays(arrays, schema=schema)
-    event = table.column(event_time).cast(pa.timestamp("us", "UTC")).cast(pa.int64())
-    return table.append_column(_EVENT_KEY, event)
-
-
-def rows_of(table) -> Iterator:
-    """An output table or batch as Spark Rows (``transformWithState`` turns them back into
-    Arrow with the operator's output type)."""
-    from pyspark.sql import Row
-
-    make = Row(*table.schema.names)
-    for values in zip(*(column.to_pylist() for column in table.columns)):
-        yield make(*values)
-
-
 #: a key's one state variable, holding its ``SegmentState`` as one value. It keeps the name that
 #: state formats 1 and 2 gave the key's counters (five BIGINTs), so that Spark refuses a
 #: checkpoint of theirs for its value schema (``spark_errors.stream_failure`` restates it as
@@ -754,7 +742,7 @@ class SegmentState:
         return min(timers, default=None)
 
 
-_EVENT_KEY = "__sparkcep_event_micros"
+_EVENT_KEY = EVENT_KEY  # the event time in micros, beside the input's columns
 
 
 class SegmentMatcher:
@@ -776,17 +764,16 @@ class SegmentMatcher:
         plan, schema = self.stream.plan, self.stream.output_schema
         return programs(self.stream.digest, lambda: PartitionRunner(plan, schema), roots=(plan,))
 
-    # -- conversions ----------------------------------------------------------------------------
-
-    def from_rows(self, rows) -> pa.Table:
-        return arrow_from_rows(rows, self.stream.input_schema, self.stream.event_time)
-
-    def to_rows(self, batch: pa.RecordBatch):
+    def outgoing(self, batch: pa.RecordBatch):
+        """An output batch as the exchange hands it to Spark (with the routed-late-rows column
+        when late rows are routed)."""
         if self.stream.late_row_type is not None and LATE_ROW_COLUMN not in batch.schema.names:
             batch = batch.append_column(
                 pa.field(LATE_ROW_COLUMN, self.stream.late_row_type, True),
                 pa.nulls(batch.num_rows, self.stream.late_row_type))
-        return rows_of(batch)
+        exchange = self.stream.exchange or RowExchange(self.stream.input_schema,
+                                                       self.stream.event_time)
+        return exchange.output(batch)
 
     # -- the algorithm --------------------------------------------------------------------------
 

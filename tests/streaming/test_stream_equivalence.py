@@ -107,12 +107,14 @@ SENTINEL = {"user_id": "~sentinel", "t": 10_000_000, "v": 0, "page": "home"}
 
 
 def stream_and_batch(spark, tmp_path, files, statement, name="matches", *, view="events",
-                     schema=SCHEMA, columns=COLUMNS, event_time="ts", sentinel=SENTINEL):
+                     schema=SCHEMA, columns=COLUMNS, event_time="ts", sentinel=SENTINEL,
+                     plans=None):
     """``statement`` (reading ``view``: the JSON ``files`` typed by ``schema`` and projected to
     ``columns``) over ``files`` as a stream, one file per micro-batch into a memory sink, with the
     watermark on ``event_time``, and as a batch query over the same rows: (the stream's rows,
     the batch query's rows, the rows the stream dropped as late), each sorted, without the
-    ``sentinel`` partition whose far-future row moves the watermark past every other row."""
+    ``sentinel`` partition whose far-future row moves the watermark past every other row.
+    ``plans``, when given, receives the streaming query's analysed plan."""
     source = tmp_path / "in"
     source.mkdir()
     _write(str(source), [*files, [sentinel]])
@@ -121,6 +123,8 @@ def stream_and_batch(spark, tmp_path, files, statement, name="matches", *, view=
     stream.createOrReplaceTempView(view)
     frame = sparkcep.sql(spark, statement)
     assert frame.isStreaming
+    if plans is not None:
+        plans.append(frame._jdf.queryExecution().analyzed().toString())
     sink = f"{name}_{abs(hash(str(tmp_path))) % 10**8}"
     query = (frame.writeStream.format("memory").queryName(sink).outputMode("append")
              .option("checkpointLocation", str(tmp_path / "checkpoint")).start())

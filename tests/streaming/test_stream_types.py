@@ -49,3 +49,81 @@ def test_exact_values_through_a_stream(few_partitions, tmp_path):
     assert any(r["last_v"] is not None and r["last_v"] > 2 ** 53 and r["last_v"] % 2 == 1
                for r in got)  # an odd value beyond 2^53 came through exactly
     assert {r["d"].year for r in got if r["d"] is not None} == {1, 9999}
+
+
+FLAT_SCHEMA = ("user_id STRING, t BIGINT, v BIGINT, x DOUBLE, f STRING, i INT, s SMALLINT, "
+               "b BOOLEAN, d STRING, bin STRING, page STRING")
+FLAT_COLUMNS = ("user_id", "timestamp_seconds(t) AS ts", "v",
+                "CASE WHEN f = 'nan' THEN double('NaN') WHEN f = '-0' THEN -0.0D "
+                "WHEN f = 'inf' THEN double('-Infinity') ELSE x END AS x",
+                "CAST(x AS FLOAT) AS f", "i", "s", "b", "to_date(d) AS d", "unhex(bin) AS bin", "page")
+
+
+def _flat_rows():
+    rows = []
+    for p in range(3):
+        for i in range(9):
+            rows.append({"user_id": f"u{p}", "t": 2_000 + 2 * i, "page": "home",
+                         "v": None if i % 4 == 2 else -(2 ** 62) + 2 * i + p,
+                         "x": None if i % 3 == 1 else 0.1 * i - 0.35,
+                         "f": ["nan", "-0", "inf", None][i % 4],
+                         "i": None if i % 2 else i - 2 ** 31 + 1,
+                         "s": None if i % 5 == 4 else -(2 ** 15) + i,
+                         "b": [True, None, False][i % 3],
+                         "d": ["0001-01-01", "9999-12-31", None][i % 3],
+                         "bin": [None, "00FF", ""][i % 3]})
+    return [rows[:9], rows[9:18], rows[18:]]
+
+
+def test_every_flat_type_through_both_operators(few_partitions, tmp_path):
+    """Every type the pandas exchange carries (``runtime.stream_exchange``), with NULLs, NaN,
+    -0.0, -Infinity, the years 1 and 9999, through the ordering operator (PREV: every column in
+    and out) and the matching operator, equal to the batch query's rows; both operators took
+    the pandas path."""
+    spark = few_partitions
+    statement = """SELECT * FROM events MATCH_RECOGNIZE (
+        PARTITION BY user_id ORDER BY ts
+        MEASURES FIRST(B.x) AS first_x, LAST(B.f) AS last_f, LAST(B.v) AS last_v,
+                 FIRST(B.i) AS first_i, LAST(B.s) AS last_s, LAST(B.b) AS last_b,
+                 LAST(B.d) AS last_d, FIRST(B.bin) AS first_bin, MATCH_NUMBER() AS n
+        ALL ROWS PER MATCH
+        AFTER MATCH SKIP PAST LAST ROW
+        PATTERN (A B+) WITHIN INTERVAL '30' SECOND
+        DEFINE B AS PREV(B.v) IS NULL OR B.v IS NULL OR B.v > PREV(B.v))"""
+    sentinel = {"user_id": "~sentinel", "t": 10_000_000, "v": 0, "x": None, "f": None,
+                "i": None, "s": None, "b": None, "d": None, "bin": None, "page": "home"}
+    plans = []
+    got, want, dropped = stream_and_batch(spark, tmp_path, _flat_rows(), statement, "flat",
+                                          schema=FLAT_SCHEMA, columns=FLAT_COLUMNS,
+                                          sentinel=sentinel, plans=plans)
+    assert dropped == 0
+    assert [repr(r) for r in got] == [repr(r) for r in want]  # NaN compares by its repr
+    assert len(want) > 10
+    assert plans[0].count("EventTime, pandas") == 2  # both operators exchanged through pandas
+    seen = {repr(r["x"]) for r in got} | {repr(r["f"]) for r in got}
+    assert {"nan", "-0.0", "-inf", "None"} <= seen
+    assert any(r["last_v"] is not None and r["last_v"] < -(2 ** 53) for r in got)
+    assert {r["d"].year for r in got if r["d"] is not None} == {1, 9999}
+
+
+def test_a_nested_type_keeps_the_row_exchange(few_partitions, tmp_path):
+    """An ARRAY column is not carried through pandas exactly: the operator keeps the Row path,
+    and the stream still equals the batch query."""
+    spark = few_partitions
+    statement = """SELECT * FROM events MATCH_RECOGNIZE (
+        PARTITION BY user_id ORDER BY ts
+        MEASURES LAST(B.tags) AS tags, MATCH_NUMBER() AS n
+        ONE ROW PER MATCH
+        AFTER MATCH SKIP PAST LAST ROW
+        PATTERN (A B+) WITHIN INTERVAL '30' SECOND
+        DEFINE B AS B.v > A.v)"""
+    rows = [{"user_id": f"u{p}", "t": 3_000 + i, "v": (i * 7 + p) % 5, "page": f"p{i}"}
+            for p in range(2) for i in range(8)]
+    plans = []
+    got, want, dropped = stream_and_batch(
+        spark, tmp_path, [rows[:8], rows[8:]], statement, "nested",
+        schema="user_id STRING, t BIGINT, v BIGINT, page STRING",
+        columns=("user_id", "timestamp_seconds(t) AS ts", "v", "array(page, NULL) AS tags"),
+        sentinel={"user_id": "~sentinel", "t": 10_000_000, "v": 0, "page": "x"}, plans=plans)
+    assert dropped == 0 and got == want and len(want) > 2
+    assert "EventTime, pandas" not in plans[0] and "TransformWithStateInPySpark" in plans[0]

@@ -299,6 +299,14 @@ _OLD_STATE_FORMAT = re.compile(
     r"STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE.*Existing value_schema=StructType\(StructField\("
     r"released,LongType.*new value_schema=StructType\(StructField\(state,BinaryType", re.DOTALL)
 
+#: Spark refusing a checkpoint whose stateful operators exchanged rows the other way (the Row
+#: path's ``transformWithState``, the pandas path's ``transformWithStateInPandas``,
+#: ``runtime.stream_exchange``): written by a sparkcep that chose the other path for the clause
+_OTHER_EXCHANGE = re.compile(
+    r"STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA.*in the metadata: \[[^\]]*"
+    r"transformWithStateIn(?:PySpark|Pandas)Exec.*in current batch: \[[^\]]*"
+    r"transformWithStateIn(?:PySpark|Pandas)Exec", re.DOTALL)
+
 
 def _printed_error(text: str, sql: str | None) -> SparkCepError | None:
     """The last SparkCepError printed in a Python traceback inside ``text`` (its length, when the
@@ -330,6 +338,9 @@ def stream_failure(error: BaseException, sql: str | None = None) -> SparkCepErro
     text = str(error)
     if _OLD_STATE_FORMAT.search(text):
         return incompatible("by an earlier sparkcep (state format 1 or 2)")
+    if _OTHER_EXCHANGE.search(text):
+        return incompatible("by an earlier sparkcep, whose operators received the rows another "
+                            "way (docs/streaming.md, \"How rows reach Python\")")
     printed = _printed_error(text, sql)
     if printed is not None:
         return printed

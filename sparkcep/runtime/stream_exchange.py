@@ -91,11 +91,9 @@ class RowExchange:
     schema: pa.Schema  # the operator's input rows, as Arrow
     event_time: str
 
-    def prepare(self, frame):
-        return frame
-
-    def apply(self, grouped, processor, output_type, event_time_column: str = ""):
-        return grouped.transformWithState(
+    def apply(self, frame, keys: list[str], processor, output_type, event_time_column: str = ""):
+        """The stateful operator over ``frame`` grouped by ``keys``."""
+        return frame.groupBy(*keys).transformWithState(
             statefulProcessor=processor, outputStructType=output_type, outputMode="Append",
             timeMode="EventTime", eventTimeColumnName=event_time_column)
 
@@ -125,9 +123,21 @@ class PandasExchange:
     schema: pa.Schema  # the operator's input rows, as Arrow (what ``table`` rebuilds)
     event_time: str
     codes: tuple[str, ...]  # per input column: AS_IS, NULLABLE, MICROS or DAYS
+    # per grouping column: its name, and whether the state is keyed by its text instead
+    keys: tuple[tuple[str, bool], ...] = ()
 
-    def prepare(self, frame):
-        """The operator's input with each column carried: the columns Catalyst computes."""
+    def apply(self, frame, keys: list[str], processor, output_type, event_time_column: str = ""):
+        """The stateful operator over ``frame`` grouped by ``keys``, its input carried."""
+        carried, grouping = self.carried(frame)
+        return carried.groupBy(*grouping).transformWithStateInPandas(
+            statefulProcessor=processor, outputStructType=output_type, outputMode="Append",
+            timeMode="EventTime", eventTimeColumnName=event_time_column)
+
+    def carried(self, frame):
+        """The operator's input with each column carried (the columns Catalyst computes), and
+        the columns to group it by: the grouping columns, or their text for those whose pandas
+        value would not key the state exactly (a nullable INT becomes float64 in pandas; its
+        text is NULL or the digits, one text per value, as Spark groups them)."""
         from pyspark.sql import functions as F
 
         columns = []
@@ -148,12 +158,17 @@ class PandasExchange:
                 else F.lit(0).cast("bigint" if code == MICROS else "int")
             columns.append(F.coalesce(value, zero).alias(f"{_CARRIED}{index}"))
             columns.append(value.isNull().alias(f"{_CARRIED}{index}_null"))
-        return frame.select(columns)
-
-    def apply(self, grouped, processor, output_type, event_time_column: str = ""):
-        return grouped.transformWithStateInPandas(
-            statefulProcessor=processor, outputStructType=output_type, outputMode="Append",
-            timeMode="EventTime", eventTimeColumnName=event_time_column)
+        grouping = []
+        for index, (name, as_text) in enumerate(self.keys):
+            if not as_text:
+                grouping.append(name)
+                continue
+            column = F.col(f"`{name}`")
+            if frame.schema[name].dataType.typeName() == "timestamp":  # text without the offset
+                column = F.unix_micros(column)  # would repeat in a DST fold: its micros
+            columns.append(column.cast("string").alias(f"{_CARRIED}key{index}"))  # read last
+            grouping.append(f"{_CARRIED}key{index}")
+        return frame.select(columns), grouping
 
     def table(self, frames: Iterable) -> pa.Table:
         """The Arrow table in ``schema`` (plus ``EVENT_KEY``) of the DataFrames PySpark hands
@@ -226,24 +241,31 @@ def exchange_for(frame, schema: pa.Schema, event_time: str, keys: list[str], out
     and every grouping column is carried as it is (PySpark keys the state by the value pandas
     holds), the Row path otherwise."""
     codes = tuple(_flat_input_code(field) for field in frame.schema.fields)
-    by_name = {field.name: (field, code) for field, code in zip(frame.schema.fields, codes)}
-    keys_as_is = all(name in by_name and by_name[name][1] == AS_IS
-                     and _exact_key(by_name[name][0]) for name in keys)
-    if None in codes or not keys_as_is \
+    by_name = {field.name: field for field in frame.schema.fields}
+    grouping = tuple((name, _key_as_text(by_name[name])) if name in by_name else (name, None)
+                     for name in keys)
+    if None in codes or any(as_text is None for _, as_text in grouping) \
             or not all(_flat_output(field.dataType) for field in output_type.fields):
         return RowExchange(schema, event_time)
-    return PandasExchange(schema, event_time, codes)
+    return PandasExchange(schema, event_time, codes, grouping)
 
 
-def _exact_key(field) -> bool:
-    """A grouping column whose pandas value keys the state exactly: a STRING, a BINARY, or an
-    integer or BOOLEAN that cannot be NULL (a NULL turns the column into float64 or objects)."""
+def _key_as_text(field) -> bool | None:
+    """How a grouping column keys the state on the pandas path: as it is (False) when pandas
+    holds its value exactly (a STRING, a BINARY, an integer or BOOLEAN that cannot be NULL), by
+    its text (True) for other integers, BOOLEAN, DECIMAL, DATE and TIMESTAMP (one text per
+    value), None (the Row path) for the rest: a FLOAT or DOUBLE (Spark groups -0.0 with 0.0 and
+    every NaN together, their texts differ) and nested types."""
     from pyspark.sql import types as T
 
-    if isinstance(field.dataType, (T.StringType, T.BinaryType)):
+    data_type = field.dataType
+    if isinstance(data_type, (T.StringType, T.BinaryType)):
+        return False
+    if isinstance(data_type, (T.BooleanType, T.ByteType, T.ShortType, T.IntegerType, T.LongType)):
+        return field.nullable
+    if isinstance(data_type, (T.DecimalType, T.DateType, T.TimestampType)):
         return True
-    return not field.nullable and isinstance(
-        field.dataType, (T.BooleanType, T.ByteType, T.ShortType, T.IntegerType, T.LongType))
+    return None
 
 
 __all__ = ["EVENT_KEY", "PandasExchange", "RowExchange", "exchange_for"]

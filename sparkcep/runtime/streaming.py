@@ -188,8 +188,7 @@ def match_operator(frame, keys: list[str], stream_plan: StreamPlan, return_type)
     exchange = exchange_for(frame, stream_plan.input_schema, stream_plan.event_time, keys,
                             return_type)
     stream_plan = dataclasses.replace(stream_plan, exchange=exchange)
-    return exchange.apply(exchange.prepare(frame).groupBy(*keys), _processor(stream_plan),
-                          return_type)
+    return exchange.apply(frame, keys, _processor(stream_plan), return_type)
 
 
 def operator_input(spark, match: CompiledMatch, args=None):
@@ -305,8 +304,7 @@ def register_ordering(spark, match: CompiledMatch, args=None) -> None:
                              match.late_rows, match.function_name,
                              _delay(fields[event_time.lower()]), exchange)
     use_rocksdb(spark)
-    ordered = exchange.apply(exchange.prepare(frame).groupBy(*keys),
-                             _ordering_processor(release), output,
+    ordered = exchange.apply(frame, keys, _ordering_processor(release), output,
                              RELEASE_COLUMN if waits else event_time)
     ordered.createOrReplaceTempView(match.shift_view)
 

@@ -99,6 +99,26 @@ def test_a_checkpoint_of_state_format_2_is_refused_with_what_to_do():
     another = text.replace("released,LongType", "count,LongType")  # not sparkcep's state
     assert stream_failure(Exception(another), STATEMENT).code == "STREAM_FAILED"
 
+def test_a_checkpoint_of_the_other_exchange_is_refused_with_what_to_do():
+    """A checkpoint written when the clause's operator received Rows (``transformWithState``),
+    resumed now that it receives pandas DataFrames (``runtime.stream_exchange``): Spark refuses
+    the changed operator (seen with a checkpoint written at 7eb96e3 and resumed: Spark's message,
+    shortened); the user gets sparkcep's error with what to do."""
+    text = ("[STREAM_FAILED] Query [id = 1, runId = 2] terminated with exception: "
+            "[STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA] Streaming stateful "
+            "operator name does not match with the operator in state metadata. This likely to "
+            "happen when user adds/removes/changes stateful operator of existing streaming "
+            "query.\nStateful operators in the metadata: [(OperatorId: 0 -> OperatorName: "
+            "transformWithStateInPySparkExec)]; Stateful operators in current batch: "
+            "[(OperatorId: 0 -> OperatorName: transformWithStateInPandasExec)]. SQLSTATE: ")
+    found = stream_failure(Exception(text), STATEMENT)
+    assert found.code == "STREAM_STATE_INCOMPATIBLE"
+    assert "received the rows another way" in found.message
+    assert "new checkpoint location" in found.message
+    another = text.replace("transformWithStateInPySparkExec", "stateStoreSave")  # the user's
+    assert stream_failure(Exception(another), STATEMENT).code == "STREAM_FAILED"
+
+
 # -- with Spark: real streams that fail ----------------------------------------------------------
 
 

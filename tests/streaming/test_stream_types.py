@@ -127,3 +127,32 @@ def test_a_nested_type_keeps_the_row_exchange(few_partitions, tmp_path):
         sentinel={"user_id": "~sentinel", "t": 10_000_000, "v": 0, "page": "x"}, plans=plans)
     assert dropped == 0 and got == want and len(want) > 2
     assert "EventTime, pandas" not in plans[0] and "TransformWithStateInPySpark" in plans[0]
+
+
+def test_a_nullable_integer_key_keys_the_state_by_its_text(few_partitions, tmp_path):
+    """A nullable INT partition column (as every file source's is) would reach pandas as float64: the
+    state is keyed by its text instead, so the NULL partition and each number keep their own
+    state, through both operators, as in the batch query."""
+    spark = few_partitions
+    statement = """SELECT * FROM events MATCH_RECOGNIZE (
+        PARTITION BY user_id ORDER BY ts
+        MEASURES FIRST(A.v) AS a_v, LAST(B.v) AS b_v, COUNT(*) AS c, MATCH_NUMBER() AS n
+        ONE ROW PER MATCH
+        AFTER MATCH SKIP PAST LAST ROW
+        PATTERN (A B+) WITHIN INTERVAL '30' SECOND
+        DEFINE B AS B.v > PREV(B.v))"""
+    keys = [None, 0, 1, -(2 ** 31), 2 ** 31 - 1]
+    rows = [{"user_id": "x", "g": keys[p], "t": 4_000 + i, "v": (i * 5 + p) % 7, "page": "p"}
+            for p in range(len(keys)) for i in range(10)]
+    plans = []
+    got, want, dropped = stream_and_batch(
+        spark, tmp_path, [rows[:25], rows[25:]], statement, "intkey",
+        schema="user_id STRING, g INT, t BIGINT, v BIGINT, page STRING",
+        columns=("g AS user_id", "timestamp_seconds(t) AS ts", "v"),
+        sentinel={"user_id": "~sentinel", "g": 99, "t": 10_000_000, "v": 0, "page": "x"},
+        plans=plans)
+    got = [r for r in got if r["user_id"] != 99]  # the sentinel's partition
+    want = [r for r in want if r["user_id"] != 99]
+    assert dropped == 0 and got == want
+    assert {r["user_id"] for r in want} == set(keys)
+    assert plans[0].count("EventTime, pandas") == 2

@@ -584,7 +584,7 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
               "delay": args.delay, "within": within, "trigger": trigger,
               "backlog": args.backlog, "parallelism": args.parallelism,
               "monitor_ms": args.monitor_ms, "partitions": args.partitions,
-              "java_options": args.java_options, "sink": args.flink_sink,
+              "java_options": args.java_options, "sink": args.flink_sink, "conf": args.conf,
               "late_rows": str(work / "late") if args.late_rows else None,
               "shape": shape, "schema": schema(shape), "statement": statement(shape, within),
               "src": str(src), "info": str(info_file),
@@ -739,6 +739,7 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
         package = str(src.resolve() / "sparkcep")
         record["src_commit"] = source_commit(src)
         record["java_options"] = info.get("java_options")
+        record["conf"] = args.conf
         record["src_imported"] = bool(info) and all(
             str(Path(info.get(where) or "/").resolve()).startswith(package)
             for where in ("driver", "executor"))
@@ -807,6 +808,9 @@ def spark_worker(config: dict) -> None:
             java = ""
     settings["spark_driver_extraJavaOptions"] = java
     settings["spark_executor_extraJavaOptions"] = java
+    for setting in config.get("conf") or []:  # --conf KEY=VALUE
+        key, _, value = setting.partition("=")
+        settings[key.replace(".", "_")] = value
     spark = local_session("local[2]", "sparkcep-bench", **settings)
     out = open(config["out"], "a")
     progress_out = open(config["progress"], "a")
@@ -907,6 +911,9 @@ def main() -> None:
     parser.add_argument("--stop-after-miss", action="store_true",
                         help="skip higher rates once a rate is not kept up")
     parser.add_argument("--shapes", default="abc", help=f"comma list of {', '.join(SHAPES)}")
+    parser.add_argument("--conf", action="append", default=[],
+                        help="a Spark setting KEY=VALUE for sparkcep's session (repeatable; "
+                             "e.g. spark.sparkcep.streamExchange=pandas); recorded")
     parser.add_argument("--baseline-src", default=None,
                         help="another checkout of the repository (e.g. a git worktree of an older "
                              "commit): every sparkcep run is made with it too, alternating")

@@ -107,12 +107,13 @@ class RowExchange:
         return _with_event_key(table, table.column(self.event_time))
 
     def output(self, table) -> Iterator:
-        """An output table or batch as Spark Rows."""
+        """An output table, batch or list of batches as Spark Rows."""
         from pyspark.sql import Row
 
-        make = Row(*table.schema.names)
-        for values in zip(*(column.to_pylist() for column in table.columns)):
-            yield make(*values)
+        for part in table if isinstance(table, list) else [table]:
+            make = Row(*part.schema.names)
+            for values in zip(*(column.to_pylist() for column in part.columns)):
+                yield make(*values)
 
 
 @dataclass(frozen=True)
@@ -180,16 +181,17 @@ class PandasExchange:
         import pandas as pd
 
         data = chunks[0] if len(chunks) == 1 else pd.concat(chunks, ignore_index=True)
+        columns = [series.to_numpy() for _, series in data.items()]  # by position
         arrays, position, event_time = [], 0, None
         for field, code in zip(self.schema, self.codes):
             if field.name == self.event_time:
                 position += 1  # the guarded copy for Spark's filter
             if code == AS_IS:
-                arrays.append(_as_is(data.iloc[:, position], field.type))
+                arrays.append(_as_is(columns[position], field.type))
                 position += 1
                 continue
-            values = data.iloc[:, position].to_numpy()
-            missing = data.iloc[:, position + 1].to_numpy(dtype=bool)
+            values = columns[position]
+            missing = columns[position + 1].astype(bool, copy=False)
             position += 2
             if code == NULLABLE:
                 array = pa.array(values, type=field.type, mask=missing)
@@ -206,22 +208,24 @@ class PandasExchange:
                                else table.column(self.event_time))
 
     def output(self, table) -> Iterator:
-        """An output table or batch as one pandas DataFrame backed by Arrow, which PySpark
-        converts back without loss."""
+        """An output table, batch or list of batches as one pandas DataFrame backed by Arrow,
+        which PySpark converts back without loss (one conversion per call: each costs about a
+        millisecond whatever its length)."""
         import pandas as pd
 
-        if not table.num_rows:
-            return
-        if isinstance(table, pa.RecordBatch):
+        if isinstance(table, list):
+            table = pa.Table.from_batches(table) if table else None
+        elif isinstance(table, pa.RecordBatch):
             table = pa.Table.from_batches([table])
+        if table is None or not table.num_rows:
+            return
         # PySpark converts a column backed by one Arrow array (not several chunks)
         yield table.combine_chunks().to_pandas(types_mapper=pd.ArrowDtype)
 
 
-def _as_is(series, arrow_type: pa.DataType) -> pa.Array:
+def _as_is(values: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
     """A column carried as it is: NumPy numbers (float64 with NaN where a TINYINT to INT was
     NULL, exact for them), booleans, or Python objects (``Decimal``, ``str``, ``bytes``, None)."""
-    values = series.to_numpy()
     if values.dtype == object:
         return pa.array(values, type=arrow_type, from_pandas=True)
     if values.dtype.kind == "f" and pa.types.is_integer(arrow_type):
@@ -235,11 +239,33 @@ def _with_event_key(table: pa.Table, event_time) -> pa.Table:
     return table.append_column(EVENT_KEY, micros)
 
 
+EXCHANGE_CONF = "spark.sparkcep.streamExchange"
+EXCHANGES = ("rows", "pandas")
+
+
+def exchange_setting(spark) -> str:
+    """The session's ``spark.sparkcep.streamExchange``: ``rows`` (the default) or ``pandas``."""
+    from sparkcep.errors import AnalysisError
+
+    try:
+        setting = spark.conf.get(EXCHANGE_CONF, None)
+    except Exception:  # a session whose settings cannot be read (a pipeline's definitions)
+        setting = None
+    mode = (setting or "rows").strip().lower()
+    if mode not in EXCHANGES:
+        raise AnalysisError("INVALID_STREAM_EXCHANGE_SETTING",
+                            f"{EXCHANGE_CONF} must be one of {', '.join(EXCHANGES)}, "
+                            f"not {setting!r}")
+    return mode
+
+
 def exchange_for(frame, schema: pa.Schema, event_time: str, keys: list[str], output_type):
     """The exchange of an operator whose input is ``frame`` (its Arrow ``schema``), grouped by
-    ``keys``, with ``output_type`` rows out: pandas when every column crosses exactly that way
-    and every grouping column is carried as it is (PySpark keys the state by the value pandas
-    holds), the Row path otherwise."""
+    ``keys``, with ``output_type`` rows out: the session's choice (``exchange_setting``), and
+    the Row path whatever it says when a column would not cross pandas exactly (a nested type,
+    TIMESTAMP_NTZ in the input, a FLOAT or DOUBLE grouping column)."""
+    if exchange_setting(frame.sparkSession) == "rows":
+        return RowExchange(schema, event_time)
     codes = tuple(_flat_input_code(field) for field in frame.schema.fields)
     by_name = {field.name: field for field in frame.schema.fields}
     grouping = tuple((name, _key_as_text(by_name[name])) if name in by_name else (name, None)

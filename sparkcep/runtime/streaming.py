@@ -414,8 +414,7 @@ def _processor(stream_plan: StreamPlan):
 
                 raise for_worker(_located(error, stream_plan.source, stream_plan.plan)) from None
             self._store(state, expired, watermark_ms)
-            for batch in batches:
-                yield from self.core.outgoing(batch)
+            yield from self.core.outgoing(batches)
 
         def _load(self) -> "SegmentState":
             try:
@@ -762,16 +761,17 @@ class SegmentMatcher:
         plan, schema = self.stream.plan, self.stream.output_schema
         return programs(self.stream.digest, lambda: PartitionRunner(plan, schema), roots=(plan,))
 
-    def outgoing(self, batch: pa.RecordBatch):
-        """An output batch as the exchange hands it to Spark (with the routed-late-rows column
-        when late rows are routed)."""
-        if self.stream.late_row_type is not None and LATE_ROW_COLUMN not in batch.schema.names:
-            batch = batch.append_column(
-                pa.field(LATE_ROW_COLUMN, self.stream.late_row_type, True),
-                pa.nulls(batch.num_rows, self.stream.late_row_type))
+    def outgoing(self, batches: list[pa.RecordBatch]):
+        """The output batches of one call as the exchange hands them to Spark (with the
+        routed-late-rows column when late rows are routed)."""
+        late_row_type = self.stream.late_row_type
+        if late_row_type is not None:
+            batches = [batch if LATE_ROW_COLUMN in batch.schema.names else batch.append_column(
+                pa.field(LATE_ROW_COLUMN, late_row_type, True),
+                pa.nulls(batch.num_rows, late_row_type)) for batch in batches]
         exchange = self.stream.exchange or RowExchange(self.stream.input_schema,
                                                        self.stream.event_time)
-        return exchange.output(batch)
+        return exchange.output(batches)
 
     # -- the algorithm --------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
-"""Values keep their type through the streaming operator: a BIGINT beyond 2^53 beside NULLs (which
-a pandas transport would carry as float64 and round), TIMESTAMPs in the years 1 and 9999 (beyond
-pandas' nanosecond range), DECIMAL(38, 3) and a non-UTC session time zone. The stream's rows must
+"""Values keep their type through the streaming operators, by either exchange of rows with Python
+(``spark.sparkcep.streamExchange``: Rows, or pandas DataFrames carried exactly,
+``runtime.stream_exchange``): a BIGINT beyond 2^53 beside NULLs (which pandas alone would carry as
+float64 and round), TIMESTAMPs in the years 1 and 9999 (beyond pandas' nanosecond range),
+DECIMAL(38, 3), doubles NaN, -0.0 and NULL, a non-UTC session time zone. The stream's rows must
 equal the batch query's over the same rows, in DEFINE, in MEASURES and in the rows ALL ROWS PER
 MATCH passes through."""
 
@@ -18,7 +20,8 @@ COLUMNS = ("user_id", "timestamp_seconds(t) AS ts", "v", "to_timestamp(d) AS d",
 BIG = 2 ** 60 + 1  # float64 would make it 2 ** 60
 
 
-def test_exact_values_through_a_stream(few_partitions, tmp_path):
+@pytest.mark.parametrize("exchange", ["rows", "pandas"])
+def test_exact_values_through_a_stream(few_partitions, tmp_path, exchange):
     spark = few_partitions
     rows = []
     for p in range(4):
@@ -37,18 +40,33 @@ def test_exact_values_through_a_stream(few_partitions, tmp_path):
         DEFINE B AS B.v IS NULL OR B.v = {BIG + 2} + (B.v - {BIG + 2}) AND B.v > A.v)"""
     before = spark.conf.get("spark.sql.session.timeZone")
     spark.conf.set("spark.sql.session.timeZone", "America/New_York")
+    spark.conf.set("spark.sparkcep.streamExchange", exchange)
+    plans = []
     try:
         sentinel = {"user_id": "~sentinel", "t": 10_000_000, "v": 0, "d": None, "m": None,
                     "page": "home"}
         got, want, dropped = stream_and_batch(spark, tmp_path, files, statement, "types",
-                                              schema=SCHEMA, columns=COLUMNS, sentinel=sentinel)
+                                              schema=SCHEMA, columns=COLUMNS, sentinel=sentinel,
+                                              plans=plans)
     finally:
         spark.conf.set("spark.sql.session.timeZone", before)
+        spark.conf.unset("spark.sparkcep.streamExchange")
+    assert ("EventTime, pandas" in plans[0]) == (exchange == "pandas")
     assert dropped == 0
     assert got == want
     assert any(r["last_v"] is not None and r["last_v"] > 2 ** 53 and r["last_v"] % 2 == 1
                for r in got)  # an odd value beyond 2^53 came through exactly
     assert {r["d"].year for r in got if r["d"] is not None} == {1, 9999}
+
+
+@pytest.fixture()
+def pandas_exchange(few_partitions):
+    """The session's stream operators exchange rows through pandas where exact
+    (``spark.sparkcep.streamExchange``, ``runtime.stream_exchange``)."""
+    spark = few_partitions
+    spark.conf.set("spark.sparkcep.streamExchange", "pandas")
+    yield spark
+    spark.conf.unset("spark.sparkcep.streamExchange")
 
 
 FLAT_SCHEMA = ("user_id STRING, t BIGINT, v BIGINT, x DOUBLE, f STRING, i INT, s SMALLINT, "
@@ -75,12 +93,12 @@ def _flat_rows():
     return [rows[:9], rows[9:18], rows[18:]]
 
 
-def test_every_flat_type_through_both_operators(few_partitions, tmp_path):
+def test_every_flat_type_through_both_operators(pandas_exchange, tmp_path):
     """Every type the pandas exchange carries (``runtime.stream_exchange``), with NULLs, NaN,
     -0.0, -Infinity, the years 1 and 9999, through the ordering operator (PREV: every column in
     and out) and the matching operator, equal to the batch query's rows; both operators took
     the pandas path."""
-    spark = few_partitions
+    spark = pandas_exchange
     statement = """SELECT * FROM events MATCH_RECOGNIZE (
         PARTITION BY user_id ORDER BY ts
         MEASURES FIRST(B.x) AS first_x, LAST(B.f) AS last_f, LAST(B.v) AS last_v,
@@ -106,10 +124,10 @@ def test_every_flat_type_through_both_operators(few_partitions, tmp_path):
     assert {r["d"].year for r in got if r["d"] is not None} == {1, 9999}
 
 
-def test_a_nested_type_keeps_the_row_exchange(few_partitions, tmp_path):
-    """An ARRAY column is not carried through pandas exactly: the operator keeps the Row path,
-    and the stream still equals the batch query."""
-    spark = few_partitions
+def test_a_nested_type_keeps_the_row_exchange(pandas_exchange, tmp_path):
+    """An ARRAY column is not carried through pandas exactly: with pandas asked for, the operator
+    keeps the Row path, and the stream still equals the batch query."""
+    spark = pandas_exchange
     statement = """SELECT * FROM events MATCH_RECOGNIZE (
         PARTITION BY user_id ORDER BY ts
         MEASURES LAST(B.tags) AS tags, MATCH_NUMBER() AS n
@@ -129,11 +147,11 @@ def test_a_nested_type_keeps_the_row_exchange(few_partitions, tmp_path):
     assert "EventTime, pandas" not in plans[0] and "TransformWithStateInPySpark" in plans[0]
 
 
-def test_a_nullable_integer_key_keys_the_state_by_its_text(few_partitions, tmp_path):
+def test_a_nullable_integer_key_keys_the_state_by_its_text(pandas_exchange, tmp_path):
     """A nullable INT partition column (as every file source's is) would reach pandas as float64: the
     state is keyed by its text instead, so the NULL partition and each number keep their own
     state, through both operators, as in the batch query."""
-    spark = few_partitions
+    spark = pandas_exchange
     statement = """SELECT * FROM events MATCH_RECOGNIZE (
         PARTITION BY user_id ORDER BY ts
         MEASURES FIRST(A.v) AS a_v, LAST(B.v) AS b_v, COUNT(*) AS c, MATCH_NUMBER() AS n

@@ -234,6 +234,23 @@ class Rewriter:
             log.error("sparkcep: restating a run-time error failed\n%s", traceback.format_exc())
             return ""
 
+    def restateMessage(self, condition: str, message: str) -> str:  # noqa: N802 - the Java name
+        """The same as :meth:`restate` for an error known only by its error class and message
+        (Spark Connect's gRPC status, ``ConnectErrorInterceptor``)."""
+        try:
+            from sparkcep.runtime.spark_errors import restate_message
+
+            text = restate_message(condition or None, message or "")
+            if not text:
+                return ""
+            code = re.match(r"\[([A-Z0-9_]+)\]", text)
+            state = re.search(r"SQLSTATE: (\w+)", message or "")
+            return (f"{ERROR_MARKER}{code.group(1) if code else 'MATCH_RUNTIME_ERROR'}\n"
+                    f"{state.group(1) if state else '22000'}\n{text}")
+        except Exception:  # a bug: Spark's error goes to the client as it was
+            log.error("sparkcep: restating a run-time error failed\n%s", traceback.format_exc())
+            return ""
+
     def _session(self, jsession):
         """The PySpark session object for the JVM session a statement is parsed for."""
         from pyspark.sql import SparkSession

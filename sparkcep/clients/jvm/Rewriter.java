@@ -17,4 +17,10 @@ public interface Rewriter {
     String rewrite(String sql, Object session);
 
     String restate(String sql, Object error);
+
+    /**
+     * The same for an error known only by its error class ({@code ""} when it has none) and
+     * message, as Spark Connect sends them to a client ({@link ConnectErrorInterceptor}).
+     */
+    String restateMessage(String condition, String message);
 }

@@ -152,6 +152,11 @@ def restate_at_run_time(error: Exception) -> SparkCepError | None:
 _SUMMARY = re.compile(r"== SQL[^\n]*?\(line (\d+), position (\d+)\) ==\n([^\n]*)\n( *)(\^+)")
 
 
+#: a SparkCepError a Python worker raised, as Spark's message names it (after its own prefix)
+_RAISED_INLINE = re.compile(r"sparkcep\.errors\.(?:ParseError|AnalysisError|MatchRuntimeError): "
+                            r"(\[[A-Z0-9_]+\] [^\n]*\(line \d+, column \d+\))$", re.MULTILINE)
+
+
 class _MessageContext:
     """A SQL query context read back from Spark's message (see :func:`restate_message`)."""
 
@@ -201,10 +206,9 @@ def restate_message(condition: str | None, message: str) -> str | None:
     found = from_worker_text(message)
     if found is not None:
         return str(found)
-    printed = list(_PRINTED.finditer(message))
-    if printed:  # the marked line was cut off: the printed error and its caret lines
-        start = printed[-1].start()
-        lines = message[start:].split(": ", 1)[1].splitlines()
+    printed = list(_RAISED_INLINE.finditer(message))
+    if printed:  # the marked line was cut off (Spark abbreviates): the printed error and caret
+        lines = message[printed[-1].start(1):].splitlines()
         keep = lines[:3] if len(lines) >= 3 and lines[2].strip().startswith("^") else lines[:1]
         return "\n".join(keep)
     summary = _SUMMARY.search(message)

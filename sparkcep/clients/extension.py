@@ -213,13 +213,9 @@ class Rewriter:
         marked reply of :func:`error_reply` when it is sparkcep's to restate (an error a worker
         raised, or Spark's error about SQL sparkcep generated for ``sql``), else ``""``."""
         try:
-            from pyspark.errors.exceptions import captured
+            from sparkcep.runtime.spark_errors import restate_for_statement
 
-            from sparkcep.runtime.spark_errors import install_recovery, restate_at_run_time
-
-            install_recovery()
-            converted = captured.convert_exception(jerror)
-            found = converted if isinstance(converted, SparkCepError) else restate_at_run_time(converted)
+            found = restate_for_statement(jerror, sql)
             if found is None:
                 return ""
             state = None

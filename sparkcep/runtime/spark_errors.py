@@ -98,6 +98,24 @@ def recover(error: BaseException) -> SparkCepError | None:
 
 
 _installed = False
+#: PySpark's own conversion of a Java exception (before :func:`install_recovery` wrapped it)
+_pyspark_convert = None
+
+
+def restate_for_statement(java_exception, text: str) -> SparkCepError | None:
+    """The Java exception a client's statement ``text`` raised while it ran (a server's client:
+    ``clients.extension.Rewriter.restate``), restated against ``text`` itself: a worker's
+    SparkCepError, or Spark's error whose query context stands in SQL sparkcep generated (for
+    ``text``, or for a statement that compiles to the same SQL: the text differs only in layout,
+    and the client's own decides the position). None when it is not sparkcep's."""
+    install_recovery()
+    error = _pyspark_convert(java_exception)
+    found = from_worker_text(str(error)) if "sparkcep-error-json" in str(error) else None
+    if found is not None:
+        return found
+    if _source_of(error) is None:
+        return None
+    return restate_for_text(error, text)
 
 #: the Spark SQL of the statements sparkcep compiled in this process, newest last, each with the
 #: user's text: an error Spark raises while a query runs (a malformed CAST, a division by zero in
@@ -237,12 +255,13 @@ def install_recovery() -> None:
     instead of ``PythonException``, and an error Spark raised while running a statement sparkcep
     generated, restated against the user's text (:func:`restate_at_run_time`). Wraps PySpark's
     conversion of Java exceptions (idempotent; every other error is left as it was)."""
-    global _installed
+    global _installed, _pyspark_convert
     if _installed:
         return
     from pyspark.errors.exceptions import captured
 
     original = captured.convert_exception
+    _pyspark_convert = original
 
     def convert_exception(java_exception):
         converted = original(java_exception)
@@ -441,5 +460,5 @@ def stream_failure(error: BaseException, sql: str | None = None) -> SparkCepErro
 
 
 __all__ = ["prepare", "stream_failure", "restate", "restate_for_text", "recover", "install_recovery",
-           "remember", "restate_at_run_time", "restate_message", "silence_duplicate_logging", "clean_message",
+           "remember", "restate_at_run_time", "restate_message", "restate_for_statement", "silence_duplicate_logging", "clean_message",
            "fragment_offset"]

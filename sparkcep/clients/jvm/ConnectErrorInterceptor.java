@@ -56,7 +56,8 @@ public final class ConnectErrorInterceptor implements ServerInterceptor {
     /** sparkcep's status for {@code status}, with {@code trailers} updated; null to keep Spark's. */
     static Status restate(Status status, Metadata trailers) {
         String message = status.getDescription();
-        if (message == null || message.isEmpty()) return null;
+        // only Spark's errors with a query context, and a worker's carrying sparkcep's error
+        if (message == null || !(message.contains("== SQL") || message.contains("sparkcep.errors."))) return null;
         org.sparkproject.connect.google_protos.rpc.Status details = StatusProto.fromStatusAndTrailers(status, trailers);
         ErrorInfo info = null;
         int infoAt = -1;

@@ -230,7 +230,7 @@ class Rewriter:
             log.error("sparkcep: restating a run-time error failed\n%s", traceback.format_exc())
             return ""
 
-    def restateMessage(self, condition: str, message: str) -> str:  # noqa: N802 - the Java name
+    def restateMessage(self, condition: str, message: str) -> str:
         """The same as :meth:`restate` for an error known only by its error class and message
         (Spark Connect's gRPC status, ``ConnectErrorInterceptor``)."""
         try:

@@ -184,10 +184,10 @@ class _MessageContext:
     def fragment(self) -> str:
         return self._fragment
 
-    def startIndex(self) -> int:  # noqa: N802 - PySpark's QueryContext API
+    def startIndex(self) -> int:
         return self._start
 
-    def stopIndex(self) -> int:  # noqa: N802
+    def stopIndex(self) -> int:
         return self._start + len(self._fragment) - 1
 
 
@@ -198,10 +198,10 @@ class _MessageError(Exception):
         super().__init__(message)
         self._condition, self._contexts = condition, contexts
 
-    def getCondition(self) -> str | None:  # noqa: N802 - PySpark's exception API
+    def getCondition(self) -> str | None:
         return self._condition
 
-    def getQueryContext(self) -> list:  # noqa: N802
+    def getQueryContext(self) -> list:
         return self._contexts
 
 

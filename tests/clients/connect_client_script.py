@@ -87,6 +87,11 @@ def main(url: str, prices: str, table: str | None = None) -> None:
             condition = getattr(error, "getCondition", lambda: None)()
             out["run_time_errors"][name] = {"class": type(error).__name__, "text": str(error),
                                             "condition": condition}
+    try:  # the same error in a statement without MATCH_RECOGNIZE stays Spark's
+        spark.sql("SELECT price / (price - price) FROM scanned").collect()
+        out["plain_run_time_error"] = None
+    except Exception as error:
+        out["plain_run_time_error"] = {"class": type(error).__name__, "text": str(error)}
     out["plain"] = rows(spark.sql("SELECT count(*) FROM events WHERE symbol = 'MATCH_RECOGNIZE'"))
     if table:
         out["table_rows"] = spark.table(table).count()

@@ -139,6 +139,9 @@ def assert_run_time_errors(seen: dict) -> None:
                      "sparkcep-error-json"):
             assert leak not in error["text"], (name, leak, error)
         assert not re.search(r"sparkcep\.jvm|\.java\b|\.py\b|site-packages", error["text"]), error
+    plain = seen["plain_run_time_error"]
+    assert plain is not None and plain["text"].startswith("[DIVIDE_BY_ZERO] Division by zero"), plain
+    assert "== SQL (line 1, position 8) ==" in plain["text"], plain  # Spark's, about its own text
 
 
 def test_run_time_errors_are_sparkceps_at_the_users_position(sessions):

@@ -476,6 +476,10 @@ def test_run_time_errors_reach_thrift_clients_in_the_users_text(server, tmp_path
         assert status.operationState == TOperationState.ERROR_STATE, (name, status)
         _check_run_time_error(status.errorMessage, sql, code, column)
         assert status.sqlState.startswith("22"), (name, status.sqlState)  # data exception
+    # the same error in a statement without MATCH_RECOGNIZE stays Spark's
+    message = pyhive_error(cursor, "SELECT price / (price - price) FROM user_errors_scan")
+    assert error_first_line(message).startswith("Error running query: [DIVIDE_BY_ZERO] "), message
+    assert "== SQL (line 1, position 8) ==" in message, message
     cursor.execute("SELECT 1")  # the connection stays usable
     assert cursor.fetchall() == [(1,)]
     connection.close()

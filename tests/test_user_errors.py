@@ -317,6 +317,50 @@ def test_run_time_error_restated_only_for_generated_sql():
     assert restate_at_run_time(ValueError("no context")) is None
 
 
+def _summary(generated: str, fragment: str, start: int, window: int = 25) -> str:
+    """Spark's query-context summary of ``fragment`` at ``start`` in a one-line ``generated``:
+    an excerpt of the line cut with "..." and carets under the fragment."""
+    begin = max(0, start - window)
+    excerpt = ("..." if begin else "") + generated[begin:start + len(fragment) + window] + "..."
+    indent = start - begin + (3 if begin else 0)
+    return (f"== SQL (line 1, position {start + 1}) ==\n{excerpt}\n"
+            f"{' ' * indent}{'^' * len(fragment)}\n")
+
+
+def test_run_time_error_restated_from_its_message_alone():
+    """Spark Connect's clients get the error class and message only (``ConnectErrorInterceptor``):
+    the query context is read back from the message's summary."""
+    from sparkcep.errors import for_worker
+    from sparkcep.runtime.spark_errors import remember, restate_message
+
+    user = ("SELECT * FROM t MATCH_RECOGNIZE (\n  ORDER BY ts\n  MEASURES COUNT(*) AS n\n"
+            "  PATTERN (A B)\n  DEFINE B AS B.price / (B.price - B.price) > 0)")
+    generated = ("SELECT * FROM f(TABLE(SELECT __sparkcep_in.`ts`, CAST(IF(coalesce((`price` / "
+                 "(`price` - `price`) > 0), false), 2L, 0L) + 1L AS TINYINT) FROM x))")
+    remember(generated, user)
+    fragment = "`price` / (`price` - `price`) > 0"
+    start = generated.index(fragment)
+    spark = ("[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0. "
+             "SQLSTATE: 22012\n")
+    text = restate_message("DIVIDE_BY_ZERO", spark + _summary(generated, fragment, start))
+    check_first_line(text, "DIVIDE_BY_ZERO", 5, 15)
+    lines = text.splitlines()
+    assert lines[1:] == ["  DEFINE B AS B.price / (B.price - B.price) > 0)", " " * 14 + "^"], text
+    # a fragment that is not where the summary says, or no summary: not sparkcep's
+    assert restate_message("DIVIDE_BY_ZERO", spark + _summary(generated, fragment, start)
+                           .replace(f"position {start + 1}", f"position {start}")) is None
+    assert restate_message("DIVIDE_BY_ZERO", spark) is None
+    # a worker's error: its marked line; cut off, its printed lines
+    worker = for_worker(MatchRuntimeError("DIVIDE_BY_ZERO", "division by zero", line=5,
+                                          column=15, sql=user, length=3))
+    wrapped = ("[PYTHON_EXCEPTION] An exception was thrown from the Python worker: "
+               f"sparkcep.errors.MatchRuntimeError: {worker}")
+    assert restate_message("", wrapped) == str(MatchRuntimeError(
+        "DIVIDE_BY_ZERO", "division by zero", line=5, column=15, sql=user, length=3))
+    cut = restate_message("", wrapped[:wrapped.index("sparkcep-error-json") + 30])
+    assert cut.splitlines() == str(worker).splitlines()[:3], cut
+
+
 SCANNED = ("CREATE OR REPLACE TEMP VIEW user_errors_scan AS SELECT 'a' AS sym, "
            "timestamp_seconds(id * 60) AS ts, CAST(id AS DOUBLE) AS price, "
            "CAST(id + 2147483600 AS INT) AS volume FROM range(0, 40, 1, 2)")

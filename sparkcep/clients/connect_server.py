@@ -32,6 +32,8 @@ from sparkcep.clients.server import (
 
 DEFAULT_PORT = 15002
 SERVICE = "org.apache.spark.sql.connect.service.SparkConnectService"
+#: restates run-time errors against the client's text (``sparkcep/clients/jvm``)
+INTERCEPTOR = "sparkcep.jvm.ConnectErrorInterceptor"
 #: the shortest token accepted: a pre-shared key is all that stands between the network and a
 #: server that runs its clients' Python
 MIN_TOKEN_LENGTH = 16
@@ -86,6 +88,8 @@ def connect_settings(options: ServerOptions) -> dict[str, str]:
         # a failed statement's message is the client's first line; the server's stack trace
         # (its classes and files) stays in the server's log
         "spark.sql.connect.serverStacktrace.enabled": "false",
+        # an error raised while a statement runs is restated against the client's text
+        "spark.connect.grpc.interceptor.classes": INTERCEPTOR,
     }
     if options.token_file is not None:
         settings["spark.connect.authenticate.token"] = read_token_file(options.token_file)

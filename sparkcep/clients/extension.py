@@ -164,11 +164,12 @@ def rewrite_statement(text: str, chunking=None, streaming: bool = False):
     return CompiledStatement(prefix + compiled.sql[len(prefix):], compiled.matches)
 
 
-def error_reply(error: Exception) -> str:
-    """The string the JVM turns into a ``MatchRecognizeParseException``."""
+def error_reply(error: Exception, state: str | None = None) -> str:
+    """The string the JVM turns into a ``MatchRecognizeParseException`` (or, from
+    :meth:`Rewriter.restate`, a Thrift client's run-time error; ``state``: its SQLSTATE)."""
     if isinstance(error, SparkCepError):
         code = error.code
-        state = "42601" if isinstance(error, ParseError) else "42000"
+        state = state or ("42601" if isinstance(error, ParseError) else "42000")
         text = str(error)
     else:
         code = "MATCH_RECOGNIZE_INTERNAL_ERROR"
@@ -206,6 +207,45 @@ class Rewriter:
         except Exception as error:  # a bug: log it here, never send a traceback to a client
             log.error("sparkcep: rewriting a statement failed\n%s", traceback.format_exc())
             return error_reply(error)
+
+    def restate(self, sql: str, jerror) -> str:
+        """Spark's exception ``jerror``, raised while a client's statement ``sql`` ran, as the
+        marked reply of :func:`error_reply` when it is sparkcep's to restate (an error a worker
+        raised, or Spark's error about SQL sparkcep generated for ``sql``), else ``""``."""
+        try:
+            from sparkcep.runtime.spark_errors import restate_for_statement
+
+            found = restate_for_statement(jerror, sql)
+            if found is None:
+                return ""
+            state = None
+            if "PythonException" not in str(jerror.getClass().getName()):
+                try:  # Spark's own error: its SQLSTATE (22018 for a malformed CAST, ...)
+                    state = jerror.getSqlState()
+                except Exception:  # not a SparkThrowable
+                    state = None
+            # else a worker's error: a data exception (the query was right, a row made it fail)
+            return error_reply(found, state or "22000")
+        except Exception:  # a bug: Spark's error goes to the client as it was
+            log.error("sparkcep: restating a run-time error failed\n%s", traceback.format_exc())
+            return ""
+
+    def restateMessage(self, condition: str, message: str) -> str:
+        """The same as :meth:`restate` for an error known only by its error class and message
+        (Spark Connect's gRPC status, ``ConnectErrorInterceptor``)."""
+        try:
+            from sparkcep.runtime.spark_errors import restate_message
+
+            text = restate_message(condition or None, message or "")
+            if not text:
+                return ""
+            code = re.match(r"\[([A-Z0-9_]+)\]", text)
+            state = re.search(r"SQLSTATE: (\w+)", message or "")
+            return (f"{ERROR_MARKER}{code.group(1) if code else 'MATCH_RUNTIME_ERROR'}\n"
+                    f"{state.group(1) if state else '22000'}\n{text}")
+        except Exception:  # a bug: Spark's error goes to the client as it was
+            log.error("sparkcep: restating a run-time error failed\n%s", traceback.format_exc())
+            return ""
 
     def _session(self, jsession):
         """The PySpark session object for the JVM session a statement is parsed for."""

@@ -293,6 +293,8 @@ class ThriftListener:
             )
         thrift = jvm.org.apache.spark.sql.hive.thriftserver.HiveThriftServer2
         server = thrift.startWithContext(spark._jsparkSession.sqlContext())
+        # statements whose run-time errors are restated against the client's text
+        jvm.sparkcep.jvm.SparkCepOperationManager.install(server)
         if not wait_for_port(client_host(options.host), options.port, 60):
             server.stop()
             raise ServerError(

@@ -98,6 +98,24 @@ def recover(error: BaseException) -> SparkCepError | None:
 
 
 _installed = False
+#: PySpark's own conversion of a Java exception (before :func:`install_recovery` wrapped it)
+_pyspark_convert = None
+
+
+def restate_for_statement(java_exception, text: str) -> SparkCepError | None:
+    """The Java exception a client's statement ``text`` raised while it ran (a server's client:
+    ``clients.extension.Rewriter.restate``), restated against ``text`` itself: a worker's
+    SparkCepError, or Spark's error whose query context stands in SQL sparkcep generated (for
+    ``text``, or for a statement that compiles to the same SQL: the text differs only in layout,
+    and the client's own decides the position). None when it is not sparkcep's."""
+    install_recovery()
+    error = _pyspark_convert(java_exception)
+    found = from_worker_text(str(error)) if "sparkcep-error-json" in str(error) else None
+    if found is not None:
+        return found
+    if _source_of(error) is None:
+        return None
+    return restate_for_text(error, text)
 
 #: the Spark SQL of the statements sparkcep compiled in this process, newest last, each with the
 #: user's text: an error Spark raises while a query runs (a malformed CAST, a division by zero in
@@ -147,17 +165,103 @@ def restate_at_run_time(error: Exception) -> SparkCepError | None:
     return None if text is None else restate_for_text(error, text)
 
 
+#: the query context Spark prints under its message: the generated SQL's line and 1-based
+#: position, an excerpt of that line, and carets under the fragment
+_SUMMARY = re.compile(r"== SQL[^\n]*?\(line (\d+), position (\d+)\) ==\n([^\n]*)\n( *)(\^+)")
+
+
+#: a SparkCepError a Python worker raised, as Spark's message names it (after its own prefix)
+_RAISED_INLINE = re.compile(r"sparkcep\.errors\.(?:ParseError|AnalysisError|MatchRuntimeError): "
+                            r"(\[[A-Z0-9_]+\] [^\n]*\(line \d+, column \d+\))$", re.MULTILINE)
+
+
+class _MessageContext:
+    """A SQL query context read back from Spark's message (see :func:`restate_message`)."""
+
+    def __init__(self, fragment: str, start: int) -> None:
+        self._fragment, self._start = fragment, start
+
+    def fragment(self) -> str:
+        return self._fragment
+
+    def startIndex(self) -> int:
+        return self._start
+
+    def stopIndex(self) -> int:
+        return self._start + len(self._fragment) - 1
+
+
+class _MessageError(Exception):
+    """Spark's error known only by its error class and message (as Spark Connect sends it)."""
+
+    def __init__(self, condition: str | None, message: str, contexts: list) -> None:
+        super().__init__(message)
+        self._condition, self._contexts = condition, contexts
+
+    def getCondition(self) -> str | None:
+        return self._condition
+
+    def getQueryContext(self) -> list:
+        return self._contexts
+
+
+def _line_start(text: str, line: int) -> int | None:
+    at = 0
+    for _ in range(line - 1):
+        at = text.find("\n", at)
+        if at < 0:
+            return None
+        at += 1
+    return at
+
+
+def restate_message(condition: str | None, message: str) -> str | None:
+    """sparkcep's rendering (``[CODE] message (line L, column C)``, the source line, a caret) of
+    an error known only by its error class and message, as a Spark Connect client receives it,
+    or None when it is not sparkcep's to restate: an error a Python worker raised with sparkcep's
+    marked line, or Spark's error whose query context (``== SQL (line L, position P) ==`` and the
+    fragment under carets) stands at that place in SQL sparkcep generated in this process."""
+    found = from_worker_text(message)
+    if found is not None:
+        return str(found)
+    printed = list(_RAISED_INLINE.finditer(message))
+    if printed:  # the marked line was cut off (Spark abbreviates): the printed error and caret
+        lines = message[printed[-1].start(1):].splitlines()
+        keep = lines[:3] if len(lines) >= 3 and lines[2].strip().startswith("^") else lines[:1]
+        return "\n".join(keep)
+    summary = _SUMMARY.search(message)
+    if summary is None:
+        return None
+    line, position = int(summary.group(1)), int(summary.group(2))
+    excerpt, indent, carets = summary.group(3), len(summary.group(4)), len(summary.group(5))
+    fragment = excerpt[indent:indent + carets]
+    if not fragment:
+        return None
+    with _generated_lock:
+        remembered = list(reversed(_GENERATED.items()))
+    for generated, text in remembered:
+        at = _line_start(generated, line)
+        if at is None:
+            continue
+        start = at + position - 1
+        if generated[start:start + len(fragment)] == fragment:
+            error = _MessageError(condition or None, message, [_MessageContext(fragment, start)])
+            return str(restate_for_text(error, text))
+    return None
+
+
 def install_recovery() -> None:
     """Make PySpark raise sparkcep's typed error instead of Spark's: a worker's SparkCepError
     instead of ``PythonException``, and an error Spark raised while running a statement sparkcep
     generated, restated against the user's text (:func:`restate_at_run_time`). Wraps PySpark's
     conversion of Java exceptions (idempotent; every other error is left as it was)."""
-    global _installed
+    global _installed, _pyspark_convert
     if _installed:
         return
     from pyspark.errors.exceptions import captured
 
     original = captured.convert_exception
+    _pyspark_convert = original
 
     def convert_exception(java_exception):
         converted = original(java_exception)
@@ -367,5 +471,5 @@ def stream_failure(error: BaseException, sql: str | None = None) -> SparkCepErro
 
 
 __all__ = ["prepare", "stream_failure", "restate", "restate_for_text", "recover", "install_recovery",
-           "remember", "restate_at_run_time", "silence_duplicate_logging", "clean_message",
+           "remember", "restate_at_run_time", "restate_message", "restate_for_statement", "silence_duplicate_logging", "clean_message",
            "fragment_offset"]

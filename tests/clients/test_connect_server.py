@@ -113,6 +113,41 @@ def test_a_wrong_statement_is_sparkceps_typed_error_at_its_position(sessions):
     assert_typed_error(sessions["first"]["error"])
 
 
+#: (code, the DEFINE's line in the client's text) per family of ``connect_client_script.RUN_TIME``;
+#: each error is about the DEFINE at line 5, column 15
+RUN_TIME_CODES = {"cast": "CAST_INVALID_INPUT", "division": "DIVIDE_BY_ZERO",
+                  "overflow": "ARITHMETIC_OVERFLOW", "executor": "DIVIDE_BY_ZERO"}
+
+
+def assert_run_time_errors(seen: dict) -> None:
+    """Issue 25: errors raised while the query runs reach the Connect client as sparkcep's code,
+    message and position in the client's text (not Spark's quoting the generated SQL)."""
+    from connect_client_script import RUN_TIME, run_time_statement
+
+    errors = seen["run_time_errors"]
+    assert set(errors) == set(RUN_TIME_CODES), errors
+    for name, code in RUN_TIME_CODES.items():
+        error = errors[name]
+        assert error is not None, f"{name}: the statement ran"
+        lines = error["text"].splitlines()
+        assert re.fullmatch(rf"\[{code}\] \S.* \(line 5, column 15\)", lines[0]), (name, error)
+        assert lines[1] == run_time_statement(RUN_TIME[name]).splitlines()[4], (name, error)
+        assert lines[2].index("^") == 14, (name, error)
+        assert error["condition"] == code, (name, error)
+        assert error["class"] != "PythonException", (name, error)
+        for leak in ("== SQL", "__sparkcep", "PYTHON_EXCEPTION", "JVM stacktrace", "Traceback",
+                     "sparkcep-error-json"):
+            assert leak not in error["text"], (name, leak, error)
+        assert not re.search(r"sparkcep\.jvm|\.java\b|\.py\b|site-packages", error["text"]), error
+    plain = seen["plain_run_time_error"]
+    assert plain is not None and plain["text"].startswith("[DIVIDE_BY_ZERO] Division by zero"), plain
+    assert "== SQL (line 1, position 8) ==" in plain["text"], plain  # Spark's, about its own text
+
+
+def test_run_time_errors_are_sparkceps_at_the_users_position(sessions):
+    assert_run_time_errors(sessions["first"])
+
+
 def test_other_statements_are_spark_s(sessions):
     assert sessions["second"]["plain"] == [[0]]
 
@@ -128,3 +163,4 @@ def test_the_thin_pyspark_client(server):
     seen = outcome(client(THIN_CLIENT, url(server), SESSIONS["first"][0]))
     assert (seen["schema"], seen["rows"], seen["view_rows"]) == (SCHEMA, *[SESSIONS["first"][1]] * 2)
     assert_typed_error(seen["error"])
+    assert_run_time_errors(seen)

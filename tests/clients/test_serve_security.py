@@ -99,6 +99,8 @@ def test_connect_beyond_loopback_with_a_token_passes_the_check(tmp_path):
     settings = connect_settings(options)
     assert settings["spark.connect.authenticate.token"] == "q8W3p0s2Lr7xYc1mZt5v"
     assert settings["spark.connect.grpc.binding.address"] == "0.0.0.0"
+    # the run-time error interceptor is sparkcep's; Spark adds the token's own interceptor apart
+    assert settings["spark.connect.grpc.interceptor.classes"] == "sparkcep.jvm.ConnectErrorInterceptor"
 
 
 @pytest.mark.parametrize("text", ["", "# only a comment\n", "short\n", "has a blank inside it\n"])

@@ -376,8 +376,7 @@ def test_executor_error_reaches_the_client(server):
     connection = connect(server)
     cursor = connection.cursor()
     message = pyhive_error(cursor, RUNTIME_ERROR)
-    # Spark's Thrift server puts its own prefix first ("Error running query: [PYTHON_EXCEPTION]
-    # ... from the Python worker: <the error's class>: "); sparkcep's error follows on that line
+    # sparkcep's error comes first (after the Thrift server's "Error running query: ")
     first = error_first_line(message)
     assert re.search(r": \[DIVIDE_BY_ZERO\] division by zero .*\(line 5, column 15\)$",
                      first), message[:3000]
@@ -421,3 +420,77 @@ def test_sigint_stops_the_server_with_status_zero(tmp_path):
     assert status == 0, srv.logs()[-3000:]
     assert "sparkcep serve: stopping" in srv.stdout.read_text()
     assert "Aborted!" not in srv.logs()
+
+
+def _run_time_families() -> dict[str, tuple[str, str, int]]:
+    """(statement, code, column in line 5) per family of errors raised while a query runs:
+    Spark's (cast, division, overflow: a DEFINE Spark evaluates over the rows it scans) and
+    sparkcep's own, raised by the matcher on an executor."""
+    from test_user_errors import RUN_TIME, clause
+
+    families = {name: (clause("ts", define, table="user_errors_scan"), code, column)
+                for name, (define, code, column) in RUN_TIME.items()}
+    families["executor"] = (clause("ts", "B AS B.price / (LAST(A.price) - LAST(A.price)) > 0",
+                                   table="user_errors_scan"), "DIVIDE_BY_ZERO", 15)
+    return families
+
+
+def _check_run_time_error(message: str, sql: str, code: str, column: int) -> None:
+    """The client's text: sparkcep's first line at the user's line 5, then that line and a caret
+    under the column; nothing of the generated SQL or of the server."""
+    lines = message.strip("\n").splitlines()
+    assert re.fullmatch(rf"Error running query: \[{code}\] \S.* \(line 5, column {column}\)",
+                        lines[0]), message[:2000]
+    assert lines[1] == sql.splitlines()[4], message[:2000]
+    assert lines[2].index("^") == column - 1, message[:2000]
+    assert "== SQL" not in message and "__sparkcep" not in message, message[:2000]
+    assert "PYTHON_EXCEPTION" not in message and "\tat " not in message, message[:2000]
+    no_leaks(message)
+
+
+def test_run_time_errors_reach_thrift_clients_in_the_users_text(server, tmp_path):
+    """Issue 25: an error raised while the query runs (Spark's CAST_INVALID_INPUT, DIVIDE_BY_ZERO,
+    ARITHMETIC_OVERFLOW about a DEFINE, and sparkcep's own executor error) reaches a Thrift
+    client as sparkcep's code, message and position in the statement it sent: PyHive in the
+    foreground (the ExecuteStatement reply) and in the background (GetOperationStatus, as JDBC
+    polls), and beeline."""
+    from TCLIService.ttypes import TOperationState
+    from test_user_errors import SCANNED
+
+    families = _run_time_families()
+    connection = connect(server)
+    cursor = connection.cursor()
+    cursor.execute(SCANNED)
+    for name, (sql, code, column) in families.items():
+        message = pyhive_error(cursor, sql)
+        _check_run_time_error(message, sql, code, column)
+
+        cursor.execute(sql, async_=True)
+        deadline = time.monotonic() + 120
+        status = cursor.poll()
+        while status.operationState in (TOperationState.INITIALIZED_STATE, TOperationState.PENDING_STATE,
+                                        TOperationState.RUNNING_STATE):
+            assert time.monotonic() < deadline, name
+            time.sleep(0.2)
+            status = cursor.poll()
+        assert status.operationState == TOperationState.ERROR_STATE, (name, status)
+        _check_run_time_error(status.errorMessage, sql, code, column)
+        assert status.sqlState.startswith("22"), (name, status.sqlState)  # data exception
+    # the same error in a statement without MATCH_RECOGNIZE stays Spark's
+    message = pyhive_error(cursor, "SELECT price / (price - price) FROM user_errors_scan")
+    assert error_first_line(message).startswith("Error running query: [DIVIDE_BY_ZERO] "), message
+    assert "== SQL (line 1, position 8) ==" in message, message
+    cursor.execute("SELECT 1")  # the connection stays usable
+    assert cursor.fetchall() == [(1,)]
+    connection.close()
+
+    script = tmp_path / "run_time.sql"
+    script.write_text(SCANNED + ";\n" + "".join(sql + ";\n" for sql, _, _ in families.values()))
+    _, _, err = beeline(server.jdbc_url, script, "--force=true")
+    firsts = [line for line in err.splitlines() if line.startswith("Error: ")]
+    assert len(firsts) == len(families), err[-3000:]
+    for first, (sql, code, column) in zip(firsts, families.values()):
+        # beeline strips the two leading blanks of the script's line 5 before sending it
+        assert re.fullmatch(rf"Error: Error running query: \[{code}\] \S.* \(line 5, column "
+                            rf"{column - 2}\)", first), first
+    no_leaks(err)

@@ -59,6 +59,12 @@ public final class MatchRecognizeParser implements ParserInterface {
 
     public static boolean hasRewriter() { return rewriter != null; }
 
+    /** The installed Python rewriter, or null. */
+    static Rewriter currentRewriter() { return rewriter; }
+
+    /** Run a call into the rewriter on the pool (a Py4J call cannot be interrupted). */
+    static <T> Future<T> submit(java.util.concurrent.Callable<T> call) { return POOL.submit(call); }
+
     /** How many statements were handed to the rewriter (for tests). */
     public static long rewriteCalls() { return calls.get(); }
 

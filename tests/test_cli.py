@@ -230,7 +230,8 @@ def test_stream_prints_matches_and_a_status_line_per_micro_batch(spark, tmp_path
         query = Path(folder) / "stream_demo.sql"
         result = CliRunner().invoke(main, [
             "stream", str(query), "-s", f"ticks={source}", "-f", "csv", "--until-idle",
-            "--checkpoint", str(tmp_path / "checkpoint")])
+            "--checkpoint", str(tmp_path / "checkpoint"), "--exchange", "pandas"])
+    spark.conf.unset("spark.sparkcep.streamExchange")  # the CLI set it in this test's session
     assert result.exit_code == 0, result.output + result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "symbol, match_no, start_ts, top, bottom, end_ts, recovered"

@@ -268,10 +268,14 @@ def _render(graph: str, kind: str, path: str) -> None:
               help="files read per micro-batch")
 @click.option("--until-idle", is_flag=True,
               help="stop once the files there now are processed (default: run until Ctrl-C)")
+@click.option("--exchange", type=click.Choice(["rows", "pandas"]), default="rows",
+              show_default=True,
+              help="how rows reach the Python operators: pandas pays when a key brings hundreds "
+                   "of rows per micro-batch (docs/streaming.md, \"How rows reach Python\")")
 @click.option("--master", default="local[2]", show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="no status lines on stderr")
 def stream(file, execute, sources, checkpoint, output_format, output, late_rows,
-           files_per_trigger, until_idle, master, quiet) -> None:
+           files_per_trigger, until_idle, exchange, master, quiet) -> None:
     """Run a statement over streams of files continuously: its matches as they are complete,
     and per micro-batch a line with rows in, matches out, state size, watermark, late rows."""
     from sparkcep.clients.stream_runner import check_sources
@@ -285,7 +289,7 @@ def stream(file, execute, sources, checkpoint, output_format, output, late_rows,
     except SparkCepError as error:
         _fail(error)
     _stream(text, sources, checkpoint, output_format, output, files_per_trigger, until_idle,
-            master, quiet, late_rows)
+            master, quiet, late_rows, exchange)
 
 
 def check_statement_text(text: str) -> None:
@@ -298,7 +302,7 @@ def check_statement_text(text: str) -> None:
 
 
 def _stream(text, sources, checkpoint, output_format, output, files_per_trigger, until_idle,
-            master, quiet, late_rows=None) -> None:
+            master, quiet, late_rows=None, exchange="rows") -> None:
     import tempfile
 
     started = time.monotonic()
@@ -306,7 +310,7 @@ def _stream(text, sources, checkpoint, output_format, output, files_per_trigger,
         from sparkcep.clients.session import local_session
         from sparkcep.clients.stream_runner import register_sources, run_stream
 
-        spark = local_session(master, streaming=True)
+        spark = local_session(master, streaming=True, spark_sparkcep_streamExchange=exchange)
         _note(quiet, f"sparkcep: Spark {spark.version} on {master} ready, "
                      f"{time.monotonic() - started:.1f}s")
         register_sources(spark, sources, files_per_trigger)

@@ -49,3 +49,16 @@ def test_sparkcep_stream_starts_its_session_for_streams(monkeypatch, tmp_path):
                               f"t={tmp_path / 'in'}", "--quiet"])
     assert len(seen) == 1
     assert "-XX:TieredStopAtLevel=1" in seen[0]["spark.driver.extraJavaOptions"]
+
+
+def test_sparkcep_stream_sets_the_exchange_asked_for(monkeypatch, tmp_path):
+    seen = _started(monkeypatch)
+    (tmp_path / "q.sql").write_text(
+        "SELECT * FROM STREAM(t) WATERMARK ts DELAY OF INTERVAL '1' SECOND MATCH_RECOGNIZE ("
+        " ORDER BY ts MEASURES A.v AS v PATTERN (A) DEFINE A AS A.v > 0)")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "part-0.json").write_text('{"ts": "2026-01-01 00:00:00", "v": 1}\n')
+    for asked in ([], ["--exchange", "pandas"]):
+        CliRunner().invoke(main, ["stream", str(tmp_path / "q.sql"), "--source",
+                                  f"t={tmp_path / 'in'}", "--quiet", *asked])
+    assert [s["spark.sparkcep.streamExchange"] for s in seen] == ["rows", "pandas"]

@@ -405,6 +405,50 @@ def plot_streaming_issue22(records: list[dict], out: Path, name: str = "streamin
     save(fig, out, name)
 
 
+def plot_stream_exchange(records: list[dict], out: Path, name: str = "streaming_issue22d.png",
+                         note: str = "") -> None:
+    """bench/streaming_latency.py --conf spark.sparkcep.streamExchange=rows|pandas (issue 22,
+    10h): per workload (shape, keys, events/s), net latency (median, bar to the 95th
+    percentile) and the Python workers' CPU seconds, for the Row exchange, the pandas exchange
+    and the baseline checkout; a hatched bar's matches differ from the oracle."""
+    def variant(r):
+        if r.get("source") == "baseline":
+            return f"baseline {r.get('src_commit', '')}"
+        conf = dict(c.split("=", 1) for c in r.get("conf") or [])
+        return conf.get("spark.sparkcep.streamExchange", "rows")
+
+    rows = [r for r in records if r.get("net_p50") is not None]
+    if not rows:
+        return
+    groups = list(dict.fromkeys((r["shape"], r["keys"], r["rate"]) for r in rows))
+    variants = list(dict.fromkeys(variant(r) for r in rows))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    width = 0.8 / len(variants)
+    for i, v in enumerate(variants):
+        picked = [next((r for r in rows if (r["shape"], r["keys"], r["rate"]) == g
+                        and variant(r) == v), None) for g in groups]
+        x = np.arange(len(groups)) + (i - (len(variants) - 1) / 2) * width
+        p50 = [r["net_p50"] if r else 0 for r in picked]
+        p95 = [r["net_p95"] - r["net_p50"] if r else 0 for r in picked]
+        bars = axes[0].bar(x, p50, width, yerr=[np.zeros(len(p50)), p95], capsize=3, label=v)
+        for bar, r in zip(bars, picked):
+            if r and not r["equal"]:
+                bar.set_hatch("//")
+        axes[1].bar(x, [(r.get("cpu_by_command_s") or {}).get("python", 0) if r else 0
+                        for r in picked], width, label=v)
+    labels = [f"{shape}\n{keys} keys, {rate:,}/s" for shape, keys, rate in groups]
+    for ax, title in zip(axes, ["net latency (s), p50 and p95 (log scale)",
+                                "Python workers' CPU (s) over the run"]):
+        ax.set_xticks(np.arange(len(groups)))
+        ax.set_xticklabels(labels, fontsize=8)
+        ax.set_title(title, fontsize=9)
+    axes[0].set_yscale("log")
+    axes[0].legend(fontsize=8)
+    fig.suptitle("streaming: rows reach Python as Rows or as pandas DataFrames carried exactly"
+                 + note, fontsize=9)
+    save(fig, out, name)
+
+
 def plot_catalyst_path(records: list[dict], out: Path) -> None:
     """Issue 26: seconds per variant relative to the Arrow UDTF floor, one group of bars per run
     and size (bench/catalyst_path.py; a run starts at its first "Spark sort only")."""
@@ -469,6 +513,7 @@ def main() -> None:
     plot_streaming_issue22(read(results / "streaming_latency_issue22c.jsonl"), out,
                            "streaming_issue22c.png",
                            "\nstate format 3 and the quick JIT; quiet machine (load 1-3)")
+    plot_stream_exchange(read(results / "streaming_latency_issue22d.jsonl"), out)
 
 
 if __name__ == "__main__":

@@ -790,6 +790,9 @@ class Lowering:
             if is_subquery(n):
                 return  # evaluated by Spark over the function's output, as written
             final = one_row or self.final_of(n)
+            if n is node and is_match_frame_value(n):
+                splicer.replace(*dialect.span(n), component(self.match_frame_value(n)))
+                return
             if isinstance(n, dx.MatchStatus):  # WITH TIMED OUT MATCHES (analysis checked)
                 splicer.replace(*dialect.span(n), component(p.MatchStatus()))
                 return
@@ -838,6 +841,21 @@ class Lowering:
         visit(node)
         start, end = dialect.span(node)
         return "(" + splicer.render(start, end) + ")"
+
+    def match_frame_value(self, node: exp.Expression) -> p.Navigation:
+        """``first_value(e)``, ``last_value(e)`` or ``nth_value(e, n)`` over a window with row
+        pattern recognition (R020): e at the first, last or n-th row of the row's match, its
+        window frame (ISO/IEC 19075-5, 6.5), NULL beyond it or where no match was found: the
+        FINAL navigation FIRST(e), LAST(e), FIRST(e, n - 1) over the match's rows (a qualified
+        column reads its variable's rows, as in SUM(A.x) OVER w)."""
+        what = f"{type(node).__name__.lower().replace('value', '_value')}(...)"
+        argument = node.this
+        self.check_no_nested(argument, what, allow_logical=False)
+        sets = self.consistent_set(node, argument, what)
+        variables = next(iter(sets)) if sets else None
+        offset = int(node.args["offset"].this) - 1 if isinstance(node, exp.NthValue) else 0
+        return p.Navigation(variables, not isinstance(node, exp.LastValue), offset,
+                            self.value_column(argument), True)
 
     def measure_call(self, call: Call, final: bool) -> p.Expression:
         labelled = self.navigated_label(call, final)
@@ -932,6 +950,18 @@ def _python_aggregate_name(inner: exp.Expression, define: bool) -> str | None:
         if function is None and is_aggregate(inner):
             function = DEFINE_AGGREGATE_NAMES.get(inner.name.lower())
     return function
+
+
+MATCH_FRAME_VALUES = (exp.FirstValue, exp.LastValue, exp.NthValue)
+
+
+def is_match_frame_value(node: exp.Expression) -> bool:
+    """A value window function called over a window with row pattern recognition and compiled
+    as one of its measures (``compiler.window``): only there is such a call a measure's whole
+    expression with a window (or ``RESPECT NULLS``) around it; in MATCH_RECOGNIZE's MEASURES a
+    window function is refused and ``first_value(x)`` alone is Spark's aggregate."""
+    return isinstance(node, MATCH_FRAME_VALUES) and isinstance(
+        node.parent, (exp.Window, exp.RespectNulls, dx.PatternWindowCall))
 
 
 def is_aggregate(node: exp.Expression) -> bool:

@@ -30,6 +30,9 @@ PREFIX = "__sparkcepw"  # not "__sparkcep_": a later window passes these columns
 
 #: the aggregate window functions computed over the rows of a row's match
 WINDOW_AGGREGATES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
+#: the value window functions computed over the rows of a row's match (its reduced frame):
+#: the value at its first, last or n-th row (``lowering.MATCH_FRAME_VALUES``)
+WINDOW_VALUES = (exp.FirstValue, exp.LastValue, exp.NthValue)
 
 
 def error(code: str, message: str, node: exp.Expression, sql: str) -> AnalysisError:
@@ -164,6 +167,28 @@ def rewrite_windows(tree: exp.Expression, sql: str, splicer: Splicer, compile_wi
     return compiled
 
 
+def _value_function(called: exp.Expression, sql: str) -> exp.Expression | None:
+    """first_value, last_value or nth_value called over a pattern window (``RESPECT NULLS``,
+    Spark's default, allowed): the call; None for any other function. IGNORE NULLS and an
+    nth_value position that is not a positive integer literal are refused."""
+    if isinstance(called, exp.IgnoreNulls) and isinstance(called.this, WINDOW_VALUES):
+        raise error("WINDOW_FUNCTION_NOT_SUPPORTED",
+                    "IGNORE NULLS is not supported over a window with row pattern recognition yet: "
+                    "first_value, last_value and nth_value read the match's rows as they are "
+                    "(RESPECT NULLS)", called, sql)
+    target = called.this if isinstance(called, exp.RespectNulls) else called
+    if not isinstance(target, WINDOW_VALUES):
+        return None
+    if isinstance(target, exp.NthValue):
+        offset = target.args.get("offset")
+        if not (isinstance(offset, exp.Literal) and not offset.is_string and offset.this.isdigit()
+                and int(offset.this) > 0):
+            raise error("WINDOW_NTH_VALUE_POSITION",
+                        "the position of nth_value must be a positive integer literal (1 is the "
+                        "match's first row)", offset, sql)
+    return target
+
+
 def _rewrite_select(select: exp.Select, sql: str, splicer: Splicer, compile_window) -> list:
     windows, calls = windows_of(select)
     source = select.args.get("from_") or select.args.get("from")
@@ -193,13 +218,14 @@ def _rewrite_select(select: exp.Select, sql: str, splicer: Splicer, compile_wind
                             called, sql)
             column = column_name(use.index, f"m_{called.name.lower()}")
             use.measures[called.name.lower()] = column
-        elif isinstance(called, WINDOW_AGGREGATES):
+        elif isinstance(called, WINDOW_AGGREGATES) or _value_function(called, sql) is not None:
             column = column_name(use.index, f"f{len(use.functions)}")
-            use.functions.append((called, column))
+            use.functions.append((_value_function(called, sql) or called, column))  # RESPECT NULLS off
         else:
             raise error("WINDOW_FUNCTION_NOT_SUPPORTED",
                         "over a window with row pattern recognition, sparkcep computes a measure "
-                        "(m OVER w) or COUNT, SUM, AVG, MIN, MAX over the match", called, sql)
+                        "(m OVER w), COUNT, SUM, AVG, MIN, MAX, first_value, last_value or nth_value "
+                        "over the match", called, sql)
         replacements.append((node, column))
 
     relation = source.this

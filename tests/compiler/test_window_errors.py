@@ -63,6 +63,13 @@ CASES = [
     ("WINDOW_MEASURE_UNKNOWN", query(select="id, m OVER w AS m"), "m OVER", 1),
     ("WINDOW_FUNCTION_NOT_SUPPORTED", query(select="id, rank() OVER w AS r"), "rank()", 1),
     ("WINDOW_FUNCTION_NOT_SUPPORTED", query(select="id, lag(v) OVER w AS r"), "lag(v)", 1),
+    ("WINDOW_FUNCTION_NOT_SUPPORTED", query(select="id, first_value(v) IGNORE NULLS OVER w AS r"),
+     "first_value", 1),
+    ("WINDOW_FUNCTION_NOT_SUPPORTED", query(select="id, last_value(v, true) OVER w AS r"), "last_value", 1),
+    ("WINDOW_NTH_VALUE_POSITION", query(select="id, nth_value(v, 0) OVER w AS r"), "0)", 1),
+    ("WINDOW_NTH_VALUE_POSITION", query(select="id,\n  nth_value(v, id) OVER w AS r"), "id) OVER", 1),
+    ("INCONSISTENT_VARIABLE_REFERENCES", query(select="id, first_value(A.v + B.v) OVER w AS r"),
+     "first_value", 1),
     # sparkcep's limits: the query around the window, navigation
     ("WINDOW_PATTERN_UNSUPPORTED_QUERY", query(after_from=" JOIN u ON t.id = u.id"), "u ON", 1),
     ("WINDOW_PATTERN_UNSUPPORTED_QUERY", query(select="p, max(n OVER w)", after_from=" GROUP BY p"), "p\n", 1),

@@ -171,3 +171,82 @@ def test_window_rows_in_order_one_event_each():
              getattr(e, "rows", None)) for e in events] == [
         ("Match", 0, (0, 1, 2)), ("UnmatchedRow", 1, None), ("UnmatchedRow", 2, None),
         ("Match", 3, (3, 4)), ("UnmatchedRow", 4, None), ("UnmatchedRow", 5, None)]
+
+
+# ---------------------------------------------------------------------------------------------
+# first_value / last_value / nth_value over the match (ISO/IEC 19075-5, 6.5)
+# ---------------------------------------------------------------------------------------------
+
+VALUE_FUNCTIONS = ("first_value(x)", "last_value(x)", "nth_value(x, 1)", "nth_value(x, 2)",
+                   "nth_value(x, 4)")
+
+
+def _compiled_value_functions():
+    """The plan components the compiler produces for VALUE_FUNCTIONS over a pattern window, in
+    VALUE_FUNCTIONS' order (read back from the generated SQL: select item -> window column ->
+    component column)."""
+    import re
+
+    from sparkcep.compiler.rewrite import compile_statement
+
+    items = ", ".join(f"{f} OVER w AS out{i}" for i, f in enumerate(VALUE_FUNCTIONS))
+    compiled = compile_statement(
+        f"SELECT {items} FROM t WINDOW w AS (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED "
+        "FOLLOWING PATTERN (A) DEFINE A AS x > 0)")
+    (match,) = compiled.matches
+    component_of = {w: int(c) for c, w in re.findall(r"\(`__sparkcep_c(\d+)`\) AS `(__sparkcepw0_f\d+)`",
+                                                      compiled.sql)}
+    window_of = {int(i): w for w, i in re.findall(r"`(__sparkcepw0_f\d+)` AS out(\d+)", compiled.sql)}
+    assert match.plan.value_columns and len(window_of) == len(VALUE_FUNCTIONS)
+    return tuple(match.plan.components[component_of[window_of[i]]] for i in range(len(VALUE_FUNCTIONS)))
+
+
+def _value_function_oracle(events, x):
+    """The functions' values per row, from the window oracle's matches: the reduced frame is the
+    match's rows in order (empty for an empty match, a row without a match or a skipped row)."""
+    out = []
+    for event in events:
+        rows = list(getattr(event, "rows", ()))
+        values = [x[r] for r in rows]
+        nth = [values[k - 1] if len(values) >= k else None for k in (1, 2, 4)]
+        out.append([values[0] if values else None, values[-1] if values else None, *nth])
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_cases())
+def test_value_functions_over_the_match_against_oracle(case):
+    import pyarrow as pa
+
+    from sparkcep.plan import expressions as p
+    from sparkcep.plan.match_plan import MatchPlan
+    from sparkcep.runtime.partition_runner import PartitionRunner
+
+    spec, _, masks, _, cuts = case  # row-local masks only: the matcher's conditions are tested above
+    try:
+        events, code = window_oracle(spec, {}, masks)
+    except OracleTooBig:
+        assume(False)
+    assume(code is None)
+    n = masks.shape[1]
+    rng = np.random.default_rng(n * 7919 + int(masks.sum()))
+    x = [None if rng.random() < 0.2 else int(v) for v in rng.integers(0, 100, n)]  # NULLs respected
+    components = _compiled_value_functions() + (p.MatchNumber(),)
+    plan = MatchPlan(
+        spec=spec, conditions={}, components=components, all_rows=True, output_empty_matches=True,
+        output_unmatched_rows=True, bitmask_columns=("m",), row_local=(True,) * masks.shape[0],
+        value_columns=("x",), order_key_column=None, partition_columns=(), passthrough_columns=("id",))
+    schema = pa.schema([("id", pa.int64())] + [(f"c{i}", pa.int64()) for i in range(len(components))])
+    codes = sum(masks[v].astype(np.int64) << v for v in range(masks.shape[0])) if n else np.zeros(0, np.int64)
+    table = pa.table({"id": pa.array(range(n), pa.int64()), "m": pa.array([int(c) for c in codes], pa.int64()),
+                      "x": pa.array(x, pa.int64())})
+    runner = PartitionRunner(plan, schema)
+    out = []
+    bounds = [0] + sorted(c for c in set(cuts) if 0 < c < n) + [n]
+    for lo, hi in zip(bounds, bounds[1:]):
+        for batch in table.slice(lo, hi - lo).to_batches():
+            out.extend(runner.feed(batch))
+    out.extend(runner.finish())
+    got = pa.Table.from_batches(out, schema=schema).to_pylist()
+    assert [r["id"] for r in got] == list(range(n))
+    assert [[r[f"c{i}"] for i in range(len(VALUE_FUNCTIONS))] for r in got] == _value_function_oracle(events, x)

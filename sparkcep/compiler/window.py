@@ -24,7 +24,7 @@ from sqlglot import exp
 from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.compiler.splice import Splicer, depth, quote_identifier
-from sparkcep.errors import AnalysisError
+from sparkcep.errors import AnalysisError, line_and_column
 
 PREFIX = "__sparkcepw"  # not "__sparkcep_": a later window passes these columns on
 
@@ -99,6 +99,24 @@ def check_window(window: dx.RowPatternWindow, sql: str) -> None:
                 raise error("WINDOW_PATTERN_NAVIGATION",
                             f"{nav.args['kind']} in a window's MEASURES is not supported yet (use "
                             "FIRST/LAST, or compute the value in DEFINE's row)", nav, sql)
+
+
+def check_window_names(select: exp.Select, sql: str) -> None:
+    """ISO/IEC 9075-2, 7.11 (<window clause>), Syntax Rule 2: the names of a WINDOW clause's
+    windows are distinct. Spark compares identifiers case-insensitively, so ``w`` and ``W`` (or
+    a pattern window and a plain one of the same name) are one name defined twice; refused at
+    the second definition rather than letting one of them silently win."""
+    seen: dict[str, exp.Identifier] = {}
+    for window in select.args.get("windows") or []:
+        name = window.args.get("name") if isinstance(window, dx.RowPatternWindow) else window.this
+        if not isinstance(name, exp.Identifier):
+            continue
+        first = seen.setdefault(name.name.lower(), name)
+        if first is not name:
+            line, column = line_and_column(sql, dialect.span(first)[0])
+            raise error("DUPLICATE_WINDOW_NAME",
+                        f"the window '{name.name}' is already defined in this WINDOW clause (line "
+                        f"{line}, column {column}); give each window its own name", name, sql)
 
 
 def windows_of(select: exp.Select) -> tuple[list[dx.RowPatternWindow], list]:
@@ -190,6 +208,7 @@ def _value_function(called: exp.Expression, sql: str) -> exp.Expression | None:
 
 
 def _rewrite_select(select: exp.Select, sql: str, splicer: Splicer, compile_window) -> list:
+    check_window_names(select, sql)
     windows, calls = windows_of(select)
     source = select.args.get("from_") or select.args.get("from")
     if source is None:

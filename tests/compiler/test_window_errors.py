@@ -76,6 +76,14 @@ CASES = [
     ("WINDOW_PATTERN_NAVIGATION", query(measures="PREV(A.v) AS n"), "PREV(A.v)", 1),
     ("WINDOW_PATTERN_NAVIGATION", query(define="A AS v > 0, B AS B.v > PREV(A.v)"), "B.v > PREV", 1),
     ("WINDOW_PATTERN_FRAME", INLINE.replace("CURRENT ROW AND 2", "2 PRECEDING AND 2"), "ROWS", 1),
+    # a window name defined twice in one WINDOW clause (ISO/IEC 9075-2, 7.11, SR 2); Spark's
+    # names are case-insensitive, and a plain window's name counts too
+    ("DUPLICATE_WINDOW_NAME", query() + ",\n  w AS (PARTITION BY p ORDER BY id ROWS BETWEEN CURRENT ROW "
+     "AND UNBOUNDED FOLLOWING PATTERN (A+) DEFINE A AS v > 1)", "w AS (PARTITION BY p ORDER BY id ROWS", 1),
+    ("DUPLICATE_WINDOW_NAME", query() + ", W AS (ORDER BY id)", "W AS", 1),
+    ("DUPLICATE_WINDOW_NAME", "SELECT id, n OVER w AS n\nFROM t\nWINDOW w AS (ORDER BY id), `w` AS (\n"
+     "  ORDER BY id MEASURES COUNT(*) AS n ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING PATTERN (A))",
+     "`w`", 1),
     ("WINDOW_FUNCTION_NOT_SUPPORTED", INLINE.replace("count(*)", "ntile(2)"), "ntile", 1),
 ]
 

@@ -158,6 +158,9 @@ class Lowering:
         self.spark_aggregates: dict[p.MatchRows, list[tuple]] = {}
         # the navigation calls rendered as lag/lead window functions (a stream refuses them)
         self.window_calls: list[exp.Expression] = []
+        # value column -> its physical offset (PREV k: -k, NEXT k: +k), for the MEASURES'
+        # PREV/NEXT (in a window the row it reads must lie in the frame: ``PatternWindow.shifts``)
+        self.physical_columns: dict[int, int] = {}
         # over a stream (None in a batch query): PREV(e, k) reads column ``shift_name(j)`` that
         # the ordering operator fills with e of the k-th row before (``runtime.streaming``); the
         # (e as SQL, k) of each j
@@ -892,6 +895,7 @@ class Lowering:
             from_start, offset = logical.name == "FIRST", logical.offset
             final = final or self.final_of(logical.node)
         column = self.values.add(self.render_call(call))
+        self.physical_columns[column] = call.offset if call.name == "NEXT" else -call.offset
         return p.Navigation(variables, from_start, offset, column, final)
 
 

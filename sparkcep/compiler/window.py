@@ -93,12 +93,6 @@ def check_window(window: dx.RowPatternWindow, sql: str) -> None:
         if node is not window:
             raise error("NESTED_PATTERN_RECOGNITION", "row pattern recognition cannot be nested in another",
                         node, sql)
-    for measure in window.args.get("measures") or []:
-        for nav in measure.find_all(dx.Navigation):
-            if nav.args["kind"] in ("PREV", "NEXT"):
-                raise error("WINDOW_PATTERN_NAVIGATION",
-                            f"{nav.args['kind']} in a window's MEASURES is not supported yet (use "
-                            "FIRST/LAST, or compute the value in DEFINE's row)", nav, sql)
 
 
 def check_window_names(select: exp.Select, sql: str) -> None:

@@ -73,7 +73,6 @@ CASES = [
     # sparkcep's limits: the query around the window, navigation
     ("WINDOW_PATTERN_UNSUPPORTED_QUERY", query(after_from=" JOIN u ON t.id = u.id"), "u ON", 1),
     ("WINDOW_PATTERN_UNSUPPORTED_QUERY", query(select="p, max(n OVER w)", after_from=" GROUP BY p"), "p\n", 1),
-    ("WINDOW_PATTERN_NAVIGATION", query(measures="PREV(A.v) AS n"), "PREV(A.v)", 1),
     ("WINDOW_PATTERN_NAVIGATION", query(define="A AS v > 0, B AS B.v > PREV(A.v)"), "B.v > PREV", 1),
     ("WINDOW_PATTERN_FRAME", INLINE.replace("CURRENT ROW AND 2", "2 PRECEDING AND 2"), "ROWS", 1),
     # a window name defined twice in one WINDOW clause (ISO/IEC 9075-2, 7.11, SR 2); Spark's
@@ -118,3 +117,15 @@ def test_stream_refused_at_the_window():
     assert error.code == "WINDOW_PATTERN_STREAM"
     assert (error.line, error.column) == _position(sql, "w AS (", 1)
     assert str(error).splitlines()[-1].startswith(" " * (error.column - 1) + "^")
+
+
+def test_prev_next_in_window_measures_compile():
+    """PREV/NEXT in a window's MEASURES (refused before): each becomes a navigation whose value
+    the runtime reads only from the frame (``PatternWindow.shifts``; the values are checked in
+    tests/matcher/test_window_differential.py and tests/conformance/test_window_navigation_spark.py)."""
+    compiled = compile_statement(query(measures="PREV(A.v) AS n, NEXT(LAST(B.v), 2) AS m, "
+                                                "PREV(CLASSIFIER()) AS c",
+                                       select="id, n OVER w AS n, m OVER w AS m, c OVER w AS c",
+                                       frame="ROWS BETWEEN CURRENT ROW AND 3 FOLLOWING"))
+    (match,) = compiled.matches
+    assert sorted(s for _, s in match.plan.spec.window.shifts) == [-1, 2]

@@ -19,6 +19,7 @@ combine values from different rows of the match.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -544,7 +545,7 @@ class Lowering:
         if operator is None:
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                f"'{type(node).__name__.upper()}' cannot combine values from different rows of "
+                f"'{_written_name(node, self.scope.sql)}' cannot combine values from different rows of "
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL2, ABS, GREATEST, LEAST (apply other "
@@ -851,7 +852,7 @@ class Lowering:
         window frame (ISO/IEC 19075-5, 6.5), NULL beyond it or where no match was found: the
         FINAL navigation FIRST(e), LAST(e), FIRST(e, n - 1) over the match's rows (a qualified
         column reads its variable's rows, as in SUM(A.x) OVER w)."""
-        what = f"{type(node).__name__.lower().replace('value', '_value')}(...)"
+        what = f"{_written_name(node, self.scope.sql)}(...)"
         argument = node.this
         self.check_no_nested(argument, what, allow_logical=False)
         sets = self.consistent_set(node, argument, what)
@@ -979,6 +980,27 @@ def _function_name(node: exp.Expression, sql: str) -> str:
     start, end = dialect.span(node)
     text = sql[start:end]
     return text.split("(", 1)[0].strip() or type(node).__name__.upper()
+
+
+def _written_name(node: exp.Expression, sql: str) -> str:
+    """The operator or function of ``node`` as the user wrote it, for messages: sqlglot's class
+    names are not (``array_join`` parses as ArrayToString, ``||`` as DPipe, CAST as TryCast in
+    some dialects)."""
+    start, end = dialect.span(node)
+    left, right = node.args.get("this"), node.args.get("expression")
+    if isinstance(node, exp.Binary) and isinstance(left, exp.Expression) and isinstance(right, exp.Expression):
+        between = sql[dialect.span(left)[1]:dialect.span(right)[0]].strip()
+        while between.endswith("("):  # a parenthesised right operand
+            between = between[:-1].strip()
+        while between.startswith(")"):
+            between = between[1:].strip()
+        if between and between != ",":  # "," : a function call, regexp_like(a, b)
+            return " ".join(between.split())
+    written = re.match(r"\s*([A-Za-z_][\w.]*)\s*\(", sql[start:end])
+    if written:
+        return written.group(1)
+    word = re.match(r"\s*([A-Za-z_]\w*)", sql[start:end])
+    return word.group(1) if word else type(node).__name__.upper()
 
 
 # Expressions that are boolean whatever their operands (Spark checks the operands' types).

@@ -230,3 +230,20 @@ def test_errors_are_typed():
     assert issubclass(AnalysisError, SparkCepError)
     with pytest.raises(AnalysisError):
         sparkcep.transpile(query(measures="LAST(C.v) AS x"))
+
+
+@pytest.mark.parametrize(("condition", "written"), [
+    ("array_join(array(A.s, B.s), ',') = 'a,b'", "array_join"),  # sqlglot: ArrayToString
+    ("A.s || B.s = 'ab'", "||"),  # sqlglot: DPipe
+    ("(A.s) || (B.s) = 'ab'", "||"),
+    ("regexp_like(A.s, B.s)", "regexp_like"),  # a Binary in sqlglot, written as a call
+    ("B.s ILIKE A.s", "ILIKE"),
+    ("Concat(A.s, B.s) = 'x'", "Concat"),
+])
+def test_unsupported_dependent_expression_names_what_the_user_wrote(condition, written):
+    """The message names the operator or function as written, never sqlglot's class name."""
+    sql = query(define=f"A AS v > 0, B AS {condition}")
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.transpile(sql)
+    assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert str(caught.value).splitlines()[0].split("] ", 1)[1].startswith(f"'{written}' cannot combine")

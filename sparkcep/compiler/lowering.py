@@ -247,6 +247,19 @@ class Lowering:
                 "INVALID_STAR_REFERENCE", f"{column.sql()} is only valid inside COUNT", column
             )
 
+    def reject_star_expansion(self, expression: exp.Expression) -> None:
+        """``e.*`` (a struct's fields as columns) in a measure or a DEFINE condition, each one
+        value: refused here at its position instead of Spark's unplaced "Can only star expand
+        struct data types" (or a list of columns where one value is needed)."""
+        for node in walk_outside_subqueries(expression):
+            if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Star):
+                raise self.scope.error(
+                    "INVALID_STAR_REFERENCE",
+                    f"{self.scope.sql[slice(*dialect.span(node))]} expands into several columns; a "
+                    "measure or a DEFINE condition is one value (read one field: e.x)",
+                    node,
+                )
+
     def final_of(self, node: exp.Expression) -> bool:
         return bool(isinstance(node, dx.RunningFinal) and node.args.get("final"))
 
@@ -420,6 +433,7 @@ class Lowering:
     def lower_define(self, var: int, condition: exp.Expression) -> tuple[str | None, p.Expression | None]:
         """Split a DEFINE condition into a row-local SQL mask and a match-dependent condition."""
         self.current = var
+        self.reject_star_expansion(condition)
         for node in condition.walk():
             if isinstance(node, dx.RunningFinal) and node.args.get("final"):
                 raise self.scope.error(
@@ -783,6 +797,7 @@ class Lowering:
         """The Spark SQL of a measure over the function's output: the user's text with every
         match-dependent part replaced by a component column (appended to ``components``)."""
         self.current = None
+        self.reject_star_expansion(node)
         splicer = Splicer(self.scope.sql)
 
         def component(expression: p.Expression) -> str:

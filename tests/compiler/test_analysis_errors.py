@@ -251,3 +251,34 @@ def test_unsupported_dependent_expression_names_what_the_user_wrote(condition, w
         sparkcep.transpile(sql)
     assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
     assert str(caught.value).splitlines()[0].split("] ", 1)[1].startswith(f"'{written}' cannot combine")
+
+
+@pytest.mark.parametrize(("sql", "marker"), [
+    # a pattern variable or SUBSET name is not visible around the clause (was Spark's unplaced
+    # unresolved-name error, "Can only star expand struct data types" for A.*)
+    ("SELECT A.*\nFROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x PATTERN (A B) "
+     "DEFINE A AS v > 0) AS m", "A.*"),
+    ("SELECT m.x,\n  u.v FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(U.v) AS x PATTERN (A B) "
+     "SUBSET U = (A, B) DEFINE A AS v > 0) AS m", "u.v"),
+    ("SELECT x FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x PATTERN (A B) "
+     "DEFINE A AS v > 0) AS m\nWHERE b.v > 1", "b.v"),
+])
+def test_pattern_variable_not_visible_outside_the_clause(sql, marker):
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.transpile(sql)
+    assert caught.value.code == "PATTERN_VARIABLE_NOT_VISIBLE", str(caught.value)
+    assert (caught.value.line, caught.value.column) == line_and_column(sql, sql.index(marker))
+
+
+@pytest.mark.parametrize("sql", [
+    # the same name bound by a relation around the clause, or naming its output, resolves there
+    "SELECT A.v FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x PATTERN (A B) "
+    "DEFINE A AS v > 0) AS m JOIN a ON m.x = a.x",
+    "SELECT A.x FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x PATTERN (A B) "
+    "DEFINE A AS v > 0) AS A",
+    "SELECT (SELECT max(A.v) FROM u A) FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x "
+    "PATTERN (A B) DEFINE A AS v > 0) AS m",
+])
+def test_pattern_variable_names_bound_around_the_clause_are_not_refused(sql):
+    sparkcep.transpile(sql)
+

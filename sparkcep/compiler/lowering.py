@@ -316,7 +316,8 @@ class Lowering:
                     f"{name}() is a value of the whole match; it cannot be used inside {what}",
                     inner,
                 )
-            if isinstance(inner, (exp.AggFunc, exp.Window)) or is_aggregate(inner):
+            target = inner.this if isinstance(inner, dx.RunningFinal) else inner  # RUNNING SUM(...)
+            if isinstance(target, (exp.AggFunc, exp.Window)) or is_aggregate(target):
                 raise self.scope.error(
                     "INVALID_NAVIGATION_NESTING",
                     f"{what} cannot contain an aggregate or window function",

@@ -157,7 +157,7 @@ def check_input_name_hidden(clause: dx.MatchRecognize, scope: Scope) -> None:
                 column,
             )
         raise scope.error(
-            "PATTERN_VARIABLE_NOT_VISIBLE",
+            "PATTERN_VARIABLE_OUTSIDE_MEASURES_OR_DEFINE",
             f"'{qualifier.name}' is {hidden[qualifier.name.lower()]} of MATCH_RECOGNIZE, visible only in its "
             f"MEASURES and DEFINE; compute the value as a measure (MEASURES LAST({qualifier.name}.x) "
             "AS x) and read the measure",

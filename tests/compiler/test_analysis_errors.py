@@ -93,6 +93,15 @@ CASES = [
     ("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
      query(define="B AS concat(A.s, B.s) = 'x'"), "concat", 1),
     ("UNSUPPORTED_QUALIFIED_NAME", query(measures="LAST(A.s.x) AS y"), "A.s.x", 1),
+    # ORDER BY sorts the input rows: no aggregate, window or row pattern function, no variable
+    ("INVALID_ORDER_BY", query(order="ORDER BY count(*)"), "count", 1),
+    # an aggregate under RUNNING/FINAL nested in another (was: "A.* is only valid inside COUNT")
+    ("INVALID_NAVIGATION_NESTING", query(measures="RUNNING SUM(RUNNING COUNT(A.*)) AS x"), "RUNNING COUNT", 1),
+    ("INVALID_NAVIGATION_NESTING", query(measures="LAST(FINAL MAX(A.v)) AS x"), "FINAL MAX", 1),
+    ("INVALID_ORDER_BY", query(order="ORDER BY id, CLASSIFIER() DESC"), "CLASSIFIER", 1),
+    ("INVALID_ORDER_BY", query(order="ORDER BY PREV(id)"), "PREV", 1),
+    ("INVALID_ORDER_BY", query(order="ORDER BY sum(id) OVER ()"), "sum(id) OVER", 1),
+    ("PATTERN_VARIABLE_OUTSIDE_MEASURES_OR_DEFINE", query(order="ORDER BY A.id"), "A.id", 1),
     ("NO_OUTPUT_COLUMNS", query(partition=""), "t MATCH_RECOGNIZE", 1),
     ("AFTER_MATCH_SKIP_WITH_SELECTION_STRATEGY",
      query(skip="AFTER MATCH SKIP PAST LAST ROW", strategy="SKIP TILL ANY MATCH"), "AFTER", 1),
@@ -266,7 +275,7 @@ def test_unsupported_dependent_expression_names_what_the_user_wrote(condition, w
 def test_pattern_variable_not_visible_outside_the_clause(sql, marker):
     with pytest.raises(AnalysisError) as caught:
         sparkcep.transpile(sql)
-    assert caught.value.code == "PATTERN_VARIABLE_NOT_VISIBLE", str(caught.value)
+    assert caught.value.code == "PATTERN_VARIABLE_OUTSIDE_MEASURES_OR_DEFINE", str(caught.value)
     assert (caught.value.line, caught.value.column) == line_and_column(sql, sql.index(marker))
 
 

@@ -84,6 +84,8 @@ CASES = [
      "  ORDER BY id MEASURES COUNT(*) AS n ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING PATTERN (A))",
      "`w`", 1),
     ("WINDOW_FUNCTION_NOT_SUPPORTED", INLINE.replace("count(*)", "ntile(2)"), "ntile", 1),
+    ("WINDOW_FUNCTION_NOT_SUPPORTED", INLINE.replace("count(*)", "first_value(v) IGNORE NULLS"),
+     "first_value", 1),
 ]
 
 
@@ -129,3 +131,12 @@ def test_prev_next_in_window_measures_compile():
                                        frame="ROWS BETWEEN CURRENT ROW AND 3 FOLLOWING"))
     (match,) = compiled.matches
     assert sorted(s for _, s in match.plan.spec.window.shifts) == [-1, 2]
+
+
+def test_value_functions_inline_with_respect_nulls():
+    """``nth_value(v, 2) RESPECT NULLS OVER (... PATTERN ...)`` parses (the null treatment comes
+    before OVER) and compiles as without it: the match's second row."""
+    plain = compile_statement(INLINE.replace("count(*)", "nth_value(v, 2)")).matches[0].plan.components
+    respect = compile_statement(INLINE.replace("count(*)", "nth_value(v, 2) RESPECT NULLS")).matches[0].plan.components
+    assert respect == plain and plain[0].offset == 1 and plain[0].from_start
+

@@ -305,6 +305,8 @@ def _compile_window(
         relation_sql=relation,
         order_columns=_order_columns(analysis),
         input_relation=parts[0], input_passed=parts[1], input_computed=parts[2],
+        catalyst_reason="a window with row pattern recognition (R020) searches a frame per row, "
+                        "which only the Python matcher's window mode does",
     )
     return (node, compiled), query
 

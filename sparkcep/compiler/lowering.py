@@ -71,6 +71,7 @@ GLUE: dict[type, str] = {
     exp.If: "if",
     exp.Case: "case",
     exp.Paren: "paren",
+    exp.Like: "like",
 }
 
 
@@ -557,18 +558,25 @@ class Lowering:
         if isinstance(node, exp.AggFunc) or is_aggregate(node):
             return self.define_aggregate(node)
         operator = GLUE.get(type(node))
+        if isinstance(node, exp.Like) and (
+                isinstance(node.expression, (exp.Any, exp.All))
+                or any(v for k, v in node.args.items() if k not in ("this", "expression", "negate"))):
+            operator = None  # LIKE ANY/ALL (...): not evaluated in Python
         if operator is None:
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
                 f"'{_written_name(node, self.scope.sql)}' cannot combine values from different rows of "
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
-                "NVL2, ABS, GREATEST, LEAST (apply other "
+                "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE (apply other "
                 "functions inside the navigation, e.g. LAST(f(A.x)) instead of f(LAST(A.x)))",
                 node,
             )
-        return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
-                          span=dialect.span(node))
+        lowered = p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
+                             span=dialect.span(node))
+        if isinstance(node, exp.Like) and node.args.get("negate"):  # a NOT LIKE b
+            return p.Operator("not", (lowered,), span=dialect.span(node))
+        return lowered
 
     def lower_operand(self, node: exp.Expression | list) -> p.Expression:
         if isinstance(node, list):

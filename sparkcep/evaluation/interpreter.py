@@ -274,6 +274,8 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
     if name == "abs":
         (arg,) = args
         return lambda ctx: None if (v := arg(ctx)) is None else abs(v)
+    if name == "like":
+        return _strict_binary(ops.like, *args)
     if name == "paren":
         return args[0]
     if name == "null_safe_eq":
@@ -473,6 +475,8 @@ def typed_function(operator: p.Operator):
         function = ops.negate(result, ansi)
     elif name == "abs":
         function = ops.absolute(result, ansi)
+    elif name == "like":
+        function = ops.like
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function

@@ -72,6 +72,8 @@ GLUE: dict[type, str] = {
     exp.Case: "case",
     exp.Paren: "paren",
     exp.Like: "like",
+    exp.Concat: "concat",
+    exp.DPipe: "concat",  # a || b is concat(a, b) in Spark
 }
 
 
@@ -568,7 +570,7 @@ class Lowering:
                 f"'{_written_name(node, self.scope.sql)}' cannot combine values from different rows of "
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
-                "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE (apply other "
+                "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE, concat, || (apply other "
                 "functions inside the navigation, e.g. LAST(f(A.x)) instead of f(LAST(A.x)))",
                 node,
             )
@@ -1090,6 +1092,8 @@ def _operands(node: exp.Expression) -> list:
     """Operands of a glue operator in the order ``sparkcep.evaluation`` expects."""
     if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
         return [node.this, *node.expressions]
+    if isinstance(node, exp.Concat):
+        return list(node.expressions)
     if isinstance(node, exp.In):
         return [node.this, list(node.expressions)]
     if isinstance(node, exp.Between):

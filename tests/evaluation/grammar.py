@@ -170,6 +170,8 @@ def strings(depth: int):
         leaf,
         st.tuples(sub, sub).map(lambda t: _join("coalesce({}, {})", *t)),
         st.tuples(sub, sub).map(lambda t: _join("nullif({}, {})", *t)),
+        st.tuples(sub, sub).map(lambda t: _join("concat({}, {})", *t)),
+        st.tuples(sub, sub).map(lambda t: _join("({} || {})", *t)),
         st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
     )
 

@@ -137,6 +137,10 @@ def check_input_name_hidden(clause: dx.MatchRecognize, scope: Scope) -> None:
         hidden.setdefault(name.lower(), "a pattern variable")
     for name in scope.subsets:
         hidden.setdefault(name.lower(), "a SUBSET name")
+    for measure in clause.args.get("measures") or []:  # a STRUCT measure's fields: up.x
+        alias = measure.args.get("alias")
+        if alias is not None and hidden.get(alias.name.lower()) != "input":
+            hidden.pop(alias.name.lower(), None)
     if output is not None:
         hidden.pop(output.lower(), None)  # the output table took the same name
     hidden = {name: what for name, what in hidden.items() if not _bound_around(select, name)}

@@ -287,6 +287,9 @@ def test_pattern_variable_not_visible_outside_the_clause(sql, marker):
     "DEFINE A AS v > 0) AS A",
     "SELECT (SELECT max(A.v) FROM u A) FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x "
     "PATTERN (A B) DEFINE A AS v > 0) AS m",
+    # a STRUCT measure named like a variable: a.x is its field
+    "SELECT a.x FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES named_struct('x', LAST(A.v)) AS a "
+    "PATTERN (A B) DEFINE A AS v > 0) AS m",
 ])
 def test_pattern_variable_names_bound_around_the_clause_are_not_refused(sql):
     sparkcep.transpile(sql)

@@ -849,6 +849,17 @@ class SparkCepParser(Spark.Parser):
         alias = bool(kwargs.get("alias", args[0] if args else False))
         if self._cep_pattern_window_ahead(alias):
             return self._cep_parse_pattern_window(this, alias)
+        if not alias and isinstance(this, exp.Expr) and self._curr and self._next \
+                and self._curr.text.upper() in ("IGNORE", "RESPECT") and self._next.text.upper() == "NULLS":
+            # first_value(x) RESPECT NULLS OVER (... PATTERN ...): the null treatment first
+            before = self._index
+            wrapped = self._parse_respect_or_ignore_nulls(this)
+            if wrapped is not this and self._cep_pattern_window_ahead(False):
+                start = (this.meta.get(RANGE_KEY) or (this.meta.get("start"),))[0]
+                if isinstance(start, int):
+                    record(wrapped, start, self._prev.end + 1)
+                return self._cep_parse_pattern_window(wrapped, False)
+            self._retreat(before)
         return super()._parse_window(this, *args, **kwargs)
 
     # -- row pattern recognition in a window (SQL:2016 feature R020) ---------------------------

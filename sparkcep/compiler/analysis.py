@@ -133,6 +133,7 @@ def analyze(node: dx.MatchRecognize, sql: str) -> Analysis:
     partition_by = _partition_by(node, scope)
     order = node.args.get("order")
     order_by = list(order.expressions) if order is not None else []
+    _check_order_by(order_by, scope)
     uncertain_time = node.args.get("uncertain_time")
     minimum_confidence, granularity = _uncertain_time(node, scope, definitions)
     within = node.args.get("within") if uncertain_time is not None else _within(node, scope, order_by)
@@ -532,6 +533,40 @@ def _collect_measures(node: dx.MatchRecognize, scope: Scope) -> list[tuple[str, 
         seen[key] = measure
         measures.append((alias.name, measure.this, measure))
     return measures
+
+
+# row pattern functions as the dialect parses them, and as plain calls where it does not
+_ROW_PATTERN_NODES = (dx.Navigation, dx.Classifier, dx.MatchNumber, dx.RunningFinal, dx.MatchStatus,
+                      dx.UncertainMatchFunction)
+_ROW_PATTERN_NAMES = {"PREV", "NEXT", "FIRST", "LAST", "CLASSIFIER", "MATCH_NUMBER"}
+
+
+def _check_order_by(order_by: list[exp.Expression], scope: Scope) -> None:
+    """The clause's ORDER BY sorts the input rows before any match exists (ISO/IEC 19075-5,
+    4.3): each row's own value, no aggregate, window function or row pattern function, no
+    pattern variable (Spark would refuse most of these in the rewritten text, without a
+    position in the user's; CLASSIFIER() there would sort by nothing)."""
+    stack = list(reversed(order_by))  # depth first, left to right: the first offender is reported
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (exp.Subquery, exp.Query)):
+            continue  # Spark's, as written
+        stack.extend(reversed(list(node.iter_expressions())))
+        name = node.name.upper() if isinstance(node, exp.Anonymous) else ""
+        if isinstance(node, _ROW_PATTERN_NODES) or name in _ROW_PATTERN_NAMES:
+            what = "a row pattern function"
+        elif isinstance(node, (exp.AggFunc, exp.Window)):
+            what = "an aggregate or window function"
+        elif isinstance(node, exp.Column) and node.args.get("table") is not None \
+                and scope.is_variable_or_subset(node.args["table"]):
+            raise scope.error(
+                "PATTERN_VARIABLE_OUTSIDE_MEASURES_OR_DEFINE",
+                "pattern variables can only qualify columns in MEASURES and DEFINE", node)
+        else:
+            continue
+        raise scope.error(
+            "INVALID_ORDER_BY",
+            f"ORDER BY sorts the input rows before matching: it cannot contain {what}", node)
 
 
 def _partition_by(node: dx.MatchRecognize, scope: Scope) -> list[exp.Expression]:

@@ -490,12 +490,23 @@ def _window_lines(clause: dx.MatchRecognize, text: str) -> list[str]:
     search = clause.args.get("search") or "INITIAL"
     starts = ("the match starts at the row" if search == "INITIAL" else
               "the match starts at the first row of the frame where one starts")
-    return [
+    lines = [
         "rows:       every input row once, with the measures and window functions of the match "
         "found in its frame (row pattern recognition in a window, SQL:2016 R020); NULL measures "
         "and an empty frame where none was found or an earlier match skipped the row",
         f"frame:      {_source(clause.args.get('frame'), text)}, {search}: {starts}",
     ]
+    select = clause.parent
+    while select is not None and not isinstance(select, exp.Select):
+        select = select.parent
+    if select is not None:
+        calls = sorted((called for _, window, called in window_.windows_of(select)[1]
+                        if window is clause and not isinstance(called, exp.Column)),
+                       key=lambda called: dialect.span(called)[0])
+        functions = [_source(called, text) for called in calls]
+        if functions:
+            lines.append(f"functions:  {', '.join(functions)}: over the rows of the row's match (its frame)")
+    return lines
 
 
 def explain_dot(text: str) -> str:

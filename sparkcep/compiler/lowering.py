@@ -19,6 +19,7 @@ combine values from different rows of the match.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from sqlglot import exp
@@ -70,6 +71,9 @@ GLUE: dict[type, str] = {
     exp.If: "if",
     exp.Case: "case",
     exp.Paren: "paren",
+    exp.Like: "like",
+    exp.Concat: "concat",
+    exp.DPipe: "concat",  # a || b is concat(a, b) in Spark
 }
 
 
@@ -158,6 +162,9 @@ class Lowering:
         self.spark_aggregates: dict[p.MatchRows, list[tuple]] = {}
         # the navigation calls rendered as lag/lead window functions (a stream refuses them)
         self.window_calls: list[exp.Expression] = []
+        # value column -> its physical offset (PREV k: -k, NEXT k: +k), for the MEASURES'
+        # PREV/NEXT (in a window the row it reads must lie in the frame: ``PatternWindow.shifts``)
+        self.physical_columns: dict[int, int] = {}
         # over a stream (None in a batch query): PREV(e, k) reads column ``shift_name(j)`` that
         # the ordering operator fills with e of the k-th row before (``runtime.streaming``); the
         # (e as SQL, k) of each j
@@ -243,6 +250,19 @@ class Lowering:
                 "INVALID_STAR_REFERENCE", f"{column.sql()} is only valid inside COUNT", column
             )
 
+    def reject_star_expansion(self, expression: exp.Expression) -> None:
+        """``e.*`` (a struct's fields as columns) in a measure or a DEFINE condition, each one
+        value: refused here at its position instead of Spark's unplaced "Can only star expand
+        struct data types" (or a list of columns where one value is needed)."""
+        for node in walk_outside_subqueries(expression):
+            if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Star):
+                raise self.scope.error(
+                    "INVALID_STAR_REFERENCE",
+                    f"{self.scope.sql[slice(*dialect.span(node))]} expands into several columns; a "
+                    "measure or a DEFINE condition is one value (read one field: e.x)",
+                    node,
+                )
+
     def final_of(self, node: exp.Expression) -> bool:
         return bool(isinstance(node, dx.RunningFinal) and node.args.get("final"))
 
@@ -299,7 +319,8 @@ class Lowering:
                     f"{name}() is a value of the whole match; it cannot be used inside {what}",
                     inner,
                 )
-            if isinstance(inner, (exp.AggFunc, exp.Window)) or is_aggregate(inner):
+            target = inner.this if isinstance(inner, dx.RunningFinal) else inner  # RUNNING SUM(...)
+            if isinstance(target, (exp.AggFunc, exp.Window)) or is_aggregate(target):
                 raise self.scope.error(
                     "INVALID_NAVIGATION_NESTING",
                     f"{what} cannot contain an aggregate or window function",
@@ -416,6 +437,7 @@ class Lowering:
     def lower_define(self, var: int, condition: exp.Expression) -> tuple[str | None, p.Expression | None]:
         """Split a DEFINE condition into a row-local SQL mask and a match-dependent condition."""
         self.current = var
+        self.reject_star_expansion(condition)
         for node in condition.walk():
             if isinstance(node, dx.RunningFinal) and node.args.get("final"):
                 raise self.scope.error(
@@ -538,18 +560,25 @@ class Lowering:
         if isinstance(node, exp.AggFunc) or is_aggregate(node):
             return self.define_aggregate(node)
         operator = GLUE.get(type(node))
+        if isinstance(node, exp.Like) and (
+                isinstance(node.expression, (exp.Any, exp.All))
+                or any(v for k, v in node.args.items() if k not in ("this", "expression", "negate"))):
+            operator = None  # LIKE ANY/ALL (...): not evaluated in Python
         if operator is None:
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                f"'{type(node).__name__.upper()}' cannot combine values from different rows of "
+                f"'{_written_name(node, self.scope.sql)}' cannot combine values from different rows of "
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
-                "NVL2, ABS, GREATEST, LEAST (apply other "
+                "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE, concat, || (apply other "
                 "functions inside the navigation, e.g. LAST(f(A.x)) instead of f(LAST(A.x)))",
                 node,
             )
-        return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
-                          span=dialect.span(node))
+        lowered = p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
+                             span=dialect.span(node))
+        if isinstance(node, exp.Like) and node.args.get("negate"):  # a NOT LIKE b
+            return p.Operator("not", (lowered,), span=dialect.span(node))
+        return lowered
 
     def lower_operand(self, node: exp.Expression | list) -> p.Expression:
         if isinstance(node, list):
@@ -779,6 +808,7 @@ class Lowering:
         """The Spark SQL of a measure over the function's output: the user's text with every
         match-dependent part replaced by a component column (appended to ``components``)."""
         self.current = None
+        self.reject_star_expansion(node)
         splicer = Splicer(self.scope.sql)
 
         def component(expression: p.Expression) -> str:
@@ -790,6 +820,9 @@ class Lowering:
             if is_subquery(n):
                 return  # evaluated by Spark over the function's output, as written
             final = one_row or self.final_of(n)
+            if n is node and is_match_frame_value(n):
+                splicer.replace(*dialect.span(n), component(self.match_frame_value(n)))
+                return
             if isinstance(n, dx.MatchStatus):  # WITH TIMED OUT MATCHES (analysis checked)
                 splicer.replace(*dialect.span(n), component(p.MatchStatus()))
                 return
@@ -839,6 +872,21 @@ class Lowering:
         start, end = dialect.span(node)
         return "(" + splicer.render(start, end) + ")"
 
+    def match_frame_value(self, node: exp.Expression) -> p.Navigation:
+        """``first_value(e)``, ``last_value(e)`` or ``nth_value(e, n)`` over a window with row
+        pattern recognition (R020): e at the first, last or n-th row of the row's match, its
+        window frame (ISO/IEC 19075-5, 6.5), NULL beyond it or where no match was found: the
+        FINAL navigation FIRST(e), LAST(e), FIRST(e, n - 1) over the match's rows (a qualified
+        column reads its variable's rows, as in SUM(A.x) OVER w)."""
+        what = f"{_written_name(node, self.scope.sql)}(...)"
+        argument = node.this
+        self.check_no_nested(argument, what, allow_logical=False)
+        sets = self.consistent_set(node, argument, what)
+        variables = next(iter(sets)) if sets else None
+        offset = int(node.args["offset"].this) - 1 if isinstance(node, exp.NthValue) else 0
+        return p.Navigation(variables, not isinstance(node, exp.LastValue), offset,
+                            self.value_column(argument), True)
+
     def measure_call(self, call: Call, final: bool) -> p.Expression:
         labelled = self.navigated_label(call, final)
         if labelled is not None:
@@ -874,6 +922,7 @@ class Lowering:
             from_start, offset = logical.name == "FIRST", logical.offset
             final = final or self.final_of(logical.node)
         column = self.values.add(self.render_call(call))
+        self.physical_columns[column] = call.offset if call.name == "NEXT" else -call.offset
         return p.Navigation(variables, from_start, offset, column, final)
 
 
@@ -934,6 +983,18 @@ def _python_aggregate_name(inner: exp.Expression, define: bool) -> str | None:
     return function
 
 
+MATCH_FRAME_VALUES = (exp.FirstValue, exp.LastValue, exp.NthValue)
+
+
+def is_match_frame_value(node: exp.Expression) -> bool:
+    """A value window function called over a window with row pattern recognition and compiled
+    as one of its measures (``compiler.window``): only there is such a call a measure's whole
+    expression with a window (or ``RESPECT NULLS``) around it; in MATCH_RECOGNIZE's MEASURES a
+    window function is refused and ``first_value(x)`` alone is Spark's aggregate."""
+    return isinstance(node, MATCH_FRAME_VALUES) and isinstance(
+        node.parent, (exp.Window, exp.RespectNulls, dx.PatternWindowCall))
+
+
 def is_aggregate(node: exp.Expression) -> bool:
     """An aggregate call sqlglot parses as an unknown function (``SPARK_AGGREGATE_NAMES``)."""
     return (isinstance(node, exp.Anonymous) and isinstance(node.this, str | exp.Identifier)
@@ -945,6 +1006,27 @@ def _function_name(node: exp.Expression, sql: str) -> str:
     start, end = dialect.span(node)
     text = sql[start:end]
     return text.split("(", 1)[0].strip() or type(node).__name__.upper()
+
+
+def _written_name(node: exp.Expression, sql: str) -> str:
+    """The operator or function of ``node`` as the user wrote it, for messages: sqlglot's class
+    names are not (``array_join`` parses as ArrayToString, ``||`` as DPipe, CAST as TryCast in
+    some dialects)."""
+    start, end = dialect.span(node)
+    left, right = node.args.get("this"), node.args.get("expression")
+    if isinstance(node, exp.Binary) and isinstance(left, exp.Expression) and isinstance(right, exp.Expression):
+        between = sql[dialect.span(left)[1]:dialect.span(right)[0]].strip()
+        while between.endswith("("):  # a parenthesised right operand
+            between = between[:-1].strip()
+        while between.startswith(")"):
+            between = between[1:].strip()
+        if between and between != ",":  # "," : a function call, regexp_like(a, b)
+            return " ".join(between.split())
+    written = re.match(r"\s*([A-Za-z_][\w.]*)\s*\(", sql[start:end])
+    if written:
+        return written.group(1)
+    word = re.match(r"\s*([A-Za-z_]\w*)", sql[start:end])
+    return word.group(1) if word else type(node).__name__.upper()
 
 
 # Expressions that are boolean whatever their operands (Spark checks the operands' types).
@@ -1010,6 +1092,8 @@ def _operands(node: exp.Expression) -> list:
     """Operands of a glue operator in the order ``sparkcep.evaluation`` expects."""
     if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
         return [node.this, *node.expressions]
+    if isinstance(node, exp.Concat):
+        return list(node.expressions)
     if isinstance(node, exp.In):
         return [node.this, list(node.expressions)]
     if isinstance(node, exp.Between):

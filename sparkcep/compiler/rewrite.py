@@ -268,8 +268,12 @@ def _compile_window(
         found = len(lowered.components) - 1
     matched = quote_identifier(component_name(found))
     spec = _match_spec(analysis, None, source_pattern)
+    # PREV/NEXT in MEASURES read NULL from rows outside the frame, as in DEFINE
+    shifts = tuple((k, lowered.physical_columns[c.column]) for k, c in enumerate(lowered.components)
+                   if isinstance(c, p.Navigation) and c.column in lowered.physical_columns)
     spec = dataclasses.replace(spec, window=PatternWindow(
-        seek=node.args.get("search") == "SEEK", following=following, edges=tuple(lowering)))
+        seek=node.args.get("search") == "SEEK", following=following, edges=tuple(lowering),
+        shifts=shifts))
     passing = dataclasses.replace(analysis, rows_per_match=RowsPerMatch.ALL_WITH_UNMATCHED)
     table_sql, value_columns, parts = _input_query(passing, lowered, None, sql, splicer, relation)
     plan = _match_plan(passing, spec, lowered, value_columns, None)
@@ -301,6 +305,8 @@ def _compile_window(
         relation_sql=relation,
         order_columns=_order_columns(analysis),
         input_relation=parts[0], input_passed=parts[1], input_computed=parts[2],
+        catalyst_reason="a window with row pattern recognition (R020) searches a frame per row, "
+                        "which only the Python matcher's window mode does",
     )
     return (node, compiled), query
 
@@ -511,6 +517,7 @@ class _Lowered:
     spark_aggregates: dict
     truth_columns: list
     truth_locals: list
+    physical_columns: dict = dataclasses.field(default_factory=dict)
 
 
 def _compile_clause(
@@ -742,7 +749,8 @@ def _lower_expressions(
         # this column (``runtime.streaming``); the statement's projection does not show it
         components.append(p.MatchNumber())
     lowered = _Lowered(masks, conditions, components, measure_sql, values,
-                       lowering.spark_aggregates, lowering.truth_columns, lowering.truth_locals)
+                       lowering.spark_aggregates, lowering.truth_columns, lowering.truth_locals,
+                       lowering.physical_columns)
     return lowered, source_pattern, lowering.window_calls, lowering.shifts or []
 
 

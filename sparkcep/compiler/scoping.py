@@ -119,29 +119,52 @@ def _relation_names(select: exp.Select) -> set[str]:
 
 
 def check_input_name_hidden(clause: dx.MatchRecognize, scope: Scope) -> None:
-    """Refuse a reference to the input table's name in the query around the clause."""
-    hidden = _relation_name(clause.this)
-    if hidden is None:
-        return
+    """Refuse a reference to the input table's name, or to a pattern variable or SUBSET name,
+    in the query around the clause: neither is visible there (ISO/IEC 19075-5, 4.4: pattern
+    variables are in scope only in MEASURES and DEFINE), and Spark would report the unresolved
+    name without a position in the user's text (``A.*``: "Can only star expand ...")."""
     output = _relation_name(clause)
-    if output is not None and output.lower() == hidden.lower():
-        return  # the output table took the same name
     select = clause.parent
     while select is not None and not isinstance(select, exp.Select):
         select = select.parent
-    if select is None or _bound_around(select, hidden):
-        return  # another relation of the same FROM, or of an enclosing query, has that name
+    if select is None:
+        return
+    hidden: dict[str, str] = {}  # lower-case name -> what it names
+    table = _relation_name(clause.this)
+    if table is not None:
+        hidden[table.lower()] = "input"
+    for name in scope.variables:
+        hidden.setdefault(name.lower(), "a pattern variable")
+    for name in scope.subsets:
+        hidden.setdefault(name.lower(), "a SUBSET name")
+    for measure in clause.args.get("measures") or []:  # a STRUCT measure's fields: up.x
+        alias = measure.args.get("alias")
+        if alias is not None and hidden.get(alias.name.lower()) != "input":
+            hidden.pop(alias.name.lower(), None)
+    if output is not None:
+        hidden.pop(output.lower(), None)  # the output table took the same name
+    hidden = {name: what for name, what in hidden.items() if not _bound_around(select, name)}
+    if not hidden:
+        return  # (a name another relation of the same FROM, or of an enclosing query, binds)
     for column in select.find_all(exp.Column):
-        table = column.args.get("table")
-        if table is None or table.name.lower() != hidden.lower() or _in_a_clause(column, select):
+        qualifier = column.args.get("table")
+        if qualifier is None or qualifier.name.lower() not in hidden or _in_a_clause(column, select):
             continue
-        if column.args.get("db") is not None or _bound_inside(column, select, table.name):
+        if column.args.get("db") is not None or _bound_inside(column, select, qualifier.name):
             continue
         named = f"name the output table (MATCH_RECOGNIZE (...) AS {output or 'M'})"
+        if hidden[qualifier.name.lower()] == "input":
+            raise scope.error(
+                "INPUT_TABLE_NOT_VISIBLE",
+                f"'{qualifier.name}' names the input of MATCH_RECOGNIZE, which is not visible "
+                f"outside the clause; {named} and qualify with that name",
+                column,
+            )
         raise scope.error(
-            "INPUT_TABLE_NOT_VISIBLE",
-            f"'{table.name}' names the input of MATCH_RECOGNIZE, which is not visible outside "
-            f"the clause; {named} and qualify with that name",
+            "PATTERN_VARIABLE_OUTSIDE_MEASURES_OR_DEFINE",
+            f"'{qualifier.name}' is {hidden[qualifier.name.lower()]} of MATCH_RECOGNIZE, visible only in its "
+            f"MEASURES and DEFINE; compute the value as a measure (MEASURES LAST({qualifier.name}.x) "
+            "AS x) and read the measure",
             column,
         )
 

@@ -24,12 +24,15 @@ from sqlglot import exp
 from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.compiler.splice import Splicer, depth, quote_identifier
-from sparkcep.errors import AnalysisError
+from sparkcep.errors import AnalysisError, line_and_column
 
 PREFIX = "__sparkcepw"  # not "__sparkcep_": a later window passes these columns on
 
 #: the aggregate window functions computed over the rows of a row's match
 WINDOW_AGGREGATES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
+#: the value window functions computed over the rows of a row's match (its reduced frame):
+#: the value at its first, last or n-th row (``lowering.MATCH_FRAME_VALUES``)
+WINDOW_VALUES = (exp.FirstValue, exp.LastValue, exp.NthValue)
 
 
 def error(code: str, message: str, node: exp.Expression, sql: str) -> AnalysisError:
@@ -90,12 +93,24 @@ def check_window(window: dx.RowPatternWindow, sql: str) -> None:
         if node is not window:
             raise error("NESTED_PATTERN_RECOGNITION", "row pattern recognition cannot be nested in another",
                         node, sql)
-    for measure in window.args.get("measures") or []:
-        for nav in measure.find_all(dx.Navigation):
-            if nav.args["kind"] in ("PREV", "NEXT"):
-                raise error("WINDOW_PATTERN_NAVIGATION",
-                            f"{nav.args['kind']} in a window's MEASURES is not supported yet (use "
-                            "FIRST/LAST, or compute the value in DEFINE's row)", nav, sql)
+
+
+def check_window_names(select: exp.Select, sql: str) -> None:
+    """ISO/IEC 9075-2, 7.11 (<window clause>), Syntax Rule 2: the names of a WINDOW clause's
+    windows are distinct. Spark compares identifiers case-insensitively, so ``w`` and ``W`` (or
+    a pattern window and a plain one of the same name) are one name defined twice; refused at
+    the second definition rather than letting one of them silently win."""
+    seen: dict[str, exp.Identifier] = {}
+    for window in select.args.get("windows") or []:
+        name = window.args.get("name") if isinstance(window, dx.RowPatternWindow) else window.this
+        if not isinstance(name, exp.Identifier):
+            continue
+        first = seen.setdefault(name.name.lower(), name)
+        if first is not name:
+            line, column = line_and_column(sql, dialect.span(first)[0])
+            raise error("DUPLICATE_WINDOW_NAME",
+                        f"the window '{name.name}' is already defined in this WINDOW clause (line "
+                        f"{line}, column {column}); give each window its own name", name, sql)
 
 
 def windows_of(select: exp.Select) -> tuple[list[dx.RowPatternWindow], list]:
@@ -164,7 +179,30 @@ def rewrite_windows(tree: exp.Expression, sql: str, splicer: Splicer, compile_wi
     return compiled
 
 
+def _value_function(called: exp.Expression, sql: str) -> exp.Expression | None:
+    """first_value, last_value or nth_value called over a pattern window (``RESPECT NULLS``,
+    Spark's default, allowed): the call; None for any other function. IGNORE NULLS and an
+    nth_value position that is not a positive integer literal are refused."""
+    if isinstance(called, exp.IgnoreNulls) and isinstance(called.this, WINDOW_VALUES):
+        raise error("WINDOW_FUNCTION_NOT_SUPPORTED",
+                    "IGNORE NULLS is not supported over a window with row pattern recognition yet: "
+                    "first_value, last_value and nth_value read the match's rows as they are "
+                    "(RESPECT NULLS)", called, sql)
+    target = called.this if isinstance(called, exp.RespectNulls) else called
+    if not isinstance(target, WINDOW_VALUES):
+        return None
+    if isinstance(target, exp.NthValue):
+        offset = target.args.get("offset")
+        if not (isinstance(offset, exp.Literal) and not offset.is_string and offset.this.isdigit()
+                and int(offset.this) > 0):
+            raise error("WINDOW_NTH_VALUE_POSITION",
+                        "the position of nth_value must be a positive integer literal (1 is the "
+                        "match's first row)", offset, sql)
+    return target
+
+
 def _rewrite_select(select: exp.Select, sql: str, splicer: Splicer, compile_window) -> list:
+    check_window_names(select, sql)
     windows, calls = windows_of(select)
     source = select.args.get("from_") or select.args.get("from")
     if source is None:
@@ -193,13 +231,14 @@ def _rewrite_select(select: exp.Select, sql: str, splicer: Splicer, compile_wind
                             called, sql)
             column = column_name(use.index, f"m_{called.name.lower()}")
             use.measures[called.name.lower()] = column
-        elif isinstance(called, WINDOW_AGGREGATES):
+        elif isinstance(called, WINDOW_AGGREGATES) or _value_function(called, sql) is not None:
             column = column_name(use.index, f"f{len(use.functions)}")
-            use.functions.append((called, column))
+            use.functions.append((_value_function(called, sql) or called, column))  # RESPECT NULLS off
         else:
             raise error("WINDOW_FUNCTION_NOT_SUPPORTED",
                         "over a window with row pattern recognition, sparkcep computes a measure "
-                        "(m OVER w) or COUNT, SUM, AVG, MIN, MAX over the match", called, sql)
+                        "(m OVER w), COUNT, SUM, AVG, MIN, MAX, first_value, last_value or nth_value "
+                        "over the match", called, sql)
         replacements.append((node, column))
 
     relation = source.this

@@ -48,11 +48,15 @@ class PatternWindow:
             row-local condition is mask row ``mask`` of the ``RowBlock`` (rows past the
             variables' own). Where ``before``/``after`` reach the largest offset, no NULL is
             needed there and the entry stands for "at least this far".
+        shifts: the MEASURES' physical navigations, ``(component, offset)``: the navigation
+            component (``MatchPlan.components``) reads a value shifted by ``offset`` rows (PREV k:
+            -k, NEXT k: +k), which is NULL when the row it comes from lies outside the frame.
     """
 
     seek: bool = False
     following: int | None = None
     edges: tuple[tuple[int, int, int, int], ...] = ()
+    shifts: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

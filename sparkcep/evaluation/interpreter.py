@@ -274,6 +274,10 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
     if name == "abs":
         (arg,) = args
         return lambda ctx: None if (v := arg(ctx)) is None else abs(v)
+    if name == "like":
+        return _strict_binary(ops.like, *args)
+    if name == "concat":
+        return _concat(args)
     if name == "paren":
         return args[0]
     if name == "null_safe_eq":
@@ -452,6 +456,21 @@ def _strict_binary(function, left: Evaluator, right: Evaluator) -> Evaluator:
     return evaluate
 
 
+def _concat(args: list[Evaluator]) -> Evaluator:
+    """Spark's concat (and ||) of strings: NULL if any operand is NULL, left to right."""
+
+    def concat(ctx):
+        parts = []
+        for arg in args:
+            value = arg(ctx)
+            if value is None:
+                return None
+            parts.append(value)
+        return "".join(parts)
+
+    return concat
+
+
 def _strict_unary(function, arg: Evaluator) -> Evaluator:
     return lambda ctx: None if (v := arg(ctx)) is None else function(v)
 
@@ -473,6 +492,8 @@ def typed_function(operator: p.Operator):
         function = ops.negate(result, ansi)
     elif name == "abs":
         function = ops.absolute(result, ansi)
+    elif name == "like":
+        function = ops.like
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
@@ -526,6 +547,8 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return lambda ctx: arg(ctx) is wanted
     if name == "coalesce":
         return _coalesce(args)
+    if name == "concat":
+        return _concat(args)
     if name in ("greatest", "least"):
         pick = max if name == "greatest" else min
         key = ops.nan_aware_key if operand is not None and operand.fractional else None

@@ -300,3 +300,38 @@ def absolute(t: SqlType, ansi: bool):
     if t.decimal:
         return _EXACT.abs
     return abs
+
+
+@_lru_cache(maxsize=256)
+def like_regex(pattern: str):
+    """Spark's LIKE pattern as a Python regular expression, by Spark's rules
+    (``StringUtils.escapeLikeRegex`` with the default escape ``\\``): ``_`` one character,
+    ``%`` any characters (newlines too), ``\\`` before ``_``, ``%`` or ``\\`` that character
+    itself, ``\\`` before anything else or at the end an error; the whole value must match."""
+    import re
+
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 == len(pattern):
+                raise _error("INVALID_LIKE_PATTERN",
+                             f"the escape character is not allowed to end the LIKE pattern '{pattern}'")
+            following = pattern[i + 1]
+            if following not in "_%\\":
+                raise _error("INVALID_LIKE_PATTERN",
+                             f"the escape character is not allowed to precede '{following}' in the "
+                             f"LIKE pattern '{pattern}'")
+            out.append(re.escape(following))
+            i += 2
+            continue
+        out.append("." if c == "_" else ".*" if c == "%" else re.escape(c))
+        i += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+def like(value: str, pattern: str) -> bool:
+    """``value LIKE pattern`` of two non-NULL strings, as Spark (UTF8_BINARY: case-sensitive)."""
+    return like_regex(pattern).fullmatch(value) is not None
+

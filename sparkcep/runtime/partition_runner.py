@@ -173,17 +173,27 @@ class PartitionRunner:
         the two apart, is NULL)."""
         take: list[int] = []
         values: list[list] = [[] for _ in self.components]
+        window = self.plan.spec.window
+        shifts = dict(window.shifts)
         for event in events:
             matched = isinstance(event, Match)
             match = event if matched else Match(0, event.row, (), ())
-            take.append(event.anchor if matched else event.row)
+            anchor = event.anchor if matched else event.row
+            take.append(anchor)
             view = MatchView(match, self.buffer.read)
             view.at(len(match.rows))
             for k, column in enumerate(values):
                 if not matched and isinstance(self.plan.components[k], MatchNumber):
                     column.append(None)
-                else:
-                    column.append(self._evaluate(k, view))
+                    continue
+                value = self._evaluate(k, view)
+                if k in shifts and value is not None:
+                    # PREV/NEXT: the value comes from row ``value + shift``; outside the frame
+                    # [anchor, anchor + following] it is NULL (ISO/IEC 19075-5, 6)
+                    source = value + shifts[k]
+                    if source < anchor or (window.following is not None and source > anchor + window.following):
+                        value = None
+                column.append(value)
         return self._batch(take, values)
 
     #: the largest MATCH_NUMBER the engine reported so far, empty matches an OMIT EMPTY MATCHES

@@ -85,10 +85,23 @@ CASES = [
     ("UNSUPPORTED_AGGREGATE", query(define="A AS count_if(CLASSIFIER()) > 0"), "count_if", 1),
     ("UNSUPPORTED_AGGREGATE", query(define="A AS percentile(A.v, 0.5) > 1"), "percentile", 1),
     ("INVALID_STAR_REFERENCE", query(measures="SUM(A.*) AS s"), "A.*", 1),
+    # a struct's star expansion is several columns, a measure or condition one value (was
+    # Spark's unplaced "Can only star expand struct data types")
+    ("INVALID_STAR_REFERENCE", query(measures="LAST(A.s).* AS s"), "LAST(A.s).*", 1),
+    ("INVALID_STAR_REFERENCE", query(define="A AS v > 0, B AS (LAST(A.s)).* IS NULL"), "(LAST(A.s)).*", 1),
     ("NAVIGATION_REQUIRES_ORDER_BY", query(order="", define="A AS v > PREV(v)"), "PREV", 1),
     ("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-     query(define="B AS concat(A.s, B.s) = 'x'"), "concat", 1),
+     query(define="B AS upper(concat(A.s, B.s)) = 'X'"), "upper", 1),
     ("UNSUPPORTED_QUALIFIED_NAME", query(measures="LAST(A.s.x) AS y"), "A.s.x", 1),
+    # ORDER BY sorts the input rows: no aggregate, window or row pattern function, no variable
+    ("INVALID_ORDER_BY", query(order="ORDER BY count(*)"), "count", 1),
+    # an aggregate under RUNNING/FINAL nested in another (was: "A.* is only valid inside COUNT")
+    ("INVALID_NAVIGATION_NESTING", query(measures="RUNNING SUM(RUNNING COUNT(A.*)) AS x"), "RUNNING COUNT", 1),
+    ("INVALID_NAVIGATION_NESTING", query(measures="LAST(FINAL MAX(A.v)) AS x"), "FINAL MAX", 1),
+    ("INVALID_ORDER_BY", query(order="ORDER BY id, CLASSIFIER() DESC"), "CLASSIFIER", 1),
+    ("INVALID_ORDER_BY", query(order="ORDER BY PREV(id)"), "PREV", 1),
+    ("INVALID_ORDER_BY", query(order="ORDER BY sum(id) OVER ()"), "sum(id) OVER", 1),
+    ("PATTERN_VARIABLE_OUTSIDE_MEASURES_OR_DEFINE", query(order="ORDER BY A.id"), "A.id", 1),
     ("NO_OUTPUT_COLUMNS", query(partition=""), "t MATCH_RECOGNIZE", 1),
     ("AFTER_MATCH_SKIP_WITH_SELECTION_STRATEGY",
      query(skip="AFTER MATCH SKIP PAST LAST ROW", strategy="SKIP TILL ANY MATCH"), "AFTER", 1),
@@ -230,3 +243,54 @@ def test_errors_are_typed():
     assert issubclass(AnalysisError, SparkCepError)
     with pytest.raises(AnalysisError):
         sparkcep.transpile(query(measures="LAST(C.v) AS x"))
+
+
+@pytest.mark.parametrize(("condition", "written"), [
+    ("array_join(array(A.s, B.s), ',') = 'a,b'", "array_join"),  # sqlglot: ArrayToString
+    ("(A.v & B.v) > 0", "&"),  # sqlglot: BitwiseAnd
+    ("(A.v) & (B.v) > 0", "&"),
+    ("regexp_like(A.s, B.s)", "regexp_like"),  # a Binary in sqlglot, written as a call
+    ("B.s ILIKE A.s", "ILIKE"),
+    ("Upper(A.s || B.s) = 'X'", "Upper"),
+])
+def test_unsupported_dependent_expression_names_what_the_user_wrote(condition, written):
+    """The message names the operator or function as written, never sqlglot's class name."""
+    sql = query(define=f"A AS v > 0, B AS {condition}")
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.transpile(sql)
+    assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert str(caught.value).splitlines()[0].split("] ", 1)[1].startswith(f"'{written}' cannot combine")
+
+
+@pytest.mark.parametrize(("sql", "marker"), [
+    # a pattern variable or SUBSET name is not visible around the clause (was Spark's unplaced
+    # unresolved-name error, "Can only star expand struct data types" for A.*)
+    ("SELECT A.*\nFROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x PATTERN (A B) "
+     "DEFINE A AS v > 0) AS m", "A.*"),
+    ("SELECT m.x,\n  u.v FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(U.v) AS x PATTERN (A B) "
+     "SUBSET U = (A, B) DEFINE A AS v > 0) AS m", "u.v"),
+    ("SELECT x FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x PATTERN (A B) "
+     "DEFINE A AS v > 0) AS m\nWHERE b.v > 1", "b.v"),
+])
+def test_pattern_variable_not_visible_outside_the_clause(sql, marker):
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.transpile(sql)
+    assert caught.value.code == "PATTERN_VARIABLE_OUTSIDE_MEASURES_OR_DEFINE", str(caught.value)
+    assert (caught.value.line, caught.value.column) == line_and_column(sql, sql.index(marker))
+
+
+@pytest.mark.parametrize("sql", [
+    # the same name bound by a relation around the clause, or naming its output, resolves there
+    "SELECT A.v FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x PATTERN (A B) "
+    "DEFINE A AS v > 0) AS m JOIN a ON m.x = a.x",
+    "SELECT A.x FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x PATTERN (A B) "
+    "DEFINE A AS v > 0) AS A",
+    "SELECT (SELECT max(A.v) FROM u A) FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES LAST(A.v) AS x "
+    "PATTERN (A B) DEFINE A AS v > 0) AS m",
+    # a STRUCT measure named like a variable: a.x is its field
+    "SELECT a.x FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES named_struct('x', LAST(A.v)) AS a "
+    "PATTERN (A B) DEFINE A AS v > 0) AS m",
+])
+def test_pattern_variable_names_bound_around_the_clause_are_not_refused(sql):
+    sparkcep.transpile(sql)
+

@@ -63,13 +63,29 @@ CASES = [
     ("WINDOW_MEASURE_UNKNOWN", query(select="id, m OVER w AS m"), "m OVER", 1),
     ("WINDOW_FUNCTION_NOT_SUPPORTED", query(select="id, rank() OVER w AS r"), "rank()", 1),
     ("WINDOW_FUNCTION_NOT_SUPPORTED", query(select="id, lag(v) OVER w AS r"), "lag(v)", 1),
+    ("WINDOW_FUNCTION_NOT_SUPPORTED", query(select="id, first_value(v) IGNORE NULLS OVER w AS r"),
+     "first_value", 1),
+    ("WINDOW_FUNCTION_NOT_SUPPORTED", query(select="id, last_value(v, true) OVER w AS r"), "last_value", 1),
+    ("WINDOW_NTH_VALUE_POSITION", query(select="id, nth_value(v, 0) OVER w AS r"), "0)", 1),
+    ("WINDOW_NTH_VALUE_POSITION", query(select="id,\n  nth_value(v, id) OVER w AS r"), "id) OVER", 1),
+    ("INCONSISTENT_VARIABLE_REFERENCES", query(select="id, first_value(A.v + B.v) OVER w AS r"),
+     "first_value", 1),
     # sparkcep's limits: the query around the window, navigation
     ("WINDOW_PATTERN_UNSUPPORTED_QUERY", query(after_from=" JOIN u ON t.id = u.id"), "u ON", 1),
     ("WINDOW_PATTERN_UNSUPPORTED_QUERY", query(select="p, max(n OVER w)", after_from=" GROUP BY p"), "p\n", 1),
-    ("WINDOW_PATTERN_NAVIGATION", query(measures="PREV(A.v) AS n"), "PREV(A.v)", 1),
     ("WINDOW_PATTERN_NAVIGATION", query(define="A AS v > 0, B AS B.v > PREV(A.v)"), "B.v > PREV", 1),
     ("WINDOW_PATTERN_FRAME", INLINE.replace("CURRENT ROW AND 2", "2 PRECEDING AND 2"), "ROWS", 1),
+    # a window name defined twice in one WINDOW clause (ISO/IEC 9075-2, 7.11, SR 2); Spark's
+    # names are case-insensitive, and a plain window's name counts too
+    ("DUPLICATE_WINDOW_NAME", query() + ",\n  w AS (PARTITION BY p ORDER BY id ROWS BETWEEN CURRENT ROW "
+     "AND UNBOUNDED FOLLOWING PATTERN (A+) DEFINE A AS v > 1)", "w AS (PARTITION BY p ORDER BY id ROWS", 1),
+    ("DUPLICATE_WINDOW_NAME", query() + ", W AS (ORDER BY id)", "W AS", 1),
+    ("DUPLICATE_WINDOW_NAME", "SELECT id, n OVER w AS n\nFROM t\nWINDOW w AS (ORDER BY id), `w` AS (\n"
+     "  ORDER BY id MEASURES COUNT(*) AS n ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING PATTERN (A))",
+     "`w`", 1),
     ("WINDOW_FUNCTION_NOT_SUPPORTED", INLINE.replace("count(*)", "ntile(2)"), "ntile", 1),
+    ("WINDOW_FUNCTION_NOT_SUPPORTED", INLINE.replace("count(*)", "first_value(v) IGNORE NULLS"),
+     "first_value", 1),
 ]
 
 
@@ -103,3 +119,24 @@ def test_stream_refused_at_the_window():
     assert error.code == "WINDOW_PATTERN_STREAM"
     assert (error.line, error.column) == _position(sql, "w AS (", 1)
     assert str(error).splitlines()[-1].startswith(" " * (error.column - 1) + "^")
+
+
+def test_prev_next_in_window_measures_compile():
+    """PREV/NEXT in a window's MEASURES (refused before): each becomes a navigation whose value
+    the runtime reads only from the frame (``PatternWindow.shifts``; the values are checked in
+    tests/matcher/test_window_differential.py and tests/conformance/test_window_navigation_spark.py)."""
+    compiled = compile_statement(query(measures="PREV(A.v) AS n, NEXT(LAST(B.v), 2) AS m, "
+                                                "PREV(CLASSIFIER()) AS c",
+                                       select="id, n OVER w AS n, m OVER w AS m, c OVER w AS c",
+                                       frame="ROWS BETWEEN CURRENT ROW AND 3 FOLLOWING"))
+    (match,) = compiled.matches
+    assert sorted(s for _, s in match.plan.spec.window.shifts) == [-1, 2]
+
+
+def test_value_functions_inline_with_respect_nulls():
+    """``nth_value(v, 2) RESPECT NULLS OVER (... PATTERN ...)`` parses (the null treatment comes
+    before OVER) and compiles as without it: the match's second row."""
+    plain = compile_statement(INLINE.replace("count(*)", "nth_value(v, 2)")).matches[0].plan.components
+    respect = compile_statement(INLINE.replace("count(*)", "nth_value(v, 2) RESPECT NULLS")).matches[0].plan.components
+    assert respect == plain and plain[0].offset == 1 and plain[0].from_start
+

@@ -32,3 +32,13 @@ def test_star_leaves_out_the_window_columns():
     head = compile_statement(sql).sql.split(" FROM (")[0]
     assert head == ("SELECT * EXCEPT (`__sparkcepw0_m_n`), t.* EXCEPT (`__sparkcepw0_m_n`), "
                     "* EXCEPT (v, `__sparkcepw0_m_n`), `__sparkcepw0_m_n` AS n")
+
+
+def test_explain_lists_the_window_functions_and_why_python():
+    sql = (f"SELECT n OVER w AS n, first_value(v) OVER w AS f, nth_value(v, 2) OVER w AS s, "
+           f"count(*) OVER w AS c FROM t WINDOW w AS {WINDOW}")
+    text = explain_statement(sql)
+    assert "functions:  first_value(v), nth_value(v, 2), count(*): over the rows of the row's match" in text
+    path = next(line for line in text.splitlines() if line.startswith("path:"))
+    assert path.endswith("which only the Python matcher's window mode does")  # was an empty reason
+

@@ -170,6 +170,8 @@ def strings(depth: int):
         leaf,
         st.tuples(sub, sub).map(lambda t: _join("coalesce({}, {})", *t)),
         st.tuples(sub, sub).map(lambda t: _join("nullif({}, {})", *t)),
+        st.tuples(sub, sub).map(lambda t: _join("concat({}, {})", *t)),
+        st.tuples(sub, sub).map(lambda t: _join("({} || {})", *t)),
         st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
     )
 
@@ -206,6 +208,7 @@ def booleans(depth: int):
         st.tuples(n, n).map(lambda x: _join("({} IS NOT DISTINCT FROM {})", *x)),
         st.tuples(s, st.sampled_from(["'1%'", "'%b%'", "'_'", "'x\\\\%y'"])).map(
             lambda x: _join("({} LIKE " + x[1] + ")", x[0])),
+        st.tuples(s, s).map(lambda x: _join("({} LIKE {})", *x)),  # a pattern from a row
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
     ]

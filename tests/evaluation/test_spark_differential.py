@@ -159,3 +159,40 @@ def test_corpus_agrees_with_spark_and_with_the_recording(session):
                     stale.append(f"{case.qualified} row {r}: Spark now {now!r}, recorded {then!r}")
     assert not stale, "rerun tests/evaluation/record_spark_answers.py:\n" + "\n".join(stale[:20])
     assert {case.qualified for case in batch.cases} == {q for q, _ in share} & set(answers)
+
+
+# LIKE and concat/|| between rows of a match (issue 23: Spark functions combining rows in
+# DEFINE): patterns
+# with every wildcard and escape, regular-expression characters, newlines, NULL; invalid escapes
+# must raise on both sides.
+LIKE_VALUES = ["abc", "a_c", "a%c", "a.c", "a*c", "a\\c", "a\\%", "%", "_", "", "A\nC", "é日本", "(a)", None]
+LIKE_PATTERNS = ["a%", "%c", "a_c", "_%_", "%", "", "a.c", "a*c", "a\\%", "a\\_c", "a\\\\c", "a\\", "a\\b",
+                 "(a)", "A_C", "%\n%", "é%", None]
+
+
+def _string_sql(value):
+    if value is None:
+        return "CAST(NULL AS STRING)"
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
+def test_like_between_rows_agrees_with_spark(session):
+    spark, semantics = session
+    pairs = [(v, p) for v in LIKE_VALUES for p in LIKE_PATTERNS]
+    rows = " UNION ALL ".join(f"SELECT {r} AS r, {_string_sql(v)} AS s1, {_string_sql(p)} AS s2"
+                              for r, (v, p) in enumerate(pairs))
+    _view(spark, rows, "sparkcep_like")
+    expressions = [("(A.s1 LIKE B.s2)", "(s1 LIKE s2)"), ("(A.s1 NOT LIKE B.s2)", "(s1 NOT LIKE s2)"),
+                   ("(coalesce(A.s1, B.s2) LIKE 'a%')", "(coalesce(s1, s2) LIKE 'a%')"),
+                   ("concat(A.s1, B.s2, 'x')", "concat(s1, s2, 'x')"), ("(A.s1 || B.s2)", "(s1 || s2)"),
+                   ("(concat(A.s1, '%') LIKE B.s2)", "(concat(s1, '%') LIKE s2)")]
+    tally = Tally()
+    batch = answer(spark, "sparkcep_like", len(pairs), expressions, semantics, error_cells=ERROR_CELLS,
+                   rng=random.Random(SEED))
+    tally.add(batch, semantics, len(pairs))
+    tally.report(f"LIKE, ANSI={semantics.ansi}")
+    assert not tally.disagreements
+    assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
+    assert tally.both_failed >= ERROR_CELLS  # 'a\' and 'a\b' (a sample): Spark raises too
+    assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases

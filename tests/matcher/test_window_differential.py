@@ -171,3 +171,190 @@ def test_window_rows_in_order_one_event_each():
              getattr(e, "rows", None)) for e in events] == [
         ("Match", 0, (0, 1, 2)), ("UnmatchedRow", 1, None), ("UnmatchedRow", 2, None),
         ("Match", 3, (3, 4)), ("UnmatchedRow", 4, None), ("UnmatchedRow", 5, None)]
+
+
+# ---------------------------------------------------------------------------------------------
+# first_value / last_value / nth_value over the match (ISO/IEC 19075-5, 6.5)
+# ---------------------------------------------------------------------------------------------
+
+VALUE_FUNCTIONS = ("first_value(x)", "last_value(x)", "nth_value(x, 1)", "nth_value(x, 2)",
+                   "nth_value(x, 4)")
+
+
+def _compiled_value_functions():
+    """The plan components the compiler produces for VALUE_FUNCTIONS over a pattern window, in
+    VALUE_FUNCTIONS' order (read back from the generated SQL: select item -> window column ->
+    component column)."""
+    import re
+
+    from sparkcep.compiler.rewrite import compile_statement
+
+    items = ", ".join(f"{f} OVER w AS out{i}" for i, f in enumerate(VALUE_FUNCTIONS))
+    compiled = compile_statement(
+        f"SELECT {items} FROM t WINDOW w AS (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED "
+        "FOLLOWING PATTERN (A) DEFINE A AS x > 0)")
+    (match,) = compiled.matches
+    component_of = {w: int(c) for c, w in re.findall(r"\(`__sparkcep_c(\d+)`\) AS `(__sparkcepw0_f\d+)`",
+                                                      compiled.sql)}
+    window_of = {int(i): w for w, i in re.findall(r"`(__sparkcepw0_f\d+)` AS out(\d+)", compiled.sql)}
+    assert match.plan.value_columns and len(window_of) == len(VALUE_FUNCTIONS)
+    return tuple(match.plan.components[component_of[window_of[i]]] for i in range(len(VALUE_FUNCTIONS)))
+
+
+def _value_function_oracle(events, x):
+    """The functions' values per row, from the window oracle's matches: the reduced frame is the
+    match's rows in order (empty for an empty match, a row without a match or a skipped row)."""
+    out = []
+    for event in events:
+        rows = list(getattr(event, "rows", ()))
+        values = [x[r] for r in rows]
+        nth = [values[k - 1] if len(values) >= k else None for k in (1, 2, 4)]
+        out.append([values[0] if values else None, values[-1] if values else None, *nth])
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_cases())
+def test_value_functions_over_the_match_against_oracle(case):
+    import pyarrow as pa
+
+    from sparkcep.plan import expressions as p
+    from sparkcep.plan.match_plan import MatchPlan
+    from sparkcep.runtime.partition_runner import PartitionRunner
+
+    spec, _, masks, _, cuts = case  # row-local masks only: the matcher's conditions are tested above
+    try:
+        events, code = window_oracle(spec, {}, masks)
+    except OracleTooBig:
+        assume(False)
+    assume(code is None)
+    n = masks.shape[1]
+    rng = np.random.default_rng(n * 7919 + int(masks.sum()))
+    x = [None if rng.random() < 0.2 else int(v) for v in rng.integers(0, 100, n)]  # NULLs respected
+    components = _compiled_value_functions() + (p.MatchNumber(),)
+    plan = MatchPlan(
+        spec=spec, conditions={}, components=components, all_rows=True, output_empty_matches=True,
+        output_unmatched_rows=True, bitmask_columns=("m",), row_local=(True,) * masks.shape[0],
+        value_columns=("x",), order_key_column=None, partition_columns=(), passthrough_columns=("id",))
+    schema = pa.schema([("id", pa.int64())] + [(f"c{i}", pa.int64()) for i in range(len(components))])
+    codes = sum(masks[v].astype(np.int64) << v for v in range(masks.shape[0])) if n else np.zeros(0, np.int64)
+    table = pa.table({"id": pa.array(range(n), pa.int64()), "m": pa.array([int(c) for c in codes], pa.int64()),
+                      "x": pa.array(x, pa.int64())})
+    runner = PartitionRunner(plan, schema)
+    out = []
+    bounds = [0] + sorted(c for c in set(cuts) if 0 < c < n) + [n]
+    for lo, hi in zip(bounds, bounds[1:]):
+        for batch in table.slice(lo, hi - lo).to_batches():
+            out.extend(runner.feed(batch))
+    out.extend(runner.finish())
+    got = pa.Table.from_batches(out, schema=schema).to_pylist()
+    assert [r["id"] for r in got] == list(range(n))
+    assert [[r[f"c{i}"] for i in range(len(VALUE_FUNCTIONS))] for r in got] == _value_function_oracle(events, x)
+
+
+# ---------------------------------------------------------------------------------------------
+# PREV/NEXT in a window's MEASURES: they do not leave the frame (ISO/IEC 19075-5, 6)
+# ---------------------------------------------------------------------------------------------
+
+# (measure, which row of the match: (variable or None, first?), physical offset)
+NAVIGATION_MEASURES = (
+    ("PREV(x)", (None, False), -1),
+    ("NEXT(FIRST(x), 2)", (None, True), 2),
+    ("PREV(FIRST(A.x))", ("A", True), -1),
+    ("NEXT(A.x)", ("A", False), 1),
+    ("PREV(LAST(B.x), 2)", ("B", False), -2),
+)
+
+
+def _compiled_navigation_measures():
+    """The compiled window's components (one per NAVIGATION_MEASURES item), its window's shifts,
+    and per value column the (lag or lead, offset) its SQL computes, as Spark would."""
+    import re
+
+    from sparkcep.compiler.rewrite import compile_statement
+
+    measures = ", ".join(f"{m} AS m{i}" for i, (m, _, _) in enumerate(NAVIGATION_MEASURES))
+    items = ", ".join(f"m{i} OVER w" for i in range(len(NAVIGATION_MEASURES)))
+    compiled = compile_statement(
+        f"SELECT {items} FROM t WINDOW w AS (ORDER BY id MEASURES {measures} ROWS BETWEEN CURRENT "
+        "ROW AND UNBOUNDED FOLLOWING PATTERN (A B) DEFINE A AS x > 0)")
+    (match,) = compiled.matches
+    component_of = {int(i): int(c) for c, i in re.findall(
+        r"\(`__sparkcep_c(\d+)`\)\) AS `__sparkcepw0_m_m(\d+)`", compiled.sql)}
+    shifted = {name: (function, int(k)) for function, k, name in re.findall(
+        r"(lag|lead)\([(`x)]+, (\d+)\) OVER \(ORDER BY id\) AS `(__sparkcep_v\d+)`", compiled.sql)}
+    assert len(component_of) == len(NAVIGATION_MEASURES) and set(shifted) == set(match.plan.value_columns)
+    components = [match.plan.components[component_of[i]] for i in range(len(NAVIGATION_MEASURES))]
+    index = {component_of[i]: i for i in range(len(NAVIGATION_MEASURES))}
+    shifts = tuple((index[k], s) for k, s in match.plan.spec.window.shifts if k in index)
+    return components, shifts, match.plan.value_columns, shifted
+
+
+def _navigation_oracle(events, x, spec):
+    """Each row's measures: the row the logical navigation picks in the row's match, moved by
+    the physical offset; NULL where that row is outside the row's frame (or the partition)."""
+    n = len(x)
+    following = spec.window.following
+    out = []
+    for event in events:
+        rows = list(getattr(event, "rows", ()))
+        labels = [spec.variable_names[v] for v in getattr(event, "labels", ())]
+        anchor = getattr(event, "anchor", getattr(event, "row", None))
+        last = n - 1 if following is None else min(n - 1, anchor + following)
+        values = []
+        for _, (variable, first), shift in NAVIGATION_MEASURES:
+            picked = [r for r, label in zip(rows, labels) if variable is None or label == variable]
+            if not picked:
+                values.append(None)
+                continue
+            source = (picked[0] if first else picked[-1]) + shift
+            values.append(x[source] if anchor <= source <= last else None)
+        out.append(values)
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_cases())
+def test_prev_next_in_measures_stay_in_the_frame_against_oracle(case):
+    import dataclasses
+
+    import pyarrow as pa
+
+    from sparkcep.plan import expressions as p
+    from sparkcep.plan.match_plan import MatchPlan
+    from sparkcep.runtime.partition_runner import PartitionRunner
+
+    spec, _, masks, _, cuts = case
+    try:
+        events, code = window_oracle(spec, {}, masks)
+    except OracleTooBig:
+        assume(False)
+    assume(code is None)
+    n = masks.shape[1]
+    rng = np.random.default_rng(n * 104729 + int(masks.sum()))
+    x = [int(v) for v in rng.integers(0, 100, n)]
+    components, shifts, value_columns, shifted = _compiled_navigation_measures()
+    spec = dataclasses.replace(spec, window=dataclasses.replace(spec.window, shifts=shifts))
+    plan = MatchPlan(
+        spec=spec, conditions={}, components=(*components, p.MatchNumber()), all_rows=True,
+        output_empty_matches=True, output_unmatched_rows=True, bitmask_columns=("m",),
+        row_local=(True,) * masks.shape[0], value_columns=value_columns, order_key_column=None,
+        partition_columns=(), passthrough_columns=("id",))
+    columns = {"id": list(range(n))}
+    codes = sum(masks[v].astype(np.int64) << v for v in range(masks.shape[0])) if n else np.zeros(0, np.int64)
+    columns["m"] = [int(c) for c in codes]
+    for name, (function, k) in shifted.items():  # lag/lead over the partition, as Spark computes them
+        step = -k if function == "lag" else k
+        columns[name] = [x[r + step] if 0 <= r + step < n else None for r in range(n)]
+    table = pa.table({name: pa.array(values, pa.int64()) for name, values in columns.items()})
+    schema = pa.schema([("id", pa.int64())] + [(f"c{i}", pa.int64()) for i in range(len(components) + 1)])
+    runner = PartitionRunner(plan, schema)
+    out = []
+    bounds = [0] + sorted(c for c in set(cuts) if 0 < c < n) + [n]
+    for lo, hi in zip(bounds, bounds[1:]):
+        for batch in table.slice(lo, hi - lo).to_batches():
+            out.extend(runner.feed(batch))
+    out.extend(runner.finish())
+    got = pa.Table.from_batches(out, schema=schema).to_pylist()
+    assert [r["id"] for r in got] == list(range(n))
+    assert [[r[f"c{i}"] for i in range(len(components))] for r in got] == _navigation_oracle(events, x, spec)

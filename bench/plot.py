@@ -369,6 +369,17 @@ def plot_streaming_late_rows(records: list[dict], out: Path) -> None:
     save(fig, out, "streaming_late_rows.png")
 
 
+def _latency_bars(ax, x, picked: list, width: float, label: str) -> None:
+    """Net latency bars: the median, an error bar up to the 95th percentile; hatched where the
+    run's matches differ from the oracle (``picked``: a record or None per position)."""
+    p50 = [r["net_p50"] if r else 0 for r in picked]
+    p95 = [r["net_p95"] - r["net_p50"] if r else 0 for r in picked]
+    bars = ax.bar(x, p50, width, yerr=[np.zeros(len(p50)), p95], capsize=3, label=label)
+    for bar, r in zip(bars, picked):
+        if r and not r["equal"]:
+            bar.set_hatch("//")
+
+
 def plot_streaming_issue22(records: list[dict], out: Path, name: str = "streaming_issue22.png",
                            note: str = "") -> None:
     """bench/streaming_latency.py --baseline-src (issue 22): net latency (median, bar to the 95th
@@ -387,12 +398,7 @@ def plot_streaming_issue22(records: list[dict], out: Path, name: str = "streamin
         x = np.arange(len(shapes)) + (i - 0.5) * width
         label = f"{'before' if source == 'baseline' else 'after'} "
         label += next((r["src_commit"] for r in picked if r), "")
-        p50 = [r["net_p50"] if r else 0 for r in picked]
-        p95 = [r["net_p95"] - r["net_p50"] if r else 0 for r in picked]
-        bars = axes[0].bar(x, p50, width, yerr=[np.zeros(len(p50)), p95], capsize=3, label=label)
-        for bar, r in zip(bars, picked):
-            if r and not r["equal"]:
-                bar.set_hatch("//")
+        _latency_bars(axes[0], x, picked, width, label)
         axes[1].bar(x, [r.get("feed_batch_s_p50") or 0 if r else 0 for r in picked], width,
                     label=label)
     for ax, title in zip(axes, ["net latency (s), p50 and p95", "micro-batch p50 (s)"]):
@@ -428,12 +434,7 @@ def plot_stream_exchange(records: list[dict], out: Path, name: str = "streaming_
         picked = [next((r for r in rows if (r["shape"], r["keys"], r["rate"]) == g
                         and variant(r) == v), None) for g in groups]
         x = np.arange(len(groups)) + (i - (len(variants) - 1) / 2) * width
-        p50 = [r["net_p50"] if r else 0 for r in picked]
-        p95 = [r["net_p95"] - r["net_p50"] if r else 0 for r in picked]
-        bars = axes[0].bar(x, p50, width, yerr=[np.zeros(len(p50)), p95], capsize=3, label=v)
-        for bar, r in zip(bars, picked):
-            if r and not r["equal"]:
-                bar.set_hatch("//")
+        _latency_bars(axes[0], x, picked, width, v)
         axes[1].bar(x, [(r.get("cpu_by_command_s") or {}).get("python", 0) if r else 0
                         for r in picked], width, label=v)
     labels = [f"{shape}\n{keys} keys, {rate:,}/s" for shape, keys, rate in groups]

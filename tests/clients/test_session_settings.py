@@ -19,6 +19,15 @@ def _started(monkeypatch) -> list[dict]:
     return seen
 
 
+def _stream_query(tmp_path) -> None:
+    """A streaming statement in ``q.sql`` over one JSON file in ``in``."""
+    (tmp_path / "q.sql").write_text(
+        "SELECT * FROM STREAM(t) WATERMARK ts DELAY OF INTERVAL '1' SECOND MATCH_RECOGNIZE ("
+        " ORDER BY ts MEASURES A.v AS v PATTERN (A) DEFINE A AS A.v > 0)")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "part-0.json").write_text('{"ts": "2026-01-01 00:00:00", "v": 1}\n')
+
+
 def test_a_session_for_streams_compiles_with_the_quick_jit_only(monkeypatch):
     seen = _started(monkeypatch)
     for streaming in (False, True):
@@ -40,11 +49,7 @@ def test_a_jit_setting_of_the_caller_wins():
 
 def test_sparkcep_stream_starts_its_session_for_streams(monkeypatch, tmp_path):
     seen = _started(monkeypatch)
-    (tmp_path / "q.sql").write_text(
-        "SELECT * FROM STREAM(t) WATERMARK ts DELAY OF INTERVAL '1' SECOND MATCH_RECOGNIZE ("
-        " ORDER BY ts MEASURES A.v AS v PATTERN (A) DEFINE A AS A.v > 0)")
-    (tmp_path / "in").mkdir()
-    (tmp_path / "in" / "part-0.json").write_text('{"ts": "2026-01-01 00:00:00", "v": 1}\n')
+    _stream_query(tmp_path)
     CliRunner().invoke(main, ["stream", str(tmp_path / "q.sql"), "--source",
                               f"t={tmp_path / 'in'}", "--quiet"])
     assert len(seen) == 1
@@ -53,11 +58,7 @@ def test_sparkcep_stream_starts_its_session_for_streams(monkeypatch, tmp_path):
 
 def test_sparkcep_stream_sets_the_exchange_asked_for(monkeypatch, tmp_path):
     seen = _started(monkeypatch)
-    (tmp_path / "q.sql").write_text(
-        "SELECT * FROM STREAM(t) WATERMARK ts DELAY OF INTERVAL '1' SECOND MATCH_RECOGNIZE ("
-        " ORDER BY ts MEASURES A.v AS v PATTERN (A) DEFINE A AS A.v > 0)")
-    (tmp_path / "in").mkdir()
-    (tmp_path / "in" / "part-0.json").write_text('{"ts": "2026-01-01 00:00:00", "v": 1}\n')
+    _stream_query(tmp_path)
     for asked in ([], ["--exchange", "pandas"]):
         CliRunner().invoke(main, ["stream", str(tmp_path / "q.sql"), "--source",
                                   f"t={tmp_path / 'in'}", "--quiet", *asked])

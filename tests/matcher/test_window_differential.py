@@ -181,6 +181,23 @@ VALUE_FUNCTIONS = ("first_value(x)", "last_value(x)", "nth_value(x, 1)", "nth_va
                    "nth_value(x, 4)")
 
 
+def _run_in_pieces(plan, schema, table, cuts) -> list[dict]:
+    """The output rows of a ``PartitionRunner`` fed ``table`` cut at ``cuts``, then finished."""
+    import pyarrow as pa
+
+    from sparkcep.runtime.partition_runner import PartitionRunner
+
+    runner = PartitionRunner(plan, schema)
+    out = []
+    n = table.num_rows
+    bounds = [0] + sorted(c for c in set(cuts) if 0 < c < n) + [n]
+    for lo, hi in zip(bounds, bounds[1:]):
+        for batch in table.slice(lo, hi - lo).to_batches():
+            out.extend(runner.feed(batch))
+    out.extend(runner.finish())
+    return pa.Table.from_batches(out, schema=schema).to_pylist()
+
+
 def _compiled_value_functions():
     """The plan components the compiler produces for VALUE_FUNCTIONS over a pattern window, in
     VALUE_FUNCTIONS' order (read back from the generated SQL: select item -> window column ->
@@ -220,7 +237,6 @@ def test_value_functions_over_the_match_against_oracle(case):
 
     from sparkcep.plan import expressions as p
     from sparkcep.plan.match_plan import MatchPlan
-    from sparkcep.runtime.partition_runner import PartitionRunner
 
     spec, _, masks, _, cuts = case  # row-local masks only: the matcher's conditions are tested above
     try:
@@ -240,14 +256,7 @@ def test_value_functions_over_the_match_against_oracle(case):
     codes = sum(masks[v].astype(np.int64) << v for v in range(masks.shape[0])) if n else np.zeros(0, np.int64)
     table = pa.table({"id": pa.array(range(n), pa.int64()), "m": pa.array([int(c) for c in codes], pa.int64()),
                       "x": pa.array(x, pa.int64())})
-    runner = PartitionRunner(plan, schema)
-    out = []
-    bounds = [0] + sorted(c for c in set(cuts) if 0 < c < n) + [n]
-    for lo, hi in zip(bounds, bounds[1:]):
-        for batch in table.slice(lo, hi - lo).to_batches():
-            out.extend(runner.feed(batch))
-    out.extend(runner.finish())
-    got = pa.Table.from_batches(out, schema=schema).to_pylist()
+    got = _run_in_pieces(plan, schema, table, cuts)
     assert [r["id"] for r in got] == list(range(n))
     assert [[r[f"c{i}"] for i in range(len(VALUE_FUNCTIONS))] for r in got] == _value_function_oracle(events, x)
 
@@ -322,7 +331,6 @@ def test_prev_next_in_measures_stay_in_the_frame_against_oracle(case):
 
     from sparkcep.plan import expressions as p
     from sparkcep.plan.match_plan import MatchPlan
-    from sparkcep.runtime.partition_runner import PartitionRunner
 
     spec, _, masks, _, cuts = case
     try:
@@ -348,13 +356,6 @@ def test_prev_next_in_measures_stay_in_the_frame_against_oracle(case):
         columns[name] = [x[r + step] if 0 <= r + step < n else None for r in range(n)]
     table = pa.table({name: pa.array(values, pa.int64()) for name, values in columns.items()})
     schema = pa.schema([("id", pa.int64())] + [(f"c{i}", pa.int64()) for i in range(len(components) + 1)])
-    runner = PartitionRunner(plan, schema)
-    out = []
-    bounds = [0] + sorted(c for c in set(cuts) if 0 < c < n) + [n]
-    for lo, hi in zip(bounds, bounds[1:]):
-        for batch in table.slice(lo, hi - lo).to_batches():
-            out.extend(runner.feed(batch))
-    out.extend(runner.finish())
-    got = pa.Table.from_batches(out, schema=schema).to_pylist()
+    got = _run_in_pieces(plan, schema, table, cuts)
     assert [r["id"] for r in got] == list(range(n))
     assert [[r[f"c{i}"] for i in range(len(components))] for r in got] == _navigation_oracle(events, x, spec)

@@ -12,8 +12,6 @@ import org.sparkproject.connect.protobuf.Any;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Spark Connect's failed calls, restated against the client's text (issue 25).
@@ -120,18 +118,7 @@ public final class ConnectErrorInterceptor implements ServerInterceptor {
     }
 
     private static String ask(String condition, String message) {
-        Rewriter r = MatchRecognizeParser.currentRewriter();
-        if (r == null) return null;
-        Future<String> future = MatchRecognizeParser.submit(() -> r.restateMessage(condition, message));
-        try {
-            return future.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            return null;
-        } catch (Exception e) {  // a timeout or a Py4J failure: Spark's error as it was
-            future.cancel(true);
-            return null;
-        }
+        return MatchRecognizeParser.askRewriter(r -> r.restateMessage(condition, message),
+                                                TIMEOUT_MILLIS);
     }
 }

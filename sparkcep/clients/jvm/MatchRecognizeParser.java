@@ -62,8 +62,25 @@ public final class MatchRecognizeParser implements ParserInterface {
     /** The installed Python rewriter, or null. */
     static Rewriter currentRewriter() { return rewriter; }
 
-    /** Run a call into the rewriter on the pool (a Py4J call cannot be interrupted). */
-    static <T> Future<T> submit(java.util.concurrent.Callable<T> call) { return POOL.submit(call); }
+    /** The installed rewriter's answer to ``question`` (run on the pool: a Py4J call cannot be
+     *  interrupted), or null when no rewriter is installed, it fails, or it takes longer than
+     *  ``timeoutMillis``: the caller then keeps Spark's error as it was. */
+    static String askRewriter(java.util.function.Function<Rewriter, String> question,
+                              long timeoutMillis) {
+        Rewriter r = rewriter;
+        if (r == null) return null;
+        Future<String> future = POOL.submit(() -> question.apply(r));
+        try {
+            return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (Exception e) {  // a timeout or a Py4J failure
+            future.cancel(true);
+            return null;
+        }
+    }
 
     /** How many statements were handed to the rewriter (for tests). */
     public static long rewriteCalls() { return calls.get(); }

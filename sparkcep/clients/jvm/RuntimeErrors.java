@@ -2,8 +2,6 @@ package sparkcep.jvm;
 
 import org.apache.hive.service.cli.HiveSQLException;
 
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Errors raised while a client's statement runs, restated against the client's text.
@@ -56,18 +54,6 @@ public final class RuntimeErrors {
     }
 
     private static String ask(String sql, Throwable error) {
-        Rewriter r = MatchRecognizeParser.currentRewriter();
-        if (r == null) return null;
-        Future<String> future = MatchRecognizeParser.submit(() -> r.restate(sql, error));
-        try {
-            return future.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            return null;
-        } catch (Exception e) {  // a timeout or a Py4J failure: Spark's error as it was
-            future.cancel(true);
-            return null;
-        }
+        return MatchRecognizeParser.askRewriter(r -> r.restate(sql, error), TIMEOUT_MILLIS);
     }
 }

@@ -70,6 +70,11 @@ CLAUSE_NAMES = {
 }
 
 
+
+#: the words that start a clause of MATCH_RECOGNIZE (for "did you mean" after a misspelling)
+CLAUSE_KEYWORDS = ("PARTITION", "ORDER", "MEASURES", "ONE", "ALL", "ROWS", "AFTER", "PATTERN",
+                   "SUBSET", "DEFINE", "WITHIN", "SKIP", "UNCERTAIN", "MINIMUM")
+
 class SignalError(SqlglotParseError):
     """A sqlglot ParseError that carries a sparkcep ParseError (``.cep``)."""
 
@@ -192,6 +197,18 @@ class SparkCepParser(Spark.Parser):
         err = CepParseError.at_offset(code, message, self.sql, offset, length or n)
         self._cep_errors.append(err)
         raise SignalError(err)
+
+    def _cep_did_you_mean(self) -> str:
+        """"; did you mean PATTERN?" when the word found is a misspelt clause keyword."""
+        import difflib
+
+        if self._curr is None or self._curr.token_type == TokenType.SENTINEL:
+            return ""
+        word = self.sql[self._curr.start:self._curr.end + 1].upper()
+        if not word.isalpha() or word in CLAUSE_KEYWORDS:
+            return ""
+        close = difflib.get_close_matches(word, CLAUSE_KEYWORDS, n=1, cutoff=0.75)
+        return f"; did you mean {close[0]}?" if close else ""
 
     def _found(self, tok: Token | None = None) -> str:
         return token_text(self.sql, self._curr if tok is None else tok)
@@ -417,7 +434,7 @@ class SparkCepParser(Spark.Parser):
                         "expected a MATCH_RECOGNIZE clause (PARTITION BY, ORDER BY, MEASURES, "
                         f"ROWS PER MATCH, AFTER MATCH SKIP, PATTERN, DEFINE, ...), found {self._found()}"
                     )
-                self._cep_fail("MATCH_RECOGNIZE_SYNTAX_ERROR", msg)
+                self._cep_fail("MATCH_RECOGNIZE_SYNTAX_ERROR", msg + self._cep_did_you_mean())
             if clause in seen:
                 first = seen[clause]
                 line = self.sql.count("\n", 0, first.start) + 1

@@ -69,13 +69,16 @@ def check_sources(sources: tuple[str, ...]) -> None:
 
 
 class Status:
-    """The running totals the status line shows, from Spark's progress reports."""
+    """What the status line shows, from Spark's progress reports: the micro-batch's own counts,
+    then the totals since this run started (a restart from a checkpoint starts them again; the
+    state shown is what a restart resumes)."""
 
     def __init__(self) -> None:
         self.rows_in = 0
         self.matches_out = 0
         self.late = 0
         self.routed: int | None = None  # late rows routed to a folder, when they are
+        self.routed_before = 0  # routed as of the previous status line
         self.batches = 0
 
     def add_routed(self, count: int) -> None:
@@ -83,20 +86,28 @@ class Status:
 
     def line(self, progress: dict, printed_matches: int | None) -> str:
         self.batches += 1
-        self.rows_in += int(progress.get("numInputRows") or 0)
+        rows = int(progress.get("numInputRows") or 0)
+        self.rows_in += rows
         operators = progress.get("stateOperators") or []
-        self.late += sum(int(o.get("numRowsDroppedByWatermark") or 0) for o in operators)
+        late = sum(int(o.get("numRowsDroppedByWatermark") or 0) for o in operators)
+        self.late += late
         sink = int((progress.get("sink") or {}).get("numOutputRows", -1) or 0)
+        before = self.matches_out
         self.matches_out = printed_matches if printed_matches is not None else \
             self.matches_out + max(sink, 0)
         state_keys = sum(int(o.get("numRowsTotal") or 0) for o in operators)
         state_bytes = sum(int(o.get("memoryUsedBytes") or 0) for o in operators)
         watermark = (progress.get("eventTime") or {}).get("watermark", "-")
-        late = f"{self.late} late rows dropped" if self.routed is None else \
-            f"{self.routed} late rows routed"
-        return (f"sparkcep: batch {progress.get('batchId')}: {self.rows_in} rows in, "
-                f"{self.matches_out} matches out, state {state_keys} entries "
-                f"({state_bytes / 1024:.0f} KiB), watermark {watermark}, {late}")
+        if self.routed is None:
+            now, total = f"{late} late rows dropped", f"{self.late} late rows dropped"
+        else:
+            now = f"{self.routed - self.routed_before} late rows routed"
+            total = f"{self.routed} late rows routed"
+            self.routed_before = self.routed
+        return (f"sparkcep: batch {progress.get('batchId')}: {rows} rows in, "
+                f"{self.matches_out - before} matches out, {now}, state {state_keys} entries "
+                f"({state_bytes / 1024:.0f} KiB), watermark {watermark}; since this run "
+                f"started: {self.rows_in} rows in, {self.matches_out} matches out, {total}")
 
 
 def run_stream(spark, text: str, output_format: str, output: str | None, checkpoint: str,

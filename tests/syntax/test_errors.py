@@ -116,6 +116,26 @@ def test_message_style():
     assert rendered.splitlines()[-1].strip() == "^"
 
 
+@pytest.mark.parametrize("typo,meant", [("PATERN", "PATTERN"), ("MESURES", "MEASURES"),
+                                        ("DEFIEN", "DEFINE"), ("PARTITON", "PARTITION")])
+def test_a_misspelt_clause_keyword_gets_a_suggestion(typo, meant):
+    clauses = {"PARTITION": "PARTITION BY k", "MEASURES": "MEASURES A.x AS x",
+               "PATTERN": "PATTERN (A)", "DEFINE": "DEFINE A AS A.x > 1"}
+    text = " ".join(clause.replace(meant, typo, 1) if name == meant else clause
+                    for name, clause in clauses.items())
+    with pytest.raises(ParseError) as info:
+        dialect.parse_one(f"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts {text})")
+    assert info.value.message.endswith(f"found '{typo}'; did you mean {meant}?")
+    assert text.index(typo) + len("SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts ") + 1 \
+        == info.value.column
+
+
+def test_a_word_far_from_every_keyword_gets_no_suggestion():
+    with pytest.raises(ParseError) as info:
+        dialect.parse_one(MR + "PATTERN (A) DEFINE A AS x > 1 banana)")
+    assert info.value.message == "expected ')' to close MATCH_RECOGNIZE, found 'banana'"
+
+
 def test_errors_in_every_statement_of_a_script():
     with pytest.raises(ParseError) as info:
         dialect.parse("SELECT 1;\nSELECT * FROM t MATCH_RECOGNIZE (PATTERN (A{2,1}))")

@@ -153,13 +153,26 @@ def few_partitions(spark):
     spark.conf.set("spark.sql.shuffle.partitions", before)
 
 
+#: the cases whose operators receive pandas DataFrames (``spark.sparkcep.streamExchange``,
+#: ``runtime.stream_exchange``); the others receive Rows, the default
+PANDAS_CASES = {"next_match", "all_rows", "prev"}
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_stream_equals_batch(few_partitions, tmp_path_factory, case):
     rng = random.Random(f"sparkcep-stream-{case}")  # reproducible; a new case gets new data
     rows = random_rows(rng, partitions=16)
     files = _micro_batches(rows, rng.randint(5, 6), rng.randint(0, 10**6))
-    got, want, dropped = stream_and_batch(few_partitions, tmp_path_factory.mktemp(case), files,
-                                           "SELECT * FROM events" + CLAUSE.format(**CASES[case]))
+    exchange = "pandas" if case in PANDAS_CASES else "rows"
+    few_partitions.conf.set("spark.sparkcep.streamExchange", exchange)
+    plans = []
+    try:
+        got, want, dropped = stream_and_batch(few_partitions, tmp_path_factory.mktemp(case),
+                                               files, "SELECT * FROM events"
+                                               + CLAUSE.format(**CASES[case]), plans=plans)
+    finally:
+        few_partitions.conf.unset("spark.sparkcep.streamExchange")
+    assert ("EventTime, pandas" in plans[0]) == (exchange == "pandas")
     assert dropped == 0
     assert got == want
     assert len(want) > 0  # the generated data does produce matches

@@ -239,3 +239,36 @@ def test_stream_prints_matches_and_a_status_line_per_micro_batch(spark, tmp_path
     status = [line for line in result.stderr.splitlines() if line.startswith("sparkcep: batch")]
     assert status and "360 rows in" in status[-1] and "late rows dropped" in status[-1]
     assert f"{len(lines) - 1} matches out" in status[-1]
+
+
+STREAM_QUERY = """SELECT * FROM STREAM(t) WATERMARK ts DELAY OF INTERVAL '1' SECOND
+MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES A.v AS v
+  PATTERN (A B) {within} DEFINE B AS B.v > PREV(B.v))"""
+
+
+def test_explain_of_a_stream_shows_its_operators(tmp_path):
+    """``sparkcep explain`` of a statement over STREAM(...) shows the streaming plan (no Spark)."""
+    query = tmp_path / "q.sql"
+    query.write_text(STREAM_QUERY.format(within="WITHIN INTERVAL '5' SECOND"))
+    result = CliRunner().invoke(main, ["explain", str(query)])
+    assert result.exit_code == 0, result.output
+    assert "FROM `sparkcep_stream_" in result.output  # the statement reads the operator's view
+    assert "stream:     STREAM(t) WATERMARK ts DELAY OF INTERVAL '1' SECOND" in result.output
+    assert "operators: ordering (PREV: " in result.output
+    assert "when the watermark is WITHIN (5 seconds) past its last row" in result.output
+
+
+def test_a_streams_refusal_comes_before_spark(tmp_path, monkeypatch):
+    """A stream without WITHIN is refused by ``explain`` and by ``stream`` before Spark starts."""
+    import sparkcep.clients.session as session
+
+    monkeypatch.setattr(session, "local_session", lambda *a, **k: pytest.fail("Spark started"))
+    query = tmp_path / "q.sql"
+    query.write_text(STREAM_QUERY.format(within=""))
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "part-0.json").write_text('{"k": 1, "ts": "2026-01-01 00:00:00", "v": 1}\n')
+    for args in (["explain", str(query)], ["stream", str(query), "-s", f"t={tmp_path / 'in'}"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code != 0
+        assert "[STREAM_UNBOUNDED_STATE]" in result.output.splitlines()[0]
+        assert "(line 3, column 12)" in result.output.splitlines()[0]  # the pattern

@@ -293,12 +293,14 @@ def stream(file, execute, sources, checkpoint, output_format, output, late_rows,
 
 
 def check_statement_text(text: str) -> None:
-    """Syntax and the clause's own rules, before Spark starts (a stream's rules need Spark)."""
+    """Syntax and the clause's own rules, before Spark starts; a stream's rules too when the
+    statement reads ``STREAM(t) WATERMARK ...`` (a streaming view is known to Spark only)."""
     from sparkcep.compiler.rewrite import compile_statement
     from sparkcep.compiler.statement_rules import check_statement
+    from sparkcep.compiler.streaming_rules import declares_stream
 
     check_statement(text)
-    compile_statement(text)
+    compile_statement(text, streaming=declares_stream(text))
 
 
 def _stream(text, sources, checkpoint, output_format, output, files_per_trigger, until_idle,

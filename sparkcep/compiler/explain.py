@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 
 from sparkcep import dialect
-from sparkcep.compiler.chunks import ineligible_reason
+from sparkcep.compiler import streaming_rules
 from sparkcep.compiler import window as window_
+from sparkcep.compiler.chunks import ineligible_reason
 from sparkcep.compiler.rewrite import CompiledMatch, compile_statement
 from sparkcep.compiler.splice import depth
 from sparkcep.dialect import expressions as dx
@@ -258,6 +259,43 @@ def _within_lines(plan: MatchPlan, clause: dx.MatchRecognize, text: str) -> list
 
 
 # -- how it runs --------------------------------------------------------------------------------
+
+
+def _stream_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMatch,
+                  text: str) -> list[str]:
+    """How a clause over ``STREAM(t) WATERMARK ...`` runs (docs/streaming.md, "How it runs")."""
+    source = clause.this.find(dx.StreamWatermark) if clause.this is not None else None
+    keys = ", ".join(plan.partition_columns) or "one key (no PARTITION BY)"
+    within = duration_text(plan.spec.within)
+    nexts = max((-offset for _, offset, _ in match.shifts if offset < 0), default=0)
+    prevs = any(offset > 0 for _, offset, _ in match.shifts)
+    lines = [f"stream:     {_source(source, text)}: the rows are matched by Spark's stateful "
+             f"operators, per key ({keys}), exactly as the batch query would match them "
+             "(docs/streaming.md)"]
+    if match.shifts:
+        what = "PREV and NEXT" if nexts and prevs else "NEXT" if nexts else "PREV"
+        lines.append(f"  operators: ordering ({what}: releases each key's rows in ORDER BY order "
+                     "once the watermark passes them, with the values read from the rows "
+                     + {"PREV": "before", "NEXT": "after"}.get(what, "before and after")
+                     + (f"; a row leaves once its {nexts} next row(s) have arrived"
+                        if nexts else "") + ") -> matching")
+    else:
+        lines.append("  operators: matching (releases each key's rows in ORDER BY order once "
+                     "the watermark passes them, and feeds them to the engine below)")
+    lines.append("  state:     per key: the rows the watermark has not passed, the open "
+                 "segment's runs and the rows its matches may still read, counters, one "
+                 "event-time timer")
+    if nexts:
+        lines.append(f"  segment:   closed (its open matches decided) when the next row arrives "
+                     f"more than WITHIN ({within}) after its last row")
+    else:
+        lines.append(f"  segment:   closed (its open matches decided) when the watermark is "
+                     f"WITHIN ({within}) past its last row; a quiet key is woken by its timer")
+    lines.append("  rows:      reach Python as Rows, or as pandas DataFrames with "
+                 "spark.sparkcep.streamExchange=pandas (docs/streaming.md, "
+                 "\"How rows reach Python\")")
+    return lines
+
 
 
 def _uncertain_lines(plan: MatchPlan, clause: dx.MatchRecognize, text: str) -> list[str]:
@@ -523,7 +561,8 @@ def explain_statement(text: str, dot: bool = False) -> str:
     """The text explain of ``text`` (``dot=True``: only the DOT, as :func:`explain_dot`)."""
     if dot:
         return explain_dot(text)
-    compiled = compile_statement(text)
+    streaming = streaming_rules.declares_stream(text)
+    compiled = compile_statement(text, streaming=streaming)
     parts = ["== Spark SQL ==", compiled.sql]
     clauses = _clauses(text) if compiled.matches else []
     for number, (clause, match) in enumerate(zip(clauses, compiled.matches), start=1):
@@ -549,6 +588,8 @@ def explain_statement(text: str, dot: bool = False) -> str:
         parts += _within_lines(plan, clause, text)
         parts += _define_lines(plan, clause, text)
         parts += _measure_lines(clause, text)
+        if streaming:
+            parts += _stream_lines(plan, clause, match, text)
         parts += _path_lines(match)
         parts += _engine_lines(plan, clause, match)
         parts.append("automaton:  (" + LEGEND + ")")

@@ -41,6 +41,19 @@ from sparkcep.plan import expressions as p
 CODE = "STREAM_UNSUPPORTED"
 
 
+def declares_stream(text: str) -> bool:
+    """Whether a clause of the statement reads ``STREAM(t) WATERMARK ...`` in its own text (a
+    streaming view is known only to Spark): such a statement can be compiled for a stream, and
+    its refusals reported, before Spark starts (``sparkcep explain``, ``sparkcep stream``)."""
+    try:
+        statements = dialect.parse(text)
+    except Exception:  # the syntax error surfaces where the statement is compiled
+        return False
+    return any(clause.this is not None and clause.this.find(dx.StreamWatermark) is not None
+               for tree in statements if tree is not None
+               for clause in tree.find_all(dx.MatchRecognize))
+
+
 def check_clause(analysis: Analysis, within_kind: str | None) -> None:
     """Refuse what the stateful operator cannot answer exactly as the batch query would."""
     scope = analysis.scope

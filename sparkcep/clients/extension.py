@@ -65,18 +65,15 @@ def enable(spark) -> None:
 
     With the parser extension loaded (``clients.session.extension_session``) this installs the
     rewriter in the JVM, so every SQL entry point of the session accepts the dialect; otherwise
-    it logs why and wraps ``spark.sql`` in Python."""
+    it wraps ``spark.sql`` in Python and says so in one line at INFO level."""
     if getattr(spark, "_sparkcep_original_sql", None) is not None:
         return
     if install(spark):
         return
-    log.warning(
-        "sparkcep: the parser extension is not loaded in this session (it must be configured "
-        "when the session starts: sparkcep.extension_session(), or spark.jars=%s and "
-        "spark.sql.extensions=%s); wrapping spark.sql in Python instead, so MATCH_RECOGNIZE "
-        "works in spark.sql() of this session only, not over JDBC/Thrift",
-        jar_path(), EXTENSIONS_CLASS,
-    )
+    # the documented path for a notebook or job (README): said once, briefly, at INFO
+    log.info("sparkcep: spark.sql accepts MATCH_RECOGNIZE in this session (wrapped in Python; "
+             "the parser extension is not loaded, so JDBC/Thrift clients do not get it: "
+             "sparkcep.extension_session(), docs/clients.md)")
     from sparkcep.runtime.statement import run_statement
 
     spark._sparkcep_original_sql = spark.sql

@@ -20,9 +20,11 @@ COLUMNS = ("user_id", "timestamp_seconds(t) AS ts", "v", "to_timestamp(d) AS d",
 BIG = 2 ** 60 + 1  # float64 would make it 2 ** 60
 
 
-@pytest.mark.parametrize("exchange", ["rows", "pandas"])
-def test_exact_values_through_a_stream(few_partitions, tmp_path, exchange):
+def test_exact_values_through_a_stream(few_partitions, tmp_path):
+    """Through the Row exchange (the default); ``test_every_flat_type_through_both_operators``
+    streams the same kinds of values through the pandas exchange."""
     spark = few_partitions
+    exchange = "rows"
     rows = []
     for p in range(4):
         for i in range(8):
@@ -70,11 +72,12 @@ def pandas_exchange(few_partitions):
 
 
 FLAT_SCHEMA = ("user_id STRING, t BIGINT, v BIGINT, x DOUBLE, f STRING, i INT, s SMALLINT, "
-               "b BOOLEAN, d STRING, bin STRING, page STRING")
+               "b BOOLEAN, d STRING, bin STRING, at STRING, m STRING, page STRING")
 FLAT_COLUMNS = ("user_id", "timestamp_seconds(t) AS ts", "v",
                 "CASE WHEN f = 'nan' THEN double('NaN') WHEN f = '-0' THEN -0.0D "
                 "WHEN f = 'inf' THEN double('-Infinity') ELSE x END AS x",
-                "CAST(x AS FLOAT) AS f", "i", "s", "b", "to_date(d) AS d", "unhex(bin) AS bin", "page")
+                "CAST(x AS FLOAT) AS f", "i", "s", "b", "to_date(d) AS d", "unhex(bin) AS bin",
+                "to_timestamp(at) AS at", "CAST(m AS DECIMAL(38, 3)) AS m", "page")
 
 
 def _flat_rows():
@@ -89,31 +92,41 @@ def _flat_rows():
                          "s": None if i % 5 == 4 else -(2 ** 15) + i,
                          "b": [True, None, False][i % 3],
                          "d": ["0001-01-01", "9999-12-31", None][i % 3],
-                         "bin": [None, "00FF", ""][i % 3]})
+                         "bin": [None, "00FF", ""][i % 3],
+                         "at": ["0001-01-02 03:04:05", "9999-12-30 23:59:59", None][i % 3],
+                         "m": None if i % 4 == 3 else f"{10 ** 34 + i}.125"})
     return [rows[:9], rows[9:18], rows[18:]]
 
 
 def test_every_flat_type_through_both_operators(pandas_exchange, tmp_path):
     """Every type the pandas exchange carries (``runtime.stream_exchange``), with NULLs, NaN,
-    -0.0, -Infinity, the years 1 and 9999, through the ordering operator (PREV: every column in
-    and out) and the matching operator, equal to the batch query's rows; both operators took
-    the pandas path."""
+    -0.0, -Infinity, BIGINTs beyond 2^53, DATEs and TIMESTAMPs of the years 1 and 9999,
+    DECIMAL(38, 3), in a non-UTC session time zone, through the ordering operator (PREV: every
+    column in and out) and the matching operator, equal to the batch query's rows; both
+    operators took the pandas path."""
     spark = pandas_exchange
     statement = """SELECT * FROM events MATCH_RECOGNIZE (
         PARTITION BY user_id ORDER BY ts
         MEASURES FIRST(B.x) AS first_x, LAST(B.f) AS last_f, LAST(B.v) AS last_v,
                  FIRST(B.i) AS first_i, LAST(B.s) AS last_s, LAST(B.b) AS last_b,
-                 LAST(B.d) AS last_d, FIRST(B.bin) AS first_bin, MATCH_NUMBER() AS n
+                 LAST(B.d) AS last_d, FIRST(B.bin) AS first_bin, FIRST(B.at) AS first_at,
+                 SUM(B.m) AS sum_m, MATCH_NUMBER() AS n
         ALL ROWS PER MATCH
         AFTER MATCH SKIP PAST LAST ROW
         PATTERN (A B+) WITHIN INTERVAL '30' SECOND
         DEFINE B AS PREV(B.v) IS NULL OR B.v IS NULL OR B.v > PREV(B.v))"""
     sentinel = {"user_id": "~sentinel", "t": 10_000_000, "v": 0, "x": None, "f": None,
-                "i": None, "s": None, "b": None, "d": None, "bin": None, "page": "home"}
+                "i": None, "s": None, "b": None, "d": None, "bin": None, "at": None, "m": None,
+                "page": "home"}
     plans = []
-    got, want, dropped = stream_and_batch(spark, tmp_path, _flat_rows(), statement, "flat",
-                                          schema=FLAT_SCHEMA, columns=FLAT_COLUMNS,
-                                          sentinel=sentinel, plans=plans)
+    before = spark.conf.get("spark.sql.session.timeZone")
+    spark.conf.set("spark.sql.session.timeZone", "America/New_York")
+    try:
+        got, want, dropped = stream_and_batch(spark, tmp_path, _flat_rows(), statement, "flat",
+                                              schema=FLAT_SCHEMA, columns=FLAT_COLUMNS,
+                                              sentinel=sentinel, plans=plans)
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", before)
     assert dropped == 0
     assert [repr(r) for r in got] == [repr(r) for r in want]  # NaN compares by its repr
     assert len(want) > 10
@@ -122,6 +135,8 @@ def test_every_flat_type_through_both_operators(pandas_exchange, tmp_path):
     assert {"nan", "-0.0", "-inf", "None"} <= seen
     assert any(r["last_v"] is not None and r["last_v"] < -(2 ** 53) for r in got)
     assert {r["d"].year for r in got if r["d"] is not None} == {1, 9999}
+    assert {r["at"].year for r in got if r["at"] is not None} == {1, 9999}
+    assert any(r["sum_m"] is not None and r["sum_m"] > 10 ** 34 for r in got)
 
 
 def test_a_nested_type_keeps_the_row_exchange(pandas_exchange, tmp_path):

@@ -181,6 +181,17 @@ VALUE_FUNCTIONS = ("first_value(x)", "last_value(x)", "nth_value(x, 1)", "nth_va
                    "nth_value(x, 4)")
 
 
+def _oracle_events(spec: MatchSpec, masks):
+    """The window oracle's events for row-local ``masks`` (the case is skipped when the oracle
+    would be too slow or the matcher's answer is an error)."""
+    try:
+        events, code = window_oracle(spec, {}, masks)
+    except OracleTooBig:
+        assume(False)
+    assume(code is None)
+    return events
+
+
 def _run_in_pieces(plan, schema, table, cuts) -> list[dict]:
     """The output rows of a ``PartitionRunner`` fed ``table`` cut at ``cuts``, then finished."""
     import pyarrow as pa
@@ -239,11 +250,7 @@ def test_value_functions_over_the_match_against_oracle(case):
     from sparkcep.plan.match_plan import MatchPlan
 
     spec, _, masks, _, cuts = case  # row-local masks only: the matcher's conditions are tested above
-    try:
-        events, code = window_oracle(spec, {}, masks)
-    except OracleTooBig:
-        assume(False)
-    assume(code is None)
+    events = _oracle_events(spec, masks)
     n = masks.shape[1]
     rng = np.random.default_rng(n * 7919 + int(masks.sum()))
     x = [None if rng.random() < 0.2 else int(v) for v in rng.integers(0, 100, n)]  # NULLs respected
@@ -333,11 +340,7 @@ def test_prev_next_in_measures_stay_in_the_frame_against_oracle(case):
     from sparkcep.plan.match_plan import MatchPlan
 
     spec, _, masks, _, cuts = case
-    try:
-        events, code = window_oracle(spec, {}, masks)
-    except OracleTooBig:
-        assume(False)
-    assume(code is None)
+    events = _oracle_events(spec, masks)
     n = masks.shape[1]
     rng = np.random.default_rng(n * 104729 + int(masks.sum()))
     x = [int(v) for v in rng.integers(0, 100, n)]

@@ -23,7 +23,8 @@ def _stream_query(tmp_path) -> None:
     """A streaming statement in ``q.sql`` over one JSON file in ``in``."""
     (tmp_path / "q.sql").write_text(
         "SELECT * FROM STREAM(t) WATERMARK ts DELAY OF INTERVAL '1' SECOND MATCH_RECOGNIZE ("
-        " ORDER BY ts MEASURES A.v AS v PATTERN (A) DEFINE A AS A.v > 0)")
+        " ORDER BY ts MEASURES A.v AS v PATTERN (A) WITHIN INTERVAL '1' MINUTE"
+        " DEFINE A AS A.v > 0)")
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "part-0.json").write_text('{"ts": "2026-01-01 00:00:00", "v": 1}\n')
 

@@ -139,29 +139,6 @@ def test_every_flat_type_through_both_operators(pandas_exchange, tmp_path):
     assert any(r["sum_m"] is not None and r["sum_m"] > 10 ** 34 for r in got)
 
 
-def test_a_nested_type_keeps_the_row_exchange(pandas_exchange, tmp_path):
-    """An ARRAY column is not carried through pandas exactly: with pandas asked for, the operator
-    keeps the Row path, and the stream still equals the batch query."""
-    spark = pandas_exchange
-    statement = """SELECT * FROM events MATCH_RECOGNIZE (
-        PARTITION BY user_id ORDER BY ts
-        MEASURES LAST(B.tags) AS tags, MATCH_NUMBER() AS n
-        ONE ROW PER MATCH
-        AFTER MATCH SKIP PAST LAST ROW
-        PATTERN (A B+) WITHIN INTERVAL '30' SECOND
-        DEFINE B AS B.v > A.v)"""
-    rows = [{"user_id": f"u{p}", "t": 3_000 + i, "v": (i * 7 + p) % 5, "page": f"p{i}"}
-            for p in range(2) for i in range(8)]
-    plans = []
-    got, want, dropped = stream_and_batch(
-        spark, tmp_path, [rows[:8], rows[8:]], statement, "nested",
-        schema="user_id STRING, t BIGINT, v BIGINT, page STRING",
-        columns=("user_id", "timestamp_seconds(t) AS ts", "v", "array(page, NULL) AS tags"),
-        sentinel={"user_id": "~sentinel", "t": 10_000_000, "v": 0, "page": "x"}, plans=plans)
-    assert dropped == 0 and got == want and len(want) > 2
-    assert "EventTime, pandas" not in plans[0] and "TransformWithStateInPySpark" in plans[0]
-
-
 def test_a_nullable_integer_key_keys_the_state_by_its_text(pandas_exchange, tmp_path):
     """A nullable INT partition column (as every file source's is) would reach pandas as float64: the
     state is keyed by its text instead, so the NULL partition and each number keep their own

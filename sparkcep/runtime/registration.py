@@ -106,17 +106,23 @@ def chunk_options(spark) -> ChunkOptions:
     return ChunkOptions(chunks, partitioned, partitions, _path_mode(spark))
 
 
+def session_choice(spark, key: str, choices: tuple[str, ...], code: str) -> str:
+    """The session's setting ``key``, one of ``choices`` (the first is the default, also for a
+    session whose settings cannot be read, such as a pipeline's definitions), case and blanks
+    ignored; any other value is the typed error ``code``."""
+    try:
+        setting = spark.conf.get(key, None)
+    except Exception:  # a session without a readable conf
+        setting = None
+    mode = (setting or choices[0]).strip().lower()
+    if mode not in choices:
+        raise AnalysisError(code, f"{key} must be one of {', '.join(choices)}, not {setting!r}")
+    return mode
+
+
 def _path_mode(spark) -> str:
     """``spark.sparkcep.path``: ``python`` (the default), ``auto`` or ``catalyst``."""
-    try:
-        setting = spark.conf.get(PATH_CONF, None)
-    except Exception:  # pragma: no cover - a session without a readable conf
-        setting = None
-    mode = (setting or "python").strip().lower()
-    if mode not in MODES:
-        raise AnalysisError("INVALID_PATH_SETTING",
-                            f"{PATH_CONF} must be one of {', '.join(MODES)}, not {setting!r}")
-    return mode
+    return session_choice(spark, PATH_CONF, MODES, "INVALID_PATH_SETTING")
 
 
 def budgeted(spark, spec: MatchSpec) -> MatchSpec:

@@ -173,7 +173,7 @@ class PandasExchange:
 
     def table(self, frames: Iterable) -> pa.Table:
         """The Arrow table in ``schema`` (plus ``EVENT_KEY``) of the DataFrames PySpark hands
-        over for one key, whose columns are those of ``prepare``, in its order."""
+        over for one key, whose columns are those of ``carried``, in its order."""
         chunks = [frame for frame in frames if len(frame)]
         if not chunks:
             return _with_event_key(self.schema.empty_table(),
@@ -245,18 +245,9 @@ EXCHANGES = ("rows", "pandas")
 
 def exchange_setting(spark) -> str:
     """The session's ``spark.sparkcep.streamExchange``: ``rows`` (the default) or ``pandas``."""
-    from sparkcep.errors import AnalysisError
+    from sparkcep.runtime.registration import session_choice
 
-    try:
-        setting = spark.conf.get(EXCHANGE_CONF, None)
-    except Exception:  # a session whose settings cannot be read (a pipeline's definitions)
-        setting = None
-    mode = (setting or "rows").strip().lower()
-    if mode not in EXCHANGES:
-        raise AnalysisError("INVALID_STREAM_EXCHANGE_SETTING",
-                            f"{EXCHANGE_CONF} must be one of {', '.join(EXCHANGES)}, "
-                            f"not {setting!r}")
-    return mode
+    return session_choice(spark, EXCHANGE_CONF, EXCHANGES, "INVALID_STREAM_EXCHANGE_SETTING")
 
 
 def exchange_for(frame, schema: pa.Schema, event_time: str, keys: list[str], output_type):

@@ -8,8 +8,9 @@ over a streaming DataFrame with ``withWatermark``), the statement is compiled fo
     <input query>.groupBy(<PARTITION BY>).transformWithState(MatchProcessor,
         <the rows the batch function would return>, "Append", "EventTime")
 
-registered as a temporary view (``rewrite.stream_view_name``) that the rewritten statement reads
-instead of calling the batch table function. With PREV or NEXT, a first stateful operator
+(``transformWithStateInPandas`` over carried columns with ``spark.sparkcep.streamExchange=pandas``:
+``runtime.stream_exchange``), registered as a temporary view (``rewrite.stream_view_name``) that
+the rewritten statement reads instead of calling the batch table function. With PREV or NEXT, a first stateful operator
 (``OrderedRelease``, ``register_ordering``) orders each partition's rows and fills in the PREV and NEXT
 values the input query reads. The input query is the same as the batch one's
 (masks and value columns computed by Catalyst, row by row), so DEFINE and MEASURES mean exactly

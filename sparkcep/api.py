@@ -85,7 +85,8 @@ def local_session(master: str = "local[2]", app_name: str = "sparkcep", streamin
                   **conf):
     """A local SparkSession with sparkcep's recommended settings (checks for Java 17+ first);
     ``streaming=True`` for a session that runs streams: its JVM compiles with the quick JIT
-    compiler only, which halves a micro-batch's time (docs/streaming.md, "Latency")."""
+    compiler only, which halves a micro-batch's time, and a local checkpoint is written without
+    checksum files (docs/streaming.md, "Latency")."""
     from sparkcep.clients.session import local_session as start
 
     return start(master, app_name, streaming, **conf)

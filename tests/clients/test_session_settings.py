@@ -41,6 +41,18 @@ def test_a_session_for_streams_compiles_with_the_quick_jit_only(monkeypatch):
     assert "TieredStopAtLevel" not in plain["spark.driver.extraJavaOptions"]
     assert streams["spark.driver.extraJavaOptions"] == "-Dmine=1 -XX:TieredStopAtLevel=1"
     assert streams["spark.executor.extraJavaOptions"] == "-XX:TieredStopAtLevel=1"
+    # the checkpoint's FileContext writes without checksum files; FileSystem stays checksummed
+    file_context = "spark.hadoop.fs.AbstractFileSystem.file.impl"
+    assert streams[file_context] == "org.apache.hadoop.fs.local.RawLocalFs"
+    assert file_context not in plain
+    assert not any(key.startswith("spark.hadoop.fs.file.impl") for key in streams)
+
+
+def test_a_file_system_setting_of_the_caller_wins():
+    mine = {"spark.hadoop.fs.AbstractFileSystem.file.impl": "org.example.MyFs"}
+    assert session.for_streams(mine) == {**mine, "spark.driver.extraJavaOptions":
+                                         "-XX:TieredStopAtLevel=1",
+                                         "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1"}
 
 
 def test_a_jit_setting_of_the_caller_wins():

@@ -68,7 +68,9 @@ def main(source, sink, checkpoint, gate, statement_file, master) -> int:
     import sparkcep
     import sparkcep.runtime.streaming as streaming
 
-    spark = local_session(master, "sparkcep-fault-driver", spark_sql_shuffle_partitions="2",
+    # a session for streams, as `sparkcep stream` starts: exactly-once holds with its settings
+    spark = local_session(master, "sparkcep-fault-driver", streaming=True,
+                          spark_sql_shuffle_partitions="2",
                           spark_executor_pyspark_memory="1g")
     streaming._processor = gated(streaming._processor, gate)
     stream = (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(source)

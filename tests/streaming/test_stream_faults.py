@@ -264,6 +264,12 @@ def test_worker_retried_then_driver_killed_mid_batch_restart_is_exact(gated_sess
     finally:
         first.stop()  # and everything it started
     assert first.alive() == []
+    # the driver's session is one for streams, whose offset and commit logs have no checksum
+    # files (``session.STREAM_HADOOP_SETTINGS``); this test's session, which resumes them, writes
+    # them
+    for log in ("offsets", "commits"):
+        assert _batch_ids(tmp_path / "checkpoint" / log)
+        assert not list((tmp_path / "checkpoint" / log).glob(".*.crc")), log
     before = _ours(spark.read.parquet(str(tmp_path / "out")).collect())
     # the same query started again from the checkpoint (in this test's session: a new driver)
     query = _start(spark, tmp_path, statement)

@@ -331,6 +331,8 @@ def analysis_call(function_name: str, match, probes: Probes, clause, text: str) 
     analysis = _analyze(clause, text)
     splicer = Splicer(text)
     order_sql = [_plain_text(item, text, splicer) for item in analysis.order_by]
+    if match.plan.uncertain_time is not None:  # the engine reads the rows sorted by lo first
+        order_sql = [quote_identifier(match.plan.uncertain_time.lo_column), *order_sql]
     keys = [quote_identifier(n) for n in match.plan.partition_columns]
     distribution = f"PARTITION BY ({', '.join(keys)})" if keys else "WITH SINGLE PARTITION"
     ordering = f" ORDER BY ({', '.join(order_sql)})" if order_sql else ""
@@ -470,12 +472,16 @@ def _add(total: list, counts: list) -> None:
 def new_clause_report(number: int, title: str, plan, clause, text: str) -> ClauseReport:
     from sparkcep.compiler.explain import _source, display_names
 
-    graph = Graph.of(plan.spec)
-    names = display_names(plan.spec.variable_names)
     defines = {}
     for definition in clause.args.get("define") or []:
         name = definition.this.name if hasattr(definition.this, "name") else str(definition.this)
         defines[name.upper()] = _source(definition.args["condition"], text)
+    if plan.uncertain_time is not None:  # no automaton: a report of its own
+        from sparkcep.compiler.explain_analyze_uncertain import new_uncertain_report
+
+        return new_uncertain_report(number, title, plan, defines)
+    graph = Graph.of(plan.spec)
+    names = display_names(plan.spec.variable_names)
     return ClauseReport(number, title, plan.spec.pattern_text(), plan.spec.strategy.value, names,
                         defines, graph.edges, graph.start, graph.accept,
                         within=_source(clause.args.get("within"), text))
@@ -509,6 +515,9 @@ def report_rows(reports: list[ClauseReport], result_rows: int | None, seconds: f
         rows.append((0, "statement", "result", "rows", result_rows, "rows the query returned"))
     rows.append((0, "statement", "result", "ms", int(seconds * 1000), "wall time of the query"))
     for r in reports:
+        if not isinstance(r, ClauseReport):  # UNCERTAIN TIME (explain_analyze_uncertain)
+            rows += r.report_rows(partition)
+            continue
         n = r.number
         sample = " (a sample: the simulation stopped early in " \
                  f"{len(r.stopped)} partition(s))" if r.stopped else ""
@@ -652,6 +661,8 @@ def report_text(rows: list[tuple]) -> str:
 
 
 def _clause_text(items: list[tuple]) -> list[str]:
+    from sparkcep.compiler import explain_analyze_uncertain as uncertain_text
+
     clause = [r for r in items if r[1] == "clause"]
     facts = {r[3]: r for r in clause}
     lines = [f"\n== {clause[0][2]} =="]
@@ -670,6 +681,7 @@ def _clause_text(items: list[tuple]) -> list[str]:
     for row in clause:
         if row[3] in ("engine_error", "sampled"):
             lines.append(f"{row[3] + ':':<11} {row[5]}")
+    lines += uncertain_text.text_lines(items)
     variables: dict[str, dict] = {}
     for row in items:
         if row[1] == "variable":
@@ -687,6 +699,7 @@ def _clause_text(items: list[tuple]) -> list[str]:
             mark = "   <- no row satisfies it" if "never_satisfied" in metrics else ""
             lines.append(f"  {name:<{width}} {satisfied[4]:>9} | {dependent:>11} | "
                          f"{metrics['rows_in_matches'][4]:>7}   {satisfied[5]}{mark}")
+    lines += uncertain_text.more_text_lines(items)
     runs = {r[3]: r for r in items if r[1] == "runs"}
     if runs:
         lines.append(f"runs:       {runs['started'][4]} started, {runs['completed'][4]} reached "
@@ -730,6 +743,9 @@ def analyzed_dot(reports: list[ClauseReport]) -> str:
     lines = ["digraph pattern {", "  rankdir=LR; fontname=Helvetica;", "  node [fontname=Helvetica];",
              "  edge [fontname=Helvetica];", f"  labelloc=b; label={_quote(legend)};"]
     for r in reports:
+        if not isinstance(r, ClauseReport):  # UNCERTAIN TIME: no automaton to draw
+            lines += r.dot_lines()
+            continue
         prefix = f"m{r.number}_"
         lines.append(f"  subgraph cluster_{r.number} {{")
         lines.append(f"    label={_quote(r.title + ': ' + str(r.matches) + ' matches')};")

@@ -709,7 +709,12 @@ def analyze_function_class(plan, probes=None):
 
     class AnalyzeFunction:
         def __init__(self) -> None:
-            self.runner = AnalyzeRunner(plan, probes)
+            if plan.uncertain_time is not None:  # no automaton: its own runner
+                from sparkcep.runtime.analyze_uncertain import UncertainAnalyzeRunner
+
+                self.runner = UncertainAnalyzeRunner(plan)
+            else:
+                self.runner = AnalyzeRunner(plan, probes)
 
         def eval(self, batch: pa.RecordBatch):
             self.runner.feed(batch)

@@ -45,12 +45,6 @@ def analyze_statement(spark, text: str, args=None, run_query: bool = True,
     check_statement(query)
     compiled = compile_statement(query)
     for match in compiled.matches:
-        if match.plan.uncertain_time is not None:
-            span = match.plan.uncertain_time.clause_span or (0, 1)
-            raise AnalysisError.at_offset(
-                "EXPLAIN_ANALYZE_UNSUPPORTED",
-                "EXPLAIN ANALYZE does not analyse UNCERTAIN TIME clauses yet (EXPLAIN shows their "
-                "plan)", query, span[0], len("UNCERTAIN TIME"))
         if reads_stream(spark, match, args):
             raise _stream_error(text, match)
     clauses = _clauses(query)
@@ -114,7 +108,9 @@ def _analyze_clause(spark, run, number, title, clause, match, query, partition, 
     plan, _return_type, _schema = typed_plan(spark, match, args)
     # the matches are enumerated (an aggregation pushed down counts them without runs)
     plan = dataclasses.replace(plan, aggregation=None, owned_column=None)
-    probes = ea.clause_probes(clause, query)
+    # the values a DEFINE read are shown for the automaton's misses; an UNCERTAIN TIME clause's
+    # misses are signatures, shown with their rows' input values
+    probes = ea.clause_probes(clause, query) if plan.uncertain_time is None else ea.Probes()
     name = match.function_name + "_analyze"
     function = arrow_udtf(analyze_function_class(plan, probes), returnType=REPORT_SCHEMA)
     spark.udtf.register(name, function)

@@ -23,7 +23,8 @@ _KIND_RANK = {"below_minimum_confidence": 0, "zero_confidence": 1, "longest_part
 
 def _confidence_text(value: float, exact: str | None) -> str:
     text = f"{value:.6g}"
-    return f"{text} ({exact})" if exact and exact != text and "/" in exact else text
+    shown = exact and not exact.endswith("/1")  # a fraction that is not a whole number
+    return f"{text} ({exact})" if shown else text
 
 
 class _Confidences:

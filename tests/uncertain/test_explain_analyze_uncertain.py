@@ -129,6 +129,19 @@ def test_confidences_drops_and_misses_against_possible_worlds(seed):
         assert misses[0]["kind"] == "zero_confidence" and tuple(misses[0]["rows"]) in zero
 
 
+def test_the_closest_misses_are_the_most_confident_dropped_signatures():
+    query = NEGATED.replace(" WITHIN 4", "")
+    # A at one of 0..9, B surely at k, C surely at 10: (A, B@k, C) has confidence k / 10
+    rows = [(0, 9, "a", 0)] + [(k, k, "b", 0) for k in range(1, 10)] + [(10, 10, "c", 0)]
+    expected = brute_force(rows, 11, Fraction(1, 2))
+    assert sorted(expected.values()) == [Fraction(k, 10) for k in range(1, 10)]
+    _match, _plan_, report = _analyze(query, rows, split=4)
+    assert report["matches"] == 5 and report["dropped"]["count"] == 4
+    assert [m["exact"] for m in report["misses"]] == ["2/5", "3/10", "1/5"]
+    assert [m["rows"] for m in report["misses"]] == [[0, 4, 10], [0, 3, 10], [0, 2, 10]]
+    assert report["signatures"]["buckets"] == [0] + [1] * 9
+
+
 def test_a_signature_a_negation_breaks_in_every_world():
     rows = [(0, 0, "a", 0), (1, 1, "n", 0), (2, 2, "b", 0), (3, 3, "c", 0),  # N surely between
             (1, 2, "b", 0)]  # between A and this B only when it is at 2: confidence 1/2

@@ -153,3 +153,76 @@ def test_the_walkthrough_in_docs_prints_as_shown(spark):
         return re.sub(r"time: .*", "time:", report).strip()
 
     assert steady(printed) == steady(shown)
+
+
+def test_explain_analyze_of_an_uncertain_time_clause(spark, tmp_path):
+    """UNCERTAIN TIME (docs/explain.md, "Imprecise timestamps"): confidences, the signature MINIMUM
+    CONFIDENCE dropped, the row a match-dependent DEFINE refused; ORDER BY k is not the order of
+    lo (the analysis reads the rows sorted by lo, as the engine needs); one query through
+    ``sparkcep.sql`` and one through the command line (the extension's VALUES of the report are
+    the same for every clause: the test above)."""
+    import datetime
+
+    from click.testing import CliRunner
+
+    from sparkcep.clients.cli import main
+
+    t0 = datetime.datetime(2026, 3, 2, 9, 30)
+
+    def at(seconds):
+        return t0 + datetime.timedelta(seconds=seconds)
+
+    #        u    k   lo      hi      kind  x
+    data = [("x", 9, at(0), at(1), "a", 1),
+            ("x", 8, at(0), at(1), "b", 5),   # after A in 1 of 4 worlds: 1/4, dropped
+            ("x", 7, at(1), at(2), "b", 5),   # after A in 3 of 4 worlds: a match, 3/4
+            ("x", 6, at(5), at(5), "b", 0),   # B.x > A.x is false: refused
+            ("y", 5, at(0), at(0), "a", 1),
+            ("y", 4, at(3), at(3), "b", 0)]   # refused: y has no match
+    spark.createDataFrame(data, "u STRING, k INT, lo TIMESTAMP, hi TIMESTAMP, kind STRING, "
+                                "x INT").createOrReplaceTempView("ea_uncertain")
+    query = """SELECT * FROM ea_uncertain MATCH_RECOGNIZE (
+  PARTITION BY u ORDER BY k
+  UNCERTAIN TIME (lo, hi) GRANULARITY INTERVAL '1' SECOND
+  MEASURES CONFIDENCE() AS c
+  SKIP TILL ANY MATCH
+  PATTERN (A B) WITHIN INTERVAL '10' SECOND
+  MINIMUM CONFIDENCE 0.5
+  DEFINE A AS A.kind = 'a', B AS B.kind = 'b' AND B.x > A.x)"""
+    text = "EXPLAIN ANALYZE " + query
+    rows = _rows(sparkcep.sql(spark, text))
+    assert _find(rows, "statement", "rows")[0][4] == 1
+    assert _find(rows, "clause", "matches")[0][4] == 1
+    assert _find(rows, "clause", "partitions_without_match")[0][4] == 1
+    assert _find(rows, "clause", "rows_in_a_match")[0][4] == 2
+    assert _find(rows, "confidence", "min", "matches")[0][5] == "0.75 (3/4)"
+    assert _find(rows, "confidence", "signatures", "below minimum")[0][4] == 1
+    assert _find(rows, "variable", "match_dependent_evaluated", "B")[0][4] == 4
+    assert _find(rows, "variable", "match_dependent_true", "B")[0][4] == 2
+    assert _find(rows, "intervals", "max")[0][4] == 2  # [09:30:01, 09:30:02] at one second
+    assert _find(rows, "automaton", "not_applicable")
+    # x: the dropped signature (rows in lo order, ties by k: the B at [0, 1] is row 0, A row 1)
+    assert _find(rows, "miss", "below_minimum_confidence", "u = 'x'")[0][5] == (
+        "rows A@1 B@0, confidence 0.25 (1/4) < 0.5 (MINIMUM CONFIDENCE)")
+    assert [(r[4], r[5]) for r in _find(rows, "miss", "row", "u = 'x'")] == [
+        (1, "A: time points [1772443800, 1772443801], k = 9"),
+        (0, "B: time points [1772443800, 1772443801], k = 8")]
+    # y: A, and the B its DEFINE refused
+    assert _find(rows, "miss", "longest_partial_match", "u = 'y'")[0][5] == \
+        "rows A@0: no row could extend it"
+    assert _find(rows, "miss", "rejected_row", "u = 'y'")[0][4] == 1
+
+    csv = tmp_path / "uncertain.csv"
+    csv.write_text("u,k,lo,hi,kind,x\n" + "".join(
+        f"{u},{k},{(lo - t0).seconds},{(hi - t0).seconds},{kind},{x}\n"
+        for u, k, lo, hi, kind, x in data))
+    cli_query = query.replace("ea_uncertain", "ea_uncertain_cli").replace(
+        " GRANULARITY INTERVAL '1' SECOND", "").replace("INTERVAL '10' SECOND", "10")
+    result = CliRunner().invoke(main, ["explain", "--analyze", "-e", cli_query, "-t",
+                                       f"ea_uncertain_cli={csv}", "--partition", "u = 'x'"])
+    assert result.exit_code == 0, result.output
+    assert "automaton:  not applicable" in result.output
+    assert "u = 'x': below minimum confidence: 2 rows A@1 B@0, confidence 0.25 (1/4)" \
+        in result.output
+    assert "u = 'x': row: 1 A: time points [0, 1], k = 9" in result.output
+    assert "u = 'y'" not in result.output  # FOR PARTITION: x only

@@ -205,8 +205,8 @@ def test_explain_analyze_of_an_uncertain_time_clause(spark, tmp_path):
     assert _find(rows, "miss", "below_minimum_confidence", "u = 'x'")[0][5] == (
         "rows A@1 B@0, confidence 0.25 (1/4) < 0.5 (MINIMUM CONFIDENCE)")
     assert [(r[4], r[5]) for r in _find(rows, "miss", "row", "u = 'x'")] == [
-        (1, "A: time points [1772443800, 1772443801], k = 9"),
-        (0, "B: time points [1772443800, 1772443801], k = 8")]
+        (1, "A: interval [2026-03-02 09:30:00, 2026-03-02 09:30:01] (2 time points), k = 9"),
+        (0, "B: interval [2026-03-02 09:30:00, 2026-03-02 09:30:01] (2 time points), k = 8")]
     # y: A, and the B its DEFINE refused
     assert _find(rows, "miss", "longest_partial_match", "u = 'y'")[0][5] == \
         "rows A@0: no row could extend it"
@@ -224,5 +224,5 @@ def test_explain_analyze_of_an_uncertain_time_clause(spark, tmp_path):
     assert "automaton:  not applicable" in result.output
     assert "u = 'x': below minimum confidence: 2 rows A@1 B@0, confidence 0.25 (1/4)" \
         in result.output
-    assert "u = 'x': row: 1 A: time points [0, 1], k = 9" in result.output
+    assert "u = 'x': row: 1 A: interval [0, 1] (2 time points), k = 9" in result.output
     assert "u = 'y'" not in result.output  # FOR PARTITION: x only

@@ -739,7 +739,14 @@ def analyzed_dot(reports: list[ClauseReport]) -> str:
     each state by the runs that died there."""
     from sparkcep.compiler.explain import LEGEND, _quote
 
-    legend = LEGEND + "\\nedge: runs that took it; red: runs that died in the state"
+    legends = []
+    if any(isinstance(r, ClauseReport) for r in reports):
+        legends.append(LEGEND + "\\nedge: runs that took it; red: runs that died in the state")
+    if not all(isinstance(r, ClauseReport) for r in reports):
+        from sparkcep.compiler.explain_analyze_uncertain import LEGEND as UNCERTAIN_LEGEND
+
+        legends.append(UNCERTAIN_LEGEND)
+    legend = "\\n".join(legends)
     lines = ["digraph pattern {", "  rankdir=LR; fontname=Helvetica;", "  node [fontname=Helvetica];",
              "  edge [fontname=Helvetica];", f"  labelloc=b; label={_quote(legend)};"]
     for r in reports:

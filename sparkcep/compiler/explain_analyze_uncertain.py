@@ -18,6 +18,9 @@ from sparkcep.compiler.explain_analyze import (MISSES_SHOWN, _add, _at, _partiti
 
 #: the width of a confidence bucket is 1 / BUCKETS (as the executors count them)
 BUCKETS = 10
+#: the picture's legend for an UNCERTAIN TIME clause
+LEGEND = ("UNCERTAIN TIME: box = a pattern element with the rows satisfying its DEFINE and the "
+          "rows it has in matches; arrow = the element that may come next (no automaton)")
 _KIND_RANK = {"below_minimum_confidence": 0, "zero_confidence": 1, "longest_partial_match": 2}
 
 
@@ -320,8 +323,9 @@ def _closeness(entry) -> tuple:
 def _row_text(values: dict) -> str:
     parts = []
     for name, value in values.items():
-        if name == "time points":
-            parts.insert(0, f"time points [{value[0]}, {value[1]}]")
+        if name == "interval":
+            points = "1 time point" if value[2] == 1 else f"{value[2]} time points"
+            parts.insert(0, f"interval [{value[0]}, {value[1]}] ({points})")
         else:
             parts.append(f"{name} = {_value_text(value)}")
     return ", ".join(parts)

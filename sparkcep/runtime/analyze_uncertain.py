@@ -174,7 +174,7 @@ class UncertainAnalyzeRunner:
         self.partial: tuple | None = None  # (rows, labels) of the longest partial signature
         self.partial_miss: dict | None = None
         self.rejected: dict | None = None
-        # the rows' input values (and lo, hi as written), for the rows a miss may still show
+        # the rows' input values, lo and hi, for the rows a miss may still show
         self.context_names: list[str] = []
         self.store = None
 
@@ -215,8 +215,10 @@ class UncertainAnalyzeRunner:
         self.widths = [low if self.widths[0] is None else min(self.widths[0], low),
                        high if self.widths[1] is None else max(self.widths[1], high),
                        self.widths[2] + int(widths.sum())]
+        bounds = self.plan.uncertain_time.lo_column, self.plan.uncertain_time.hi_column
         self.store.add(base, (*(batch.column(n).to_pylist() for n in self.context_names),
-                              block.time_lo.tolist(), block.time_hi.tolist()))
+                              *(batch.column(n).to_pylist() for n in bounds),
+                              (block.time_hi - block.time_lo + 1).tolist()))
         self._engine(lambda: self.engine.feed(block))
         self._observe(lambda: self.observer.feed(block))
         self.store.prune(min(self.observer.buf.base, self.rows))
@@ -300,7 +302,9 @@ class UncertainAnalyzeRunner:
         n = len(self.context_names)
         values = {name: _jsonable(self.store.value(i, row))
                   for i, name in enumerate(self.context_names)}
-        values["time points"] = [self.store.value(n, row), self.store.value(n + 1, row)]
+        # lo and hi as Spark computed them, and how many time points lie between
+        values["interval"] = [_jsonable(self.store.value(n, row)),
+                              _jsonable(self.store.value(n + 1, row)), self.store.value(n + 2, row)]
         return values
 
     def _miss(self, kind: str, rows, labels, conf) -> dict:

@@ -176,7 +176,7 @@ def test_a_hand_made_partition_read_by_a_match_dependent_define():
     assert report["engine_stats"]["pruned"] == 1  # the B at [0, 1]: bound 1/4 < 0.5
     miss = report["misses"][0]
     assert miss["rows"] == [0, 1] and miss["labels"] == ["A", "B"] and miss["exact"] == "1/4"
-    assert miss["row_values"][1] == {"k": 1, "time points": [0, 1]}
+    assert miss["row_values"][1] == {"k": 1, "interval": [0, 1, 2]}
 
     clause = ea.new_clause_report(1, "MATCH_RECOGNIZE #1", plan, _clauses(DEPENDENT)[0],
                                   DEPENDENT)
@@ -199,6 +199,8 @@ def test_a_hand_made_partition_read_by_a_match_dependent_define():
     assert not [r for r in out if r[1] in ("runs", "state", "edge")]
     assert find("miss", "below_minimum_confidence")[0][5] == (
         "rows A@0 B@1, confidence 0.25 (1/4) < 0.5 (MINIMUM CONFIDENCE)")
+    assert [r[5] for r in find("miss", "row")] == ["A: interval [0, 1] (2 time points), k = 0",
+                                                   "B: interval [0, 1] (2 time points), k = 1"]
     assert [r[4] for r in find("miss", "row")] == [0, 1]
     text = ea.report_text(out)
     assert "automaton:  not applicable" in text

@@ -97,9 +97,8 @@ class _Observer(UncertainEngine):
     def _keep(self, conf) -> bool:
         return True
 
-    def _emit(self, rows, labels, conf, rng):
+    def _emit(self, rows, labels, conf, rng) -> None:
         self.sink(tuple(rows), tuple(labels), conf)
-        return None
 
 
 def _exact(conf) -> str | None:

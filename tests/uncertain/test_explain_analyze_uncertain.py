@@ -100,7 +100,7 @@ def test_confidences_drops_and_misses_against_possible_worlds(seed):
     rng = random.Random(seed)
     rows = _random_rows(rng)
     expected = brute_force(rows, 4, Fraction(1, 2))
-    _match, _plan_, report = _analyze(NEGATED, rows, split=rng.randint(1, len(rows)))
+    *_, report = _analyze(NEGATED, rows, split=rng.randint(1, len(rows)))
     matches = sorted(c for c in expected.values() if c >= Fraction(1, 2))
     dropped = sorted(c for c in expected.values() if 0 < c < Fraction(1, 2))
     zero = [s for s, c in expected.items() if c == 0]
@@ -135,7 +135,7 @@ def test_the_closest_misses_are_the_most_confident_dropped_signatures():
     rows = [(0, 9, "a", 0)] + [(k, k, "b", 0) for k in range(1, 10)] + [(10, 10, "c", 0)]
     expected = brute_force(rows, 11, Fraction(1, 2))
     assert sorted(expected.values()) == [Fraction(k, 10) for k in range(1, 10)]
-    _match, _plan_, report = _analyze(query, rows, split=4)
+    *_, report = _analyze(query, rows, split=4)
     assert report["matches"] == 5 and report["dropped"]["count"] == 4
     assert [m["exact"] for m in report["misses"]] == ["2/5", "3/10", "1/5"]
     assert [m["rows"] for m in report["misses"]] == [[0, 4, 10], [0, 3, 10], [0, 2, 10]]
@@ -147,7 +147,7 @@ def test_a_signature_a_negation_breaks_in_every_world():
             (1, 2, "b", 0)]  # between A and this B only when it is at 2: confidence 1/2
     expected = brute_force(sorted(rows, key=lambda r: r[0]), 4, Fraction(1, 2))
     assert sorted(expected.values()) == [0, Fraction(1, 2)]
-    match, plan, report = _analyze(NEGATED, sorted(rows, key=lambda r: r[0]))
+    _match, plan, report = _analyze(NEGATED, sorted(rows, key=lambda r: r[0]))
     assert report["zero"] == 1 and report["matches"] == 1 and report["dropped"]["count"] == 0
     assert report["confidences"]["min"] == [0.5, "1/2"]  # at the threshold: a match
     clause = ea.new_clause_report(1, "#1", plan, _clauses(NEGATED)[0], NEGATED)
@@ -166,7 +166,7 @@ def test_a_hand_made_partition_read_by_a_match_dependent_define():
             (1, 2, "b", 5),   # after A in 3 of 4 worlds: a match of confidence 3/4
             (5, 5, "b", 0),   # surely after A, but B.x > A.x is false: no signature
             (6, 6, "b", 2)]   # surely after A and B.x > A.x: a match of confidence 1
-    match, plan, report = _analyze(DEPENDENT, rows)
+    _match, plan, report = _analyze(DEPENDENT, rows)
     assert report["matches"] == 2 and report["covered"] == 3
     assert report["confidences"]["min"] == [0.75, "3/4"]
     assert report["confidences"]["max"] == [1.0, "1/1"]

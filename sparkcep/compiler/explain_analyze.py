@@ -469,17 +469,23 @@ def _add(total: list, counts: list) -> None:
         total[i] += c
 
 
-def new_clause_report(number: int, title: str, plan, clause, text: str) -> ClauseReport:
-    from sparkcep.compiler.explain import _source, display_names
+def clause_defines(clause, text: str) -> dict:
+    """Each DEFINE's condition as written, by the variable's upper-case name."""
+    from sparkcep.compiler.explain import _source
 
     defines = {}
     for definition in clause.args.get("define") or []:
         name = definition.this.name if hasattr(definition.this, "name") else str(definition.this)
         defines[name.upper()] = _source(definition.args["condition"], text)
-    if plan.uncertain_time is not None:  # no automaton: a report of its own
-        from sparkcep.compiler.explain_analyze_uncertain import new_uncertain_report
+    return defines
 
-        return new_uncertain_report(number, title, plan, defines)
+
+def new_clause_report(number: int, title: str, plan, clause, text: str) -> ClauseReport:
+    """The empty report of a clause the automaton explains (an UNCERTAIN TIME clause has
+    ``explain_analyze_uncertain.new_uncertain_report``)."""
+    from sparkcep.compiler.explain import _source, display_names
+
+    defines = clause_defines(clause, text)
     graph = Graph.of(plan.spec)
     names = display_names(plan.spec.variable_names)
     return ClauseReport(number, title, plan.spec.pattern_text(), plan.spec.strategy.value, names,
@@ -661,8 +667,6 @@ def report_text(rows: list[tuple]) -> str:
 
 
 def _clause_text(items: list[tuple]) -> list[str]:
-    from sparkcep.compiler import explain_analyze_uncertain as uncertain_text
-
     clause = [r for r in items if r[1] == "clause"]
     facts = {r[3]: r for r in clause}
     lines = [f"\n== {clause[0][2]} =="]
@@ -681,7 +685,7 @@ def _clause_text(items: list[tuple]) -> list[str]:
     for row in clause:
         if row[3] in ("engine_error", "sampled"):
             lines.append(f"{row[3] + ':':<11} {row[5]}")
-    lines += uncertain_text.text_lines(items)
+    lines += _time_model_text(items)
     variables: dict[str, dict] = {}
     for row in items:
         if row[1] == "variable":
@@ -699,7 +703,7 @@ def _clause_text(items: list[tuple]) -> list[str]:
             mark = "   <- no row satisfies it" if "never_satisfied" in metrics else ""
             lines.append(f"  {name:<{width}} {satisfied[4]:>9} | {dependent:>11} | "
                          f"{metrics['rows_in_matches'][4]:>7}   {satisfied[5]}{mark}")
-    lines += uncertain_text.more_text_lines(items)
+    lines += _confidence_text(items)
     runs = {r[3]: r for r in items if r[1] == "runs"}
     if runs:
         lines.append(f"runs:       {runs['started'][4]} started, {runs['completed'][4]} reached "
@@ -734,6 +738,44 @@ def _clause_text(items: list[tuple]) -> list[str]:
     return lines
 
 
+def _time_model_text(items: list[tuple]) -> list[str]:
+    """An UNCERTAIN TIME clause's time model, threshold and intervals, as text."""
+    lines = []
+    facts = {r[3]: r for r in items if r[1] == "clause"}
+    if "time_model" in facts:
+        lines.append(f"time model: {facts['time_model'][5]}")
+        lines.append(f"minimum:    {facts['minimum_confidence'][5]}")
+    intervals = {r[3]: r for r in items if r[1] == "intervals"}
+    if intervals:
+        lines.append(f"intervals:  {intervals['min'][4]} to {intervals['max'][4]} time points per "
+                     f"row (mean {intervals['mean'][5]})")
+    return lines
+
+
+def _confidence_text(items: list[tuple]) -> list[str]:
+    """An UNCERTAIN TIME clause's confidence, search and automaton sections, as text."""
+    lines = []
+    confidence = [r for r in items if r[1] == "confidence"]
+    if confidence:
+        lines.append("confidence:")
+        for row in confidence:
+            if row[2] == "matches":
+                lines.append(f"  matches {row[3]}: {row[5]}")
+            elif row[2] in ("below minimum", "zero"):
+                shown = "" if row[4] is None else f"{row[4]} "
+                lines.append(f"  {row[2]} ({row[3]}): {shown}{row[5]}")
+            else:
+                lines.append(f"  {row[2]:<11} {row[4]:>7} signatures ({row[5]})")
+    search = [r for r in items if r[1] == "search"]
+    if search:
+        lines.append("search:     " + ", ".join(f"{r[4]} {r[3].replace('_', ' ')}" for r in search)
+                     + " (the engine's counters; docs/explain.md)")
+    for row in items:
+        if row[1] == "automaton":
+            lines.append(f"automaton:  not applicable: {row[5]}")
+    return lines
+
+
 def analyzed_dot(reports: list[ClauseReport]) -> str:
     """The automata with each edge labelled by the runs that took it (thicker when more did) and
     each state by the runs that died there."""
@@ -742,10 +784,7 @@ def analyzed_dot(reports: list[ClauseReport]) -> str:
     legends = []
     if any(isinstance(r, ClauseReport) for r in reports):
         legends.append(LEGEND + "\\nedge: runs that took it; red: runs that died in the state")
-    if not all(isinstance(r, ClauseReport) for r in reports):
-        from sparkcep.compiler.explain_analyze_uncertain import LEGEND as UNCERTAIN_LEGEND
-
-        legends.append(UNCERTAIN_LEGEND)
+    legends += sorted({r.legend for r in reports if not isinstance(r, ClauseReport)})
     legend = "\\n".join(legends)
     lines = ["digraph pattern {", "  rankdir=LR; fontname=Helvetica;", "  node [fontname=Helvetica];",
              "  edge [fontname=Helvetica];", f"  labelloc=b; label={_quote(legend)};"]

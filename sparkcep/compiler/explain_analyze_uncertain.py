@@ -1,6 +1,7 @@
 """EXPLAIN ANALYZE of a clause with UNCERTAIN TIME, the part that needs no Spark: the clause's
 totals over its partitions' JSON reports (``sparkcep.runtime.analyze_uncertain``), as the report's
-rows (``explain_analyze.COLUMNS``), text and picture.
+rows (``explain_analyze.COLUMNS``) and its part of the picture (``explain_analyze`` renders the rows
+as text).
 
 The imprecise-timestamp engine has no automaton, so instead of runs, states and edges the report
 has: the MINIMUM CONFIDENCE and the rows' time intervals (``clause``, ``intervals``), the
@@ -13,8 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sparkcep.compiler.explain_analyze import (MISSES_SHOWN, _add, _at, _partition_text,
-                                               _value_text, partition_matches)
+from sparkcep.compiler.explain_analyze import (
+    MISSES_SHOWN,
+    _add,
+    _at,
+    _partition_text,
+    _value_text,
+    clause_defines,
+    partition_matches,
+)
 
 #: the width of a confidence bucket is 1 / BUCKETS (as the executors count them)
 BUCKETS = 10
@@ -84,6 +92,7 @@ class UncertainClauseReport:
     unmatched_partitions: int = 0
     misses: list = field(default_factory=list)  # (partition, matches, misses, row_local_true)
     named: bool = False
+    legend: str = LEGEND  # the picture's
     with_misses: int = 0  # partitions without a match or with a dropped signature
 
     def add(self, report: dict, wanted: dict | None) -> None:
@@ -331,7 +340,9 @@ def _row_text(values: dict) -> str:
     return ", ".join(parts)
 
 
-def new_uncertain_report(number: int, title: str, plan, defines: dict) -> UncertainClauseReport:
+def new_uncertain_report(number: int, title: str, plan, clause, text: str) -> UncertainClauseReport:
+    """The empty report of an UNCERTAIN TIME clause (``explain_analyze.new_clause_report`` for
+    the others)."""
     from sparkcep.compiler.explain import display_names
     from sparkcep.engines.spec import Strategy
     from sparkcep.engines.uncertain.pattern import compile_pattern
@@ -354,45 +365,8 @@ def new_uncertain_report(number: int, title: str, plan, defines: dict) -> Uncert
     if any(pat.negations):
         breaks.append("a row of a negated variable lies between them")
     return UncertainClauseReport(
-        number, title, spec.pattern_text(), spec.strategy.value, names, defines,
+        number, title, spec.pattern_text(), spec.strategy.value, names,
+        clause_defines(clause, text),
         float(plan.uncertain_time.minimum_confidence or 0.0), follows,
         "; ".join(breaks) or "nothing can break a signature under SKIP TILL ANY MATCH "
         "without negation")
-
-
-def text_lines(items: list[tuple]) -> list[str]:
-    """The sections only an UNCERTAIN TIME clause has, as text (``explain_analyze.report_text``)."""
-    lines = []
-    facts = {r[3]: r for r in items if r[1] == "clause"}
-    if "time_model" in facts:
-        lines.append(f"time model: {facts['time_model'][5]}")
-        lines.append(f"minimum:    {facts['minimum_confidence'][5]}")
-    intervals = {r[3]: r for r in items if r[1] == "intervals"}
-    if intervals:
-        lines.append(f"intervals:  {intervals['min'][4]} to {intervals['max'][4]} time points per "
-                     f"row (mean {intervals['mean'][5]})")
-    return lines
-
-
-def more_text_lines(items: list[tuple]) -> list[str]:
-    """The confidence, search and automaton sections as text."""
-    lines = []
-    confidence = [r for r in items if r[1] == "confidence"]
-    if confidence:
-        lines.append("confidence:")
-        for row in confidence:
-            if row[2] == "matches":
-                lines.append(f"  matches {row[3]}: {row[5]}")
-            elif row[2] in ("below minimum", "zero"):
-                shown = "" if row[4] is None else f"{row[4]} "
-                lines.append(f"  {row[2]} ({row[3]}): {shown}{row[5]}")
-            else:
-                lines.append(f"  {row[2]:<11} {row[4]:>7} signatures ({row[5]})")
-    search = [r for r in items if r[1] == "search"]
-    if search:
-        lines.append("search:     " + ", ".join(f"{r[4]} {r[3].replace('_', ' ')}" for r in search)
-                     + " (the engine's counters; docs/explain.md)")
-    for row in items:
-        if row[1] == "automaton":
-            lines.append(f"automaton:  not applicable: {row[5]}")
-    return lines

@@ -704,17 +704,14 @@ def _jsonable(value):
 REPORT_SCHEMA = "report STRING"
 
 
-def analyze_function_class(plan, probes=None):
-    """A UDTF handler class (Arrow in, one JSON report row per partition out)."""
+def analyze_function_class(plan, probes=None, make_runner=None):
+    """A UDTF handler class (Arrow in, one JSON report row per partition out). Its runner is
+    ``make_runner()`` when given (an UNCERTAIN TIME clause's, ``analyze_uncertain``), else an
+    :class:`AnalyzeRunner`."""
 
     class AnalyzeFunction:
         def __init__(self) -> None:
-            if plan.uncertain_time is not None:  # no automaton: its own runner
-                from sparkcep.runtime.analyze_uncertain import UncertainAnalyzeRunner
-
-                self.runner = UncertainAnalyzeRunner(plan)
-            else:
-                self.runner = AnalyzeRunner(plan, probes)
+            self.runner = make_runner() if make_runner else AnalyzeRunner(plan, probes)
 
         def eval(self, batch: pa.RecordBatch):
             self.runner.feed(batch)

@@ -108,14 +108,25 @@ def _analyze_clause(spark, run, number, title, clause, match, query, partition, 
     plan, _return_type, _schema = typed_plan(spark, match, args)
     # the matches are enumerated (an aggregation pushed down counts them without runs)
     plan = dataclasses.replace(plan, aggregation=None, owned_column=None)
-    # the values a DEFINE read are shown for the automaton's misses; an UNCERTAIN TIME clause's
-    # misses are signatures, shown with their rows' input values
-    probes = ea.clause_probes(clause, query) if plan.uncertain_time is None else ea.Probes()
+    if plan.uncertain_time is None:
+        probes = ea.clause_probes(clause, query)  # the values a miss's DEFINE read
+        make_runner = None
+        report = ea.new_clause_report(number, title, plan, clause, query)
+    else:  # no automaton: a runner and a report of their own (the misses are signatures)
+        from sparkcep.compiler.explain_analyze_uncertain import new_uncertain_report
+        from sparkcep.runtime.analyze_uncertain import UncertainAnalyzeRunner
+
+        probes = ea.Probes()
+
+        def make_runner():
+            return UncertainAnalyzeRunner(plan)
+
+        report = new_uncertain_report(number, title, plan, clause, query)
     name = match.function_name + "_analyze"
-    function = arrow_udtf(analyze_function_class(plan, probes), returnType=REPORT_SCHEMA)
+    function = arrow_udtf(analyze_function_class(plan, probes, make_runner),
+                          returnType=REPORT_SCHEMA)
     spark.udtf.register(name, function)
     sql = ea.analysis_call(name, match, probes, clause, query)
-    report = ea.new_clause_report(number, title, plan, clause, query)
     frame = run(sql) if args is None else run(sql, args)
     for row in frame.toLocalIterator():
         report.add(json.loads(row[0]), partition)

@@ -15,6 +15,7 @@ import pytest
 
 from sparkcep.compiler import explain_analyze as ea
 from sparkcep.compiler.explain import _clauses
+from sparkcep.compiler.explain_analyze_uncertain import new_uncertain_report
 from sparkcep.compiler.rewrite import compile_statement
 from sparkcep.runtime.analyze_uncertain import UncertainAnalyzeRunner
 from sparkcep.runtime.uncertain_times import in_points
@@ -150,7 +151,7 @@ def test_a_signature_a_negation_breaks_in_every_world():
     _match, plan, report = _analyze(NEGATED, sorted(rows, key=lambda r: r[0]))
     assert report["zero"] == 1 and report["matches"] == 1 and report["dropped"]["count"] == 0
     assert report["confidences"]["min"] == [0.5, "1/2"]  # at the threshold: a match
-    clause = ea.new_clause_report(1, "#1", plan, _clauses(NEGATED)[0], NEGATED)
+    clause = new_uncertain_report(1, "#1", plan, _clauses(NEGATED)[0], NEGATED)
     clause.add(report, ea.parse_statement(f"EXPLAIN ANALYZE {NEGATED} FOR PARTITION (u = 'p')")
                .partition)
     out = ea.report_rows([clause], 1, 0.1, None)
@@ -178,8 +179,7 @@ def test_a_hand_made_partition_read_by_a_match_dependent_define():
     assert miss["rows"] == [0, 1] and miss["labels"] == ["A", "B"] and miss["exact"] == "1/4"
     assert miss["row_values"][1] == {"k": 1, "interval": [0, 1, 2]}
 
-    clause = ea.new_clause_report(1, "MATCH_RECOGNIZE #1", plan, _clauses(DEPENDENT)[0],
-                                  DEPENDENT)
+    clause = new_uncertain_report(1, "MATCH_RECOGNIZE #1", plan, _clauses(DEPENDENT)[0], DEPENDENT)
     clause.add(report, None)
     out = ea.report_rows([clause], 2, 0.1, None)
     assert all(len(row) == len(ea.COLUMNS) for row in out)
@@ -216,8 +216,7 @@ def test_the_longest_partial_signature_and_the_row_its_define_refused():
     miss = report["misses"][0]
     assert miss["kind"] == "longest_partial_match" and miss["rows"] == [0]
     assert miss["rejected"]["row"] == 1 and miss["rejected"]["variable"] == "B"
-    clause = ea.new_clause_report(1, "MATCH_RECOGNIZE #1", plan, _clauses(DEPENDENT)[0],
-                                  DEPENDENT)
+    clause = new_uncertain_report(1, "MATCH_RECOGNIZE #1", plan, _clauses(DEPENDENT)[0], DEPENDENT)
     clause.add(report, None)
     defines = [r[5] or "" for r in ea.report_rows([clause], 0, 0.1, None) if r[1] == "miss"]
     assert "rows A@0: no row could extend it" in defines
@@ -228,7 +227,7 @@ def test_the_longest_partial_signature_and_the_row_its_define_refused():
     # no row can start a match: said so, with no partial signature
     _match, plan, report = _analyze(DEPENDENT, [(0, 0, "b", 1)])
     assert report["misses"] == []
-    clause = ea.new_clause_report(1, "#1", plan, _clauses(DEPENDENT)[0], DEPENDENT)
+    clause = new_uncertain_report(1, "#1", plan, _clauses(DEPENDENT)[0], DEPENDENT)
     clause.add(report, None)
     no_run = [r for r in ea.report_rows([clause], 0, 0.1, None) if r[3] == "no_run"]
     assert no_run[0][5] == "no row satisfies A's DEFINE here: no match can start"

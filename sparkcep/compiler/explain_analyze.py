@@ -1,6 +1,8 @@
 """EXPLAIN ANALYZE, the parts that need no Spark: the statement's syntax, the values each DEFINE
 reads (for the closest misses), the analysis query of a clause, and the report (rows, text and
-picture) made of the partitions' JSON reports (``sparkcep.runtime.analyze``).
+picture) made of the partitions' JSON reports (``sparkcep.runtime.analyze``). A clause with
+UNCERTAIN TIME has no automaton: its report is ``explain_analyze_uncertain``'s, rendered as text
+here with the others.
 
 Syntax::
 

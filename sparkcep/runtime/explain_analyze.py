@@ -1,6 +1,7 @@
 """EXPLAIN ANALYZE on a session: run the query, then each clause once more through its analysis
-function (``sparkcep.runtime.analyze``), and merge the partitions' reports
-(``sparkcep.compiler.explain_analyze``). Only this path registers the analysis functions; a
+function (``sparkcep.runtime.analyze``; ``analyze_uncertain`` for an UNCERTAIN TIME clause), and
+merge the partitions' reports (``sparkcep.compiler.explain_analyze``, ``explain_analyze_uncertain``).
+Only this path registers the analysis functions; a
 normal query never runs them."""
 
 from __future__ import annotations

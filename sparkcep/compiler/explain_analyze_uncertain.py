@@ -313,9 +313,9 @@ class UncertainClauseReport:
         for name, after in self.follows.items():
             for other in after:
                 lines.append(f"    {prefix}{name} -> {prefix}{other};")
-        note = (f"no automaton (imprecise timestamps): {self.stats.get('signatures', 0)} "
-                f"signatures, {self.dropped.count} below MINIMUM CONFIDENCE, {self.zero} of "
-                "confidence 0")
+        note = (f"no automaton (imprecise timestamps): {self.signatures.count} signatures of "
+                f"confidence > 0 ({self.matches} matches, {self.dropped.count} below MINIMUM "
+                f"CONFIDENCE), {self.zero} of confidence 0")
         lines.append(f"    {prefix}note [shape=note, label={_quote(note)}];")
         lines.append("  }")
         return lines

@@ -206,7 +206,8 @@ def test_a_hand_made_partition_read_by_a_match_dependent_define():
     assert "automaton:  not applicable" in text
     assert "below minimum (signatures): 1 signatures with 0 < confidence < 0.5" in text
     assert "u = 'p': below minimum confidence: 2 rows A@0 B@1, confidence 0.25 (1/4)" in text
-    assert "no automaton (imprecise timestamps)" in ea.analyzed_dot([clause])
+    assert ("no automaton (imprecise timestamps): 3 signatures of confidence > 0 (2 matches, "
+            "1 below MINIMUM CONFIDENCE), 0 of confidence 0") in ea.analyzed_dot([clause])
 
 
 def test_the_longest_partial_signature_and_the_row_its_define_refused():

@@ -232,3 +232,28 @@ def test_the_longest_partial_signature_and_the_row_its_define_refused():
     clause.add(report, None)
     no_run = [r for r in ea.report_rows([clause], 0, 0.1, None) if r[3] == "no_run"]
     assert no_run[0][5] == "no row satisfies A's DEFINE here: no match can start"
+
+
+KLEENE = """SELECT * FROM t MATCH_RECOGNIZE (
+  PARTITION BY u ORDER BY k UNCERTAIN TIME (lo, hi)
+  MEASURES CONFIDENCE() AS c
+  {strategy} PATTERN (A B+ !N C) WITHIN 5 MINIMUM CONFIDENCE 0.3
+  DEFINE A AS kind = 'a', N AS kind = 'n', B AS kind = 'b', C AS kind = 'c')"""
+
+
+@pytest.mark.parametrize("strategy", ["SKIP TILL ANY MATCH", "SKIP TILL NEXT MATCH", ""])
+def test_the_analysis_without_threshold_finds_the_engines_matches(strategy):
+    """A consistency check (not an oracle): the signatures at or above MINIMUM CONFIDENCE that
+    the analysis finds without pruning are as many as the engine's matches, under each strategy
+    (strict contiguity: without the negation, which it refuses)."""
+    query = KLEENE.format(strategy=strategy)
+    if not strategy:
+        query = query.replace(" !N", "").replace(" N AS kind = 'n',", "")
+    seen = 0
+    for seed in range(15):
+        rows = _random_rows(random.Random(seed))
+        *_, report = _analyze(query, rows, split=3)
+        assert report["matches"] == report["observed_matches"], seed
+        assert report["analysis_error"] is None and report["engine_error"] is None
+        seen += report["matches"] + report["dropped"]["count"] + report["zero"]
+    assert seen > 0

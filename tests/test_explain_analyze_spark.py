@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import sparkcep
+from sparkcep.compiler import explain_analyze as ea
 from sparkcep.compiler.explain_analyze import COLUMNS
 from sparkcep.errors import SparkCepError
 
@@ -153,3 +154,78 @@ def test_the_walkthrough_in_docs_prints_as_shown(spark):
         return re.sub(r"time: .*", "time:", report).strip()
 
     assert steady(printed) == steady(shown)
+
+
+def test_explain_analyze_of_an_uncertain_time_clause(spark, tmp_path):
+    """UNCERTAIN TIME: the example of docs/explain.md ("Imprecise timestamps") through
+    ``sparkcep.sql`` prints as shown there (times aside), with its numbers worked by hand below
+    (confidences, the signature MINIMUM CONFIDENCE dropped, the row a match-dependent DEFINE
+    refused; the rows reach the analysis in seq order, not lo order: it must sort them by lo);
+    then a FOR PARTITION through the command line. (The extension's VALUES of a report are the
+    same for every clause: the test above.)"""
+    import datetime
+    import re
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from sparkcep.clients.cli import main
+
+    t0 = datetime.datetime(2026, 3, 2, 9, 30)
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "explain.md").read_text()
+    section = doc[doc.index("### Imprecise timestamps (UNCERTAIN TIME)"):]
+    table = [[cell.strip() for cell in line.strip("|").split("|")]
+             for line in section.splitlines() if re.match(r"\| h\d ", line)]
+    data = [(host, int(seq), t0 + datetime.timedelta(seconds=int(lo[-2:])),
+             t0 + datetime.timedelta(seconds=int(hi[-2:])), kind, int(release))
+            for host, seq, lo, hi, kind, release in table]
+    spark.createDataFrame(data, "host STRING, seq INT, t_lo TIMESTAMP, t_hi TIMESTAMP, "
+                                "kind STRING, release INT").createOrReplaceTempView("logs")
+    query = re.findall(r"```sql\n(.*?)```", section, re.DOTALL)[0]
+    shown = re.findall(r"```text\n(.*?)```", section, re.DOTALL)[0]
+    rows = _rows(sparkcep.sql(spark, "EXPLAIN ANALYZE " + query))
+
+    def steady(report: str) -> str:  # times differ from run to run
+        report = re.sub(r"== statement: (\d+ rows), [\d.]+ s ==", r"\1", report)
+        return re.sub(r"time: .*", "time:", report).strip()
+
+    assert steady(ea.report_text(rows)) == steady(shown)
+    # by hand: h1's deploy at :00-:02 (3 points); error 2 at :01-:03 follows it in 6 of the 9
+    # worlds (a match, 2/3); error 3 at :00-:01 only when the deploy is at :00 and the error at
+    # :01 (1 of 6: dropped); h2's error has another release (no match)
+    assert _find(rows, "statement", "rows")[0][4] == 1
+    assert _find(rows, "clause", "matches")[0][4] == 1
+    assert _find(rows, "clause", "partitions_without_match")[0][4] == 1
+    assert _find(rows, "clause", "rows_in_a_match")[0][4] == 2
+    assert _find(rows, "confidence", "min", "matches")[0][5] == "0.666667 (2/3)"
+    assert _find(rows, "confidence", "signatures", "below minimum")[0][4] == 1
+    assert _find(rows, "confidence", "max", "below minimum")[0][5] == "0.166667 (1/6)"
+    assert _find(rows, "variable", "match_dependent_evaluated", "E")[0][4] == 3
+    assert _find(rows, "variable", "match_dependent_true", "E")[0][4] == 2
+    assert _find(rows, "intervals", "max")[0][4] == 3
+    assert _find(rows, "automaton", "not_applicable")
+    # rows in lo order, ties by seq: h1's rows 0, 1, 2 are seq 1, 3, 2
+    assert _find(rows, "miss", "below_minimum_confidence", "host = 'h1'")[0][5] == (
+        "rows D@0 E@1, confidence 0.166667 (1/6) < 0.5 (MINIMUM CONFIDENCE)")
+    assert [(r[4], r[5]) for r in _find(rows, "miss", "row", "host = 'h1'")] == [
+        (0, "D: interval [2026-03-02 09:30:00, 2026-03-02 09:30:02] (3 time points), seq = 1"),
+        (1, "E: interval [2026-03-02 09:30:00, 2026-03-02 09:30:01] (2 time points), seq = 3")]
+    assert _find(rows, "miss", "longest_partial_match", "host = 'h2'")[0][5] == \
+        "rows D@0: no row could extend it"
+    assert _find(rows, "miss", "rejected_row", "host = 'h2'")[0][4] == 1
+
+    # the command line, integer times, FOR PARTITION as --partition
+    csv = tmp_path / "logs.csv"
+    csv.write_text("host,seq,t_lo,t_hi,kind,release\n" + "".join(
+        f"{host},{seq},{(lo - t0).seconds},{(hi - t0).seconds},{kind},{release}\n"
+        for host, seq, lo, hi, kind, release in data))
+    cli_query = query.replace("FROM logs", "FROM ea_logs_cli").replace(
+        " GRANULARITY INTERVAL '1' SECOND", "").replace("INTERVAL '10' SECOND", "10")
+    result = CliRunner().invoke(main, ["explain", "--analyze", "-e", cli_query, "-t",
+                                       f"ea_logs_cli={csv}", "--partition", "host = 'h1'"])
+    assert result.exit_code == 0, result.output
+    assert "automaton:  not applicable" in result.output
+    assert "host = 'h1': below minimum confidence: 2 rows D@0 E@1, confidence 0.166667 (1/6)" \
+        in result.output
+    assert "host = 'h1': row: 0 D: interval [0, 2] (3 time points), seq = 1" in result.output
+    assert "host = 'h2'" not in result.output  # FOR PARTITION: h1 only

@@ -1,6 +1,8 @@
 """EXPLAIN ANALYZE, the parts that need no Spark: the statement's syntax, the values each DEFINE
 reads (for the closest misses), the analysis query of a clause, and the report (rows, text and
-picture) made of the partitions' JSON reports (``sparkcep.runtime.analyze``).
+picture) made of the partitions' JSON reports (``sparkcep.runtime.analyze``). A clause with
+UNCERTAIN TIME has no automaton: its report is ``explain_analyze_uncertain``'s, rendered as text
+here with the others.
 
 Syntax::
 
@@ -331,6 +333,8 @@ def analysis_call(function_name: str, match, probes: Probes, clause, text: str) 
     analysis = _analyze(clause, text)
     splicer = Splicer(text)
     order_sql = [_plain_text(item, text, splicer) for item in analysis.order_by]
+    if match.plan.uncertain_time is not None:  # the engine reads the rows sorted by lo first
+        order_sql = [quote_identifier(match.plan.uncertain_time.lo_column), *order_sql]
     keys = [quote_identifier(n) for n in match.plan.partition_columns]
     distribution = f"PARTITION BY ({', '.join(keys)})" if keys else "WITH SINGLE PARTITION"
     ordering = f" ORDER BY ({', '.join(order_sql)})" if order_sql else ""
@@ -467,15 +471,25 @@ def _add(total: list, counts: list) -> None:
         total[i] += c
 
 
-def new_clause_report(number: int, title: str, plan, clause, text: str) -> ClauseReport:
-    from sparkcep.compiler.explain import _source, display_names
+def clause_defines(clause, text: str) -> dict:
+    """Each DEFINE's condition as written, by the variable's upper-case name."""
+    from sparkcep.compiler.explain import _source
 
-    graph = Graph.of(plan.spec)
-    names = display_names(plan.spec.variable_names)
     defines = {}
     for definition in clause.args.get("define") or []:
         name = definition.this.name if hasattr(definition.this, "name") else str(definition.this)
         defines[name.upper()] = _source(definition.args["condition"], text)
+    return defines
+
+
+def new_clause_report(number: int, title: str, plan, clause, text: str) -> ClauseReport:
+    """The empty report of a clause the automaton explains (an UNCERTAIN TIME clause has
+    ``explain_analyze_uncertain.new_uncertain_report``)."""
+    from sparkcep.compiler.explain import _source, display_names
+
+    defines = clause_defines(clause, text)
+    graph = Graph.of(plan.spec)
+    names = display_names(plan.spec.variable_names)
     return ClauseReport(number, title, plan.spec.pattern_text(), plan.spec.strategy.value, names,
                         defines, graph.edges, graph.start, graph.accept,
                         within=_source(clause.args.get("within"), text))
@@ -509,6 +523,9 @@ def report_rows(reports: list[ClauseReport], result_rows: int | None, seconds: f
         rows.append((0, "statement", "result", "rows", result_rows, "rows the query returned"))
     rows.append((0, "statement", "result", "ms", int(seconds * 1000), "wall time of the query"))
     for r in reports:
+        if not isinstance(r, ClauseReport):  # UNCERTAIN TIME (explain_analyze_uncertain)
+            rows += r.report_rows(partition)
+            continue
         n = r.number
         sample = " (a sample: the simulation stopped early in " \
                  f"{len(r.stopped)} partition(s))" if r.stopped else ""
@@ -670,6 +687,7 @@ def _clause_text(items: list[tuple]) -> list[str]:
     for row in clause:
         if row[3] in ("engine_error", "sampled"):
             lines.append(f"{row[3] + ':':<11} {row[5]}")
+    lines += _time_model_text(items)
     variables: dict[str, dict] = {}
     for row in items:
         if row[1] == "variable":
@@ -687,6 +705,7 @@ def _clause_text(items: list[tuple]) -> list[str]:
             mark = "   <- no row satisfies it" if "never_satisfied" in metrics else ""
             lines.append(f"  {name:<{width}} {satisfied[4]:>9} | {dependent:>11} | "
                          f"{metrics['rows_in_matches'][4]:>7}   {satisfied[5]}{mark}")
+    lines += _confidence_text(items)
     runs = {r[3]: r for r in items if r[1] == "runs"}
     if runs:
         lines.append(f"runs:       {runs['started'][4]} started, {runs['completed'][4]} reached "
@@ -721,15 +740,60 @@ def _clause_text(items: list[tuple]) -> list[str]:
     return lines
 
 
+def _time_model_text(items: list[tuple]) -> list[str]:
+    """An UNCERTAIN TIME clause's time model, threshold and intervals, as text."""
+    lines = []
+    facts = {r[3]: r for r in items if r[1] == "clause"}
+    if "time_model" in facts:
+        lines.append(f"time model: {facts['time_model'][5]}")
+        lines.append(f"minimum:    {facts['minimum_confidence'][5]}")
+    intervals = {r[3]: r for r in items if r[1] == "intervals"}
+    if intervals:
+        lines.append(f"intervals:  {intervals['min'][4]} to {intervals['max'][4]} time points per "
+                     f"row (mean {intervals['mean'][5]})")
+    return lines
+
+
+def _confidence_text(items: list[tuple]) -> list[str]:
+    """An UNCERTAIN TIME clause's confidence, search and automaton sections, as text."""
+    lines = []
+    confidence = [r for r in items if r[1] == "confidence"]
+    if confidence:
+        lines.append("confidence:")
+        for row in confidence:
+            if row[2] == "matches":
+                lines.append(f"  matches {row[3]}: {row[5]}")
+            elif row[2] in ("below minimum", "zero"):
+                shown = "" if row[4] is None else f"{row[4]} "
+                lines.append(f"  {row[2]} ({row[3]}): {shown}{row[5]}")
+            else:
+                lines.append(f"  {row[2]:<11} {row[4]:>7} signatures ({row[5]})")
+    search = [r for r in items if r[1] == "search"]
+    if search:
+        lines.append("search:     " + ", ".join(f"{r[4]} {r[3].replace('_', ' ')}" for r in search)
+                     + " (the engine's counters; docs/explain.md)")
+    for row in items:
+        if row[1] == "automaton":
+            lines.append(f"automaton:  not applicable: {row[5]}")
+    return lines
+
+
 def analyzed_dot(reports: list[ClauseReport]) -> str:
     """The automata with each edge labelled by the runs that took it (thicker when more did) and
     each state by the runs that died there."""
     from sparkcep.compiler.explain import LEGEND, _quote
 
-    legend = LEGEND + "\\nedge: runs that took it; red: runs that died in the state"
+    legends = []
+    if any(isinstance(r, ClauseReport) for r in reports):
+        legends.append(LEGEND + "\\nedge: runs that took it; red: runs that died in the state")
+    legends += sorted({r.legend for r in reports if not isinstance(r, ClauseReport)})
+    legend = "\\n".join(legends)
     lines = ["digraph pattern {", "  rankdir=LR; fontname=Helvetica;", "  node [fontname=Helvetica];",
              "  edge [fontname=Helvetica];", f"  labelloc=b; label={_quote(legend)};"]
     for r in reports:
+        if not isinstance(r, ClauseReport):  # UNCERTAIN TIME: no automaton to draw
+            lines += r.dot_lines()
+            continue
         prefix = f"m{r.number}_"
         lines.append(f"  subgraph cluster_{r.number} {{")
         lines.append(f"    label={_quote(r.title + ': ' + str(r.matches) + ' matches')};")

@@ -704,12 +704,14 @@ def _jsonable(value):
 REPORT_SCHEMA = "report STRING"
 
 
-def analyze_function_class(plan, probes=None):
-    """A UDTF handler class (Arrow in, one JSON report row per partition out)."""
+def analyze_function_class(plan, probes=None, make_runner=None):
+    """A UDTF handler class (Arrow in, one JSON report row per partition out). Its runner is
+    ``make_runner()`` when given (an UNCERTAIN TIME clause's, ``analyze_uncertain``), else an
+    :class:`AnalyzeRunner`."""
 
     class AnalyzeFunction:
         def __init__(self) -> None:
-            self.runner = AnalyzeRunner(plan, probes)
+            self.runner = make_runner() if make_runner else AnalyzeRunner(plan, probes)
 
         def eval(self, batch: pa.RecordBatch):
             self.runner.feed(batch)

@@ -1,6 +1,7 @@
 """EXPLAIN ANALYZE on a session: run the query, then each clause once more through its analysis
-function (``sparkcep.runtime.analyze``), and merge the partitions' reports
-(``sparkcep.compiler.explain_analyze``). Only this path registers the analysis functions; a
+function (``sparkcep.runtime.analyze``; ``analyze_uncertain`` for an UNCERTAIN TIME clause), and
+merge the partitions' reports (``sparkcep.compiler.explain_analyze``, ``explain_analyze_uncertain``).
+Only this path registers the analysis functions; a
 normal query never runs them."""
 
 from __future__ import annotations
@@ -45,12 +46,6 @@ def analyze_statement(spark, text: str, args=None, run_query: bool = True,
     check_statement(query)
     compiled = compile_statement(query)
     for match in compiled.matches:
-        if match.plan.uncertain_time is not None:
-            span = match.plan.uncertain_time.clause_span or (0, 1)
-            raise AnalysisError.at_offset(
-                "EXPLAIN_ANALYZE_UNSUPPORTED",
-                "EXPLAIN ANALYZE does not analyse UNCERTAIN TIME clauses yet (EXPLAIN shows their "
-                "plan)", query, span[0], len("UNCERTAIN TIME"))
         if reads_stream(spark, match, args):
             raise _stream_error(text, match)
     clauses = _clauses(query)
@@ -114,12 +109,25 @@ def _analyze_clause(spark, run, number, title, clause, match, query, partition, 
     plan, _return_type, _schema = typed_plan(spark, match, args)
     # the matches are enumerated (an aggregation pushed down counts them without runs)
     plan = dataclasses.replace(plan, aggregation=None, owned_column=None)
-    probes = ea.clause_probes(clause, query)
+    if plan.uncertain_time is None:
+        probes = ea.clause_probes(clause, query)  # the values a miss's DEFINE read
+        make_runner = None
+        report = ea.new_clause_report(number, title, plan, clause, query)
+    else:  # no automaton: a runner and a report of their own (the misses are signatures)
+        from sparkcep.compiler.explain_analyze_uncertain import new_uncertain_report
+        from sparkcep.runtime.analyze_uncertain import UncertainAnalyzeRunner
+
+        probes = ea.Probes()
+
+        def make_runner():
+            return UncertainAnalyzeRunner(plan)
+
+        report = new_uncertain_report(number, title, plan, clause, query)
     name = match.function_name + "_analyze"
-    function = arrow_udtf(analyze_function_class(plan, probes), returnType=REPORT_SCHEMA)
+    function = arrow_udtf(analyze_function_class(plan, probes, make_runner),
+                          returnType=REPORT_SCHEMA)
     spark.udtf.register(name, function)
     sql = ea.analysis_call(name, match, probes, clause, query)
-    report = ea.new_clause_report(number, title, plan, clause, query)
     frame = run(sql) if args is None else run(sql, args)
     for row in frame.toLocalIterator():
         report.add(json.loads(row[0]), partition)

@@ -534,7 +534,7 @@ class OrderedRelease:
         so its k-th successor in the released rows is the one ``lead`` reads in a batch query."""
         late: list[pa.Table] | None = [] if self.late_rows else None
         released = _release(state, tables, watermark, self.order, late, judge=self.late_rows,
-                            delay=self.delay)
+                            delay=self.delay, event_time=self.event_time)
         routed = self._late_rows(late) if late else None
         if released is None:
             return routed
@@ -592,7 +592,7 @@ class OrderedRelease:
 
 def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, order,
              late: list[pa.Table] | None = None, judge: bool = False, delay: int | None = None,
-             at_once: bool = False) -> pa.Table | None:
+             at_once: bool = False, event_time: str | None = None) -> pa.Table | None:
     """Add the new rows to the held ones and take out, in ORDER BY order, those whose place in
     the order is final: those the watermark (micros) has reached and, with the watermark
     ``delay``, those at or before the key's newest row minus the delay. Spark's watermark is
@@ -609,39 +609,66 @@ def _release(state: "SegmentState", tables: list[pa.Table], watermark: int, orde
     are routed) also calls late a row at or before the current ``watermark``: one rule for every
     key, by which every row passed on is after the watermark of the micro-batch it leaves in, as
     Spark requires of an operator's output and as closing a segment assumes (docs/streaming.md,
-    "Routing late rows"). A routed row's ``LATE_ROW_COLUMN`` is dropped once it is on time."""
+    "Routing late rows"). A routed row's ``LATE_ROW_COLUMN`` is dropped once it is on time.
+    ``event_time`` names the column ``EVENT_KEY`` holds the micros of (see ``_in_order``).
+
+    A key brings a few rows per micro-batch, so the arithmetic is NumPy's over the event times:
+    a PyArrow call on a few rows costs tens of microseconds, and this runs once per key."""
     incoming = [t for t in tables if t.num_rows]
     if incoming:
         new = pa.concat_tables(incoming)
-        event = new.column(_EVENT_KEY)
         behind = max(state.released, watermark) if judge else state.released
-        on_time = pc.fill_null(pc.greater(event, pa.scalar(behind, pa.int64())), False)
-        kept = new.filter(on_time)
+        on_time = _micros(new) > behind  # a row without an event time is late (``_micros``)
+        kept = new if on_time.all() else new.filter(pa.array(on_time))
         state.late += new.num_rows - kept.num_rows
         if late is not None and kept.num_rows < new.num_rows:
-            late.append(new.filter(pc.invert(on_time)))
+            late.append(new.filter(pa.array(~on_time)))
         if LATE_ROW_COLUMN in kept.column_names:
             kept = kept.drop_columns([LATE_ROW_COLUMN])
-        state.pending = kept if state.pending is None else pa.concat_tables([state.pending, kept])
+        held = [kept] if state.pending is None else [state.pending, kept]
+        state.pending = pa.concat_tables(held).combine_chunks()
+    if state.pending is None or not state.pending.num_rows:
+        state.pending = None
+        state.released = max(state.released, watermark)
+        return None
+    event = _micros(state.pending)
     bound = watermark
-    if state.pending is not None and state.pending.num_rows and (at_once or delay is not None):
-        newest = pc.max(state.pending.column(_EVENT_KEY)).as_py()
+    if at_once or delay is not None:
+        newest = int(event.max())
         bound = max(bound, newest if at_once else newest - delay)
     released = None
-    if state.pending is not None and state.pending.num_rows and bound > state.released:
-        passed = pc.less_equal(state.pending.column(_EVENT_KEY), pa.scalar(bound, pa.int64()))
-        taken = state.pending.filter(passed)
-        state.pending = state.pending.filter(pc.invert(passed))
-        if taken.num_rows:
-            keys = [(name, "descending" if descending else "ascending",
-                     "at_start" if nulls_first else "at_end")
-                    for name, descending, nulls_first in order]
-            released = taken.take(pc.sort_indices(taken, sort_keys=keys))
     if bound > state.released:
+        passed = event <= bound
+        if passed.any():
+            taken = state.pending.filter(pa.array(passed)) if not passed.all() else state.pending
+            state.pending = state.pending.filter(pa.array(~passed)) if not passed.all() else None
+            released = _in_order(taken, event[passed], order, event_time)
         state.released = bound
     if state.pending is not None and not state.pending.num_rows:
         state.pending = None
     return released
+
+
+def _micros(table: pa.Table) -> np.ndarray:
+    """``EVENT_KEY`` (event time in micros) as NumPy, ``NO_TIME`` for a row without one (such a
+    row is late: no watermark or release point is below ``NO_TIME``)."""
+    column = table.column(_EVENT_KEY)
+    if column.null_count:
+        column = pc.fill_null(column, NO_TIME)
+    return column.to_numpy()
+
+
+def _in_order(rows: pa.Table, micros: np.ndarray, order, event_time: str | None) -> pa.Table:
+    """``rows`` in ORDER BY ``order`` (a stable sort, as Spark's). When the ORDER BY is the
+    event-time column ascending alone, the order is that of ``micros`` (released rows all have
+    an event time), which usually arrive in order already."""
+    if len(order) == 1 and order[0][0] == event_time and not order[0][1]:
+        if len(micros) < 2 or (micros[1:] >= micros[:-1]).all():
+            return rows
+        return rows.take(pa.array(np.argsort(micros, kind="stable")))
+    keys = [(name, "descending" if descending else "ascending", "at_start" if nulls_first else "at_end")
+            for name, descending, nulls_first in order]
+    return rows.take(pc.sort_indices(rows, sort_keys=keys))
 
 
 #: a key's one state variable, holding its ``SegmentState`` as one value. It keeps the name that
@@ -787,7 +814,8 @@ class SegmentMatcher:
         late: list[pa.Table] | None = [] if self.stream.late_row_type is not None else None
         released = _release(state, tables, watermark, self.stream.order, late,
                             judge=late is not None and not self.stream.after_ordering,
-                            delay=self.stream.delay, at_once=self.stream.after_ordering)
+                            delay=self.stream.delay, at_once=self.stream.after_ordering,
+                            event_time=self.stream.event_time)
         output = self._late_rows(late) if late else []
         if self.stream.order_time is not None:  # NEXT: closed at gaps (see ``_feed_by_gaps``)
             return output if released is None else output + self._feed_by_gaps(state, released)

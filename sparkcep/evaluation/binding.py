@@ -30,7 +30,7 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "null_safe_neq": "IS DISTINCT FROM", "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%",
             "neg": "unary -", "abs": "ABS", "and": "AND", "or": "OR", "not": "NOT", "coalesce": "COALESCE",
             "greatest": "GREATEST", "least": "LEAST", "between": "BETWEEN", "in": "IN", "if": "IF",
-            "case": "CASE", "like": "LIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS"}
+            "case": "CASE", "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS"}
 
 
 @dataclass(frozen=True)
@@ -228,11 +228,12 @@ class _Binder:
             if any(t.name not in ("string", "void") for _, t in bound):
                 raise self.refuse(e, [t for _, t in bound], "STRINGs are required (CAST(x AS STRING))")
             return self.typed(e, name, [x for x, _ in bound], STRING), STRING
-        if name == "like":  # Spark casts other types to STRING first; only strings here
+        if name in ("like", "ilike", "rlike"):  # Spark casts other types to STRING first; not here
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
             if any(t.name not in ("string", "void") for t in (ta, tb)):
-                raise self.refuse(e, [ta, tb], "a STRING is required (CAST(x AS STRING) LIKE ...)")
-            return self.typed(e, name, (a, b), BOOLEAN, STRING), BOOLEAN
+                raise self.refuse(e, [ta, tb], f"a STRING is required (CAST(x AS STRING) {_SYMBOLS[name]} ...)")
+            typed = self.typed(e, name, (a, b), BOOLEAN, STRING)
+            return dataclasses.replace(typed, options=typed.options + e.options), BOOLEAN
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":

@@ -274,8 +274,8 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
     if name == "abs":
         (arg,) = args
         return lambda ctx: None if (v := arg(ctx)) is None else abs(v)
-    if name == "like":
-        return _strict_binary(ops.like, *args)
+    if name in ops.STRING_MATCHES:
+        return _strict_binary(ops.like_function(name, dict(operator.options).get("escape")), *args)
     if name == "concat":
         return _concat(args)
     if name == "paren":
@@ -492,8 +492,8 @@ def typed_function(operator: p.Operator):
         function = ops.negate(result, ansi)
     elif name == "abs":
         function = ops.absolute(result, ansi)
-    elif name == "like":
-        function = ops.like
+    elif name in ops.STRING_MATCHES:
+        function = ops.like_function(name, options.get("escape"))
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function

@@ -76,8 +76,12 @@ BINARY: dict[str, Callable[[Any, Any], Any]] = {
 
 OPERATORS = set(BINARY) | {
     "and", "or", "not", "neg", "abs", "paren", "null_safe_eq", "coalesce", "greatest", "least",
-    "between", "in", "is", "if", "case", "list",
+    "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
 }
+
+# [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
+# carry ("escape", c) in their options (``like_function``)
+STRING_MATCHES = ("like", "ilike", "rlike")
 
 
 def truth(value) -> bool | None:
@@ -303,23 +307,24 @@ def absolute(t: SqlType, ansi: bool):
 
 
 @_lru_cache(maxsize=256)
-def like_regex(pattern: str):
+def like_regex(pattern: str, escape: str = "\\"):
     """Spark's LIKE pattern as a Python regular expression, by Spark's rules
-    (``StringUtils.escapeLikeRegex`` with the default escape ``\\``): ``_`` one character,
-    ``%`` any characters (newlines too), ``\\`` before ``_``, ``%`` or ``\\`` that character
-    itself, ``\\`` before anything else or at the end an error; the whole value must match."""
+    (``StringUtils.escapeLikeRegex``; the escape character is ``\\`` unless ``ESCAPE`` names
+    another): ``_`` one character, ``%`` any characters (newlines too), the escape before ``_``,
+    ``%`` or itself that character itself, before anything else or at the end an error; the
+    whole value must match."""
     import re
 
     out = []
     i = 0
     while i < len(pattern):
         c = pattern[i]
-        if c == "\\":
+        if c == escape:
             if i + 1 == len(pattern):
                 raise _error("INVALID_LIKE_PATTERN",
                              f"the escape character is not allowed to end the LIKE pattern '{pattern}'")
             following = pattern[i + 1]
-            if following not in "_%\\":
+            if following not in ("_", "%", escape):
                 raise _error("INVALID_LIKE_PATTERN",
                              f"the escape character is not allowed to precede '{following}' in the "
                              f"LIKE pattern '{pattern}'")
@@ -331,7 +336,31 @@ def like_regex(pattern: str):
     return re.compile("".join(out), re.DOTALL)
 
 
-def like(value: str, pattern: str) -> bool:
-    """``value LIKE pattern`` of two non-NULL strings, as Spark (UTF8_BINARY: case-sensitive)."""
-    return like_regex(pattern).fullmatch(value) is not None
+def like(value: str, pattern: str, escape: str = "\\") -> bool:
+    """``value LIKE pattern [ESCAPE escape]`` of two non-NULL strings, as Spark (UTF8_BINARY:
+    case-sensitive)."""
+    return like_regex(pattern, escape).fullmatch(value) is not None
 
+
+def lower(value: str) -> str:
+    """Spark's ``lower`` of a STRING (UTF8_BINARY, ICU case mappings, Spark's default): the
+    full Unicode lowercase mapping, context-dependent final sigma included, as Python's."""
+    return value.lower()
+
+
+def ilike(value: str, pattern: str, escape: str = "\\") -> bool:
+    """``value ILIKE pattern [ESCAPE escape]``: Spark rewrites it to ``lower(value) LIKE
+    lower(pattern)`` with the same escape character (which is not lowered)."""
+    return like(lower(value), lower(pattern), escape)
+
+
+def like_function(name: str, escape: str | None):
+    """The function of two non-NULL strings of the plan operator ``name`` (like, ilike, rlike)."""
+    if name == "rlike":
+        from sparkcep.evaluation.java_regex import rlike
+
+        return rlike
+    function = like if name == "like" else ilike
+    if escape is None or escape == "\\":
+        return function
+    return lambda value, pattern: function(value, pattern, escape)

@@ -196,3 +196,54 @@ def test_like_between_rows_agrees_with_spark(session):
     assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
     assert tally.both_failed >= ERROR_CELLS  # 'a\' and 'a\b' (a sample): Spark raises too
     assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases
+
+
+# ILIKE, ESCAPE, RLIKE/REGEXP and LIKE/ILIKE ANY/ALL between rows of a match (issue 23). Values
+# with case mappings that are not one-to-one (dotted capital I, final sigma, sharp s, Kelvin and
+# ohm signs, a title-case letter, a supplementary letter), every Java line terminator, digits and
+# word characters outside ASCII; patterns with every construct sparkcep translates from Java's
+# regular expressions (java_regex) and some Java rejects (both must raise). The patterns sparkcep
+# refuses (UNSUPPORTED_REGEX_PATTERN) are not here: tests/evaluation/test_string_matching.py.
+MATCH_VALUES = ["abc", "ABC", "aBc", "a_c", "a%c", "a/c", "a\\c", "", "ab\n", "ab\r\n", "ab\r", "ab\u0085",
+                "a\u2028", "a\nb", "a\rb", "x1", "x١", "é", "É", "aaa", "a.c", "a-c", "日本", "😀x",
+                "İ", "i\u0307", "ΣΑΣ", "σας", "ß", "SS", "\u212a", "k", "\u2126", "ω", "ǅ", "𐐀", "𐐨", None]
+MATCH_PATTERNS = [
+    # LIKE / ILIKE (escape \ or /)
+    "a%", "%C", "A_C", "a/%", "a/_c", "a//c", "a/", "a/b", "a\\_c", "a\\", "İ", "i%", "%σ", "σ%ς", "ss", "k",
+    "ω", "𐐨", "_", "ǆ", "%",
+    # RLIKE: anchors, dots, classes, quantifiers, groups, escapes
+    "b", "^b", "^a", "a.b", "b$", "c$", "^$", "\\d", "\\w+$", "\\s", "\\S", "\\W", "\\D", "[a-c]+", "[^a-c]",
+    "[a\\-c]", "[-a]", "[a-]", "a{2}", "a{2,}", "a{1,2}?c", "a{2,}+a", "a*+a", "(a|b)c", "(?:ab)+",
+    "a(?=b)", "a(?!b)", "(?>a|ab)c", "\\.", ".", "^.$", "\\x41", "\\u65e5", "[\\d.]+", "😀", ".\\z",
+    "\\Aa", "", "[.]", "ab|", "[é]", "(a)(b)?", "[\\s\\S]$", "\\$", "\\\\",
+    # invalid in Java (Spark raises; so must sparkcep)
+    "a{", "*a", "(a", "[a", "[z-a]", "a)", "a**",
+    None,
+]
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
+def test_string_matching_between_rows_agrees_with_spark(session):
+    spark, semantics = session
+    pairs = [(v, p) for v in MATCH_VALUES for p in MATCH_PATTERNS]
+    # too many rows for one SELECT ... UNION ALL (the parser's stack): a data frame, materialised
+    table = spark.createDataFrame([(r, v, p) for r, (v, p) in enumerate(pairs)], "r INT, s1 STRING, s2 STRING")
+    table.localCheckpoint().createOrReplaceTempView("sparkcep_matching")
+    forms = ["A.s1 ILIKE B.s2", "A.s1 NOT ILIKE B.s2", "A.s1 LIKE B.s2 ESCAPE '/'",
+             "A.s1 ILIKE B.s2 ESCAPE '/'", "A.s1 ILIKE B.s2 ESCAPE 'A'", "A.s1 LIKE B.s2 ESCAPE '%'",
+             "A.s1 RLIKE B.s2", "A.s1 NOT RLIKE B.s2", "A.s1 REGEXP B.s2", "regexp_like(A.s1, B.s2)",
+             "regexp(A.s1, B.s2)", "A.s1 LIKE ANY (B.s2, 'a%')", "A.s1 NOT LIKE ANY (B.s2, '%c', NULL)",
+             "A.s1 LIKE ALL (B.s2, '%c')", "A.s1 NOT LIKE ALL (B.s2, 'a%')", "A.s1 ILIKE ANY (B.s2, 'A%')",
+             "A.s1 ILIKE ALL (B.s2, '%C')", "A.s1 LIKE SOME (B.s2)",
+             "concat(A.s1, B.s2) LIKE ANY ('a%', '%c')", "concat(A.s1, B.s2) NOT LIKE ALL ('a%', '%c')",
+             "concat(A.s1, B.s2) RLIKE 'b$'", "concat(A.s1, B.s2) ILIKE '%σ%'"]
+    expressions = [(f"({f})", "(" + f.replace("A.", "").replace("B.", "") + ")") for f in forms]
+    tally = Tally()
+    batch = answer(spark, "sparkcep_matching", len(pairs), expressions, semantics, error_cells=ERROR_CELLS,
+                   rng=random.Random(SEED))
+    tally.add(batch, semantics, len(pairs))
+    tally.report(f"ILIKE/ESCAPE/RLIKE/ANY/ALL, ANSI={semantics.ansi}")
+    assert not tally.disagreements
+    assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
+    assert tally.both_failed >= ERROR_CELLS  # invalid escapes and regular expressions
+    assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases

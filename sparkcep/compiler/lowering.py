@@ -664,6 +664,8 @@ class Lowering:
         if function is None:
             raise self.unsupported_aggregate(inner, "here")
         argument = inner.this
+        if function in ("min_by", "max_by"):
+            return self.extremum_by(inner, function)
         if isinstance(inner, exp.Anonymous):
             if len(inner.expressions) != 1:
                 raise self.scope.error(
@@ -710,6 +712,33 @@ class Lowering:
         column = self.value_column(argument)
         return p.Aggregate(function, variables, column, distinct, final)
 
+    def extremum_by(self, inner: exp.Expression, function: str) -> p.Aggregate:
+        """``min_by(x, y)`` / ``max_by(x, y)`` in DEFINE: x of the row of the least / greatest y
+        (RUNNING, over the rows so far); x and y must read the same pattern variable."""
+        name = _function_name(inner, self.scope.sql)
+        if inner.args.get("count") is not None:
+            raise self.scope.error(
+                "UNSUPPORTED_AGGREGATE",
+                f"{name} with a count (an ARRAY of the first k values, in an order Spark leaves "
+                "open among ties) is not supported in DEFINE; use it in MEASURES",
+                inner,
+            )
+        argument, ordering = inner.this, inner.expression
+        what = f"{name}(...)"
+        self.check_no_nested(argument, what, allow_logical=False)
+        self.check_no_nested(ordering, what, allow_logical=False)
+        sets = self.consistent_set(inner, argument, what) | self.consistent_set(inner, ordering, what)
+        if len(sets) > 1:
+            raise self.scope.error(
+                "INCONSISTENT_VARIABLE_REFERENCES",
+                f"all column references inside {what} must use the same pattern variable "
+                "(or all be unqualified)",
+                inner,
+            )
+        variables = next(iter(sets)) if sets else None
+        return p.Aggregate(function, variables, self.value_column(argument), False, False,
+                           ordering=self.value_column(ordering))
+
     def define_aggregate(self, node: exp.Expression) -> p.Expression:
         """An aggregate in DEFINE, computed in Python with RUNNING semantics: over a column
         (``aggregate``) or over CLASSIFIER() / MATCH_NUMBER() of each row."""
@@ -744,7 +773,8 @@ class Lowering:
         return self.scope.error(
             "UNSUPPORTED_AGGREGATE",
             f"aggregate {name} is not supported {where}; DEFINE supports COUNT, SUM, AVG, MIN, "
-            "MAX, COLLECT_LIST/ARRAY_AGG, COUNT_IF, BOOL_AND/EVERY, BOOL_OR/SOME, ANY_VALUE "
+            "MAX, COLLECT_LIST/ARRAY_AGG, COUNT_IF, BOOL_AND/EVERY, BOOL_OR/SOME, ANY_VALUE, "
+            "MIN_BY, MAX_BY "
             "(MEASURES: every Spark aggregate)",
             inner,
         )
@@ -1035,6 +1065,8 @@ DEFINE_AGGREGATES: dict[type, str] = {
     exp.LogicalAnd: "bool_and",
     exp.LogicalOr: "bool_or",
     exp.AnyValue: "any_value",
+    exp.ArgMin: "min_by",
+    exp.ArgMax: "max_by",
 }
 DEFINE_AGGREGATE_NAMES = {"every": "bool_and", "bool_and": "bool_and", "some": "bool_or",
                           "bool_or": "bool_or"}

@@ -33,6 +33,12 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "case": "CASE", "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS"}
 
 
+# the non-numeric types whose Spark order Python's comparison of their values is: STRING
+# (UTF8_BINARY: by code point, as UTF-8 bytes are), BINARY (unsigned bytes), BOOLEAN, dates and
+# timestamps
+_ORDERED = ("string", "binary", "boolean", "date", "timestamp", "timestamp_ntz")
+
+
 @dataclass(frozen=True)
 class Semantics:
     """The session settings Spark's semantics depend on (read at registration)."""
@@ -144,6 +150,15 @@ class _Binder:
         return label  # min, max, any_value; sum of MATCH_NUMBER() is a BIGINT too
 
     def aggregate(self, e: p.Aggregate) -> tuple[p.Expression, SqlType]:
+        if e.ordering is not None:  # min_by / max_by: the type of x; y must be orderable here
+            argument, ordering = self.column_type(e.column), self.column_type(e.ordering)
+            if not (ordering.numeric or ordering.null or ordering.name in _ORDERED):
+                raise AnalysisError(
+                    "MATCH_DEPENDENT_TYPE_MISMATCH",
+                    f"{e.function.upper()} in DEFINE cannot order by {str(ordering).upper()} (sparkcep "
+                    f"orders numbers, STRING, BOOLEAN, BINARY, DATE and TIMESTAMP values here)")
+            return dataclasses.replace(e, argument_type=str(argument), ordering_type=str(ordering),
+                                       type=str(argument), options=self.options), argument
         if e.function in ("count_if", "bool_and", "bool_or"):
             argument = self.column_type(e.column)
             if argument.name not in ("boolean", "void"):

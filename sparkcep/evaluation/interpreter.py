@@ -129,6 +129,14 @@ def _aggregate(aggregate: p.Aggregate) -> Evaluator:
     function, distinct = aggregate.function, aggregate.distinct
     if column is None:  # COUNT(*) / COUNT(A.*)
         return lambda ctx: len(ctx.mapped_rows(variables))
+    if aggregate.ordering is not None:  # min_by / max_by
+        ordering = aggregate.ordering
+        pick = extremum_by(aggregate)
+
+        def evaluate_by(ctx):
+            return pick([(ctx.value(column, row), ctx.value(ordering, row)) for row in ctx.mapped_rows(variables)])
+
+        return evaluate_by
     if aggregate.type is not None:
         combine = typed_aggregate(aggregate)
 
@@ -142,6 +150,36 @@ def _aggregate(aggregate: p.Aggregate) -> Evaluator:
         return aggregate_values(function, values, distinct)
 
     return evaluate
+
+
+def extremum_by(aggregate: p.Aggregate):
+    """Spark's ``min_by(x, y)`` / ``max_by(x, y)`` over (x, y) pairs in row order, as its
+    aggregate buffer (``MaxMinBy.updateExpressions``) is updated row by row: a row whose y is
+    NULL is skipped; the first row with a y is kept; a later row keeps the kept one only when
+    the kept y is strictly less (min_by: ``predicate(kept, y) = kept < y``) or greater
+    (max_by), so among equal y the *last* row wins; x may be NULL; no y at all gives NULL. y
+    compares as Spark orders its type (DOUBLE/FLOAT: NaN above every number and equal to
+    itself, -0.0 = 0.0)."""
+    ordering = parse_type(aggregate.ordering_type)
+    fractional = ordering.fractional if ordering is not None else False
+    key = ops.nan_aware_key if fractional else (lambda v: v)
+    if aggregate.function == "min_by":
+        def keeps(kept, new):
+            return key(kept) < key(new)
+    else:
+        def keeps(kept, new):
+            return key(kept) > key(new)
+
+    def pick(pairs):
+        kept, best = None, None
+        for value, order in pairs:
+            if order is None:
+                continue
+            if best is None or not keeps(best, order):
+                kept, best = value, order
+        return kept
+
+    return pick
 
 
 def typed_aggregate(aggregate: p.Aggregate):

@@ -22,10 +22,12 @@ is a disagreement.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import random
 import time
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -247,3 +249,88 @@ def test_string_matching_between_rows_agrees_with_spark(session):
     assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
     assert tally.both_failed >= ERROR_CELLS  # invalid escapes and regular expressions
     assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases
+
+
+# min_by / max_by over a variable's rows in DEFINE (issue 23), against Spark's own aggregate run
+# over the same rows in the same order: the running window frame (UNBOUNDED PRECEDING to CURRENT
+# ROW) updates min_by's buffer row by row, as DEFINE's RUNNING semantics see the rows mapped so
+# far, and GROUP BY over one sorted partition gives each whole group's answer. Small value pools
+# force ties (Spark keeps the last of equal orderings), NULL orderings (skipped), NULL values
+# (kept), NaN, -0.0 and 0.0.
+BY_ORDERINGS = {
+    "yi": ("INT", [1, 2, 2, -5, None]),
+    "yd": ("DOUBLE", [float("nan"), -0.0, 0.0, 1.5, float("-inf"), None]),
+    "ys": ("STRING", ["b", "a", "", "é", "B", "日", None]),
+    "yb": ("BOOLEAN", [True, False, None]),
+    "yt": ("DATE", [dt.date(2024, 3, 31), dt.date(1, 1, 1), dt.date(2024, 3, 31), None]),
+    "yn": ("DECIMAL(5,2)", [Decimal("1.50"), Decimal("1.5"), Decimal("-0.01"), None]),
+}
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
+def test_min_by_max_by_in_define_agree_with_spark(session):
+    from sparkcep.compiler.lowering import ValueColumns
+    from sparkcep.evaluation.binding import bind
+    from sparkcep.evaluation.interpreter import compile_expression
+    from tests.evaluation.harness import NAMES, lower, same
+
+    spark, semantics = session
+    rng = random.Random(SEED)
+    rows = []
+    for g in range(60):
+        for i in range(rng.randint(1, 8)):
+            x = rng.choice(["x", "y", None, "z"]) if i else rng.choice(["first", None])
+            rows.append((g, i, x, rng.choice([0.5, None, -1.0]),
+                         *(rng.choice(pool) for _t, pool in BY_ORDERINGS.values())))
+    schema = "g INT, i INT, x STRING, xd DOUBLE, " + ", ".join(f"{c} {t}" for c, (t, _p) in BY_ORDERINGS.items())
+    spark.createDataFrame(rows, schema).localCheckpoint().createOrReplaceTempView("sparkcep_by")
+    calls = [(f, value, ordering) for ordering in BY_ORDERINGS for f in ("min_by", "max_by") for value in ("x", "xd")]
+    window = "OVER (PARTITION BY g ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+    cells = ", ".join(f"{f}({value}, {ordering}) {window} AS c{k}" for k, (f, value, ordering) in enumerate(calls))
+    table = spark.sql(f"SELECT g, i, x, xd, {', '.join(BY_ORDERINGS)}, {cells} FROM sparkcep_by ORDER BY g, i").toArrow()
+    data = table.to_pylist()
+    # the same aggregates by GROUP BY, over the rows in the same order (one partition, sorted)
+    grouped_cells = ", ".join(f"{f}({value}, {ordering}) AS c{k}" for k, (f, value, ordering) in enumerate(calls))
+    spark.table("sparkcep_by").repartition(1).sortWithinPartitions("g", "i").localCheckpoint() \
+        .createOrReplaceTempView("sparkcep_by_sorted")
+    grouped = {row["g"]: row for row in spark.sql(
+        f"SELECT g, {grouped_cells} FROM sparkcep_by_sorted GROUP BY g").toArrow().to_pylist()}
+    types = {f.name: f.dataType.simpleString() for f in spark.table("sparkcep_by").schema.fields}
+
+    class Prefix:
+        """A match whose rows mapped to A are the group's rows up to the current one."""
+
+        row = 0
+        match_number = 1
+
+        def __init__(self, group):
+            self.group = group
+
+        def mapped_rows(self, variables):
+            return list(range(len(self.group)))
+
+        def value(self, column, row):
+            return self.group[row][self.columns[column]]
+
+    disagreements, compared = [], 0
+    for k, (f, value, ordering) in enumerate(calls):
+        values = ValueColumns()
+        expression = lower(f"{f}(A.{value}, A.{ordering})", values)
+        names = [text.strip("()`") for text in values.texts]
+        typed = bind(expression, [types[n] for n in names], semantics)
+        evaluate = compile_expression(typed, NAMES)
+        Prefix.columns = names
+        for r, row in enumerate(data):
+            group = [d for d in data[:r + 1] if d["g"] == row["g"]]
+            python, expected = evaluate(Prefix(group)), row[f"c{k}"]
+            compared += 1
+            last = r + 1 == len(data) or data[r + 1]["g"] != row["g"]
+            for where, answer_ in [("window", expected)] + ([("GROUP BY", grouped[row["g"]][f"c{k}"])] if last else []):
+                if not same(python, answer_):
+                    disagreements.append(f"{f}({value}, {ordering}) over {[(d[value], d[ordering]) for d in group]}: "
+                                         f"Spark ({where}) {answer_!r}, sparkcep {python!r}")
+    print(f"\nmin_by/max_by, ANSI={semantics.ansi}: {compared} prefixes, {len(disagreements)} disagreements")
+    for line in disagreements[:20]:
+        print("  " + line)
+    assert not disagreements
+    assert compared >= 60 * len(calls)

@@ -75,6 +75,10 @@ GLUE: dict[type, str] = {
     exp.ILike: "ilike",
     exp.RegexpLike: "rlike",
     exp.Concat: "concat",
+    exp.Lower: "lower",
+    exp.Upper: "upper",
+    exp.Length: "length",
+    exp.Substring: "substring",
     exp.DPipe: "concat",  # a || b is concat(a, b) in Spark
 }
 
@@ -571,7 +575,7 @@ class Lowering:
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], RLIKE/REGEXP, "
-                "concat, || (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "concat, ||, lower, upper, length, substring (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
@@ -1213,6 +1217,10 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, list(node.expressions)]
     if isinstance(node, exp.Between):
         return [node.this, node.args["low"], node.args["high"]]
+    if isinstance(node, exp.Substring):
+        return [node.this, node.args["start"]] + ([node.args["length"]] if node.args.get("length") else [])
+    if isinstance(node, (exp.Lower, exp.Upper, exp.Length)):
+        return [node.this]
     if isinstance(node, (exp.If, exp.Nvl2)):
         return [node.this, node.args.get("true"), node.args.get("false")]
     if isinstance(node, exp.Case):

@@ -30,13 +30,19 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "null_safe_neq": "IS DISTINCT FROM", "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%",
             "neg": "unary -", "abs": "ABS", "and": "AND", "or": "OR", "not": "NOT", "coalesce": "COALESCE",
             "greatest": "GREATEST", "least": "LEAST", "between": "BETWEEN", "in": "IN", "if": "IF",
-            "case": "CASE", "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS"}
+            "case": "CASE", "lower": "lower", "upper": "upper", "length": "length", "substring": "substring",
+            "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS"}
 
 
 # the non-numeric types whose Spark order Python's comparison of their values is: STRING
 # (UTF8_BINARY: by code point, as UTF-8 bytes are), BINARY (unsigned bytes), BOOLEAN, dates and
 # timestamps
 _ORDERED = ("string", "binary", "boolean", "date", "timestamp", "timestamp_ntz")
+
+
+# the types of substring's position and length Python takes as they are (Spark casts a BIGINT
+# to INT, with its own overflow rules: refused here)
+_INT_ARGUMENTS = ("tinyint", "smallint", "int", "void")
 
 
 @dataclass(frozen=True)
@@ -249,6 +255,13 @@ class _Binder:
                 raise self.refuse(e, [ta, tb], f"a STRING is required (CAST(x AS STRING) {_SYMBOLS[name]} ...)")
             typed = self.typed(e, name, (a, b), BOOLEAN, STRING)
             return dataclasses.replace(typed, options=typed.options + e.options), BOOLEAN
+        if name in ("lower", "upper", "length", "substring"):  # of a STRING (no implicit casts here)
+            bound = [self.bind(o) for o in e.operands]
+            (a, ta), rest = bound[0], bound[1:]
+            if ta.name not in ("string", "void") or any(t.name not in _INT_ARGUMENTS for _, t in rest):
+                raise self.refuse(e, [t for _, t in bound], "a STRING (and INT positions) is required")
+            result = SqlType("int") if name == "length" else STRING
+            return self.typed(e, name, [x for x, _ in bound], result), result
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":

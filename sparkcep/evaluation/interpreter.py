@@ -314,6 +314,8 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
         return lambda ctx: None if (v := arg(ctx)) is None else abs(v)
     if name in ops.STRING_MATCHES:
         return _strict_binary(ops.like_function(name, dict(operator.options).get("escape")), *args)
+    if name in ops.STRING_FUNCTIONS:
+        return _strict(ops.STRING_FUNCTIONS[name], args)
     if name == "concat":
         return _concat(args)
     if name == "paren":
@@ -509,6 +511,26 @@ def _concat(args: list[Evaluator]) -> Evaluator:
     return concat
 
 
+def _strict(function, args: list[Evaluator]) -> Evaluator:
+    """``function`` of the operands' values, NULL if one is NULL (operands evaluated left to
+    right, stopping at the first NULL, as Spark's null-intolerant expressions do)."""
+    if len(args) == 1:
+        return _strict_unary(function, args[0])
+    if len(args) == 2:
+        return _strict_binary(function, *args)
+
+    def evaluate(ctx):
+        values = []
+        for arg in args:
+            value = arg(ctx)
+            if value is None:
+                return None
+            values.append(value)
+        return function(*values)
+
+    return evaluate
+
+
 def _strict_unary(function, arg: Evaluator) -> Evaluator:
     return lambda ctx: None if (v := arg(ctx)) is None else function(v)
 
@@ -532,6 +554,8 @@ def typed_function(operator: p.Operator):
         function = ops.absolute(result, ansi)
     elif name in ops.STRING_MATCHES:
         function = ops.like_function(name, options.get("escape"))
+    elif name in ops.STRING_FUNCTIONS:
+        function = ops.STRING_FUNCTIONS[name]
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
@@ -557,7 +581,7 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
     name = operator.name
     function = typed_function(operator)
     if function is not None:
-        return _strict_binary(function, *args) if len(args) == 2 else _strict_unary(function, args[0])
+        return _strict(function, args)
     options = dict(operator.options)
     operand = parse_type(options.get("operand"))
     if name in ("null_safe_eq", "null_safe_neq"):

@@ -77,6 +77,7 @@ BINARY: dict[str, Callable[[Any, Any], Any]] = {
 OPERATORS = set(BINARY) | {
     "and", "or", "not", "neg", "abs", "paren", "null_safe_eq", "coalesce", "greatest", "least",
     "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
+    "lower", "upper", "length", "substring",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
@@ -346,6 +347,39 @@ def lower(value: str) -> str:
     """Spark's ``lower`` of a STRING (UTF8_BINARY, ICU case mappings, Spark's default): the
     full Unicode lowercase mapping, context-dependent final sigma included, as Python's."""
     return value.lower()
+
+
+def upper(value: str) -> str:
+    """Spark's ``upper`` of a STRING (UTF8_BINARY, ICU case mappings): the full Unicode
+    uppercase mapping (``ß`` becomes ``SS``), as Python's."""
+    return value.upper()
+
+
+def length(value: str) -> int:
+    """Spark's ``length`` / ``char_length`` of a STRING: its number of characters (code
+    points, so a character outside the BMP counts once)."""
+    return len(value)
+
+
+_INT_MAX = (1 << 31) - 1
+
+
+def substring(value: str, position: int, count: int = _INT_MAX) -> str:
+    """Spark's ``substring(s, pos[, len])`` (``UTF8String.substringSQL``): 1-based; a
+    position of 0 is the first character, a negative one counts from the end; then ``len``
+    characters (none when ``len`` <= 0), clipped to the string."""
+    size = len(value)
+    start = position - 1 if position > 0 else (size + position if position < 0 else 0)
+    end = start + count
+    start = max(start, 0)
+    if start >= end:
+        return ""
+    return value[start:end]
+
+
+# Spark's scalar string functions Python evaluates between rows: strict (NULL if an operand
+# is), of a STRING and (substring) INT positions
+STRING_FUNCTIONS = {"lower": lower, "upper": upper, "length": length, "substring": substring}
 
 
 def ilike(value: str, pattern: str, escape: str = "\\") -> bool:

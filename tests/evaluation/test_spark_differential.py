@@ -334,3 +334,33 @@ def test_min_by_max_by_in_define_agree_with_spark(session):
         print("  " + line)
     assert not disagreements
     assert compared >= 60 * len(calls)
+
+
+# lower, upper, length and substring of values combining rows (issue 23): the case mappings of
+# MATCH_VALUES, characters outside the BMP, and every kind of substring position and length
+# (0, negative, past either end, the INT extremes, NULL).
+FUNCTION_SUFFIXES = ["", "x", "ΣΑΣ", "😀", None]
+SUBSTRING_BOUNDS = [(1, 2), (0, 1), (-1, 1), (-3, 2), (-10, 3), (2, 0), (3, -1), (10, 1), (2, None),
+                    (None, 1), (2147483647, 2147483647), (-2147483648, 2147483647), (1, -2147483648)]
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
+def test_string_functions_between_rows_agree_with_spark(session):
+    spark, semantics = session
+    cases = [(v, s, p, n) for v in MATCH_VALUES for s in FUNCTION_SUFFIXES for p, n in SUBSTRING_BOUNDS]
+    table = spark.createDataFrame([(r, *c) for r, c in enumerate(cases)], "r INT, s1 STRING, s2 STRING, p INT, n INT")
+    table.localCheckpoint().createOrReplaceTempView("sparkcep_functions")
+    forms = ["lower(concat(A.s1, B.s2))", "lcase(A.s1 || B.s2)", "upper(concat(A.s1, B.s2))", "ucase(A.s1 || B.s2)",
+             "length(concat(A.s1, B.s2))", "char_length(A.s1 || B.s2)", "character_length(A.s1 || B.s2)",
+             "substring(concat(A.s1, B.s2), A.p, B.n)", "substring(A.s1 || B.s2, B.p)",
+             "substr(concat(A.s1, B.s2), -2, 1)", "substring(concat(A.s1, B.s2) FROM 2 FOR 3)",
+             "upper(A.s1) = upper(B.s2)", "length(A.s1) + length(B.s2)"]
+    expressions = [(f"({f})", "(" + f.replace("A.", "").replace("B.", "") + ")") for f in forms]
+    tally = Tally()
+    batch = answer(spark, "sparkcep_functions", len(cases), expressions, semantics, error_cells=ERROR_CELLS,
+                   rng=random.Random(SEED))
+    tally.add(batch, semantics, len(cases))
+    tally.report(f"lower/upper/length/substring, ANSI={semantics.ansi}")
+    assert not tally.disagreements
+    assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
+    assert tally.agreed == tally.cases

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation.operators import like
 

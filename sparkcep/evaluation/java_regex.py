@@ -43,6 +43,7 @@ _CONTROL = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "a": "\a", "e": "\x1b"}
 _CLASS_ESCAPES = "dDwWsS"
 _PUNCTUATION = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ ")
 NOTHING, ATOM, ANCHOR = "nothing", "atom", "anchor"  # what precedes a quantifier
+_INT_MAX = (1 << 31) - 1
 _QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
 
 
@@ -120,6 +121,8 @@ class _Translator:
                     if found is None:
                         raise self.invalid("'{' does not start a quantifier {n}, {n,} or {n,m}")
                     low, high = found.group(1), found.group(3)
+                    if max(int(low), int(high or 0)) > _INT_MAX:  # Java counts in an int
+                        raise self.invalid("a quantifier's bound is above 2147483647")
                     if found.group(2) and high and int(high) < int(low):
                         raise self.invalid("a quantifier's maximum is below its minimum")
                     self.i = found.end()

@@ -219,7 +219,7 @@ MATCH_PATTERNS = [
     "a(?=b)", "a(?!b)", "(?>a|ab)c", "\\.", ".", "^.$", "\\x41", "\\u65e5", "[\\d.]+", "😀", ".\\z",
     "\\Aa", "", "[.]", "ab|", "[é]", "(a)(b)?", "[\\s\\S]$", "\\$", "\\\\",
     # invalid in Java (Spark raises; so must sparkcep)
-    "a{", "*a", "(a", "[a", "[z-a]", "a)", "a**",
+    "a{2147483648}", "a{", "*a", "(a", "[a", "[z-a]", "a)", "a**",
     None,
 ]
 
@@ -238,7 +238,8 @@ def test_string_matching_between_rows_agrees_with_spark(session):
              "A.s1 LIKE ALL (B.s2, '%c')", "A.s1 NOT LIKE ALL (B.s2, 'a%')", "A.s1 ILIKE ANY (B.s2, 'A%')",
              "A.s1 ILIKE ALL (B.s2, '%C')", "A.s1 LIKE SOME (B.s2)",
              "concat(A.s1, B.s2) LIKE ANY ('a%', '%c')", "concat(A.s1, B.s2) NOT LIKE ALL ('a%', '%c')",
-             "concat(A.s1, B.s2) RLIKE 'b$'", "concat(A.s1, B.s2) ILIKE '%σ%'"]
+             "concat(A.s1, B.s2) RLIKE 'b$'", "concat(A.s1, B.s2) ILIKE '%σ%'",
+             "concat(A.s1, B.s2) ILIKE ANY ('A%', '%Σ')", "concat(A.s1, B.s2) NOT ILIKE ALL ('%İ%', 'a%')"]
     expressions = [(f"({f})", "(" + f.replace("A.", "").replace("B.", "") + ")") for f in forms]
     tally = Tally()
     batch = answer(spark, "sparkcep_matching", len(pairs), expressions, semantics, error_cells=ERROR_CELLS,
@@ -249,6 +250,21 @@ def test_string_matching_between_rows_agrees_with_spark(session):
     assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
     assert tally.both_failed >= ERROR_CELLS  # invalid escapes and regular expressions
     assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases
+    # every pattern sparkcep calls invalid in Java: Spark raises for it too (one query each)
+    from sparkcep.evaluation.java_regex import compile_java_regex
+
+    invalid = []
+    for pattern in [p for p in MATCH_PATTERNS if p is not None]:
+        try:
+            compile_java_regex(pattern)
+        except Exception:  # noqa: BLE001 - only INVALID_REGEX_PATTERN here (test_string_matching)
+            invalid.append(pattern)
+    assert len(invalid) >= 8
+    for pattern in invalid:
+        query = spark.table("sparkcep_matching").where(f"r = {pairs.index(('abc', pattern))}") \
+            .selectExpr("s1 RLIKE s2")
+        with pytest.raises(Exception, match="PatternSyntaxException|INVALID_PARAMETER_VALUE|regex|pattern"):
+            query.collect()  # Spark's job fails (Py4J wraps java.util.regex.PatternSyntaxException)
 
 
 # min_by / max_by over a variable's rows in DEFINE (issue 23), against Spark's own aggregate run

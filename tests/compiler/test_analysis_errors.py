@@ -91,7 +91,7 @@ CASES = [
     ("INVALID_STAR_REFERENCE", query(define="A AS v > 0, B AS (LAST(A.s)).* IS NULL"), "(LAST(A.s)).*", 1),
     ("NAVIGATION_REQUIRES_ORDER_BY", query(order="", define="A AS v > PREV(v)"), "PREV", 1),
     ("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-     query(define="B AS upper(concat(A.s, B.s)) = 'X'"), "upper", 1),
+     query(define="B AS initcap(concat(A.s, B.s)) = 'X'"), "initcap", 1),
     ("UNSUPPORTED_QUALIFIED_NAME", query(measures="LAST(A.s.x) AS y"), "A.s.x", 1),
     # ORDER BY sorts the input rows: no aggregate, window or row pattern function, no variable
     ("INVALID_ORDER_BY", query(order="ORDER BY count(*)"), "count", 1),
@@ -251,7 +251,7 @@ def test_errors_are_typed():
     ("(A.v) & (B.v) > 0", "&"),
     ("startswith(A.s, B.s)", "startswith"),  # a Binary in sqlglot, written as a call
     ("levenshtein(A.s, B.s) > 1", "levenshtein"),
-    ("Upper(A.s || B.s) = 'X'", "Upper"),
+    ("Initcap(A.s || B.s) = 'X'", "Initcap"),
 ])
 def test_unsupported_dependent_expression_names_what_the_user_wrote(condition, written):
     """The message names the operator or function as written, never sqlglot's class name."""

@@ -72,7 +72,13 @@ GLUE: dict[type, str] = {
     exp.Case: "case",
     exp.Paren: "paren",
     exp.Like: "like",
+    exp.ILike: "ilike",
+    exp.RegexpLike: "rlike",
     exp.Concat: "concat",
+    exp.Lower: "lower",
+    exp.Upper: "upper",
+    exp.Length: "length",
+    exp.Substring: "substring",
     exp.DPipe: "concat",  # a || b is concat(a, b) in Spark
 }
 
@@ -559,26 +565,91 @@ class Lowering:
             return p.Classifier(self.scope.resolve(_name_identifier(call.argument)))
         if isinstance(node, exp.AggFunc) or is_aggregate(node):
             return self.define_aggregate(node)
+        if isinstance(node, (exp.Like, exp.ILike, exp.Escape, exp.RegexpLike)) or _is_regexp_call(node):
+            return self.lower_string_match(node)
         operator = GLUE.get(type(node))
-        if isinstance(node, exp.Like) and (
-                isinstance(node.expression, (exp.Any, exp.All))
-                or any(v for k, v in node.args.items() if k not in ("this", "expression", "negate"))):
-            operator = None  # LIKE ANY/ALL (...): not evaluated in Python
         if operator is None:
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
                 f"'{_written_name(node, self.scope.sql)}' cannot combine values from different rows of "
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
-                "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE, concat, || (apply other "
-                "functions inside the navigation, e.g. LAST(f(A.x)) instead of f(LAST(A.x)))",
+                "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], RLIKE/REGEXP, "
+                "concat, ||, lower, upper, length, substring (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "instead of f(LAST(A.x)))",
                 node,
             )
-        lowered = p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
-                             span=dialect.span(node))
-        if isinstance(node, exp.Like) and node.args.get("negate"):  # a NOT LIKE b
-            return p.Operator("not", (lowered,), span=dialect.span(node))
-        return lowered
+        return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
+                          span=dialect.span(node))
+
+    def lower_string_match(self, node: exp.Expression) -> p.Expression:
+        """``[NOT] LIKE | ILIKE [ANY | SOME | ALL] [ESCAPE 'c']`` and ``RLIKE`` / ``REGEXP`` /
+        ``regexp_like`` / ``regexp`` as Spark's parser builds them: ``ESCAPE`` must be one
+        character; ``x LIKE ANY (p1, p2)`` is ``x LIKE p1 OR x LIKE p2`` (ALL: AND), each
+        negated for ``NOT LIKE ANY/ALL``. A pattern written as a string literal is checked here
+        (Spark compiles a constant pattern before it reads any row)."""
+        span = dialect.span(node)
+        escape = None
+        if isinstance(node, exp.Escape):
+            escape = self.escape_character(node.expression)
+            node = node.this
+            if not isinstance(node, (exp.Like, exp.ILike)) or isinstance(node.expression, (exp.Any, exp.All)):
+                raise self.scope.error(
+                    "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                    "ESCAPE applies only to a single LIKE or ILIKE pattern here", node)
+        if isinstance(node, exp.Anonymous):  # regexp(x, p)
+            if len(node.expressions) != 2:
+                raise self.scope.error("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                                       f"'{node.name}' takes a string and a pattern", node)
+            subject, pattern, name, negate = node.expressions[0], node.expressions[1], "rlike", False
+        else:
+            extra = [k for k, v in node.args.items() if v and k not in ("this", "expression", "negate")]
+            if extra:  # e.g. regexp_like(x, p, flags)
+                raise self.scope.error(
+                    "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                    f"'{_written_name(node, self.scope.sql)}' with these arguments cannot combine "
+                    "values from different rows of a match in DEFINE", node)
+            subject, pattern, name = node.this, node.expression, GLUE[type(node)]
+            negate = bool(node.args.get("negate"))
+        options = (("escape", escape),) if escape is not None else ()
+        quantified = isinstance(pattern, (exp.Any, exp.All))
+        patterns = _quantified_patterns(pattern) if quantified else [pattern]
+        value = self.lower_operand(subject)
+        matches = []
+        for each in patterns:
+            self.check_constant_pattern(name, each, escape or "\\")
+            match = p.Operator(name, (value, self.lower_operand(each)), options=options, span=span)
+            matches.append(p.Operator("not", (match,), span=span) if negate else match)
+        if not quantified:
+            return matches[0]
+        if len(matches) == 1:
+            return matches[0]
+        return p.Operator("or" if isinstance(pattern, exp.Any) else "and", tuple(matches), span=span)
+
+    def escape_character(self, node: exp.Expression) -> str:
+        if not (isinstance(node, exp.Literal) and node.is_string and len(node.this) == 1):
+            raise self.scope.error(
+                "INVALID_ESCAPE_CHARACTER",
+                "the ESCAPE of LIKE/ILIKE must be a string literal of exactly one character", node)
+        return node.this
+
+    def check_constant_pattern(self, name: str, pattern: exp.Expression, escape: str) -> None:
+        """A pattern written as a string literal: invalid (or, for RLIKE, outside what sparkcep
+        reproduces exactly) is an error at the pattern, before any row is read."""
+        if not (isinstance(pattern, exp.Literal) and pattern.is_string):
+            return
+        from sparkcep.errors import MatchRuntimeError
+        from sparkcep.evaluation import operators
+        from sparkcep.evaluation.java_regex import compile_java_regex
+
+        try:
+            if name == "rlike":
+                compile_java_regex(pattern.this)
+            else:
+                text = operators.lower(pattern.this) if name == "ilike" else pattern.this
+                operators.like_regex(text, escape)
+        except MatchRuntimeError as error:
+            raise self.scope.error(error.code, error.message, pattern) from None
 
     def lower_operand(self, node: exp.Expression | list) -> p.Expression:
         if isinstance(node, list):
@@ -597,6 +668,8 @@ class Lowering:
         if function is None:
             raise self.unsupported_aggregate(inner, "here")
         argument = inner.this
+        if function in ("min_by", "max_by"):
+            return self.extremum_by(inner, function)
         if isinstance(inner, exp.Anonymous):
             if len(inner.expressions) != 1:
                 raise self.scope.error(
@@ -643,6 +716,33 @@ class Lowering:
         column = self.value_column(argument)
         return p.Aggregate(function, variables, column, distinct, final)
 
+    def extremum_by(self, inner: exp.Expression, function: str) -> p.Aggregate:
+        """``min_by(x, y)`` / ``max_by(x, y)`` in DEFINE: x of the row of the least / greatest y
+        (RUNNING, over the rows so far); x and y must read the same pattern variable."""
+        name = _function_name(inner, self.scope.sql)
+        if inner.args.get("count") is not None:
+            raise self.scope.error(
+                "UNSUPPORTED_AGGREGATE",
+                f"{name} with a count (an ARRAY of the first k values, in an order Spark leaves "
+                "open among ties) is not supported in DEFINE; use it in MEASURES",
+                inner,
+            )
+        argument, ordering = inner.this, inner.expression
+        what = f"{name}(...)"
+        self.check_no_nested(argument, what, allow_logical=False)
+        self.check_no_nested(ordering, what, allow_logical=False)
+        sets = self.consistent_set(inner, argument, what) | self.consistent_set(inner, ordering, what)
+        if len(sets) > 1:
+            raise self.scope.error(
+                "INCONSISTENT_VARIABLE_REFERENCES",
+                f"all column references inside {what} must use the same pattern variable "
+                "(or all be unqualified)",
+                inner,
+            )
+        variables = next(iter(sets)) if sets else None
+        return p.Aggregate(function, variables, self.value_column(argument), False, False,
+                           ordering=self.value_column(ordering))
+
     def define_aggregate(self, node: exp.Expression) -> p.Expression:
         """An aggregate in DEFINE, computed in Python with RUNNING semantics: over a column
         (``aggregate``) or over CLASSIFIER() / MATCH_NUMBER() of each row."""
@@ -677,7 +777,8 @@ class Lowering:
         return self.scope.error(
             "UNSUPPORTED_AGGREGATE",
             f"aggregate {name} is not supported {where}; DEFINE supports COUNT, SUM, AVG, MIN, "
-            "MAX, COLLECT_LIST/ARRAY_AGG, COUNT_IF, BOOL_AND/EVERY, BOOL_OR/SOME, ANY_VALUE "
+            "MAX, COLLECT_LIST/ARRAY_AGG, COUNT_IF, BOOL_AND/EVERY, BOOL_OR/SOME, ANY_VALUE, "
+            "MIN_BY, MAX_BY "
             "(MEASURES: every Spark aggregate)",
             inner,
         )
@@ -968,6 +1069,8 @@ DEFINE_AGGREGATES: dict[type, str] = {
     exp.LogicalAnd: "bool_and",
     exp.LogicalOr: "bool_or",
     exp.AnyValue: "any_value",
+    exp.ArgMin: "min_by",
+    exp.ArgMax: "max_by",
 }
 DEFINE_AGGREGATE_NAMES = {"every": "bool_and", "bool_and": "bool_and", "some": "bool_or",
                           "bool_or": "bool_or"}
@@ -1088,6 +1191,22 @@ def _python_literal(node: exp.Expression):
     return _NOT_LITERAL
 
 
+def _is_regexp_call(node: exp.Expression) -> bool:
+    """``regexp(x, p)``, Spark's other name of ``x RLIKE p`` (sqlglot knows no such function)."""
+    return (isinstance(node, exp.Anonymous) and isinstance(node.this, str | exp.Identifier)
+            and node.name.lower() == "regexp")
+
+
+def _quantified_patterns(node: exp.Any | exp.All) -> list[exp.Expression]:
+    """The patterns of ``LIKE ANY (p1, p2, ...)``."""
+    inner = node.this
+    while isinstance(inner, exp.Paren) and not isinstance(inner.this, exp.Tuple):
+        inner = inner.this
+    if isinstance(inner, exp.Paren):
+        inner = inner.this
+    return list(inner.expressions) if isinstance(inner, exp.Tuple) else [inner]
+
+
 def _operands(node: exp.Expression) -> list:
     """Operands of a glue operator in the order ``sparkcep.evaluation`` expects."""
     if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
@@ -1098,6 +1217,10 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, list(node.expressions)]
     if isinstance(node, exp.Between):
         return [node.this, node.args["low"], node.args["high"]]
+    if isinstance(node, exp.Substring):
+        return [node.this, node.args["start"]] + ([node.args["length"]] if node.args.get("length") else [])
+    if isinstance(node, (exp.Lower, exp.Upper, exp.Length)):
+        return [node.this]
     if isinstance(node, (exp.If, exp.Nvl2)):
         return [node.this, node.args.get("true"), node.args.get("false")]
     if isinstance(node, exp.Case):

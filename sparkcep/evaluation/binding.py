@@ -30,7 +30,19 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "null_safe_neq": "IS DISTINCT FROM", "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%",
             "neg": "unary -", "abs": "ABS", "and": "AND", "or": "OR", "not": "NOT", "coalesce": "COALESCE",
             "greatest": "GREATEST", "least": "LEAST", "between": "BETWEEN", "in": "IN", "if": "IF",
-            "case": "CASE", "like": "LIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS"}
+            "case": "CASE", "lower": "lower", "upper": "upper", "length": "length", "substring": "substring",
+            "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS"}
+
+
+# the non-numeric types whose Spark order Python's comparison of their values is: STRING
+# (UTF8_BINARY: by code point, as UTF-8 bytes are), BINARY (unsigned bytes), BOOLEAN, dates and
+# timestamps
+_ORDERED = ("string", "binary", "boolean", "date", "timestamp", "timestamp_ntz")
+
+
+# the types of substring's position and length Python takes as they are (Spark casts a BIGINT
+# to INT, with its own overflow rules: refused here)
+_INT_ARGUMENTS = ("tinyint", "smallint", "int", "void")
 
 
 @dataclass(frozen=True)
@@ -144,6 +156,15 @@ class _Binder:
         return label  # min, max, any_value; sum of MATCH_NUMBER() is a BIGINT too
 
     def aggregate(self, e: p.Aggregate) -> tuple[p.Expression, SqlType]:
+        if e.ordering is not None:  # min_by / max_by: the type of x; y must be orderable here
+            argument, ordering = self.column_type(e.column), self.column_type(e.ordering)
+            if not (ordering.numeric or ordering.null or ordering.name in _ORDERED):
+                raise AnalysisError(
+                    "MATCH_DEPENDENT_TYPE_MISMATCH",
+                    f"{e.function.upper()} in DEFINE cannot order by {str(ordering).upper()} (sparkcep "
+                    f"orders numbers, STRING, BOOLEAN, BINARY, DATE and TIMESTAMP values here)")
+            return dataclasses.replace(e, argument_type=str(argument), ordering_type=str(ordering),
+                                       type=str(argument), options=self.options), argument
         if e.function in ("count_if", "bool_and", "bool_or"):
             argument = self.column_type(e.column)
             if argument.name not in ("boolean", "void"):
@@ -228,11 +249,19 @@ class _Binder:
             if any(t.name not in ("string", "void") for _, t in bound):
                 raise self.refuse(e, [t for _, t in bound], "STRINGs are required (CAST(x AS STRING))")
             return self.typed(e, name, [x for x, _ in bound], STRING), STRING
-        if name == "like":  # Spark casts other types to STRING first; only strings here
+        if name in ("like", "ilike", "rlike"):  # Spark casts other types to STRING first; not here
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
             if any(t.name not in ("string", "void") for t in (ta, tb)):
-                raise self.refuse(e, [ta, tb], "a STRING is required (CAST(x AS STRING) LIKE ...)")
-            return self.typed(e, name, (a, b), BOOLEAN, STRING), BOOLEAN
+                raise self.refuse(e, [ta, tb], f"a STRING is required (CAST(x AS STRING) {_SYMBOLS[name]} ...)")
+            typed = self.typed(e, name, (a, b), BOOLEAN, STRING)
+            return dataclasses.replace(typed, options=typed.options + e.options), BOOLEAN
+        if name in ("lower", "upper", "length", "substring"):  # of a STRING (no implicit casts here)
+            bound = [self.bind(o) for o in e.operands]
+            (a, ta), rest = bound[0], bound[1:]
+            if ta.name not in ("string", "void") or any(t.name not in _INT_ARGUMENTS for _, t in rest):
+                raise self.refuse(e, [t for _, t in bound], "a STRING (and INT positions) is required")
+            result = SqlType("int") if name == "length" else STRING
+            return self.typed(e, name, [x for x, _ in bound], result), result
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":

@@ -240,9 +240,7 @@ class _Generator:
         if name in _ARITHMETIC and result.name == "double":
             return self.strict(ops[:2], lambda a, b: f"{a} {_ARITHMETIC[name]} {b}")
         f = self.bind(function)
-        if len(ops) == 1:
-            return self.strict(ops[:1], lambda a: f"{f}({a})")
-        return self.strict(ops[:2], lambda a, b: f"{f}({a}, {b})")
+        return self.strict(ops, lambda *names: f"{f}({', '.join(names)})")
 
     def operator(self, e: p.Operator) -> str:
         name, ops = e.name, e.operands

@@ -129,6 +129,14 @@ def _aggregate(aggregate: p.Aggregate) -> Evaluator:
     function, distinct = aggregate.function, aggregate.distinct
     if column is None:  # COUNT(*) / COUNT(A.*)
         return lambda ctx: len(ctx.mapped_rows(variables))
+    if aggregate.ordering is not None:  # min_by / max_by
+        ordering = aggregate.ordering
+        pick = extremum_by(aggregate)
+
+        def evaluate_by(ctx):
+            return pick([(ctx.value(column, row), ctx.value(ordering, row)) for row in ctx.mapped_rows(variables)])
+
+        return evaluate_by
     if aggregate.type is not None:
         combine = typed_aggregate(aggregate)
 
@@ -142,6 +150,36 @@ def _aggregate(aggregate: p.Aggregate) -> Evaluator:
         return aggregate_values(function, values, distinct)
 
     return evaluate
+
+
+def extremum_by(aggregate: p.Aggregate):
+    """Spark's ``min_by(x, y)`` / ``max_by(x, y)`` over (x, y) pairs in row order, as its
+    aggregate buffer (``MaxMinBy.updateExpressions``) is updated row by row: a row whose y is
+    NULL is skipped; the first row with a y is kept; a later row keeps the kept one only when
+    the kept y is strictly less (min_by: ``predicate(kept, y) = kept < y``) or greater
+    (max_by), so among equal y the *last* row wins; x may be NULL; no y at all gives NULL. y
+    compares as Spark orders its type (DOUBLE/FLOAT: NaN above every number and equal to
+    itself, -0.0 = 0.0)."""
+    ordering = parse_type(aggregate.ordering_type)
+    fractional = ordering.fractional if ordering is not None else False
+    key = ops.nan_aware_key if fractional else (lambda v: v)
+    if aggregate.function == "min_by":
+        def keeps(kept, new):
+            return key(kept) < key(new)
+    else:
+        def keeps(kept, new):
+            return key(kept) > key(new)
+
+    def pick(pairs):
+        kept, best = None, None
+        for value, order in pairs:
+            if order is None:
+                continue
+            if best is None or not keeps(best, order):
+                kept, best = value, order
+        return kept
+
+    return pick
 
 
 def typed_aggregate(aggregate: p.Aggregate):
@@ -274,8 +312,10 @@ def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
     if name == "abs":
         (arg,) = args
         return lambda ctx: None if (v := arg(ctx)) is None else abs(v)
-    if name == "like":
-        return _strict_binary(ops.like, *args)
+    if name in ops.STRING_MATCHES:
+        return _strict_binary(ops.like_function(name, dict(operator.options).get("escape")), *args)
+    if name in ops.STRING_FUNCTIONS:
+        return _strict(ops.STRING_FUNCTIONS[name], args)
     if name == "concat":
         return _concat(args)
     if name == "paren":
@@ -471,6 +511,26 @@ def _concat(args: list[Evaluator]) -> Evaluator:
     return concat
 
 
+def _strict(function, args: list[Evaluator]) -> Evaluator:
+    """``function`` of the operands' values, NULL if one is NULL (operands evaluated left to
+    right, stopping at the first NULL, as Spark's null-intolerant expressions do)."""
+    if len(args) == 1:
+        return _strict_unary(function, args[0])
+    if len(args) == 2:
+        return _strict_binary(function, *args)
+
+    def evaluate(ctx):
+        values = []
+        for arg in args:
+            value = arg(ctx)
+            if value is None:
+                return None
+            values.append(value)
+        return function(*values)
+
+    return evaluate
+
+
 def _strict_unary(function, arg: Evaluator) -> Evaluator:
     return lambda ctx: None if (v := arg(ctx)) is None else function(v)
 
@@ -492,8 +552,10 @@ def typed_function(operator: p.Operator):
         function = ops.negate(result, ansi)
     elif name == "abs":
         function = ops.absolute(result, ansi)
-    elif name == "like":
-        function = ops.like
+    elif name in ops.STRING_MATCHES:
+        function = ops.like_function(name, options.get("escape"))
+    elif name in ops.STRING_FUNCTIONS:
+        function = ops.STRING_FUNCTIONS[name]
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
@@ -519,7 +581,7 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
     name = operator.name
     function = typed_function(operator)
     if function is not None:
-        return _strict_binary(function, *args) if len(args) == 2 else _strict_unary(function, args[0])
+        return _strict(function, args)
     options = dict(operator.options)
     operand = parse_type(options.get("operand"))
     if name in ("null_safe_eq", "null_safe_neq"):

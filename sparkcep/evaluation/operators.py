@@ -76,8 +76,13 @@ BINARY: dict[str, Callable[[Any, Any], Any]] = {
 
 OPERATORS = set(BINARY) | {
     "and", "or", "not", "neg", "abs", "paren", "null_safe_eq", "coalesce", "greatest", "least",
-    "between", "in", "is", "if", "case", "list",
+    "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
+    "lower", "upper", "length", "substring",
 }
+
+# [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
+# carry ("escape", c) in their options (``like_function``)
+STRING_MATCHES = ("like", "ilike", "rlike")
 
 
 def truth(value) -> bool | None:
@@ -303,23 +308,24 @@ def absolute(t: SqlType, ansi: bool):
 
 
 @_lru_cache(maxsize=256)
-def like_regex(pattern: str):
+def like_regex(pattern: str, escape: str = "\\"):
     """Spark's LIKE pattern as a Python regular expression, by Spark's rules
-    (``StringUtils.escapeLikeRegex`` with the default escape ``\\``): ``_`` one character,
-    ``%`` any characters (newlines too), ``\\`` before ``_``, ``%`` or ``\\`` that character
-    itself, ``\\`` before anything else or at the end an error; the whole value must match."""
+    (``StringUtils.escapeLikeRegex``; the escape character is ``\\`` unless ``ESCAPE`` names
+    another): ``_`` one character, ``%`` any characters (newlines too), the escape before ``_``,
+    ``%`` or itself that character itself, before anything else or at the end an error; the
+    whole value must match."""
     import re
 
     out = []
     i = 0
     while i < len(pattern):
         c = pattern[i]
-        if c == "\\":
+        if c == escape:
             if i + 1 == len(pattern):
                 raise _error("INVALID_LIKE_PATTERN",
                              f"the escape character is not allowed to end the LIKE pattern '{pattern}'")
             following = pattern[i + 1]
-            if following not in "_%\\":
+            if following not in ("_", "%", escape):
                 raise _error("INVALID_LIKE_PATTERN",
                              f"the escape character is not allowed to precede '{following}' in the "
                              f"LIKE pattern '{pattern}'")
@@ -331,7 +337,64 @@ def like_regex(pattern: str):
     return re.compile("".join(out), re.DOTALL)
 
 
-def like(value: str, pattern: str) -> bool:
-    """``value LIKE pattern`` of two non-NULL strings, as Spark (UTF8_BINARY: case-sensitive)."""
-    return like_regex(pattern).fullmatch(value) is not None
+def like(value: str, pattern: str, escape: str = "\\") -> bool:
+    """``value LIKE pattern [ESCAPE escape]`` of two non-NULL strings, as Spark (UTF8_BINARY:
+    case-sensitive)."""
+    return like_regex(pattern, escape).fullmatch(value) is not None
 
+
+def lower(value: str) -> str:
+    """Spark's ``lower`` of a STRING (UTF8_BINARY, ICU case mappings, Spark's default): the
+    full Unicode lowercase mapping, context-dependent final sigma included, as Python's."""
+    return value.lower()
+
+
+def upper(value: str) -> str:
+    """Spark's ``upper`` of a STRING (UTF8_BINARY, ICU case mappings): the full Unicode
+    uppercase mapping (``ß`` becomes ``SS``), as Python's."""
+    return value.upper()
+
+
+def length(value: str) -> int:
+    """Spark's ``length`` / ``char_length`` of a STRING: its number of characters (code
+    points, so a character outside the BMP counts once)."""
+    return len(value)
+
+
+_INT_MAX = (1 << 31) - 1
+
+
+def substring(value: str, position: int, count: int = _INT_MAX) -> str:
+    """Spark's ``substring(s, pos[, len])`` (``UTF8String.substringSQL``): 1-based; a
+    position of 0 is the first character, a negative one counts from the end; then ``len``
+    characters (none when ``len`` <= 0), clipped to the string."""
+    size = len(value)
+    start = position - 1 if position > 0 else (size + position if position < 0 else 0)
+    end = start + count
+    start = max(start, 0)
+    if start >= end:
+        return ""
+    return value[start:end]
+
+
+# Spark's scalar string functions Python evaluates between rows: strict (NULL if an operand
+# is), of a STRING and (substring) INT positions
+STRING_FUNCTIONS = {"lower": lower, "upper": upper, "length": length, "substring": substring}
+
+
+def ilike(value: str, pattern: str, escape: str = "\\") -> bool:
+    """``value ILIKE pattern [ESCAPE escape]``: Spark rewrites it to ``lower(value) LIKE
+    lower(pattern)`` with the same escape character (which is not lowered)."""
+    return like(lower(value), lower(pattern), escape)
+
+
+def like_function(name: str, escape: str | None):
+    """The function of two non-NULL strings of the plan operator ``name`` (like, ilike, rlike)."""
+    if name == "rlike":
+        from sparkcep.evaluation.java_regex import rlike
+
+        return rlike
+    function = like if name == "like" else ilike
+    if escape is None or escape == "\\":
+        return function
+    return lambda value, pattern: function(value, pattern, escape)

@@ -40,9 +40,14 @@ class Aggregate:
     column: int | None
     distinct: bool = False
     final: bool = False
+    # min_by / max_by (DEFINE): the value column of the ordering (the rows' ``column`` value at
+    # the least / greatest ordering is the result); None for other aggregates
+    ordering: int | None = None
     # filled in at registration (``sparkcep.evaluation.binding``): the Spark type of the value
-    # column and of the result, and the session's semantics (see ``Operator``)
+    # column (and of the ordering) and of the result, and the session's semantics (see
+    # ``Operator``)
     argument_type: str | None = field(default=None, repr=False)
+    ordering_type: str | None = field(default=None, repr=False)
     type: str | None = field(default=None, repr=False)
     options: tuple = field(default=(), repr=False)
 

@@ -154,6 +154,7 @@ def numbers(depth: int):
         st.tuples(st.sampled_from(["coalesce", "greatest", "least"]), sub, sub, sub).map(
             lambda t: _join(t[0] + "({}, {}, {})", t[1], t[2], t[3])),
         st.tuples(sub, sub, sub).map(lambda t: _join("nvl2({}, {}, {})", *t)),
+        strings(depth - 1).map(lambda a: _join("length({})", a)),
         st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
         st.tuples(booleans(depth - 1), sub, sub).map(
             lambda t: _join("CASE WHEN {} THEN {} ELSE {} END", *t)),
@@ -173,6 +174,9 @@ def strings(depth: int):
         st.tuples(sub, sub).map(lambda t: _join("concat({}, {})", *t)),
         st.tuples(sub, sub).map(lambda t: _join("({} || {})", *t)),
         st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
+        st.tuples(st.sampled_from(["lower", "upper"]), sub).map(lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(sub, st.sampled_from(["1", "0", "-2", "3"]), st.sampled_from(["", ", 2", ", 0", ", -1"])).map(
+            lambda t: _join("substring({}, " + t[1] + t[2] + ")", t[0])),
     )
 
 
@@ -209,6 +213,12 @@ def booleans(depth: int):
         st.tuples(s, st.sampled_from(["'1%'", "'%b%'", "'_'", "'x\\\\%y'"])).map(
             lambda x: _join("({} LIKE " + x[1] + ")", x[0])),
         st.tuples(s, s).map(lambda x: _join("({} LIKE {})", *x)),  # a pattern from a row
+        st.tuples(s, s).map(lambda x: _join("({} ILIKE {})", *x)),
+        st.tuples(s, s).map(lambda x: _join("({} LIKE {} ESCAPE '/')", *x)),
+        st.tuples(s, s).map(lambda x: _join("({} NOT LIKE ANY ({}, 'a%'))", *x)),
+        # RLIKE: literal patterns only (a pattern from a row may be one sparkcep refuses)
+        st.tuples(s, st.sampled_from(["'^a'", "'b$'", "'\\\\d'", "'[a-c]+'", "'.'", "'^$'", "'1|é'"])).map(
+            lambda x: _join("({} RLIKE " + x[1] + ")", x[0])),
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
     ]

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import sparkcep
-from sparkcep.errors import AnalysisError, MatchRuntimeError
+from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation.operators import like
 
 
@@ -44,11 +43,4 @@ def test_like_between_rows_is_lowered(condition, negated):
     assert (dependent.name == "not") is negated
     assert (dependent.operands[0] if negated else dependent).name == "like"
 
-
-@pytest.mark.parametrize("condition", ["A.s LIKE B.s ESCAPE '/'", "A.s LIKE ANY (B.s, 'x')", "A.s ILIKE B.s"])
-def test_other_like_forms_between_rows_are_refused_at_their_position(condition):
-    sql = _query(condition)
-    with pytest.raises(AnalysisError) as caught:
-        sparkcep.transpile(sql)
-    assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
-    assert (caught.value.line, caught.value.column) == (2, 15)
+# ESCAPE, LIKE ANY/ALL, ILIKE and RLIKE: tests/evaluation/test_string_matching.py

@@ -22,10 +22,12 @@ is a disagreement.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import random
 import time
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -196,3 +198,185 @@ def test_like_between_rows_agrees_with_spark(session):
     assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
     assert tally.both_failed >= ERROR_CELLS  # 'a\' and 'a\b' (a sample): Spark raises too
     assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases
+
+
+# ILIKE, ESCAPE, RLIKE/REGEXP and LIKE/ILIKE ANY/ALL between rows of a match (issue 23). Values
+# with case mappings that are not one-to-one (dotted capital I, final sigma, sharp s, Kelvin and
+# ohm signs, a title-case letter, a supplementary letter), every Java line terminator, digits and
+# word characters outside ASCII; patterns with every construct sparkcep translates from Java's
+# regular expressions (java_regex) and some Java rejects (both must raise). The patterns sparkcep
+# refuses (UNSUPPORTED_REGEX_PATTERN) are not here: tests/evaluation/test_string_matching.py.
+MATCH_VALUES = ["abc", "ABC", "aBc", "a_c", "a%c", "a/c", "a\\c", "", "ab\n", "ab\r\n", "ab\r", "ab\u0085",
+                "a\u2028", "a\nb", "a\rb", "x1", "x١", "é", "É", "aaa", "a.c", "a-c", "日本", "😀x",
+                "İ", "i\u0307", "ΣΑΣ", "σας", "ß", "SS", "\u212a", "k", "\u2126", "ω", "ǅ", "𐐀", "𐐨", None]
+MATCH_PATTERNS = [
+    # LIKE / ILIKE (escape \ or /)
+    "a%", "%C", "A_C", "a/%", "a/_c", "a//c", "a/", "a/b", "a\\_c", "a\\", "İ", "i%", "%σ", "σ%ς", "ss", "k",
+    "ω", "𐐨", "_", "ǆ", "%",
+    # RLIKE: anchors, dots, classes, quantifiers, groups, escapes
+    "b", "^b", "^a", "a.b", "b$", "c$", "^$", "\\d", "\\w+$", "\\s", "\\S", "\\W", "\\D", "[a-c]+", "[^a-c]",
+    "[a\\-c]", "[-a]", "[a-]", "a{2}", "a{2,}", "a{1,2}?c", "a{2,}+a", "a*+a", "(a|b)c", "(?:ab)+",
+    "a(?=b)", "a(?!b)", "(?>a|ab)c", "\\.", ".", "^.$", "\\x41", "\\u65e5", "[\\d.]+", "😀", ".\\z",
+    "\\Aa", "", "[.]", "ab|", "[é]", "(a)(b)?", "[\\s\\S]$", "\\$", "\\\\",
+    # invalid in Java (Spark raises; so must sparkcep)
+    "a{2147483648}", "a{", "*a", "(a", "[a", "[z-a]", "a)", "a**",
+    None,
+]
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
+def test_string_matching_between_rows_agrees_with_spark(session):
+    spark, semantics = session
+    pairs = [(v, p) for v in MATCH_VALUES for p in MATCH_PATTERNS]
+    # too many rows for one SELECT ... UNION ALL (the parser's stack): a data frame, materialised
+    table = spark.createDataFrame([(r, v, p) for r, (v, p) in enumerate(pairs)], "r INT, s1 STRING, s2 STRING")
+    table.localCheckpoint().createOrReplaceTempView("sparkcep_matching")
+    forms = ["A.s1 ILIKE B.s2", "A.s1 NOT ILIKE B.s2", "A.s1 LIKE B.s2 ESCAPE '/'",
+             "A.s1 ILIKE B.s2 ESCAPE '/'", "A.s1 ILIKE B.s2 ESCAPE 'A'", "A.s1 LIKE B.s2 ESCAPE '%'",
+             "A.s1 RLIKE B.s2", "A.s1 NOT RLIKE B.s2", "A.s1 REGEXP B.s2", "regexp_like(A.s1, B.s2)",
+             "regexp(A.s1, B.s2)", "A.s1 LIKE ANY (B.s2, 'a%')", "A.s1 NOT LIKE ANY (B.s2, '%c', NULL)",
+             "A.s1 LIKE ALL (B.s2, '%c')", "A.s1 NOT LIKE ALL (B.s2, 'a%')", "A.s1 ILIKE ANY (B.s2, 'A%')",
+             "A.s1 ILIKE ALL (B.s2, '%C')", "A.s1 LIKE SOME (B.s2)",
+             "concat(A.s1, B.s2) LIKE ANY ('a%', '%c')", "concat(A.s1, B.s2) NOT LIKE ALL ('a%', '%c')",
+             "concat(A.s1, B.s2) RLIKE 'b$'", "concat(A.s1, B.s2) ILIKE '%σ%'",
+             "concat(A.s1, B.s2) ILIKE ANY ('A%', '%Σ')", "concat(A.s1, B.s2) NOT ILIKE ALL ('%İ%', 'a%')"]
+    expressions = [(f"({f})", "(" + f.replace("A.", "").replace("B.", "") + ")") for f in forms]
+    tally = Tally()
+    batch = answer(spark, "sparkcep_matching", len(pairs), expressions, semantics, error_cells=ERROR_CELLS,
+                   rng=random.Random(SEED))
+    tally.add(batch, semantics, len(pairs))
+    tally.report(f"ILIKE/ESCAPE/RLIKE/ANY/ALL, ANSI={semantics.ansi}")
+    assert not tally.disagreements
+    assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
+    assert tally.both_failed >= ERROR_CELLS  # invalid escapes and regular expressions
+    assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases
+    # every pattern sparkcep calls invalid in Java: Spark raises for it too (one query each)
+    from sparkcep.evaluation.java_regex import compile_java_regex
+
+    invalid = []
+    for pattern in [p for p in MATCH_PATTERNS if p is not None]:
+        try:
+            compile_java_regex(pattern)
+        except Exception:  # noqa: BLE001 - only INVALID_REGEX_PATTERN here (test_string_matching)
+            invalid.append(pattern)
+    assert len(invalid) >= 8
+    for pattern in invalid:
+        query = spark.table("sparkcep_matching").where(f"r = {pairs.index(('abc', pattern))}") \
+            .selectExpr("s1 RLIKE s2")
+        with pytest.raises(Exception, match="PatternSyntaxException|INVALID_PARAMETER_VALUE|regex|pattern"):
+            query.collect()  # Spark's job fails (Py4J wraps java.util.regex.PatternSyntaxException)
+
+
+# min_by / max_by over a variable's rows in DEFINE (issue 23), against Spark's own aggregate run
+# over the same rows in the same order: the running window frame (UNBOUNDED PRECEDING to CURRENT
+# ROW) updates min_by's buffer row by row, as DEFINE's RUNNING semantics see the rows mapped so
+# far, and GROUP BY over one sorted partition gives each whole group's answer. Small value pools
+# force ties (Spark keeps the last of equal orderings), NULL orderings (skipped), NULL values
+# (kept), NaN, -0.0 and 0.0.
+BY_ORDERINGS = {
+    "yi": ("INT", [1, 2, 2, -5, None]),
+    "yd": ("DOUBLE", [float("nan"), -0.0, 0.0, 1.5, float("-inf"), None]),
+    "ys": ("STRING", ["b", "a", "", "é", "B", "日", None]),
+    "yb": ("BOOLEAN", [True, False, None]),
+    "yt": ("DATE", [dt.date(2024, 3, 31), dt.date(1, 1, 1), dt.date(2024, 3, 31), None]),
+    "yn": ("DECIMAL(5,2)", [Decimal("1.50"), Decimal("1.5"), Decimal("-0.01"), None]),
+}
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
+def test_min_by_max_by_in_define_agree_with_spark(session):
+    from sparkcep.compiler.lowering import ValueColumns
+    from sparkcep.evaluation.binding import bind
+    from sparkcep.evaluation.interpreter import compile_expression
+    from tests.evaluation.harness import NAMES, lower, same
+
+    spark, semantics = session
+    rng = random.Random(SEED)
+    rows = []
+    for g in range(60):
+        for i in range(rng.randint(1, 8)):
+            x = rng.choice(["x", "y", None, "z"]) if i else rng.choice(["first", None])
+            rows.append((g, i, x, rng.choice([0.5, None, -1.0]),
+                         *(rng.choice(pool) for _t, pool in BY_ORDERINGS.values())))
+    schema = "g INT, i INT, x STRING, xd DOUBLE, " + ", ".join(f"{c} {t}" for c, (t, _p) in BY_ORDERINGS.items())
+    spark.createDataFrame(rows, schema).localCheckpoint().createOrReplaceTempView("sparkcep_by")
+    calls = [(f, value, ordering) for ordering in BY_ORDERINGS for f in ("min_by", "max_by") for value in ("x", "xd")]
+    window = "OVER (PARTITION BY g ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+    cells = ", ".join(f"{f}({value}, {ordering}) {window} AS c{k}" for k, (f, value, ordering) in enumerate(calls))
+    table = spark.sql(f"SELECT g, i, x, xd, {', '.join(BY_ORDERINGS)}, {cells} FROM sparkcep_by ORDER BY g, i").toArrow()
+    data = table.to_pylist()
+    # the same aggregates by GROUP BY, over the rows in the same order (one partition, sorted)
+    grouped_cells = ", ".join(f"{f}({value}, {ordering}) AS c{k}" for k, (f, value, ordering) in enumerate(calls))
+    spark.table("sparkcep_by").repartition(1).sortWithinPartitions("g", "i").localCheckpoint() \
+        .createOrReplaceTempView("sparkcep_by_sorted")
+    grouped = {row["g"]: row for row in spark.sql(
+        f"SELECT g, {grouped_cells} FROM sparkcep_by_sorted GROUP BY g").toArrow().to_pylist()}
+    types = {f.name: f.dataType.simpleString() for f in spark.table("sparkcep_by").schema.fields}
+
+    class Prefix:
+        """A match whose rows mapped to A are the group's rows up to the current one."""
+
+        row = 0
+        match_number = 1
+
+        def __init__(self, group):
+            self.group = group
+
+        def mapped_rows(self, variables):
+            return list(range(len(self.group)))
+
+        def value(self, column, row):
+            return self.group[row][self.columns[column]]
+
+    disagreements, compared = [], 0
+    for k, (f, value, ordering) in enumerate(calls):
+        values = ValueColumns()
+        expression = lower(f"{f}(A.{value}, A.{ordering})", values)
+        names = [text.strip("()`") for text in values.texts]
+        typed = bind(expression, [types[n] for n in names], semantics)
+        evaluate = compile_expression(typed, NAMES)
+        Prefix.columns = names
+        for r, row in enumerate(data):
+            group = [d for d in data[:r + 1] if d["g"] == row["g"]]
+            python, expected = evaluate(Prefix(group)), row[f"c{k}"]
+            compared += 1
+            last = r + 1 == len(data) or data[r + 1]["g"] != row["g"]
+            for where, answer_ in [("window", expected)] + ([("GROUP BY", grouped[row["g"]][f"c{k}"])] if last else []):
+                if not same(python, answer_):
+                    disagreements.append(f"{f}({value}, {ordering}) over {[(d[value], d[ordering]) for d in group]}: "
+                                         f"Spark ({where}) {answer_!r}, sparkcep {python!r}")
+    print(f"\nmin_by/max_by, ANSI={semantics.ansi}: {compared} prefixes, {len(disagreements)} disagreements")
+    for line in disagreements[:20]:
+        print("  " + line)
+    assert not disagreements
+    assert compared >= 60 * len(calls)
+
+
+# lower, upper, length and substring of values combining rows (issue 23): the case mappings of
+# MATCH_VALUES, characters outside the BMP, and every kind of substring position and length
+# (0, negative, past either end, the INT extremes, NULL).
+FUNCTION_SUFFIXES = ["", "x", "ΣΑΣ", "😀", None]
+SUBSTRING_BOUNDS = [(1, 2), (0, 1), (-1, 1), (-3, 2), (-10, 3), (2, 0), (3, -1), (10, 1), (2, None),
+                    (None, 1), (2147483647, 2147483647), (-2147483648, 2147483647), (1, -2147483648)]
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
+def test_string_functions_between_rows_agree_with_spark(session):
+    spark, semantics = session
+    cases = [(v, s, p, n) for v in MATCH_VALUES for s in FUNCTION_SUFFIXES for p, n in SUBSTRING_BOUNDS]
+    table = spark.createDataFrame([(r, *c) for r, c in enumerate(cases)], "r INT, s1 STRING, s2 STRING, p INT, n INT")
+    table.localCheckpoint().createOrReplaceTempView("sparkcep_functions")
+    forms = ["lower(concat(A.s1, B.s2))", "lcase(A.s1 || B.s2)", "upper(concat(A.s1, B.s2))", "ucase(A.s1 || B.s2)",
+             "length(concat(A.s1, B.s2))", "char_length(A.s1 || B.s2)", "character_length(A.s1 || B.s2)",
+             "substring(concat(A.s1, B.s2), A.p, B.n)", "substring(A.s1 || B.s2, B.p)",
+             "substr(concat(A.s1, B.s2), -2, 1)", "substring(concat(A.s1, B.s2) FROM 2 FOR 3)",
+             "upper(A.s1) = upper(B.s2)", "length(A.s1) + length(B.s2)"]
+    expressions = [(f"({f})", "(" + f.replace("A.", "").replace("B.", "") + ")") for f in forms]
+    tally = Tally()
+    batch = answer(spark, "sparkcep_functions", len(cases), expressions, semantics, error_cells=ERROR_CELLS,
+                   rng=random.Random(SEED))
+    tally.add(batch, semantics, len(cases))
+    tally.report(f"lower/upper/length/substring, ANSI={semantics.ansi}")
+    assert not tally.disagreements
+    assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
+    assert tally.agreed == tally.cases

@@ -350,6 +350,16 @@ def test_run_time_error_restated_from_its_message_alone():
     assert restate_message("DIVIDE_BY_ZERO", spark + _summary(generated, fragment, start)
                            .replace(f"position {start + 1}", f"position {start}")) is None
     assert restate_message("DIVIDE_BY_ZERO", spark) is None
+    # another statement, compiled later, with the fragment at the same place but other text
+    # around it (another client's): the error's excerpt still names the first statement
+    other_user = user.replace("  PATTERN (A B)\n", "  PATTERN (A B)\n  -- another client\n")
+    other = generated.replace("coalesce((", "ifnull((((")
+    assert other.index(fragment) == start and other != generated
+    remember(other, other_user)
+    first = restate_message("DIVIDE_BY_ZERO", spark + _summary(generated, fragment, start))
+    assert first == text
+    second = restate_message("DIVIDE_BY_ZERO", spark + _summary(other, fragment, start))
+    check_first_line(second, "DIVIDE_BY_ZERO", 6, 15)
     # a worker's error: its marked line; cut off, its printed lines
     worker = for_worker(MatchRuntimeError("DIVIDE_BY_ZERO", "division by zero", line=5,
                                           column=15, sql=user, length=3))

@@ -237,17 +237,28 @@ def restate_message(condition: str | None, message: str) -> str | None:
     fragment = excerpt[indent:indent + carets]
     if not fragment:
         return None
+    # Spark's excerpt: the fragment with some text either side, "..." where the line was cut
+    lead = 3 if excerpt.startswith("...") else 0
+    around = excerpt[lead:-3] if excerpt.endswith("...") else excerpt[lead:]
     with _generated_lock:
         remembered = list(reversed(_GENERATED.items()))
-    for generated, text in remembered:
+    candidates = []
+    for generated, text in remembered:  # the most recent first
         at = _line_start(generated, line)
         if at is None:
             continue
         start = at + position - 1
         if generated[start:start + len(fragment)] == fragment:
-            error = _MessageError(condition or None, message, [_MessageContext(fragment, start)])
-            return str(restate_for_text(error, text))
-    return None
+            begin = start - (indent - lead)
+            whole = begin >= at and generated[begin:begin + len(around)] == around
+            candidates.append((not whole, start, text))
+    if not candidates:
+        return None
+    # statements that share the fragment's place (concurrent ones, from several clients) are
+    # told apart by the text around it; among equals, the most recent
+    _, start, text = min(candidates, key=lambda candidate: candidate[0])
+    error = _MessageError(condition or None, message, [_MessageContext(fragment, start)])
+    return str(restate_for_text(error, text))
 
 
 def install_recovery() -> None:

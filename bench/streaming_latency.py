@@ -90,7 +90,8 @@ Spark's Python workers; ``driver``: the worker process).
 
 The JVM's options (``java_options`` in the record): by default those the checkout measured sets
 for a session that runs streams (``sparkcep.clients.session.STREAM_JAVA_OPTIONS``, none before
-it existed), else ``--java-options`` ('' for the JVM's defaults). ``--background-load N`` runs N
+it existed), else ``--java-options`` ('' for the JVM's defaults); and the Hadoop settings it sets
+for streams (``STREAM_HADOOP_SETTINGS``, ``hadoop_settings`` in the record). ``--background-load N`` runs N
 busy processes beside every run (the record's ``background_load``): the "under load" figures.
 
 ``--baseline-src DIR``: another checkout of this repository (e.g. ``git worktree add --detach
@@ -739,6 +740,7 @@ def run_one(engine: str, args, shape: str, rate: int, trigger: float | None, see
         package = str(src.resolve() / "sparkcep")
         record["src_commit"] = source_commit(src)
         record["java_options"] = info.get("java_options")
+        record["hadoop_settings"] = info.get("hadoop_settings", {})
         record["conf"] = args.conf
         record["src_imported"] = bool(info) and all(
             str(Path(info.get(where) or "/").resolve()).startswith(package)
@@ -808,6 +810,12 @@ def spark_worker(config: dict) -> None:
             java = ""
     settings["spark_driver_extraJavaOptions"] = java
     settings["spark_executor_extraJavaOptions"] = java
+    try:  # the Hadoop settings sparkcep sets for streams, in the checkout measured
+        from sparkcep.clients.session import STREAM_HADOOP_SETTINGS
+    except ImportError:  # a checkout before them
+        STREAM_HADOOP_SETTINGS = {}
+    for key, value in STREAM_HADOOP_SETTINGS.items():
+        settings[key.replace(".", "_")] = value
     for setting in config.get("conf") or []:  # --conf KEY=VALUE
         key, _, value = setting.partition("=")
         settings[key.replace(".", "_")] = value
@@ -819,8 +827,8 @@ def spark_worker(config: dict) -> None:
         executor = spark.sparkContext.parallelize([0], 1).map(
             lambda _: __import__("sparkcep").__file__).collect()[0]
         with open(config["info"], "w") as handle:
-            json.dump({"driver": sparkcep.__file__, "executor": executor, "java_options": java},
-                      handle)
+            json.dump({"driver": sparkcep.__file__, "executor": executor, "java_options": java,
+                       "hadoop_settings": STREAM_HADOOP_SETTINGS}, handle)
         if config.get("batch"):  # the batch query over every file of the run (for the smoke check)
             (spark.read.schema(config["schema"])
              .option("timestampFormat", "yyyy-MM-dd HH:mm:ss.SSS")

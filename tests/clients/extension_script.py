@@ -1,10 +1,11 @@
 """Run the sql_examples through plain ``spark.sql`` on a session with sparkcep's parser extension
 (a subprocess of the tests: one SparkContext per process).
 
-    python extension_script.py MASTER OUT.json [--few] [--edges] [--conf k=v ...]
+    python extension_script.py MASTER OUT.json [--few] [--edges] [--explain-analyze WRONG]
+                               [--conf k=v ...]
 
-Writes {"parser": ..., "examples": {stem: [columns, rows]}, "edges": {...}} with rows
-normalised as in clients_support.
+Writes {"parser": ..., "examples": {stem: [columns, rows]}, "edges": {...},
+"explain_analyze": {...}} with rows normalised as in clients_support.
 """
 
 from __future__ import annotations
@@ -126,12 +127,29 @@ def edges(spark, jvm) -> dict:
     return out
 
 
+def explain_analyze(spark, wrong: str) -> dict:
+    """EXPLAIN ANALYZE through plain ``spark.sql``: the report's columns and rows over a small
+    view, and the error that ``wrong`` (a mistaken EXPLAIN ANALYZE statement) raises."""
+    spark.createDataFrame([("a", i, p) for i, p in enumerate([10, 11, 12, 13, 9, 14])],
+                          "s STRING, k INT, price INT").createOrReplaceTempView("prices")
+    frame = spark.sql("""EXPLAIN ANALYZE SELECT * FROM prices MATCH_RECOGNIZE (
+      PARTITION BY s ORDER BY k MEASURES COUNT(*) AS n
+      PATTERN (S UP+ TOP) DEFINE UP AS UP.price > PREV(UP.price), TOP AS TOP.price > 100)""")
+    out = {"columns": frame.columns, "rows": [list(r) for r in frame.collect()], "error": None}
+    try:
+        spark.sql(wrong)
+    except Exception as error:  # pyspark.errors.ParseException
+        out["error"] = [type(error).__name__, str(error).splitlines()[0]]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("master")
     parser.add_argument("out")
     parser.add_argument("--few", action="store_true")
     parser.add_argument("--edges", action="store_true")
+    parser.add_argument("--explain-analyze", metavar="WRONG")
     parser.add_argument("--conf", action="append", default=[])
     args = parser.parse_args()
 
@@ -149,6 +167,8 @@ def main() -> None:
     for query in queries:
         frame = spark.sql(query.read_text())  # the file as written, trailing semicolon included
         result["examples"][query.stem] = [frame.columns, norm_rows(frame.collect())]
+    if args.explain_analyze is not None:
+        result["explain_analyze"] = explain_analyze(spark, args.explain_analyze)
     if args.edges:
         result["edges"] = edges(spark, jvm)
     result["rewrite_calls"] = jvm.sparkcep.jvm.MatchRecognizeParser.rewriteCalls()

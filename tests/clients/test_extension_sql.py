@@ -1,5 +1,6 @@
-"""``spark.sql`` itself with the parser extension (a fresh JVM in a subprocess), and the
-fallback when the extension is not loaded."""
+"""``spark.sql`` itself with the parser extension (a fresh JVM in a subprocess, started once for
+the module: the examples, the edge cases and EXPLAIN ANALYZE all run in it), and the fallback
+when the extension is not loaded."""
 
 from __future__ import annotations
 
@@ -59,9 +60,22 @@ def test_explain_prefix_keeps_positions():
     assert text.startswith(f"[{code}] ") and re.search(r"\(line 2, column \d+\)", text.splitlines()[0])
 
 
+#: a mistaken EXPLAIN ANALYZE (a PARTITION BY column that is not one) for the extension's session
+WRONG = ("EXPLAIN ANALYZE SELECT * FROM prices MATCH_RECOGNIZE (PARTITION BY s ORDER BY k "
+         "MEASURES COUNT(*) AS n PATTERN (A) DEFINE A AS A.price > 1) FOR PARTITION (x = 1)")
+
+
+@pytest.fixture(scope="module")
+def extension_run(tmp_path_factory) -> dict:
+    """One run of ``extension_script.py`` on a local master (one JVM start for the module)."""
+    out = tmp_path_factory.mktemp("extension") / "out.json"
+    return run_script("local[2]", out, "--few", "--edges", "--explain-analyze", WRONG,
+                      "--conf", "spark.executor.pyspark.memory=1g")
+
+
 @pytest.mark.spark
-def test_spark_sql_with_the_extension(tmp_path):
-    result = run_script("local[2]", tmp_path / "out.json", "--few", "--edges")
+def test_spark_sql_with_the_extension(extension_run):
+    result = extension_run
     assert result["parser"] == "sparkcep.jvm.MatchRecognizeParser"
     for stem, (columns, rows) in result["examples"].items():
         want = expected(Path(sparkcep.__file__).parent.parent / "sql_examples" / f"{stem}.sql")
@@ -101,6 +115,23 @@ def test_spark_sql_with_the_extension(tmp_path):
     ]
     assert edges["after_timeout_rows"] == v_rows
     assert edges["not_overridden"] == [], "rebuild the extension for this Spark version"
+
+
+@pytest.mark.spark
+def test_explain_analyze_with_the_parser_extension(extension_run):
+    """EXPLAIN ANALYZE through plain ``spark.sql`` on a session with the parser extension: the
+    report's rows, and a mistake as Spark's ParseException carrying sparkcep's code and
+    position."""
+    found = extension_run["explain_analyze"]
+    assert found["columns"] == ["clause", "section", "subject", "metric", "value", "detail"]
+    rows = found["rows"]
+    assert [0, "statement", "result", "rows", 0, "rows the query returned"] in rows
+    assert any(r[1] == "variable" and r[2] == "TOP" and r[3] == "never_satisfied" for r in rows)
+    assert [1, "miss", "s = 'a'", "define", None,
+            "UP AS UP.price > PREV(UP.price) was false: UP.price = 9, PREV(UP.price) = 13"] in rows
+    assert found["error"] is not None, "the wrong statement ran"
+    name, first = found["error"]
+    assert name == "ParseException" and first.startswith("[UNKNOWN_PARTITION_COLUMN] ")
 
 
 @pytest.mark.spark

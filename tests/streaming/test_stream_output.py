@@ -55,30 +55,10 @@ def test_is_chatter():
 
 @pytest.mark.spark
 @pytest.mark.streaming
-def test_sparkcep_stream_stderr_holds_status_lines_only(tmp_path):
+def test_sparkcep_stream_stderr_and_late_rows_routed_to_a_folder(tmp_path):
+    """One ``sparkcep stream`` process (one JVM start) checks both: its standard error holds
+    sparkcep's status lines only, and ``--late-rows`` routes the late row to a folder."""
     # a process of its own: the JVM it starts writes to the pipe clients.jvm_output reads
-    source = tmp_path / "ev"
-    source.mkdir()
-    (source / "ev.schema").write_text("k STRING, ts TIMESTAMP, v INT")
-    (source / "a.csv").write_text("k,ts,v\nx,2026-01-01 00:00:00,1\nx,2026-01-01 00:00:01,2\n")
-    (source / "b.csv").write_text("k,ts,v\nx,2026-01-01 00:01:00,3\n")
-    os.utime(source / "b.csv", (os.stat(source / "a.csv").st_mtime + 5,) * 2)
-    statement = """SELECT * FROM STREAM(ev) WATERMARK ts DELAY OF INTERVAL 5 SECONDS
-        MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES LAST(B.v) AS b
-        PATTERN (A B) WITHIN INTERVAL '10' SECOND DEFINE B AS B.v > A.v)"""
-    done = subprocess.run(
-        [sys.executable, "-m", "sparkcep", "stream", "-e", statement, "-s", f"ev={source}",
-         "-f", "csv", "--until-idle", "--checkpoint", str(tmp_path / "checkpoint")],
-        capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["k, b", "x, 2"]
-    shown = done.stderr.splitlines()
-    assert shown and all(line.startswith("sparkcep: ") for line in shown), done.stderr
-
-
-@pytest.mark.spark
-@pytest.mark.streaming
-def test_sparkcep_stream_routes_late_rows_to_a_folder(tmp_path):
     source = tmp_path / "ev"
     source.mkdir()
     (source / "ev.schema").write_text("k STRING, ts TIMESTAMP, v INT")
@@ -98,7 +78,9 @@ def test_sparkcep_stream_routes_late_rows_to_a_folder(tmp_path):
         capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["k, b", "x, 2"]  # (3 then 4 waits for the watermark)
-    assert done.stderr.splitlines()[-2].endswith("1 late rows routed"), done.stderr
+    shown = done.stderr.splitlines()
+    assert shown and all(line.startswith("sparkcep: ") for line in shown), done.stderr
+    assert shown[-2].endswith("1 late rows routed"), done.stderr
     import pyarrow.parquet as pq
 
     late = pq.read_table(str(tmp_path / "late")).to_pylist()

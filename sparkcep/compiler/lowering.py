@@ -111,6 +111,9 @@ NON_STRICT = (
     exp.Is, exp.Coalesce, exp.Case, exp.If, exp.And, exp.Or, exp.NullSafeEQ, exp.NullSafeNEQ,
     exp.Greatest, exp.Least, exp.Nullif, exp.Nvl2, exp.In, exp.Between, exp.ConcatWs,
     exp.Array, exp.Struct, exp.Anonymous,
+    # format_string('%s', NULL) is 'null', map(1, NULL) {1: NULL}, elt(2, NULL, 'x') 'x',
+    # equal_null(NULL, 1) false, and size(NULL) -1 with ANSI off (Spark's legacy size of NULL)
+    exp.Format, exp.VarMap, exp.Map, exp.Elt, exp.EqualNull, exp.ArraySize,
 )
 
 

@@ -62,3 +62,20 @@ def test_lambdas_in_measures_are_spark_expressions_over_the_components() -> None
     # Spark computes it, NULL when there is no A row, as the standard's A.v is.
     compiled = compile_statement(CLAUSE.format(m="transform(array(1, 2), x -> x + A.v)", d="true"))
     assert "transform(array(1, 2), x -> x + `__sparkcep_c0`)" in compiled.sql
+
+
+@pytest.mark.parametrize("define, culprit", [
+    # Spark gives a value for a NULL operand (checked on Spark 4, ANSI on and off), so
+    # f(A.x) with no A row is not LAST(A.f(x)), which is NULL
+    ("equal_null(A.v, 1) = false", "equal_null"),      # false
+    ("format_string('%s', A.v) = 'null'", "format_string"),  # 'null'
+    ("elt(2, A.s, 'x') = 'x'", "elt"),                  # 'x'
+    ("map(1, A.v)[1] IS NULL", "map"),                  # {1: NULL}
+    ("size(A.arr) = -1", "size"),                       # -1 with ANSI off
+])
+def test_functions_that_are_not_null_for_null_are_not_pushed(define, culprit) -> None:
+    sql = CLAUSE.format(m="1", d=define)
+    with pytest.raises(AnalysisError) as caught:
+        compile_statement(sql)
+    assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert caught.value.column == sql.index(culprit, sql.index("B AS")) + 1

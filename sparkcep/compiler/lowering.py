@@ -600,6 +600,15 @@ class Lowering:
             return self.define_aggregate(node)
         if isinstance(node, (exp.Like, exp.ILike, exp.Escape, exp.RegexpLike)) or _is_regexp_call(node):
             return self.lower_string_match(node)
+        if isinstance(node, exp.Cast):  # CAST, TRY_CAST (a subclass) and x::t
+            start, end = dialect.span(node)
+            written = self.scope.sql[start:end].lstrip().upper()
+            return p.Operator(
+                "explicit_cast", (self.lower_operand(node.this),),
+                options=(("to", node.to.sql(dialect="spark")),
+                         ("try", written.startswith("TRY_CAST"))),
+                span=(start, end),
+            )
         operator = GLUE.get(type(node))
         if operator is None:
             self.refuse_lambda_between_rows(node)
@@ -609,7 +618,7 @@ class Lowering:
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], RLIKE/REGEXP, "
-                "concat, ||, lower, upper, length, substring (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "concat, ||, lower, upper, length, substring, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )

@@ -98,6 +98,13 @@ CAST_CONDITIONS = [
     "TRY_CAST(B.num AS DECIMAL(6, 2)) < A.dec + 1",
     "CAST(B.num AS FLOAT) > A.n",
     "TRY_CAST(A.s AS BIGINT) + TRY_CAST(B.s AS TINYINT) > A.n",
+    # casts of values that combine rows, evaluated in Python (binding.explicit_cast)
+    "TRY_CAST(A.n + B.n AS DECIMAL(3, 1)) > A.dec",
+    "CAST(A.n * B.n AS DOUBLE) / 3 > A.d",
+    "CAST(A.dec + B.dec AS DECIMAL(4, 1)) >= B.d",
+    "CAST(A.dec - B.dec AS DOUBLE) < B.n",
+    "CAST(A.n + B.n AS FLOAT) = 12",
+    "CAST(A.n + B.n AS BIGINT) > B.n * 2",
 ]
 CAST_STRINGS = ["12", " 7 ", "1.5", "abc", "", None, "-3", "1e2", "2024-02-29", "true", "0",
                 "99999999999", "0.05", "127", "128", "Yes", "2024-13-01", "12.0"]

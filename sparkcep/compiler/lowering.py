@@ -111,6 +111,9 @@ NON_STRICT = (
     exp.Is, exp.Coalesce, exp.Case, exp.If, exp.And, exp.Or, exp.NullSafeEQ, exp.NullSafeNEQ,
     exp.Greatest, exp.Least, exp.Nullif, exp.Nvl2, exp.In, exp.Between, exp.ConcatWs,
     exp.Array, exp.Struct, exp.Anonymous,
+    # format_string('%s', NULL) is 'null', map(1, NULL) {1: NULL}, elt(2, NULL, 'x') 'x',
+    # equal_null(NULL, 1) false, and size(NULL) -1 with ANSI off (Spark's legacy size of NULL)
+    exp.Format, exp.VarMap, exp.Map, exp.Elt, exp.EqualNull, exp.ArraySize,
 )
 
 
@@ -537,15 +540,45 @@ class Lowering:
                 return Kind(LOCAL)
             return Kind(NAV, NavKey(variables, False, 0))
         kinds = [self.classify(child) for child in node.iter_expressions()]
+        if _is_higher_order(node):
+            return self.higher_order_kind(node, kinds)
+        return _combined_kind(node, kinds)
+
+    def higher_order_kind(self, node: exp.Expression, kinds: list[Kind]) -> Kind:
+        """A higher-order function (``transform``, ``exists``, ``filter``, ``aggregate``,
+        ``zip_with``, ...: an argument is a lambda). Spark's result is NULL for a NULL array or
+        map (its first argument), so a function that reads one navigated row is pushed into
+        the navigation, like a strict function, when its first argument reads that row. A
+        lambda body or another argument that reads a row the first argument does not is not
+        pushed: when that row does not exist the lambda sees NULL and may still give a value
+        (``transform(array(1, 2), x -> x + A.v)`` is ``[NULL, NULL]``). Python does not
+        evaluate lambdas, so such a function is match-dependent (and refused)."""
         if any(k.what == DEP for k in kinds):
             return Kind(DEP)
         keys = {k.key for k in kinds if k.what == NAV}
         has_local = any(k.what == LOCAL for k in kinds)
         if len(keys) > 1 or (keys and has_local):
             return Kind(DEP)
-        if keys:
-            return Kind(DEP) if isinstance(node, NON_STRICT) else Kind(NAV, keys.pop())
-        return Kind(LOCAL) if has_local else Kind(CONST)
+        if not keys:
+            return Kind(LOCAL) if has_local else Kind(CONST)
+        kind = Kind(NAV, keys.pop())
+        # the array or map: ``this``, or the first argument of a call sqlglot does not model
+        first = node.this if isinstance(node.this, exp.Expression) else next(
+            iter(node.expressions), None)
+        return kind if first is not None and self.classify(first) == kind else Kind(DEP)
+
+    def refuse_lambda_between_rows(self, node: exp.Expression) -> None:
+        """Refuse the first higher-order function in ``node`` that reads more than one row."""
+        for inner in node.walk():
+            if _is_higher_order(inner) and self.classify(inner).what == DEP:
+                raise self.scope.error(
+                    "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                    f"'{_written_name(inner, self.scope.sql)}' reads values of more than one "
+                    "row of the match (or of a row that may not exist) with a lambda; in DEFINE a "
+                    "lambda may read only the row of its array or map, e.g. "
+                    "exists(B.arr, x -> x > B.v), not exists(B.arr, x -> x > A.v)",
+                    inner,
+                )
 
     def lower_dependent(self, node: exp.Expression, kind: Kind) -> p.Expression:
         if kind.what in (CONST, LOCAL):
@@ -567,15 +600,25 @@ class Lowering:
             return self.define_aggregate(node)
         if isinstance(node, (exp.Like, exp.ILike, exp.Escape, exp.RegexpLike)) or _is_regexp_call(node):
             return self.lower_string_match(node)
+        if isinstance(node, exp.Cast):  # CAST, TRY_CAST (a subclass) and x::t
+            start, end = dialect.span(node)
+            written = self.scope.sql[start:end].lstrip().upper()
+            return p.Operator(
+                "explicit_cast", (self.lower_operand(node.this),),
+                options=(("to", node.to.sql(dialect="spark")),
+                         ("try", written.startswith("TRY_CAST"))),
+                span=(start, end),
+            )
         operator = GLUE.get(type(node))
         if operator is None:
+            self.refuse_lambda_between_rows(node)
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
                 f"'{_written_name(node, self.scope.sql)}' cannot combine values from different rows of "
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], RLIKE/REGEXP, "
-                "concat, ||, lower, upper, length, substring (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "concat, ||, lower, upper, length, substring, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
@@ -1102,6 +1145,24 @@ def is_aggregate(node: exp.Expression) -> bool:
     """An aggregate call sqlglot parses as an unknown function (``SPARK_AGGREGATE_NAMES``)."""
     return (isinstance(node, exp.Anonymous) and isinstance(node.this, str | exp.Identifier)
             and node.name.lower() in SPARK_AGGREGATE_NAMES)
+
+
+def _combined_kind(node: exp.Expression, kinds: list[Kind]) -> Kind:
+    """How ``node`` depends on the match, given how its operands do (``Lowering.classify``)."""
+    if any(k.what == DEP for k in kinds):
+        return Kind(DEP)
+    keys = {k.key for k in kinds if k.what == NAV}
+    has_local = any(k.what == LOCAL for k in kinds)
+    if len(keys) > 1 or (keys and has_local):
+        return Kind(DEP)
+    if keys:
+        return Kind(DEP) if isinstance(node, NON_STRICT) else Kind(NAV, keys.pop())
+    return Kind(LOCAL) if has_local else Kind(CONST)
+
+
+def _is_higher_order(node: exp.Expression) -> bool:
+    """A function call with a lambda argument (``transform(a, x -> x + 1)``)."""
+    return any(isinstance(child, exp.Lambda) for child in node.iter_expressions())
 
 
 def _function_name(node: exp.Expression, sql: str) -> str:

@@ -205,6 +205,33 @@ class _Binder:
             return e
         return p.Operator("cast", (e,), str(target), (("source", str(source)),) + self.options)
 
+    def explicit_cast(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``CAST(x AS t)`` / ``TRY_CAST(x AS t)`` of a value that combines rows: the casts whose
+        Spark semantics Python has (``operators.cast``, checked against Spark): a number to a
+        wider integral type, to DECIMAL (rounded half up; out of range an error under ANSI
+        CAST, else NULL) or to DOUBLE, INT or smaller to FLOAT, FLOAT to DOUBLE, DATE to
+        TIMESTAMP[_NTZ], TIMESTAMP_NTZ to TIMESTAMP. Others are refused (apply them inside the
+        navigation, where Spark computes them per row)."""
+        options = dict(e.options)
+        operand, source = self.bind(e.operands[0])
+        target = st.parse(options["to"])
+        if not _exact_cast(source, target):
+            what = "TRY_CAST" if options["try"] else "CAST"
+            message = (f"'{what}' from {str(source).upper()} to {str(target).upper()} cannot be "
+                       "evaluated between rows of a match in DEFINE; apply it inside the "
+                       "navigation (CAST(B.s AS INT) > A.n, LAST(CAST(A.s AS INT))), where Spark "
+                       "computes it per row")
+            if e.span is not None and self.source:
+                raise AnalysisError.at_offset("MATCH_DEPENDENT_TYPE_MISMATCH", message, self.source,
+                                              e.span[0], max(1, e.span[1] - e.span[0]))
+            raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH", message)
+        cast = self.cast(operand, source, target)
+        if isinstance(cast, p.Operator):
+            cast_options = tuple((k, False if k == "ansi" and options["try"] else v)
+                                 for k, v in cast.options)
+            cast = dataclasses.replace(cast, options=cast_options, span=e.span)
+        return cast, target
+
     def typed(self, e: p.Operator, name: str, operands, result: SqlType, operand: SqlType | None = None):
         options = self.options + ((("operand", str(operand)),) if operand is not None else ())
         return p.Operator(name, tuple(operands), str(result), options, e.span)
@@ -237,6 +264,8 @@ class _Binder:
             ca = self.cast(a, ta, st.operand_type(name, ta, result))
             cb = self.cast(b, tb, st.operand_type(name, tb, result))
             return self.typed(e, name, (ca, cb), result), result
+        if name == "explicit_cast":
+            return self.explicit_cast(e)
         if name in ("neg", "abs"):
             a, t = self.bind(e.operands[0])
             if not (t.numeric or t.null):
@@ -326,3 +355,24 @@ class _Binder:
         for test, then in zip(tests, results[1:]):
             flat += [test, then]
         return self.typed(e, "case", flat, t), t
+
+
+_INTEGRAL_BYTES = {"tinyint": 1, "smallint": 2, "int": 4, "bigint": 8}
+
+
+def _exact_cast(source: SqlType, target: SqlType | None) -> bool:
+    """Whether ``operators.cast`` computes Spark's CAST from ``source`` to ``target`` exactly."""
+    if target is None:
+        return False
+    if source == target or source.null:
+        return True
+    if source.integral and target.integral:
+        return _INTEGRAL_BYTES[target.name] >= _INTEGRAL_BYTES[source.name]
+    if (source.integral or source.decimal) and (target.decimal or target.name == "double"):
+        return True
+    if target.name == "float":
+        return source.name in ("tinyint", "smallint", "int")
+    if target.name == "double":
+        return source.name == "float"
+    return (source.name, target.name) in {("date", "timestamp"), ("date", "timestamp_ntz"),
+                                           ("timestamp_ntz", "timestamp")}

@@ -77,7 +77,7 @@ BINARY: dict[str, Callable[[Any, Any], Any]] = {
 OPERATORS = set(BINARY) | {
     "and", "or", "not", "neg", "abs", "paren", "null_safe_eq", "coalesce", "greatest", "least",
     "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
-    "lower", "upper", "length", "substring",
+    "lower", "upper", "length", "substring", "explicit_cast",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

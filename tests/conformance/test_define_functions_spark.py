@@ -79,3 +79,80 @@ def test_a_refused_regular_expression_read_from_a_row_is_a_typed_error_at_the_rl
     assert caught.value.code == "UNSUPPORTED_REGEX_PATTERN"
     assert "(?i)c" in caught.value.message
     assert (caught.value.line, caught.value.column) == (3, 15)
+
+
+# CAST / TRY_CAST of one row's value compared with another row's (issue 23): each condition is
+# evaluated by sparkcep in DEFINE B over a partition of two rows (A, then B) and by Spark itself
+# over the same two rows joined side by side; the partitions that match must be the ones where
+# Spark's condition is TRUE, under ANSI on and off. ``num`` holds strings every CAST target
+# accepts (row-local values are computed for every row: docs/semantics.md, "Run-time errors of
+# row-local parts"); ``s`` any string, read by TRY_CAST only.
+CAST_CONDITIONS = [
+    "TRY_CAST(B.s AS INT) > A.n",
+    "CAST(B.num AS DOUBLE) >= A.d",
+    "TRY_CAST(B.s AS DECIMAL(4, 1)) <= A.dec",
+    "CAST(A.n AS STRING) = B.s",
+    "TRY_CAST(B.s AS DATE) IS DISTINCT FROM TRY_CAST(A.s AS DATE)",
+    "CAST(B.d AS INT) = A.n",
+    "TRY_CAST(B.s AS BOOLEAN) = (A.n > 0)",
+    "TRY_CAST(B.num AS DECIMAL(6, 2)) < A.dec + 1",
+    "CAST(B.num AS FLOAT) > A.n",
+    "TRY_CAST(A.s AS BIGINT) + TRY_CAST(B.s AS TINYINT) > A.n",
+    # casts of values that combine rows, evaluated in Python (binding.explicit_cast)
+    "TRY_CAST(A.n + B.n AS DECIMAL(3, 1)) > A.dec",
+    "CAST(A.n * B.n AS DOUBLE) / 3 > A.d",
+    "CAST(A.dec + B.dec AS DECIMAL(4, 1)) >= B.d",
+    "CAST(A.dec - B.dec AS DOUBLE) < B.n",
+    "CAST(A.n + B.n AS FLOAT) = 12",
+    "CAST(A.n + B.n AS BIGINT) > B.n * 2",
+]
+CAST_STRINGS = ["12", " 7 ", "1.5", "abc", "", None, "-3", "1e2", "2024-02-29", "true", "0",
+                "99999999999", "0.05", "127", "128", "Yes", "2024-13-01", "12.0"]
+CAST_NUMBERS = ["12", "-3.5", "1e2", "NaN", "Infinity", "0", "007", None, "1.25", "-0.0"]
+CAST_INTS = [0, 5, 12, -3, None, 1, 7, 100]
+CAST_DOUBLES = [1.5, 12.0, -3.7, None, 100.0, 0.0, 7.9, -0.5]
+CAST_DECIMALS = ["1.5", "12.0", None, "-3.0", "0.1", "7.0", "100.0"]
+
+
+def _cast_pairs():
+    import random
+    from decimal import Decimal
+
+    rng = random.Random(23)
+    rows = []
+    for k in range(len(CAST_CONDITIONS)):
+        for c in range(40):
+            for ordinal in (1, 2):
+                dec = rng.choice(CAST_DECIMALS)
+                rows.append((k, c, ordinal, rng.choice(CAST_STRINGS), rng.choice(CAST_NUMBERS),
+                             rng.choice(CAST_INTS), rng.choice(CAST_DOUBLES),
+                             None if dec is None else Decimal(dec)))
+    return rows
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_casts_between_rows_agree_with_spark(spark, ansi):
+    import re
+
+    spark.createDataFrame(
+        _cast_pairs(),
+        "k INT, c INT, ord INT, s STRING, num STRING, n INT, d DOUBLE, dec DECIMAL(5, 2)",
+    ).createOrReplaceTempView("cast_pairs")
+    which = " ".join(f"WHEN {k} THEN {cond}" for k, cond in enumerate(CAST_CONDITIONS))
+    plain = re.sub(r"\b([AB])\.", lambda m: m.group(1).lower() + ".", which)
+    previous = spark.conf.get("spark.sql.ansi.enabled")
+    spark.conf.set("spark.sql.ansi.enabled", ansi)
+    try:
+        got = {tuple(r) for r in sparkcep.sql(spark, f"""
+            SELECT k, c FROM cast_pairs MATCH_RECOGNIZE (PARTITION BY k, c ORDER BY ord
+              MEASURES A.ord AS a PATTERN (A B) DEFINE B AS CASE A.k {which} END)""").collect()}
+        expected = {tuple(r) for r in spark.sql(f"""
+            SELECT a.k, a.c FROM cast_pairs a JOIN cast_pairs b
+              ON a.k = b.k AND a.c = b.c AND a.ord = 1 AND b.ord = 2
+            WHERE CASE a.k {plain} END""").collect()}
+    finally:
+        spark.conf.set("spark.sql.ansi.enabled", previous)
+    assert got == expected
+    # every condition is TRUE for some pair and not for others
+    assert {k for k, _ in expected} == set(range(len(CAST_CONDITIONS)))
+    assert all(sum(1 for k2, _ in expected if k2 == k) < 40 for k in range(len(CAST_CONDITIONS)))

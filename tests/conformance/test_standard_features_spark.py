@@ -177,3 +177,31 @@ def test_labels_under_skip_till_next_match(table, spark):
         (1, 1, None, 0), (1, 2, "A", 1), (1, 3, "B", 2), (1, 4, "B", 3), (1, 5, "B", 4),
         (1, 6, "B", 5), (2, 5, None, 0), (2, 6, "A", 1),
     ]
+
+
+def test_lambdas_subqueries_and_match_number_in_define(spark):
+    # issue 23: an uncorrelated IN (subquery), lambdas over one row, MAX(MATCH_NUMBER()) in
+    # DEFINE and a lambda over a missing row in MEASURES, in one query. Worked out by hand:
+    #   id:  1      2     3    4       5     6     7
+    #   v:   10     20    15   30      5     40    1
+    #   arr: [1,2]  [30]  [0]  [40,1]  [40]  [50]  [0]
+    # A: v in {10, 30} -> rows 1, 4. B: some element of the row's arr above the previous
+    # row's v -> rows 2, 4, 5, 6. C: the match's number is 2 and A's arr holds 40.
+    # Match 1 at row 1: A=1, B=2 (row 3 fails B), C? at row 3 fails (MATCH_NUMBER() is 1).
+    # Match 2 at row 4: A=4, B=5,6, C=7 (MATCH_NUMBER() is 2, A's arr is [40, 1]).
+    # MEASURES: C.v is NULL in match 1, so transform(array(1, 2), x -> x + C.v) is
+    # [NULL, NULL] (Spark's lambda over NULL), not NULL; in match 2 it is [2, 3].
+    spark.createDataFrame(
+        [(1, 10, [1, 2]), (2, 20, [30]), (3, 15, [0]), (4, 30, [40, 1]), (5, 5, [40]),
+         (6, 40, [50]), (7, 1, [0])], "id INT, v INT, arr ARRAY<INT>",
+    ).createOrReplaceTempView("lambdas")
+    query = """
+      SELECT a, b, c, m, shifted FROM lambdas MATCH_RECOGNIZE (ORDER BY id
+        MEASURES FIRST(A.id) AS a, LAST(B.id) AS b, C.id AS c, MATCH_NUMBER() AS m,
+                 transform(array(1, 2), x -> x + C.v) AS shifted
+        PATTERN (A B+ C?)
+        DEFINE A AS v IN (SELECT 10 UNION ALL SELECT 30),
+               B AS exists(arr, x -> x > PREV(v)),
+               C AS max(MATCH_NUMBER()) = 2 AND exists(A.arr, x -> x = 40))"""
+    got = sorted(tuple(row) for row in sparkcep.sql(spark, query).collect())
+    assert got == [(1, 2, None, 1, [None, None]), (4, 6, 7, 2, [2, 3])]

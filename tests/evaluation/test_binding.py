@@ -63,3 +63,32 @@ class _Row:
 
     def value(self, column, row):
         return self.values[column]
+
+
+@pytest.mark.parametrize("source, target, exact", [
+    (I, "bigint", True), (T, "int", True), (I, "decimal(3,1)", True), (N, "decimal(4,1)", True),
+    (N, "double", True), (I, "float", True), (D, "double", True),
+    # no Spark semantics in Python for these: refused, not guessed
+    (I, "tinyint", False), (S, "int", False), (D, "decimal(10,2)", False), (I, "string", False),
+    (N, "float", False), (D, "int", False),
+])
+def test_explicit_casts_between_rows_only_where_python_is_exact(source, target, exact):
+    sql = "DEFINE B AS CAST(A.x + B.y AS T) > 0"
+    operator = p.Operator("explicit_cast", (source,), options=(("to", target), ("try", False)),
+                          span=(12, 32))
+    if exact:
+        bound = bind(operator, TYPES, Semantics(ansi=True, time_zone="UTC"))
+        assert bound is source or bound.type == target  # a cast to its own type is the value
+        return
+    with pytest.raises(AnalysisError) as raised:
+        bind(operator, TYPES, Semantics(), sql)
+    assert raised.value.code == "MATCH_DEPENDENT_TYPE_MISMATCH"
+    assert (raised.value.line, raised.value.column) == (1, 13)
+    assert "'CAST'" in str(raised.value)
+
+
+def test_try_cast_between_rows_is_null_when_out_of_range():
+    # TRY_CAST is the cast with ANSI off (NULL out of range), whatever the session's ANSI mode
+    operator = p.Operator("explicit_cast", (I,), options=(("to", "decimal(3,1)"), ("try", True)))
+    bound = bind(operator, TYPES, Semantics(ansi=True, time_zone="UTC"))
+    assert dict(bound.options)["ansi"] is False

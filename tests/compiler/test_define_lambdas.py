@@ -1,0 +1,81 @@
+"""Lambdas (Spark's higher-order functions) in DEFINE (issue 23, "The last corners of R010").
+
+A lambda is not a subquery: ``exists(B.arr, x -> x > 2)`` is a deterministic scalar function of
+one row's values, which Spark computes per row like any other row-local expression (pushed into
+the navigation that reads that row: LAST(exists(arr, ...)) over B's rows). Spark's higher-order
+functions are NULL for a NULL array or map, so pushing is exact only when the array (or map)
+argument reads the same row as everything else. A lambda body or another argument that reads
+another row (or a row that may not exist: ``transform(array(1, 2), x -> x + A.v)`` is
+``[NULL, NULL]`` when there is no A row, not NULL) is refused, since Python does not evaluate
+lambdas. The answers of the accepted forms are checked on Spark in
+``tests/conformance/test_standard_features_spark.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sparkcep.compiler.rewrite import compile_statement
+from sparkcep.errors import AnalysisError
+
+CLAUSE = ("SELECT * FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES {m} AS c "
+          "PATTERN (A? B) DEFINE A AS v > 0, B AS {d})")
+
+
+@pytest.mark.parametrize("define, value_column", [
+    # the current row (B) only: row-local, in the mask
+    ("exists(B.arr, x -> x > B.v)", "exists(`arr`, x -> x > `v`)"),
+    ("exists(arr, v -> v > 2)", "exists(arr, v -> v > 2)"),
+    ("size(filter(arr, x -> x >= PREV(v))) > 0", "filter(arr, x -> x >= "),
+    # one other row, whose array the function reads: pushed into LAST(A. ...)
+    ("exists(A.arr, x -> x > A.v) IS NULL", "exists(`arr`, x -> x > `v`)"),
+    ("zip_with(A.arr, A.arr, (x, y) -> x + y) IS NULL", "zip_with(`arr`, `arr`, (x, y) -> x + y)"),
+    ("aggregate(A.arr, A.v, (acc, x) -> coalesce(acc, 0) + x) > B.v",
+     "aggregate(`arr`, `v`, (acc, x) -> coalesce(acc, 0) + x)"),
+])
+def test_lambdas_over_one_row_reach_spark(define, value_column) -> None:
+    assert value_column in compile_statement(CLAUSE.format(m="1", d=define)).sql
+
+
+@pytest.mark.parametrize("define, culprit", [
+    ("exists(B.arr, x -> x > A.v)", "exists(B.arr, x -> x > A.v)"),
+    # no A row: the lambda sees NULL and still gives [NULL, NULL] (size 2), so this cannot be
+    # LAST(A.transform(...)), which is NULL
+    ("size(transform(array(1, 2), x -> x + A.v)) = 2", "transform(array(1, 2), x -> x + A.v)"),
+    ("aggregate(array(1, 2), A.v, (acc, x) -> coalesce(acc, 0) + x) = 3",
+     "aggregate(array(1, 2), A.v, (acc, x) -> coalesce(acc, 0) + x)"),
+    ("zip_with(A.arr, B.arr, (x, y) -> x + y) IS NULL", "zip_with(A.arr, B.arr, (x, y) -> x + y)"),
+    ("B.v > 1 OR exists(A.arr, x -> x > B.v)", "exists(A.arr, x -> x > B.v)"),
+])
+def test_lambdas_reading_other_rows_are_refused_at_the_function(define, culprit) -> None:
+    sql = CLAUSE.format(m="1", d=define)
+    with pytest.raises(AnalysisError) as caught:
+        compile_statement(sql)
+    error = caught.value
+    assert error.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert (error.line, error.column) == (1, sql.index(culprit) + 1)
+    assert "lambda" in str(error)
+
+
+def test_lambdas_in_measures_are_spark_expressions_over_the_components() -> None:
+    # MEASURES are Spark expressions over navigation values: the lambda reads LAST(A.v) as
+    # Spark computes it, NULL when there is no A row, as the standard's A.v is.
+    compiled = compile_statement(CLAUSE.format(m="transform(array(1, 2), x -> x + A.v)", d="true"))
+    assert "transform(array(1, 2), x -> x + `__sparkcep_c0`)" in compiled.sql
+
+
+@pytest.mark.parametrize("define, culprit", [
+    # Spark gives a value for a NULL operand (checked on Spark 4, ANSI on and off), so
+    # f(A.x) with no A row is not LAST(A.f(x)), which is NULL
+    ("equal_null(A.v, 1) = false", "equal_null"),      # false
+    ("format_string('%s', A.v) = 'null'", "format_string"),  # 'null'
+    ("elt(2, A.s, 'x') = 'x'", "elt"),                  # 'x'
+    ("map(1, A.v)[1] IS NULL", "map"),                  # {1: NULL}
+    ("size(A.arr) = -1", "size"),                       # -1 with ANSI off
+])
+def test_functions_that_are_not_null_for_null_are_not_pushed(define, culprit) -> None:
+    sql = CLAUSE.format(m="1", d=define)
+    with pytest.raises(AnalysisError) as caught:
+        compile_statement(sql)
+    assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert caught.value.column == sql.index(culprit, sql.index("B AS")) + 1

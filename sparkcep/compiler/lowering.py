@@ -682,15 +682,14 @@ class Lowering:
         if not (isinstance(pattern, exp.Literal) and pattern.is_string):
             return
         from sparkcep.errors import MatchRuntimeError
-        from sparkcep.evaluation import operators
-        from sparkcep.evaluation.java_regex import compile_java_regex
+        from sparkcep.plan.java_regex import compile_java_regex
+        from sparkcep.plan.like_pattern import like_regex
 
         try:
             if name == "rlike":
                 compile_java_regex(pattern.this)
-            else:
-                text = operators.lower(pattern.this) if name == "ilike" else pattern.this
-                operators.like_regex(text, escape)
+            else:  # ILIKE lowers the pattern as Spark's ``lower`` (``operators.lower``)
+                like_regex(pattern.this.lower() if name == "ilike" else pattern.this, escape)
         except MatchRuntimeError as error:
             raise self.scope.error(error.code, error.message, pattern) from None
 

@@ -107,6 +107,8 @@ import datetime as _dt
 import decimal as _decimal
 from functools import lru_cache as _lru_cache
 
+from sparkcep.plan.like_pattern import like_regex
+
 from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
 
 # exact for any two DECIMAL(38, s) operands (Python's default context has 28 digits)
@@ -307,36 +309,6 @@ def absolute(t: SqlType, ansi: bool):
     return abs
 
 
-@_lru_cache(maxsize=256)
-def like_regex(pattern: str, escape: str = "\\"):
-    """Spark's LIKE pattern as a Python regular expression, by Spark's rules
-    (``StringUtils.escapeLikeRegex``; the escape character is ``\\`` unless ``ESCAPE`` names
-    another): ``_`` one character, ``%`` any characters (newlines too), the escape before ``_``,
-    ``%`` or itself that character itself, before anything else or at the end an error; the
-    whole value must match."""
-    import re
-
-    out = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == escape:
-            if i + 1 == len(pattern):
-                raise _error("INVALID_LIKE_PATTERN",
-                             f"the escape character is not allowed to end the LIKE pattern '{pattern}'")
-            following = pattern[i + 1]
-            if following not in ("_", "%", escape):
-                raise _error("INVALID_LIKE_PATTERN",
-                             f"the escape character is not allowed to precede '{following}' in the "
-                             f"LIKE pattern '{pattern}'")
-            out.append(re.escape(following))
-            i += 2
-            continue
-        out.append("." if c == "_" else ".*" if c == "%" else re.escape(c))
-        i += 1
-    return re.compile("".join(out), re.DOTALL)
-
-
 def like(value: str, pattern: str, escape: str = "\\") -> bool:
     """``value LIKE pattern [ESCAPE escape]`` of two non-NULL strings, as Spark (UTF8_BINARY:
     case-sensitive)."""
@@ -391,7 +363,7 @@ def ilike(value: str, pattern: str, escape: str = "\\") -> bool:
 def like_function(name: str, escape: str | None):
     """The function of two non-NULL strings of the plan operator ``name`` (like, ilike, rlike)."""
     if name == "rlike":
-        from sparkcep.evaluation.java_regex import rlike
+        from sparkcep.plan.java_regex import rlike
 
         return rlike
     function = like if name == "like" else ilike

@@ -251,7 +251,7 @@ def test_string_matching_between_rows_agrees_with_spark(session):
     assert tally.both_failed >= ERROR_CELLS  # invalid escapes and regular expressions
     assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases
     # every pattern sparkcep calls invalid in Java: Spark raises for it too (one query each)
-    from sparkcep.evaluation.java_regex import compile_java_regex
+    from sparkcep.plan.java_regex import compile_java_regex
 
     invalid = []
     for pattern in [p for p in MATCH_PATTERNS if p is not None]:

@@ -9,7 +9,7 @@ import pytest
 
 import sparkcep
 from sparkcep.errors import AnalysisError, MatchRuntimeError
-from sparkcep.evaluation.java_regex import compile_java_regex, rlike
+from sparkcep.plan.java_regex import compile_java_regex, rlike
 from sparkcep.evaluation.operators import ilike, like
 from tests.evaluation.test_spark_differential import MATCH_PATTERNS
 

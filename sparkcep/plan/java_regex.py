@@ -14,7 +14,9 @@ Python's ``\\d \\w \\s`` and their negations Java's ASCII classes):
 * ``^`` (the start of the input) and ``$`` (the end of the input, or before a final line
   terminator, ``\\r\\n`` counting as one; Python's ``$`` only knows ``\\n``);
 * ``|``, groups ``( )``, ``(?: )``, lookahead ``(?= )`` ``(?! )``, atomic ``(?> )``;
-* quantifiers ``* + ? {n} {n,} {n,m}``, each greedy, lazy (``?``) or possessive (``+``);
+* quantifiers ``* + ? {n} {n,} {n,m}``, each greedy, lazy (``?``) or possessive (``+``)
+  (atomic groups and possessive quantifiers need Python 3.11's ``re``; on 3.10 Python refuses
+  them and so does ``compile_java_regex``, with ``UNSUPPORTED_REGEX_PATTERN``);
 * character classes ``[...]`` / ``[^...]`` of single characters, ranges and the class escapes
   above.
 

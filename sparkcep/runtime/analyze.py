@@ -572,18 +572,7 @@ class AnalyzeRunner:
         self.probe_store.prune(oldest)
 
     def _engine(self, step) -> None:
-        if self.engine_error is not None:
-            return
-        from sparkcep.errors import SparkCepError
-
-        started = time.perf_counter()
-        try:
-            events = step()
-        except SparkCepError as error:  # e.g. MATCH_BUDGET_EXCEEDED: reported, not raised
-            self.engine_error = f"[{error.code}] {error.message}"
-            return
-        finally:
-            self.engine_seconds += time.perf_counter() - started
+        events = engine_step(self, step)
         for event in events:
             if isinstance(event, Match):
                 if event.timed_out:
@@ -702,6 +691,25 @@ def _jsonable(value):
 
 
 REPORT_SCHEMA = "report STRING"
+
+
+def engine_step(analysis, step) -> list:
+    """The events of one engine ``step`` (feed or finish) of a partition's ``analysis``, its time
+    added to ``analysis.engine_seconds``; after the engine raised a SparkCepError (for example
+    MATCH_BUDGET_EXCEEDED), none: the error is kept in ``analysis.engine_error`` and reported,
+    not raised."""
+    from sparkcep.errors import SparkCepError
+
+    if analysis.engine_error is not None:
+        return []
+    started = time.perf_counter()
+    try:
+        return list(step())
+    except SparkCepError as error:
+        analysis.engine_error = f"[{error.code}] {error.message}"
+        return []
+    finally:
+        analysis.engine_seconds += time.perf_counter() - started
 
 
 def analyze_function_class(plan, probes=None, make_runner=None):

@@ -44,6 +44,7 @@ from sparkcep.engines.uncertain.engine import UncertainEngine, make_uncertain_en
 from sparkcep.engines.uncertain.result import UncertainMatch
 from sparkcep.engines.uncertain.store import Rules
 from sparkcep.errors import SparkCepError
+from sparkcep.runtime.analyze import engine_step
 
 #: dropped signatures kept per partition (the most confident)
 MISSES_KEPT = 3
@@ -227,17 +228,7 @@ class UncertainAnalyzeRunner:
         self._observe(self.observer.finish)
 
     def _engine(self, step) -> None:
-        if self.engine_error is not None:
-            return
-        started = time.perf_counter()
-        try:
-            events = step()
-        except SparkCepError as error:  # e.g. MATCH_BUDGET_EXCEEDED: reported, not raised
-            self.engine_error = f"[{error.code}] {error.message}"
-            return
-        finally:
-            self.engine_seconds += time.perf_counter() - started
-        for match in events:
+        for match in engine_step(self, step):
             if not isinstance(match, UncertainMatch):
                 continue
             self.matches += 1

@@ -298,6 +298,12 @@ class Lowering:
 
     def consistent_set(self, call_node: exp.Expression, argument: exp.Expression, what: str):
         sets = self.references(argument)
+        self.one_variable_set(sets, what, call_node)
+        return sets
+
+    def one_variable_set(self, sets: set, what: str, call_node: exp.Expression):
+        """The one pattern variable set the column references inside ``what`` use (None: all
+        unqualified, or none), or ``INCONSISTENT_VARIABLE_REFERENCES`` at ``call_node``."""
         if len(sets) > 1:
             raise self.scope.error(
                 "INCONSISTENT_VARIABLE_REFERENCES",
@@ -305,7 +311,7 @@ class Lowering:
                 "(or all be unqualified)",
                 call_node,
             )
-        return sets
+        return next(iter(sets)) if sets else None
 
     def check_no_nested(
         self, argument: exp.Expression, what: str, allow_logical: bool, allow_labels: bool = False
@@ -774,14 +780,7 @@ class Lowering:
         self.check_no_nested(argument, what, allow_logical=False)
         self.check_no_nested(ordering, what, allow_logical=False)
         sets = self.consistent_set(inner, argument, what) | self.consistent_set(inner, ordering, what)
-        if len(sets) > 1:
-            raise self.scope.error(
-                "INCONSISTENT_VARIABLE_REFERENCES",
-                f"all column references inside {what} must use the same pattern variable "
-                "(or all be unqualified)",
-                inner,
-            )
-        variables = next(iter(sets)) if sets else None
+        variables = self.one_variable_set(sets, what, inner)
         return p.Aggregate(function, variables, self.value_column(argument), False, False,
                            ordering=self.value_column(ordering))
 
@@ -921,14 +920,7 @@ class Lowering:
 
         for child in inner.iter_expressions():
             visit(child)
-        if len(sets) > 1:
-            raise self.scope.error(
-                "INCONSISTENT_VARIABLE_REFERENCES",
-                f"all column references inside {what} must use the same pattern variable "
-                "(or all be unqualified)",
-                inner,
-            )
-        variables = next(iter(sets)) if sets else None
+        variables = self.one_variable_set(sets, what, inner)
         if not fields:  # count(*) FILTER (WHERE true): the rows are all it needs
             fields.append("match_number")
         match_rows = p.MatchRows(variables, tuple(fields), final)

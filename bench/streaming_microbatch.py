@@ -53,7 +53,7 @@ def worker(config: dict) -> None:
     from streaming_latency import SHAPES, batch_profile, events, schema, statement, write_csv
 
     import sparkcep
-    from sparkcep.clients.session import LOCAL_SETTINGS, STREAM_JAVA_OPTIONS, _start
+    from sparkcep.clients.session import STREAM_JAVA_OPTIONS, local_session
 
     shape = "next_match" if config["variant"] == "floor" else config["variant"]
     root = Path(config["dir"])
@@ -65,14 +65,15 @@ def worker(config: dict) -> None:
         path = root / "in" / f"part-{index:05d}.csv"
         write_csv(path, key[part], ts[part], ev[part], price[part] if SHAPES[shape]["price"] else None)
         os.utime(path, (1e9 + index, 1e9 + index))  # the source reads them in this order
-    settings = {**LOCAL_SETTINGS, "spark.driver.memory": "4g",
+    settings = {"spark.driver.memory": "4g",
                 "spark.executor.pyspark.memory": "2g",
                 "spark.sql.shuffle.partitions": str(config["partitions"]),
                 "spark.driver.extraJavaOptions": STREAM_JAVA_OPTIONS,
                 "spark.executor.extraJavaOptions": STREAM_JAVA_OPTIONS}
     if config["file_context"] == "raw":
         settings.update(RAW_FILE_CONTEXT)
-    spark = _start("local[2]", "sparkcep-microbatch", settings)
+    spark = local_session("local[2]", "sparkcep-microbatch",
+                          **{key.replace(".", "_"): value for key, value in settings.items()})
     try:
         (spark.readStream.schema(schema(shape)).option("timestampFormat", "yyyy-MM-dd HH:mm:ss.SSS")
          .option("maxFilesPerTrigger", 1).csv(str(root / "in"))

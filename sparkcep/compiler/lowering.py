@@ -559,15 +559,9 @@ class Lowering:
         pushed: when that row does not exist the lambda sees NULL and may still give a value
         (``transform(array(1, 2), x -> x + A.v)`` is ``[NULL, NULL]``). Python does not
         evaluate lambdas, so such a function is match-dependent (and refused)."""
-        if any(k.what == DEP for k in kinds):
-            return Kind(DEP)
-        keys = {k.key for k in kinds if k.what == NAV}
-        has_local = any(k.what == LOCAL for k in kinds)
-        if len(keys) > 1 or (keys and has_local):
-            return Kind(DEP)
-        if not keys:
-            return Kind(LOCAL) if has_local else Kind(CONST)
-        kind = Kind(NAV, keys.pop())
+        kind = _one_row_kind(kinds)
+        if kind.what != NAV:
+            return kind
         # the array or map: ``this``, or the first argument of a call sqlglot does not model
         first = node.this if isinstance(node.this, exp.Expression) else next(
             iter(node.expressions), None)
@@ -1140,6 +1134,16 @@ def is_aggregate(node: exp.Expression) -> bool:
 
 def _combined_kind(node: exp.Expression, kinds: list[Kind]) -> Kind:
     """How ``node`` depends on the match, given how its operands do (``Lowering.classify``)."""
+    kind = _one_row_kind(kinds)
+    if kind.what == NAV and isinstance(node, NON_STRICT):
+        return Kind(DEP)
+    return kind
+
+
+def _one_row_kind(kinds: list[Kind]) -> Kind:
+    """What operands of these kinds read together: one navigated row (NAV), the current row
+    (LOCAL), nothing (CONST), or more than one row (DEP); whether the function over them may be
+    pushed into that row's navigation is its caller's to decide."""
     if any(k.what == DEP for k in kinds):
         return Kind(DEP)
     keys = {k.key for k in kinds if k.what == NAV}
@@ -1147,7 +1151,7 @@ def _combined_kind(node: exp.Expression, kinds: list[Kind]) -> Kind:
     if len(keys) > 1 or (keys and has_local):
         return Kind(DEP)
     if keys:
-        return Kind(DEP) if isinstance(node, NON_STRICT) else Kind(NAV, keys.pop())
+        return Kind(NAV, keys.pop())
     return Kind(LOCAL) if has_local else Kind(CONST)
 
 

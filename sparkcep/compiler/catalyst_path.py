@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from sparkcep.compiler.splice import quote_identifier, quote_string
 from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode, Strategy
-from sparkcep.engines.standard.regex_path import _Translation, regex_eligible
+from sparkcep.engines.standard.regex_translation import PortableGroupedTranslation, groups_readable, regex_eligible
 from sparkcep.plan import expressions as p
 
 PREFIX = "__sparkcep_"
@@ -72,7 +72,7 @@ def ineligible_reason(
         return "no ORDER BY"
     if rp.can_match_empty(spec.pattern):
         return "the pattern can match no rows (empty matches)"
-    if not regex_eligible(spec, False) or not _groups_readable(spec.pattern):
+    if not regex_eligible(spec, False) or not groups_readable(spec.pattern):
         return ("the pattern has no regex form whose groups classify every row (a variable "
                 "inside a repeated group, a choice inside a repetition, exclusion, ...)")
     if spec.skip not in (SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW):
@@ -105,47 +105,11 @@ def _component_reason(component, all_rows: bool) -> str | None:
     return f"a MEASURES component Spark's aggregates do not compute here ({kind})"
 
 
-def _groups_readable(pattern: rp.Pattern, repeated: bool = False) -> bool:
-    """Every variable occurrence is outside any repetition, or is itself the quantified
-    sub-pattern (``A{2,}``), so one capture group holds all of its rows."""
-    if isinstance(pattern, (rp.Label, rp.Empty, rp.Anchor)):
-        return not (repeated and isinstance(pattern, rp.Label))
-    if isinstance(pattern, (rp.Concat, rp.Alternation, rp.Permute)):
-        return all(_groups_readable(item, repeated) for item in pattern.items)
-    if isinstance(pattern, rp.Quantified):
-        repeats = pattern.max is None or pattern.max > 1
-        if isinstance(pattern.pattern, rp.Label):
-            return not repeated
-        return _groups_readable(pattern.pattern, repeated or repeats)
-    return False
-
-
-class _Regex(_Translation):
-    """The Java regular expression of a pattern; ``group_vars[i]`` is the variable of capture
-    group ``i + 2`` (group 1 is the rows skipped before the match). The Python fast path's
-    translation, but in Java's syntax (``\\x{..}`` code points, ``\\z`` for the end) and with one
-    group around a quantified variable, so the group holds all of its rows."""
-
-    def _class(self, var: int) -> str:
-        codes = [c for c in range(1 << self.n_vars) if c >> var & 1]
-        return "[" + "".join(f"\\x{{{c:x}}}" for c in codes) + "]"
-
-    def __call__(self, pattern: rp.Pattern) -> str:
-        if isinstance(pattern, rp.Anchor):
-            return r"\A" if pattern.start else r"\z"
-        if isinstance(pattern, rp.Quantified) and isinstance(pattern.pattern, rp.Label):
-            bounds = "{%d,%s}" % (pattern.min, "" if pattern.max is None else pattern.max)
-            self.group_vars.append(pattern.pattern.var)
-            self.group_repeated.append(False)
-            return f"({self.classes[pattern.pattern.var]}{bounds}{'' if pattern.greedy else '?'})"
-        return super().__call__(pattern)
-
-
 def java_regex(spec: MatchSpec) -> tuple[str, list[int]]:
     """The regex over a partition's row codes and the variable of each pattern group: group 1
     is the rows skipped before the match; PAST LAST ROW consumes the match, TO NEXT ROW only its first
     row (the pattern in a lookahead, so the next search starts one row later)."""
-    translate = _Regex(len(spec.variable_names))
+    translate = PortableGroupedTranslation(len(spec.variable_names))
     body = translate(spec.pattern)
     # \G: each search continues where the last one ended (the rows between are group 1);
     # without it, a search that fails would be retried from every later row (quadratic)

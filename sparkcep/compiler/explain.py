@@ -29,7 +29,7 @@ from sparkcep.compiler.splice import depth
 from sparkcep.dialect import expressions as dx
 from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.spec import Strategy
-from sparkcep.engines.standard.regex_path import MAX_VARIABLES, regex_eligible
+from sparkcep.engines.standard.regex_translation import MAX_VARIABLES, regex_eligible
 from sparkcep.plan.match_plan import MatchPlan
 
 

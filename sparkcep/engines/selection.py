@@ -34,7 +34,8 @@ def make_engine(
     """The engine for one partition. With ``summary``, an engine that can may return ONE ROW PER
     MATCH results column-wise (``MatchSummaries``) instead of one ``Match`` each."""
     if spec.strategy is Strategy.STRICT_CONTIGUITY:
-        from sparkcep.engines.standard.regex_path import RegexMatcher, regex_eligible
+        from sparkcep.engines.standard.regex_path import RegexMatcher
+        from sparkcep.engines.standard.regex_translation import regex_eligible
 
         if spec.window is None and regex_eligible(spec, has_conditions=bool(conditions)):
             return RegexMatcher(spec, summary=summary)

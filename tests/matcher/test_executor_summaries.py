@@ -17,7 +17,7 @@ from sparkcep.errors import MatchRuntimeError
 from sparkcep.engines.spec import RowsPerMatch
 from sparkcep.plan.expressions import Aggregate, Classifier, MatchNumber, Navigation
 from sparkcep.plan.match_plan import MatchPlan
-from sparkcep.engines.standard.regex_path import regex_eligible
+from sparkcep.engines.standard.regex_translation import regex_eligible
 
 from .test_differential import random_case
 

@@ -20,7 +20,7 @@ from sparkcep.engines.rowpattern import Alternation, Concat, Label, Quantified
 from sparkcep.engines.selection import make_engine
 from sparkcep.engines.spec import MatchSpec, SkipMode
 from sparkcep.engines.standard.matcher import RowPatternMatcher
-from sparkcep.engines.standard.regex_path import regex_eligible
+from sparkcep.engines.standard.regex_translation import regex_eligible
 from sparkcep.errors import MatchRuntimeError
 
 from .harness import compare, masks_from

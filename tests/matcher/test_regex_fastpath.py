@@ -12,7 +12,8 @@ from sparkcep.engines import rowpattern as rp
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.engines.contract import MatchSummaries, RowBlock, SummaryRequest
 from sparkcep.engines.spec import RowsPerMatch, SkipMode
-from sparkcep.engines.standard.regex_path import RegexMatcher, regex_eligible
+from sparkcep.engines.standard.regex_path import RegexMatcher
+from sparkcep.engines.standard.regex_translation import regex_eligible
 
 from .harness import masks_from, run_matcher, spec_of
 from .test_differential import random_case

@@ -30,90 +30,24 @@ from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.budgets import budget_exceeded
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
-from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode, Strategy
-
-MAX_VARIABLES = 8
-
-
-def _eligible(pattern: rp.Pattern, repeated: bool = False) -> bool:
-    """``repeated``: ``pattern`` is the body of a quantifier that allows two or more iterations.
-    Inside such a body a second repeating quantifier (``(A+)+``) or a choice (``(A | B)+``) gives
-    a backtracking regex engine exponentially many ways to split the same rows (a row may satisfy
-    several variables), and it has no failure memo: those patterns go to the general matcher,
-    whose memo keeps them polynomial."""
-    if isinstance(pattern, (rp.Label, rp.Empty, rp.Anchor)):
-        return True
-    if isinstance(pattern, (rp.Exclusion, rp.Negation)):
-        return False
-    if isinstance(pattern, (rp.Alternation, rp.Permute)) and repeated:
-        return False
-    if isinstance(pattern, (rp.Concat, rp.Alternation, rp.Permute)):
-        return all(_eligible(item, repeated) for item in pattern.items)
-    if isinstance(pattern, rp.Quantified):
-        repeats = pattern.max is None or pattern.max > 1
-        if repeats and repeated:
-            return False
-        return not rp.can_match_empty(pattern.pattern) and _eligible(pattern.pattern, repeated or repeats)
-    return False
-
-
-def regex_eligible(spec: MatchSpec, has_conditions: bool) -> bool:
-    return (
-        spec.strategy is Strategy.STRICT_CONTIGUITY
-        and not has_conditions
-        and spec.within is None
-        and len(spec.variable_names) <= MAX_VARIABLES
-        and _eligible(spec.pattern)
-    )
-
-
-class _Translation:
-    """The regular expression for a pattern; group ``i`` is one occurrence of a variable."""
-
-    def __init__(self, n_vars: int) -> None:
-        self.n_vars = n_vars
-        self.group_vars: list[int] = []
-        self.group_repeated: list[bool] = []  # per group: inside a quantifier allowing 2+ rounds
-        self._repeat_depth = 0
-        self.classes = [self._class(v) for v in range(n_vars)]
-
-    def _class(self, var: int) -> str:
-        codes = [c for c in range(1 << self.n_vars) if c >> var & 1]
-        return "[" + "".join(regex.escape(chr(c)) for c in codes) + "]"
-
-    def __call__(self, p: rp.Pattern) -> str:
-        if isinstance(p, rp.Label):
-            self.group_vars.append(p.var)
-            self.group_repeated.append(self._repeat_depth > 0)
-            return f"({self.classes[p.var]})"
-        if isinstance(p, rp.Empty):
-            return "(?:)"
-        if isinstance(p, rp.Anchor):
-            return r"\A" if p.start else r"\Z"
-        if isinstance(p, rp.Concat):
-            return "".join(self(item) for item in p.items)
-        if isinstance(p, rp.Alternation):
-            return "(?:" + "|".join(self(item) for item in p.items) + ")"
-        if isinstance(p, rp.Permute):
-            orders = itertools.permutations(p.items)
-            return "(?:" + "|".join("".join(self(item) for item in order) for order in orders) + ")"
-        if isinstance(p, rp.Quantified):
-            high = "" if p.max is None else str(p.max)
-            repeats = p.max is None or p.max > 1
-            self._repeat_depth += repeats
-            inner = self(p.pattern)
-            self._repeat_depth -= repeats
-            return f"(?:{inner}){{{p.min},{high}}}" + ("" if p.greedy else "?")
-        raise TypeError(f"not supported by the regex fast path: {p!r}")
-
+from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode
+from sparkcep.engines.standard.marked_regex import marked_form, summaries_from_groups
+from sparkcep.engines.standard.regex_translation import GroupedTranslation, Translation, groups_readable
 
 @functools.lru_cache(maxsize=256)
 def _compiled(pattern: rp.Pattern, n_vars: int):
-    """The compiled regex of a pattern, with each group's variable and whether it repeats
+    """The compiled regex of a pattern, each group's variable, whether it repeats, and whether
+    the groups are ``GroupedTranslation``'s (one group holds all rows of a variable occurrence)
     (cached: an engine is built per partition)."""
-    translate = _Translation(n_vars)
+    grouped = groups_readable(pattern)
+    translate = GroupedTranslation(n_vars) if grouped else Translation(n_vars)
     compiled = regex.compile(translate(pattern), flags=regex.DOTALL)
-    return compiled, translate.group_vars, translate.group_repeated
+    return compiled, translate.group_vars, translate.group_repeated, grouped
+
+
+def _rows_of(match, group: int, grouped: bool):
+    """The rows group ``group`` of a match holds: its span's (grouped) or one per capture."""
+    return range(*match.span(group)) if grouped else match.starts(group)
 
 
 @functools.lru_cache(maxsize=256)
@@ -170,11 +104,13 @@ class RegexMatcher:
         wanted = (spec.rows_per_match is RowsPerMatch.ONE and summary is not None and not summary.labels) or (
             per_row and summary is not None and summary.labels and not self._can_be_empty)
         self._summary = summary if wanted else None
+        # the same results in linear time from RE2, where the pattern allows (``marked_regex``)
+        self._marked = marked_form(spec) if self._summary is not None else None
         self._max_buffered = min(max_buffered_rows, spec.max_buffered_rows)
         self._masks: list[np.ndarray] = []
         self._rows = 0
         self._delegate = None  # the general matcher, once the partition outgrew the buffer
-        self._regex, self._group_vars, self._group_repeated = _compiled(spec.pattern, len(spec.variable_names))
+        self._regex, self._group_vars, self._group_repeated, self._grouped = _compiled(spec.pattern, len(spec.variable_names))
         self._weights = (1 << np.arange(len(spec.variable_names), dtype=np.uint16))[:, None]
         self._chunks: list[str] = []
         self._timeout = timeout_seconds
@@ -224,7 +160,7 @@ class RegexMatcher:
         start, end = match.span()
         labels = [0] * (end - start)
         for group, var in enumerate(self._group_vars, start=1):
-            for position in match.starts(group):
+            for position in _rows_of(match, group, self._grouped):
                 labels[position - start] = var
         return tuple(labels)
 
@@ -292,9 +228,11 @@ class RegexMatcher:
 
     def _summarize(self, text: str) -> MatchSummaries:
         """All matches as column arrays (see ``MatchSummaries``), without a ``Match`` per match:
-        one generated expression per match reads the span and the requested group starts."""
+        RE2's marked form where it applies; else, per match, its group spans (grouped groups,
+        summarized in NumPy) or one generated expression reading the requested group starts."""
         request = self._summary
-        extract, order = _extractor(tuple(self._group_vars), tuple(self._group_repeated), request)
+        if self._marked is not None:
+            return self._marked.summarize(text.encode("latin-1"), request, self.spec)
         spec = self.spec
         try:
             if self._overlapped is not None:
@@ -303,11 +241,14 @@ class RegexMatcher:
             else:  # stop at the match past the budget, as the match-by-match path does
                 searched = itertools.islice(self._search_all(text), spec.max_matches + 1)
                 matches = [m for _, m in searched if m is not None]
+            if len(matches) > spec.max_matches:
+                raise self._too_many()
+            if self._grouped:
+                return self._summarize_spans(matches, request)
+            extract, order = _extractor(tuple(self._group_vars), tuple(self._group_repeated), request)
             rows = [extract(m) for m in matches]
         except TimeoutError:
             raise self._timed_out() from None
-        if len(rows) > spec.max_matches:
-            raise self._too_many()
         table = np.array(rows, dtype=np.int64).reshape(len(rows), 2 + len(order))
         columns = {key: table[:, i + 2] for i, key in enumerate(order)}
         return MatchSummaries(
@@ -320,6 +261,16 @@ class RegexMatcher:
             labels=self._row_labels(matches, table[:, 0], table[:, 1]) if request.labels else None,
         )
 
+    def _summarize_spans(self, matches: list, request: SummaryRequest) -> MatchSummaries:
+        """Grouped matches: every group's span in one call per match (``regs``), the rest in NumPy
+        (a group that took no part spans (-1, -1): length 0)."""
+        groups = len(self._group_vars)
+        flat = itertools.chain.from_iterable(itertools.chain.from_iterable(m.regs for m in matches))
+        spans = np.fromiter(flat, dtype=np.int64, count=len(matches) * (groups + 1) * 2)
+        spans = spans.reshape(len(matches), groups + 1, 2)
+        return summaries_from_groups(spans[:, 0, 0], spans[:, 0, 1], spans[:, 1:, 0],
+                                     spans[:, 1:, 1] - spans[:, 1:, 0], tuple(self._group_vars), request)
+
     def _row_labels(self, matches: list, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """The variable of each row of each match, the matches one after the other: per group,
         all its captures at once, shifted from row numbers to positions in the output."""
@@ -327,7 +278,7 @@ class RegexMatcher:
         shift = np.cumsum(lengths) - lengths - starts  # output position = row + shift of its match
         labels = np.zeros(int(lengths.sum()), dtype=np.int64)
         for group, var in enumerate(self._group_vars, start=1):
-            captures = [m.starts(group) for m in matches]
+            captures = [_rows_of(m, group, self._grouped) for m in matches]
             counts = np.fromiter((len(c) for c in captures), dtype=np.int64, count=len(captures))
             rows = np.fromiter(itertools.chain.from_iterable(captures), dtype=np.int64, count=int(counts.sum()))
             labels[rows + np.repeat(shift, counts)] = var

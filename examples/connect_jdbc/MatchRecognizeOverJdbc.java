@@ -23,8 +23,9 @@ import org.apache.spark.sql.types.StructField;
  * </pre>
  *
  * Each client registers its own temp view {@code events} (the prices 10, 8, 7, 9, 6, 5, 11 of
- * symbol 'A' at t = 1..7, one minute apart), matches V shapes over it, and runs two wrong
- * statements: one sparkcep rejects before it runs, one that fails while it runs. It prints what
+ * symbol 'A' at t = 1..7, one minute apart), matches V shapes over it, and runs three wrong
+ * statements: one sparkcep rejects before it runs, one that fails while it runs, and the same
+ * division by zero without MATCH_RECOGNIZE (Spark's error). It prints what
  * it saw as tab-separated lines: {@code CLIENT column NAME TYPE TYPE_NAME}, {@code CLIENT row
  * VALUE...}, {@code CLIENT error LABEL CLASS STATE}, then the error's message line by line as
  * {@code CLIENT message LABEL LINE}. The classpath is in docs/clients.md ("From Java").
@@ -70,6 +71,9 @@ public final class MatchRecognizeOverJdbc {
             "  PATTERN (A B)",
             "  DEFINE B AS B.price / (B.price - B.price) > 0)");
 
+    /** The same mistake without MATCH_RECOGNIZE: Spark's own error, about Spark's text. */
+    static final String PLAIN_DIVISION = "SELECT price / (price - price) FROM scanned";
+
     private MatchRecognizeOverJdbc() {
     }
 
@@ -111,6 +115,7 @@ public final class MatchRecognizeOverJdbc {
             jdbcError(statement, "undefined_variable", UNDEFINED_VARIABLE);
             statement.execute(SCANNED);
             jdbcError(statement, "division", DIVISION);
+            jdbcError(statement, "plain_division", PLAIN_DIVISION);
         }
     }
 
@@ -147,6 +152,7 @@ public final class MatchRecognizeOverJdbc {
             sessionError(spark, "undefined_variable", UNDEFINED_VARIABLE);
             spark.sql(SCANNED);
             sessionError(spark, "division", DIVISION);
+            sessionError(spark, "plain_division", PLAIN_DIVISION);
         } finally {
             spark.stop();
         }

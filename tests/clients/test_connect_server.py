@@ -253,13 +253,24 @@ def assert_java_errors(errors: dict, exception: str, states: dict) -> None:
             assert leak not in text, (leak, text)
 
 
+def assert_plain_spark_error(error: dict, exception: str, state: str) -> None:
+    """A statement without MATCH_RECOGNIZE fails with Spark's error, as Spark words it."""
+    assert (error["class"], error["state"]) == (exception, state), error
+    assert error["lines"][0].startswith("[DIVIDE_BY_ZERO] Division by zero. "), error
+    assert "(line " not in error["lines"][0], error
+
+
 def test_java_jdbc_errors_are_sparkceps_at_the_users_position(java_client):
     # the SQLException's SQLSTATE: sparkcep's for its own error, Spark's for a division by zero
     assert_java_errors(java_client["jdbc"]["errors"], "java.sql.SQLException",
                        {"undefined_variable": "42000", "division": "22012"})
+    assert_plain_spark_error(java_client["jdbc"]["errors"]["plain_division"],
+                             "java.sql.SQLException", "22012")
 
 
 def test_java_connect_session_errors_carry_sparkceps_code(java_client):
     # SparkThrowable.getCondition() is the code
     assert_java_errors(java_client["session"]["errors"], "org.apache.spark.SparkException",
                        {"undefined_variable": "UNDEFINED_PATTERN_VARIABLE", "division": "DIVIDE_BY_ZERO"})
+    assert_plain_spark_error(java_client["session"]["errors"]["plain_division"],
+                             "org.apache.spark.SparkArithmeticException", "DIVIDE_BY_ZERO")

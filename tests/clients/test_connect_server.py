@@ -6,7 +6,9 @@ as a Connect client (``SparkSession.builder.remote``); each registers its own te
 same name with its own prices and matches over it in ``spark.sql``, a temp view, ``spark.table``
 and EXPLAIN. The thin ``pyspark-client`` runs the same script from its own environment when
 ``SPARKCEP_THIN_CLIENT_PYTHON`` names that environment's Python (it needs the package index to
-install: ``examples/connect/thin_client.sh``), and is skipped otherwise.
+install: ``examples/connect/thin_client.sh``), and is skipped otherwise. A Java program
+(``examples/connect_jdbc``) runs against the same server with the two JVM clients in the pyspark
+wheel: Spark Connect's JDBC driver and the Scala/Java ``SparkSession.builder().remote``.
 
 The answers are worked out by hand: PATTERN (DOWN+ UP) over the prices, skipping past each
 match. 10, 8, 7, 9, 6, 5, 11: DOWN 8, 7, UP 9; DOWN 6, 5, UP 11. 5, 4, 6, 3: DOWN 4, UP 6 (3 falls
@@ -17,13 +19,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-from clients_support import EXAMPLES, child_env, finish, launch_server, stop_group, wait_ready
+from clients_support import EXAMPLES, REPO, child_env, finish, launch_server, stop_group, wait_ready
 
 pytestmark = pytest.mark.spark
 
@@ -164,3 +166,111 @@ def test_the_thin_pyspark_client(server):
     assert (seen["schema"], seen["rows"], seen["view_rows"]) == (SCHEMA, *[SESSIONS["first"][1]] * 2)
     assert_typed_error(seen["error"])
     assert_run_time_errors(seen)
+
+
+# --- Java: the JVM Spark Connect clients the pyspark wheel carries, against the same server ---
+
+JAVA_CLIENT = REPO / "examples" / "connect_jdbc" / "run.sh"
+#: java.sql.Types of the JDBC driver's ResultSetMetaData.getColumnType
+VARCHAR, DOUBLE, TIMESTAMP, BIGINT = 12, 8, 93, -5
+#: the V shapes of prices 10, 8, 7, 9, 6, 5, 11 at 09:01..09:07 (see the module's docstring),
+#: with LAST(UP.ts) and COUNT(DOWN.price): DOWN 8, 7 UP 9 at 09:04; DOWN 6, 5 UP 11 at 09:07
+JAVA_COLUMNS = [("symbol", VARCHAR, "STRING"), ("first_down", DOUBLE, "DOUBLE"),
+                ("up", DOUBLE, "DOUBLE"), ("up_at", TIMESTAMP, "TIMESTAMP"),
+                ("downs", BIGINT, "BIGINT"), ("m", BIGINT, "BIGINT")]
+JAVA_ROWS = [["A", "8.0", "9.0", "2024-03-04 09:04:00.0", "2", "1"],
+             ["A", "6.0", "11.0", "2024-03-04 09:07:00.0", "2", "2"]]
+JAVA_DIVISION_LINE = "  DEFINE B AS B.price / (B.price - B.price) > 0)"
+
+
+def java_output(text: str) -> dict:
+    """``MatchRecognizeOverJdbc``'s tab-separated lines, per client ("jdbc", "session")."""
+    seen: dict = {}
+    for line in text.splitlines():
+        client, _, rest = line.partition("\t")
+        if client not in ("jdbc", "session"):
+            continue  # the JVM's own warnings
+        mine = seen.setdefault(client, {"columns": [], "rows": [], "errors": {}})
+        kind, _, rest = rest.partition("\t")
+        if kind == "column":
+            mine["columns"].append(rest.split("\t"))
+        elif kind == "row":
+            mine["rows"].append(rest.split("\t"))
+        elif kind == "error":
+            label, kind_of, state = rest.split("\t")
+            mine["errors"][label] = {"class": kind_of, "state": state, "lines": []}
+        elif kind == "message":
+            label, _, text_line = rest.partition("\t")
+            mine["errors"][label]["lines"].append(text_line)
+    return seen
+
+
+@pytest.fixture(scope="module")
+def java_client(server, tmp_path_factory):
+    """The example program, compiled into a temporary folder and run once with both clients."""
+    if not (shutil.which("javac") and shutil.which("java")):
+        pytest.skip("no JDK (javac) on the PATH")
+    env = child_env()
+    env.pop("SPARK_REMOTE", None)  # the clients read it as their default URL
+    env.update(PYTHON=sys.executable, CLASSES_DIR=str(tmp_path_factory.mktemp("java-classes")))
+    process = subprocess.Popen(["bash", str(JAVA_CLIENT), url(server), "both"], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=300)
+    finally:
+        stop_group(process, grace=5)
+    assert process.returncode == 0, (out[-3000:], err[-3000:])
+    return java_output(out)
+
+
+def test_java_jdbc_rows_and_column_types(java_client):
+    jdbc = java_client["jdbc"]
+    assert jdbc["columns"] == [[name, str(kind), type_name] for name, kind, type_name in JAVA_COLUMNS]
+    assert jdbc["rows"] == JAVA_ROWS
+
+
+def test_java_connect_session_rows_and_types(java_client):
+    session = java_client["session"]
+    assert session["columns"] == [[name, type_name.lower(), ""]
+                                  for name, _, type_name in JAVA_COLUMNS]
+    assert session["rows"] == JAVA_ROWS
+
+
+def assert_java_errors(errors: dict, exception: str, states: dict) -> None:
+    """Both wrong statements come back as sparkcep's error at its place in the client's text."""
+    wrong = errors["undefined_variable"]
+    assert (wrong["class"], wrong["state"]) == (exception, states["undefined_variable"]), wrong
+    assert wrong["lines"][:3] == [ERROR_FIRST_LINE, "  MEASURES X.price AS p", "           ^"], wrong
+    division = errors["division"]
+    assert (division["class"], division["state"]) == (exception, states["division"]), division
+    lines = division["lines"]
+    assert re.fullmatch(r"\[DIVIDE_BY_ZERO\] Division by zero\. .* \(line 5, column 15\)", lines[0]), lines
+    assert lines[1] == JAVA_DIVISION_LINE and lines[2].index("^") == 14, lines
+    for error in (wrong, division):
+        text = "\n".join(error["lines"])
+        for leak in ("INTERNAL_ERROR", "== SQL", "__sparkcep", "JVM stacktrace", "sparkcep-error"):
+            assert leak not in text, (leak, text)
+
+
+def assert_plain_spark_error(error: dict, exception: str, state: str) -> None:
+    """A statement without MATCH_RECOGNIZE fails with Spark's error, as Spark words it."""
+    assert (error["class"], error["state"]) == (exception, state), error
+    assert error["lines"][0].startswith("[DIVIDE_BY_ZERO] Division by zero. "), error
+    assert "(line " not in error["lines"][0], error
+
+
+def test_java_jdbc_errors_are_sparkceps_at_the_users_position(java_client):
+    # the SQLException's SQLSTATE: sparkcep's for its own error, Spark's for a division by zero
+    assert_java_errors(java_client["jdbc"]["errors"], "java.sql.SQLException",
+                       {"undefined_variable": "42000", "division": "22012"})
+    assert_plain_spark_error(java_client["jdbc"]["errors"]["plain_division"],
+                             "java.sql.SQLException", "22012")
+
+
+def test_java_connect_session_errors_carry_sparkceps_code(java_client):
+    # SparkThrowable.getCondition() is the code
+    assert_java_errors(java_client["session"]["errors"], "org.apache.spark.SparkException",
+                       {"undefined_variable": "UNDEFINED_PATTERN_VARIABLE", "division": "DIVIDE_BY_ZERO"})
+    assert_plain_spark_error(java_client["session"]["errors"]["plain_division"],
+                             "org.apache.spark.SparkArithmeticException", "DIVIDE_BY_ZERO")

@@ -27,20 +27,38 @@ import java.util.Map;
  * status message and the {@code ErrorInfo} become sparkcep's: {@code [CODE] message (line L,
  * column C)}, the source line and a caret; error class CODE; no {@code errorId}, so that a
  * client asking for the error's details does not get Spark's message back.
+ *
+ * <p>Spark's JVM clients (the Scala/Java {@code SparkSession.builder().remote(...)} and the
+ * Spark Connect JDBC driver) do not show the status message: they rebuild the exception from the
+ * {@code ErrorInfo}'s class names, formatting the message from the error class's template in
+ * their own copy of Spark's error conditions, which has no sparkcep code (their result was
+ * {@code [INTERNAL_ERROR] Cannot find main error class 'UNDEFINED_PATTERN_VARIABLE'}). Only their
+ * {@code org.apache.spark.SparkException} keeps the message as sent. For a call from a Java gRPC
+ * client (its {@code user-agent} names {@code grpc-java}) sparkcep's errors, the ones its parser
+ * raised included, therefore name that class alone; the error class and SQLSTATE stay sparkcep's.
+ * Python clients show the status message whatever the class, and keep Spark's class names
+ * ({@code ParseException} for a statement sparkcep rejects).
  */
 public final class ConnectErrorInterceptor implements ServerInterceptor {
     private static final long TIMEOUT_MILLIS = 30_000L;
     private static final Metadata.Key<byte[]> DETAILS =
         Metadata.Key.of("grpc-status-details-bin", Metadata.BINARY_BYTE_MARSHALLER);
+    private static final Metadata.Key<String> USER_AGENT =
+        Metadata.Key.of("user-agent", Metadata.ASCII_STRING_MARSHALLER);
+    /** the class a sparkcep statement error is raised as ({@link MatchRecognizeParseException}) */
+    private static final String PARSE_ERROR = MatchRecognizeParseException.class.getName();
+    /** the one class a JVM client rebuilds with the status message as its message */
+    private static final String JVM_CLIENT_CLASSES = "[\"org.apache.spark.SparkException\"]";
 
     @Override
     public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
             ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
+        boolean jvmClient = isJvmClient(headers.get(USER_AGENT));
         return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<ReqT, RespT>(call) {
             @Override public void close(Status status, Metadata trailers) {
                 if (!status.isOk()) {
                     try {
-                        Status restated = restate(status, trailers);
+                        Status restated = restate(status, trailers, jvmClient);
                         if (restated != null) status = restated;
                     } catch (RuntimeException e) {  // never fail the call over its error's wording
                         // Spark's status as it was
@@ -51,11 +69,15 @@ public final class ConnectErrorInterceptor implements ServerInterceptor {
         }, headers);
     }
 
+    /** Whether a call's {@code user-agent} is Java gRPC's (Spark's Scala client, its JDBC driver). */
+    static boolean isJvmClient(String userAgent) {
+        return userAgent != null && userAgent.contains("grpc-java");
+    }
+
     /** sparkcep's status for {@code status}, with {@code trailers} updated; null to keep Spark's. */
-    static Status restate(Status status, Metadata trailers) {
+    static Status restate(Status status, Metadata trailers, boolean jvmClient) {
         String message = status.getDescription();
-        // only Spark's errors with a query context, and a worker's carrying sparkcep's error
-        if (message == null || !(message.contains("== SQL") || message.contains("sparkcep.errors."))) return null;
+        if (message == null) return null;
         org.sparkproject.connect.google_protos.rpc.Status details = StatusProto.fromStatusAndTrailers(status, trailers);
         ErrorInfo info = null;
         int infoAt = -1;
@@ -72,22 +94,37 @@ public final class ConnectErrorInterceptor implements ServerInterceptor {
             }
         }
         String condition = info == null ? "" : info.getMetadataOrDefault("errorClass", "");
+        if (info != null && info.getMetadataOrDefault("classes", "").contains(PARSE_ERROR)) {
+            // a statement sparkcep rejected: its message is sparkcep's already
+            if (!jvmClient) return null;
+            return replace(status, trailers, details, info, infoAt, condition,
+                           info.getMetadataOrDefault("sqlState", "42000"), message, true);
+        }
+        // only Spark's errors with a query context, and a worker's carrying sparkcep's error
+        if (!(message.contains("== SQL") || message.contains("sparkcep.errors."))) return null;
         String reply = ask(condition, message);
         if (reply == null || !reply.startsWith(MatchRecognizeParser.ERROR_MARKER)) return null;
         String[] parts = reply.substring(MatchRecognizeParser.ERROR_MARKER.length()).split("\n", 3);
         if (parts.length != 3) return null;
-        String code = parts[0];
-        String text = parts[2];
+        return replace(status, trailers, details, info, infoAt, parts[0], parts[1], parts[2], jvmClient);
+    }
 
+    /** The status with sparkcep's {@code text}, {@code code} and {@code sqlState}. */
+    private static Status replace(Status status, Metadata trailers,
+                                  org.sparkproject.connect.google_protos.rpc.Status details,
+                                  ErrorInfo info, int infoAt, String code, String sqlState,
+                                  String text, boolean jvmClient) {
         org.sparkproject.connect.google_protos.rpc.Status.Builder rebuilt = details.toBuilder().setMessage(text);
         if (info != null) {
             Map<String, String> metadata = new LinkedHashMap<>(info.getMetadataMap());
             metadata.put("errorClass", code);
-            metadata.put("sqlState", parts[1]);
+            metadata.put("sqlState", sqlState);
             metadata.put("messageParameters", "{\"message\":" + jsonString(text.strip().split("\n", 2)[0]) + "}");
-            // a Python worker's error would come back as the client's PythonException, whose
-            // text starts with two lines of its own: name the error as Spark's run-time error
-            if (metadata.getOrDefault("classes", "").contains("org.apache.spark.api.python.PythonException")) {
+            if (jvmClient) {
+                metadata.put("classes", JVM_CLIENT_CLASSES);
+            } else if (metadata.getOrDefault("classes", "").contains("org.apache.spark.api.python.PythonException")) {
+                // a Python worker's error would come back as the client's PythonException, whose
+                // text starts with two lines of its own: name the error as Spark's run-time error
                 metadata.put("classes", "[\"org.apache.spark.SparkRuntimeException\"]");
             }
             metadata.remove("errorId");     // FetchErrorDetails would answer with Spark's message

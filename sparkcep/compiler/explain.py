@@ -29,6 +29,7 @@ from sparkcep.compiler.splice import depth
 from sparkcep.dialect import expressions as dx
 from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.spec import Strategy
+from sparkcep.engines.standard.marked_regex import marked_reason
 from sparkcep.engines.standard.regex_translation import MAX_VARIABLES, regex_eligible
 from sparkcep.plan.match_plan import MatchPlan
 
@@ -357,6 +358,12 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
                          "(engines/standard/regex_path), results built column-wise with NumPy")
             lines.append("  why:      strict contiguity, every DEFINE is row-local, no WITHIN, "
                          "and the pattern has a regex form with the standard's preferment")
+            not_re2 = marked_reason(spec)
+            if not_re2 is None:
+                lines.append("regex:      RE2, linear time: a partition's matches in one call, read "
+                             "back with NumPy (engines/standard/marked_regex)")
+            else:
+                lines.append(f"regex:      Python's regex module (backtracking); not RE2: {not_re2}")
         else:
             why = []
             if dependent:

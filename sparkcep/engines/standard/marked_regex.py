@@ -2,8 +2,8 @@
 one call to RE2, with no Python per match.
 
 ``regex_path`` matches with Python's ``regex`` module, a backtracking engine, and reads each
-match's groups in Python (about 2.5 µs per match). Where the pattern allows it, this module
-hands the whole partition to RE2 instead (through Arrow's ``replace_substring_regex``), which
+match's groups in Python. Where the pattern allows it, this module hands the whole partition to
+RE2 instead (through Arrow's ``replace_substring_regex``), which
 rewrites the partition's row codes so that every match is surrounded by marker characters:
 
     <match> <group> rows of group 1 <group> rows of group 2 ... <end>
@@ -120,13 +120,27 @@ def summaries_from_groups(start: np.ndarray, end: np.ndarray, group_start: np.nd
 
 
 def marked_form(spec: MatchSpec) -> MarkedRegex | None:
-    """The pattern's RE2 form, or None where it does not apply (the module docstring's list; the
-    caller has checked the regex fast path's own conditions)."""
-    if spec.skip is not SkipMode.PAST_LAST_ROW or rp.can_match_empty(spec.pattern):
-        return None
-    if len(spec.variable_names) > MAX_VARIABLES or not groups_readable(spec.pattern):
+    """The pattern's RE2 form, or None where it does not apply (``marked_reason``; the caller has
+    checked the regex fast path's own conditions)."""
+    if marked_reason(spec) is not None:
         return None
     return _compiled(spec.pattern, len(spec.variable_names))
+
+
+def marked_reason(spec: MatchSpec) -> str | None:
+    """Why a regex fast path pattern stays on the backtracking engine (None: RE2 takes it)."""
+    if spec.skip is not SkipMode.PAST_LAST_ROW:
+        return f"AFTER MATCH SKIP {spec.skip.value}: RE2 resumes only past the last row"
+    if rp.can_match_empty(spec.pattern):
+        return "the pattern can match no rows"
+    if len(spec.variable_names) > MAX_VARIABLES:
+        return f"more than {MAX_VARIABLES} pattern variables"
+    if not groups_readable(spec.pattern):
+        return "a variable inside a repeated group (only its last row would be readable)"
+    if _compiled(spec.pattern, len(spec.variable_names)) is None:
+        return (f"more than {MAX_GROUPS} variable occurrences, or a bound RE2 refuses (over "
+                "1,000 repetitions)")
+    return None
 
 
 @functools.lru_cache(maxsize=256)

@@ -7,7 +7,11 @@ expression over those characters. A backtracking regex engine tries alternatives
 greedy/reluctant quantifiers in the same order as SQL:2016's preferment rules, and ``search``
 from a position finds the first row at or after it where a match starts, which is the standard's
 "try each row in turn". Per-repetition captures of the ``regex`` module give each row's
-classification. The search runs in C.
+classification; where every variable occurrence is outside any repetition or a quantified
+variable as a whole (``regex_translation.groups_readable``), one group per occurrence holds all
+of its rows instead, and its span is read once per match. The search runs in C. Where the pattern
+also allows it (PAST LAST ROW, at most 9 occurrences: ``marked_regex``), RE2 finds every match of
+the partition in one call, in linear time.
 
 The fast path is used only where it provably agrees with ``sparkcep.engines.standard.matcher``: no quantified
 sub-pattern that can match zero rows (regex engines and the standard differ on empty loop
@@ -104,8 +108,8 @@ class RegexMatcher:
         wanted = (spec.rows_per_match is RowsPerMatch.ONE and summary is not None and not summary.labels) or (
             per_row and summary is not None and summary.labels and not self._can_be_empty)
         self._summary = summary if wanted else None
-        # the same results in linear time from RE2, where the pattern allows (``marked_regex``)
-        self._marked = marked_form(spec) if self._summary is not None else None
+        # the same matches in linear time from RE2, where the pattern allows (``marked_regex``)
+        self._marked = marked_form(spec)
         self._max_buffered = min(max_buffered_rows, spec.max_buffered_rows)
         self._masks: list[np.ndarray] = []
         self._rows = 0
@@ -148,12 +152,36 @@ class RegexMatcher:
         if self._summary is not None:
             summaries = self._summarize(text)
             return [summaries] if len(summaries) else []
+        if self._marked is not None:
+            try:
+                return self._events_from_marks(text)
+            except MatchRuntimeError:
+                pass  # over the match budget: the search below reports the matches before it
         events: list[MatchEvent] = []
         try:
             self._match(text, events)
         except MatchRuntimeError as error:
             error.events = events
             raise
+        return events
+
+    def _events_from_marks(self, text: str) -> list[MatchEvent]:
+        """``_match``'s events from RE2's matches (PAST LAST ROW: the rows between two matches,
+        before the first and after the last are the unmatched ones)."""
+        found = self._marked.summarize(text.encode("latin-1"), SummaryRequest(labels=True), self.spec)
+        unmatched = self.spec.rows_per_match is RowsPerMatch.ALL_WITH_UNMATCHED
+        labels = found.labels.tolist()
+        events: list[MatchEvent] = []
+        covered = at = 0  # at: the first label of the match in ``labels``
+        for number, start, end in zip(found.number.tolist(), found.start.tolist(), found.end.tolist()):
+            if unmatched:
+                events.extend(UnmatchedRow(r) for r in range(covered, start))
+            mapped = tuple(labels[at:at + end - start])
+            at += end - start
+            events.append(Match(number, start, tuple(range(start, end)), mapped, (False,) * len(mapped)))
+            covered = end
+        if unmatched:
+            events.extend(UnmatchedRow(r) for r in range(covered, len(text)))
         return events
 
     def _labels(self, match) -> tuple[int, ...]:

@@ -9,11 +9,11 @@ import os
 import pytest
 from hypothesis import settings
 
-# The quick run (README: `--hypothesis-profile=quick`): a property test generates 15 examples
-# where the full run generates 100, and a test asking for `examples(n)` (tests/example_counts.py)
-# 15 % of n, at least 20. No deadline: the machine may be shared. The full run (`pytest -q`, CI)
-# keeps Hypothesis's default profile and every test's own count.
-settings.register_profile("quick", max_examples=15, deadline=None)
+# The quick run (README: `--hypothesis-profile=quick`): a property test generates 10 examples
+# where the full run generates Hypothesis's default 100, and tests sized by tests/example_counts.py
+# (`examples(n)`, `sample(cases)`) run a tenth of theirs. No deadline: the machine may be shared.
+# The full run (`pytest -q`, CI) keeps Hypothesis's default profile and every test's own count.
+settings.register_profile("quick", max_examples=10, deadline=None)
 
 
 def _stage(item) -> int:

@@ -1,33 +1,55 @@
-"""How many examples a Hypothesis property test generates, scaled by the active settings profile.
+"""How many cases a generated or recorded test checks, scaled by the active Hypothesis profile.
 
 The full run (``pytest -q``, what CI runs) uses Hypothesis's default profile: 100 examples for
-a test that names no count, and exactly ``n`` for a test that asks for ``examples(n)``.
+a property test that names no count, exactly ``n`` for a test that asks for ``examples(n)``, and
+every case of a corpus passed through ``sample``.
 
 The quick run (``--hypothesis-profile=quick``, registered in ``tests/conftest.py``) lowers the
-profile's ``max_examples``; an explicit ``@settings(max_examples=n)`` would override the
-profile, so property tests ask for ``examples(n)`` instead, which scales ``n`` by the profile's
-share of Hypothesis's default (``quick``: 15 of 100, so 1500 becomes 225) and never goes below
-``FLOOR`` examples (or ``n`` itself, when ``n`` is smaller).
+profile's ``max_examples`` to 10, a share of 10 % of Hypothesis's default 100. An explicit
+``@settings(max_examples=n)`` would override the profile, so property tests ask for
+``examples(n)`` instead: in the quick run 10 % of ``n``, at least ``FLOOR`` and at most ``CAP``
+(never more than ``n``). The cap is Hypothesis's own default count: the tests with thousands of
+examples dominate the time of the quick run, and the full run still generates all of them.
 
-The count is computed when the test module is imported, after the pytest plugin of Hypothesis
-has loaded the profile named on the command line.
+The counts are computed when a test module is imported, after the pytest plugin of Hypothesis
+has loaded the profile named on the command line. Seeded or derandomized tests stay
+reproducible: a count fixes which cases run.
 """
 
 from __future__ import annotations
 
+from typing import Sequence, TypeVar
+
 from hypothesis import settings
+
+T = TypeVar("T")
 
 #: Hypothesis's own ``max_examples`` default: the profile value at which ``examples(n) == n``
 DEFAULT_MAX_EXAMPLES = 100
 
 #: the fewest examples a scaled-down test still generates
-FLOOR = 20
+FLOOR = 10
+
+#: the most examples a scaled-down test generates
+CAP = 100
+
+
+def share() -> float:
+    """The active profile's ``max_examples`` over Hypothesis's default (1 in the full run)."""
+    return settings.default.max_examples / DEFAULT_MAX_EXAMPLES
 
 
 def examples(n: int) -> int:
-    """``n`` under the default profile; ``n`` times the active profile's ``max_examples`` / 100
-    otherwise, at least ``min(n, FLOOR)``."""
-    share = settings.default.max_examples / DEFAULT_MAX_EXAMPLES
-    if share >= 1:
-        return round(n * share)
-    return max(min(n, FLOOR), round(n * share))
+    """``n`` in the full run; ``n`` times ``share()`` in a smaller profile, within
+    ``[min(n, FLOOR), min(n, CAP)]``."""
+    if share() >= 1:
+        return n
+    return min(n, CAP, max(FLOOR, round(n * share())))
+
+
+def sample(cases: Sequence[T]) -> Sequence[T]:
+    """Every case in the full run; in a smaller profile every k-th case (k = 1 / ``share()``,
+    the first case included), so a fixed corpus is checked evenly and reproducibly."""
+    if share() >= 1:
+        return cases
+    return cases[::max(1, round(1 / share()))]

@@ -203,7 +203,7 @@ def test_input_batches_are_dropped_behind_the_window(strategy: str, pattern: str
     run = runner(text, chunked=False)
     rng = np.random.default_rng(5)
     held, out = [], 0
-    batches = examples(200)  # 200 batches of 500 rows; the quick run feeds the first 30
+    batches = examples(200)  # 200 batches of 500 rows; the quick run feeds the first 20
     for i in range(batches):
         kinds = "".join(rng.choice(list("abxx"), size=500))
         for o in run.feed(batch(kinds, None, first=500 * i)):

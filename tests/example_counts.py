@@ -1,15 +1,15 @@
-"""How many cases a generated or recorded test checks, scaled by the active Hypothesis profile.
+"""How many examples a generated test checks, scaled by the active Hypothesis profile.
 
 The full run (``pytest -q``, what CI runs) uses Hypothesis's default profile: 100 examples for
-a property test that names no count, exactly ``n`` for a test that asks for ``examples(n)``, and
-every case of a corpus passed through ``sample``.
+a property test that names no count, and exactly ``n`` for a test that asks for
+``examples(n)``.
 
 The quick run (``--hypothesis-profile=quick``, registered in ``tests/conftest.py``) lowers the
 profile's ``max_examples`` to 10, a share of 10 % of Hypothesis's default 100. An explicit
 ``@settings(max_examples=n)`` would override the profile, so property tests ask for
 ``examples(n)`` instead: in the quick run 10 % of ``n``, at least ``FLOOR`` and at most ``CAP``
-(never more than ``n``). The cap is Hypothesis's own default count: the tests with thousands of
-examples dominate the time of the quick run, and the full run still generates all of them.
+(never more than ``n``): the tests with thousands of examples would otherwise dominate the time
+of the quick run, and the full run still generates all of them.
 
 The counts are computed when a test module is imported, after the pytest plugin of Hypothesis
 has loaded the profile named on the command line. Seeded or derandomized tests stay
@@ -18,11 +18,7 @@ reproducible: a count fixes which cases run.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
-
 from hypothesis import settings
-
-T = TypeVar("T")
 
 #: Hypothesis's own ``max_examples`` default: the profile value at which ``examples(n) == n``
 DEFAULT_MAX_EXAMPLES = 100
@@ -31,7 +27,7 @@ DEFAULT_MAX_EXAMPLES = 100
 FLOOR = 10
 
 #: the most examples a scaled-down test generates
-CAP = 100
+CAP = 50
 
 
 def share() -> float:
@@ -46,10 +42,3 @@ def examples(n: int) -> int:
         return n
     return min(n, CAP, max(FLOOR, round(n * share())))
 
-
-def sample(cases: Sequence[T]) -> Sequence[T]:
-    """Every case in the full run; in a smaller profile every k-th case (k = 1 / ``share()``,
-    the first case included), so a fixed corpus is checked evenly and reproducibly."""
-    if share() >= 1:
-        return cases
-    return cases[::max(1, round(1 / share()))]

@@ -30,15 +30,15 @@ FLOOR = 10
 CAP = 50
 
 
-def share() -> float:
-    """The active profile's ``max_examples`` over Hypothesis's default (1 in the full run)."""
-    return settings.default.max_examples / DEFAULT_MAX_EXAMPLES
+def share(profile: settings | None = None) -> float:
+    """``profile``'s ``max_examples`` over Hypothesis's default (1 in the full run); ``profile``
+    is the active one unless given."""
+    return (profile or settings.default).max_examples / DEFAULT_MAX_EXAMPLES
 
 
-def examples(n: int) -> int:
+def examples(n: int, profile: settings | None = None) -> int:
     """``n`` in the full run; ``n`` times ``share()`` in a smaller profile, within
     ``[min(n, FLOOR), min(n, CAP)]``."""
-    if share() >= 1:
+    if share(profile) >= 1:
         return n
-    return min(n, CAP, max(FLOOR, round(n * share())))
-
+    return min(n, CAP, max(FLOOR, round(n * share(profile))))

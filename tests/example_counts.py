@@ -27,7 +27,7 @@ DEFAULT_MAX_EXAMPLES = 100
 FLOOR = 10
 
 #: the most examples a scaled-down test generates
-CAP = 50
+CAP = 30
 
 
 def share(profile: settings | None = None) -> float:

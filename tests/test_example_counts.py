@@ -32,5 +32,5 @@ def test_examples_is_the_count_in_the_full_run_and_a_tenth_in_the_quick_run():
     full, quick = settings.get_profile("default"), settings.get_profile("quick")
     assert (full.max_examples, quick.max_examples) == (100, 10)
     assert [examples(n, full) for n in counts] == list(counts)
-    assert [examples(n, quick) for n in counts] == [1, 5, 10, 10, 30, 50, 50]
-    assert (example_counts.FLOOR, example_counts.CAP) == (10, 50)
+    assert [examples(n, quick) for n in counts] == [1, 5, 10, 10, 30, 30, 30]
+    assert (example_counts.FLOOR, example_counts.CAP) == (10, 30)

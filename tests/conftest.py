@@ -7,6 +7,14 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
+
+# The quick run (README: `--hypothesis-profile=quick`): a property test generates 10 examples
+# where the full run generates Hypothesis's default 100; tests sized by `examples(n)`
+# (tests/example_counts.py) a tenth of their count, 10 to 30 examples.
+# No deadline: the machine may be shared. The full run (`pytest -q`, CI) keeps Hypothesis's
+# default profile and every test's own count.
+settings.register_profile("quick", max_examples=10, deadline=None)
 
 
 def _stage(item) -> int:

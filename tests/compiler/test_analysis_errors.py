@@ -181,31 +181,38 @@ def test_largest_permute_and_bound_within_limits_compile():
 
     spec = _compiled_spec(query(pattern="PERMUTE(A, B, C, D, E, F, G, H)", define=""))
     assert spec.variable_names == tuple("ABCDEFGH")
+    # one partition, so the matcher builds the program of the 8! orders once: blocks of 8 rows,
+    # each after a row true for no variable (no match spans two blocks). Three random orders,
+    # rows each true for one variable only, match; a row true for a variable already used
+    # breaks the permutation (the last block): no match
     rng = np.random.default_rng(8)
-    for _ in range(3):  # rows 1..8 are each true for one variable only, in a random order
-        order = [int(v) for v in rng.permutation(8)]
-        masks = np.zeros((8, 10), dtype=bool)
-        for row, variable in enumerate(order):
-            masks[variable, row + 1] = True
-        events, code = run_matcher(spec, None, masks)
-        assert code is None
-        assert [(m.rows, m.labels) for m in events] == [(tuple(range(1, 9)), tuple(order))], order
-    # a row true for a variable already used breaks the permutation: no match
-    masks = np.zeros((8, 8), dtype=bool)
-    for row, variable in enumerate([0, 1, 2, 3, 4, 5, 6, 0]):
-        masks[variable, row] = True
-    assert run_matcher(spec, None, masks) == ([], None)
+    orders = [[int(v) for v in rng.permutation(8)] for _ in range(3)]
+    blocks = [*orders, [0, 1, 2, 3, 4, 5, 6, 0]]
+    masks = np.zeros((8, 9 * len(blocks)), dtype=bool)
+    for b, block in enumerate(blocks):
+        for row, variable in enumerate(block):
+            masks[variable, 9 * b + 1 + row] = True
+    events, code = run_matcher(spec, None, masks)
+    assert code is None
+    assert [(m.rows, m.labels) for m in events] == [
+        (tuple(range(9 * b + 1, 9 * b + 9)), tuple(order)) for b, order in enumerate(orders)]
 
+    # likewise one partition for 999, 1000 and 1001 A rows then a B, a row true for no variable
+    # before each block: A{1000} B matches exactly the last 1000 A rows and the B
     spec = _compiled_spec(query(pattern="A{1000} B"))
     names = spec.variable_names.index("A"), spec.variable_names.index("B")
+    masks = np.zeros((2, 3 * 1003), dtype=bool)
+    want, start = [], 0
     for a_rows, matched in ((999, False), (1000, True), (1001, True)):
-        masks = np.zeros((2, a_rows + 1), dtype=bool)
-        masks[names[0], :a_rows] = True
-        masks[names[1], a_rows] = True
-        events, code = run_matcher(spec, None, masks)
-        assert code is None
-        want = [tuple(range(a_rows - 1000, a_rows + 1))] if matched else []
-        assert [m.rows for m in events] == want, a_rows
+        start += 1  # the row before the block
+        masks[names[0], start:start + a_rows] = True
+        masks[names[1], start + a_rows] = True
+        if matched:
+            want.append(tuple(range(start + a_rows - 1000, start + a_rows + 1)))
+        start += a_rows + 1
+    events, code = run_matcher(spec, None, masks)
+    assert code is None
+    assert [m.rows for m in events] == want
 
     spec = _compiled_spec(query(pattern="A{1,} B{0,1}"))
     first, second = spec.pattern.items

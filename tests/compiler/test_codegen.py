@@ -11,6 +11,7 @@ from sparkcep.plan import expressions as p
 from sparkcep.evaluation.codegen import generate
 from sparkcep.errors import SparkCepError
 from sparkcep.evaluation.interpreter import compile_expression
+from tests.example_counts import examples
 
 NAMES = ("A", "B")
 VALUES = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from([0.5, -1.5, 2.0]),
@@ -86,7 +87,7 @@ def outcome(function, ctx):
         return ("error", getattr(error, "code", type(error).__name__))
 
 
-@settings(max_examples=1200, deadline=None)
+@settings(max_examples=examples(1200), deadline=None)
 @given(expressions(), st.lists(st.integers(0, 1), max_size=4), st.integers(0, 1),
        st.lists(st.lists(VALUES, min_size=5, max_size=5), min_size=2, max_size=2),
        st.booleans())

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode
 
+from tests.example_counts import examples
 from .harness import run_matcher
 from .oracle import Oracle, OracleTooBig
 
@@ -194,13 +195,13 @@ def check(case):
 SETTINGS = dict(deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=examples(1500), **SETTINGS)
 @given(cases(with_conditions=False))
 def test_row_local_patterns_match_oracle(case):
     check(case)
 
 
-@settings(max_examples=1000, **SETTINGS)
+@settings(max_examples=examples(1000), **SETTINGS)
 @given(cases(with_conditions=True))
 def test_match_dependent_conditions_match_oracle(case):
     check(case)
@@ -209,25 +210,25 @@ def test_match_dependent_conditions_match_oracle(case):
 SEEDS = st.integers(0, 2**63 - 1)
 
 
-@settings(max_examples=3000, **SETTINGS)
+@settings(max_examples=examples(3000), **SETTINGS)
 @given(SEEDS)
 def test_seeded_row_local_cases_match_oracle(seed):
     check(random_case(seed, with_conditions=False))
 
 
-@settings(max_examples=3000, **SETTINGS)
+@settings(max_examples=examples(3000), **SETTINGS)
 @given(SEEDS)
 def test_seeded_match_dependent_cases_match_oracle(seed):
     check(random_case(seed, with_conditions=True))
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=examples(1500), **SETTINGS)
 @given(SEEDS)
 def test_seeded_nested_quantifier_cases_match_oracle(seed):
     check(random_case(seed, with_conditions=False, loops=0.7))
 
 
-@settings(max_examples=1000, **SETTINGS)
+@settings(max_examples=examples(1000), **SETTINGS)
 @given(cases(with_conditions=False), st.data())
 def test_batch_splits_do_not_matter(case, data):
     """Same input, two different random splits (and one row at a time): identical results."""

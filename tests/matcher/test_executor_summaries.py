@@ -19,6 +19,7 @@ from sparkcep.plan.expressions import Aggregate, Classifier, MatchNumber, Naviga
 from sparkcep.plan.match_plan import MatchPlan
 from sparkcep.engines.standard.regex_translation import regex_eligible
 
+from tests.example_counts import examples
 from .test_differential import random_case
 
 
@@ -60,7 +61,7 @@ def _run(plan: MatchPlan, schema: pa.Schema, batches: list[pa.RecordBatch], colu
     return pa.Table.from_batches(out, schema=schema).to_pylist()
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(800), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_column_wise_output_equals_match_by_match_output(seed):
     spec, _conditions, masks, _columns, _order_key, cuts = random_case(seed, with_conditions=False)
@@ -128,7 +129,7 @@ def _row_components(rng: np.random.Generator, n_vars: int) -> tuple:
     return tuple(components)
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(800), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_all_rows_column_wise_equals_match_by_match(seed):
     spec, _conditions, masks, _columns, _order_key, cuts = random_case(seed, with_conditions=False)

@@ -25,6 +25,7 @@ from sparkcep.plan import expressions as p
 from sparkcep.plan.match_plan import MatchPlan
 from sparkcep.runtime.partition_runner import PartitionRunner
 
+from tests.example_counts import examples
 from .harness import run_matcher
 from .oracle import Oracle, OracleTooBig, oracle_condition, oracle_events, oracle_measures
 from .test_differential import random_pattern
@@ -84,7 +85,7 @@ def _case(seed):
     return rng, n_vars, n, spec, masks, cuts
 
 
-@settings(max_examples=600, **SETTINGS)
+@settings(max_examples=examples(600), **SETTINGS)
 @given(st.integers(0, 2**63 - 1))
 def test_label_functions_in_define_match_oracle(seed):
     # ISO/IEC 19075-5 5.6.5: DEFINE is RUNNING, the candidate row tentatively mapped.
@@ -129,7 +130,7 @@ def _arrow_type(component):
     return pa.int64()
 
 
-@settings(max_examples=500, **SETTINGS)
+@settings(max_examples=examples(500), **SETTINGS)
 @given(st.integers(0, 2**63 - 1))
 def test_label_functions_and_nested_final_in_measures_match_oracle(seed):
     # ISO/IEC 19075-5 5.6.5: ALL ROWS PER MATCH measures are RUNNING unless FINAL; ONE ROW PER

@@ -15,6 +15,7 @@ from sparkcep.engines.spec import RowsPerMatch, SkipMode
 from sparkcep.engines.standard.regex_path import RegexMatcher
 from sparkcep.engines.standard.regex_translation import regex_eligible
 
+from tests.example_counts import examples
 from .harness import masks_from, run_matcher, spec_of
 from .test_differential import random_case
 
@@ -33,7 +34,7 @@ def run_regex(spec, masks, cuts, max_buffered_rows=2_000_000):
     return events, None
 
 
-@settings(max_examples=2500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(2500), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_regex_fast_path_agrees_with_matcher(seed):
     spec, _conditions, masks, columns, _order_key, cuts = random_case(seed, with_conditions=False)
@@ -102,7 +103,7 @@ def rows_of(summaries, n_vars):
     ]
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_column_wise_summaries_agree_with_matches(seed):
     """ONE ROW PER MATCH column-wise (finditer, group starts) == the per-match events."""

@@ -25,6 +25,7 @@ from sparkcep.engines.standard.matcher import RowPatternMatcher
 from sparkcep.engines.contract import RowBlock
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode
 
+from tests.example_counts import examples
 from .harness import run_matcher
 from .oracle import Oracle, OracleTooBig
 from .test_differential import random_pattern
@@ -153,13 +154,13 @@ def check_against_oracle(spec, expressions, masks, columns, order_key, cuts):
     return True
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=examples(1500), **SETTINGS)
 @given(st.integers(0, 2**63 - 1))
 def test_specialized_conditions_match_oracle(seed):
     check_against_oracle(*navigation_case(seed))
 
 
-@settings(max_examples=400, **SETTINGS)
+@settings(max_examples=examples(400), **SETTINGS)
 @given(st.integers(0, 2**63 - 1))
 def test_mixed_specialized_and_general_conditions_match_oracle(seed):
     """Some conditions have parts the specialized form does not inline (SUM): those run with a
@@ -202,7 +203,7 @@ class _Context:
         return self.var if row == self.row else self.labels[row]
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=examples(1500), **SETTINGS)
 @given(st.integers(0, 2**63 - 1), st.integers(0, 3))
 def test_specialized_form_agrees_with_interpreter(seed, lo):
     """Direct check of the navigation formulas (FIRST/LAST, offsets 0-2, the universal set, one

@@ -23,6 +23,7 @@ from sparkcep.engines.contract import Match, UnmatchedRow
 from sparkcep.engines.spec import MatchSpec, PatternWindow, SkipMode
 from sparkcep.errors import MatchRuntimeError
 
+from tests.example_counts import examples
 from .harness import run_matcher
 from .oracle import Oracle, OracleTooBig, resume_at
 from .test_differential import _increasing, _quantifier
@@ -143,7 +144,7 @@ def _cases(draw):
     return spec, conditions, masks, columns, cuts
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=list(HealthCheck))
 @given(_cases())
 def test_window_matcher_against_per_row_oracle(case):
     spec, conditions, masks, columns, cuts = case
@@ -241,7 +242,7 @@ def _value_function_oracle(events, x):
     return out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(_cases())
 def test_value_functions_over_the_match_against_oracle(case):
     import pyarrow as pa
@@ -329,7 +330,7 @@ def _navigation_oracle(events, x, spec):
     return out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(_cases())
 def test_prev_next_in_measures_stay_in_the_frame_against_oracle(case):
     import dataclasses

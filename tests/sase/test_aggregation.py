@@ -29,6 +29,7 @@ from sparkcep.engines.sase.aggregation import (
 from sparkcep.engines.spec import RowsPerMatch, SkipMode
 from sparkcep.errors import MatchRuntimeError
 
+from tests.example_counts import examples
 from .harness import ANY, NEXT, L, N, Q, oracle_run, run_engine, seq, spec_of
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None,
@@ -192,7 +193,7 @@ def _small_enough(spec, masks) -> bool:
     return engine.totals().matches <= ORACLE_WORK_LIMIT
 
 
-@settings(max_examples=4000, **SETTINGS)
+@settings(max_examples=examples(4000), **SETTINGS)
 @given(cases())
 def test_totals_equal_the_oracle_and_the_enumerating_engine(case):
     spec, masks, keys, columns, measures, cuts = case
@@ -221,7 +222,7 @@ def test_totals_equal_the_oracle_and_the_enumerating_engine(case):
         assert_same_totals(totals, reference_totals(so_far, measures, plain_columns), end)
 
 
-@settings(max_examples=1200, **SETTINGS)
+@settings(max_examples=examples(1200), **SETTINGS)
 @given(cases(nan_keys=True))
 def test_a_row_with_a_nan_key_lies_in_no_window(case):
     spec, masks, keys, columns, measures, cuts = case

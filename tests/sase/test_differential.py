@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 from sparkcep.engines.spec import RowsPerMatch
 from sparkcep.engines.sase.pattern import unsupported_reason
 
+from tests.example_counts import examples
 from .harness import ANY, NEXT, oracle_run, random_case, run_engine
 
-EXAMPLES = int(os.environ.get("SASE_EXAMPLES", "5000"))
+# SASE_EXAMPLES sets the count as given; otherwise 5000, scaled down in the quick profile
+EXAMPLES = int(os.environ["SASE_EXAMPLES"]) if "SASE_EXAMPLES" in os.environ else examples(5000)
 SETTINGS = settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from sparkcep.engines.sase.aggregation import AggregateTotals, MeasureRef, MeasureTotals
 from sparkcep.engines.sase.grouped_aggregation import GroupedAggregationEngine
 
+from tests.example_counts import examples
 from .harness import ANY, L, Q, oracle_run, run_engine, seq, spec_of
 from .test_aggregation import (
     SETTINGS,
@@ -163,13 +164,13 @@ def check(case) -> None:
     event("comparisons" if comparisons else "row-local DEFINE")
 
 
-@settings(max_examples=1000, **SETTINGS)
+@settings(max_examples=examples(1000), **SETTINGS)
 @given(grouped_cases(sums=True, groups=False))
 def test_per_match_sums_equal_the_oracle_and_the_enumerating_engine(case):
     check(case)
 
 
-@settings(max_examples=1000, **SETTINGS)
+@settings(max_examples=examples(1000), **SETTINGS)
 @given(grouped_cases(sums=False, groups=True))
 def test_groups_equal_the_oracle_and_the_enumerating_engine(case):
     check(case)
@@ -224,7 +225,7 @@ def test_groups_by_the_start_rows_bucket_and_the_last_rows():
 SPECIAL = [0.0, -0.0, 0.5, -1.5, 1e308, -1e308, math.inf, -math.inf, math.nan]
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=examples(300), **SETTINGS)
 @given(st.lists(st.sampled_from(SPECIAL), min_size=1, max_size=5), st.sampled_from(SPECIAL))
 def test_the_bounds_of_shifted_double_sums_are_exact(sums, x):
     # the engine's summary of a set of DOUBLE sums (bounds over the non-NaN ones, a NaN flag),

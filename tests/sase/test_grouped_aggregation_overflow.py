@@ -16,6 +16,7 @@ from hypothesis import event, given, settings
 
 from sparkcep.engines.sase.aggregation import MeasureRef
 
+from tests.example_counts import examples
 from .harness import ANY, L, Q, oracle_run, spec_of, seq
 from .test_aggregation import SETTINGS, _small_enough, plain
 from .test_grouped_aggregation import grouped_aggregate, grouped_cases
@@ -45,7 +46,7 @@ def prefix_bounds(matches, ref: MeasureRef, columns):
     return min(finals), max(finals), min(prefixes), max(prefixes)
 
 
-@settings(max_examples=600, **SETTINGS)
+@settings(max_examples=examples(600), **SETTINGS)
 @given(grouped_cases(sums=True, groups=False))
 def test_completed_sum_bounds_equal_the_oracle(case):
     spec, masks, keys, columns, _measures, comparisons, group_keys, cuts = case

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from sparkcep.engines.sase.next_aggregation import NextMatchAggregationEngine
 
+from tests.example_counts import examples
 from .harness import ANY, NEXT, oracle_run, run_engine
 from .test_aggregation import (
     SETTINGS,
@@ -60,7 +61,7 @@ def _enumerated(spec, masks, keys, cuts):
     return [(m.rows, m.labels) for m in matches]
 
 
-@settings(max_examples=700, **SETTINGS)
+@settings(max_examples=examples(700), **SETTINGS)
 @given(cases(nan_keys=True), st.sampled_from([1, 2, 3, 4.5]), st.integers(0, 2**16))
 def test_skip_till_next_match(case, within, seed):
     spec, masks, keys, columns, measures, cuts = _windowed(case, NEXT, within)
@@ -78,7 +79,7 @@ def test_skip_till_next_match(case, within, seed):
                        reference_totals(expected, measures, plain_columns))
 
 
-@settings(max_examples=500, **SETTINGS)
+@settings(max_examples=examples(500), **SETTINGS)
 @given(cases(nan_keys=True), st.sampled_from([1, 2, 3, 4.5]), st.integers(0, 2**16))
 def test_skip_till_any_match(case, within, seed):
     spec, masks, keys, columns, measures, cuts = _windowed(case, ANY, within)

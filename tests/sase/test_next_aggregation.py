@@ -13,6 +13,7 @@ from hypothesis import event, given, settings
 
 from sparkcep.engines.sase.next_aggregation import NextMatchAggregationEngine
 
+from tests.example_counts import examples
 from .harness import NEXT, L, Q, oracle_run, run_engine, seq, spec_of
 from .test_aggregation import (
     SETTINGS,
@@ -35,7 +36,7 @@ def next_aggregate(spec, masks, keys, columns=(), measures=(), cuts=()):
     return engine
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=examples(1500), **SETTINGS)
 @given(cases())
 def test_totals_equal_the_oracle_and_the_nfa_engine(case):
     spec, masks, keys, columns, measures, cuts = case

@@ -28,9 +28,10 @@ from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.sase.pattern import unsupported_reason
 from sparkcep.engines.spec import RowsPerMatch
 
+from tests.example_counts import examples
 from .harness import NEXT, L, random_case, run_engine, seq, spec_of
 
-SETTINGS = settings(max_examples=800, deadline=None, suppress_health_check=list(HealthCheck),
+SETTINGS = settings(max_examples=examples(800), deadline=None, suppress_health_check=list(HealthCheck),
                     database=None)
 
 

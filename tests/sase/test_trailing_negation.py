@@ -25,10 +25,11 @@ from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.spec import RowsPerMatch
 from sparkcep.engines.sase.pattern import unsupported_reason
 
+from tests.example_counts import examples
 from . import oracle
 from .harness import ANY, NEXT, L, N, Q, random_case, run_engine, seq, spec_of
 
-SETTINGS = settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck),
+SETTINGS = settings(max_examples=examples(600), deadline=None, suppress_health_check=list(HealthCheck),
                     database=None)
 
 

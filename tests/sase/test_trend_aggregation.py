@@ -23,6 +23,7 @@ from sparkcep.engines.sase.aggregation import MeasureRef, MeasureTotals
 from sparkcep.engines.sase.trend_aggregation import OPERATORS, RowComparison, TrendAggregationEngine
 from sparkcep.errors import MatchRuntimeError
 
+from tests.example_counts import examples
 from .harness import ANY, L, N, Q, oracle_run, run_engine, seq, spec_of
 from .test_aggregation import (
     SETTINGS,
@@ -170,7 +171,7 @@ def conditions_for(spec, comparisons):
             for v in range(len(spec.variable_names))]
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=examples(1500), **SETTINGS)
 @given(trend_cases())
 def test_totals_equal_the_oracle_and_the_enumerating_engine(case):
     spec, masks, keys, columns, measures, comparisons, cuts = case
@@ -319,7 +320,7 @@ def order_cases(draw, operators=("lt", "lte", "gt", "gte", "neq"), derived=False
     return spec, masks, keys, columns, measures, (comparison,), cuts
 
 
-@settings(max_examples=800, **SETTINGS)
+@settings(max_examples=examples(800), **SETTINGS)
 @given(order_cases())
 def test_order_comparisons_from_the_index_equal_the_oracle(case):
     if case is None:
@@ -357,7 +358,7 @@ def test_a_rising_trend_over_many_distinct_values():
     assert totals.matches > 10**9
 
 
-@settings(max_examples=500, **SETTINGS)
+@settings(max_examples=examples(500), **SETTINGS)
 @given(order_cases(operators=OPERATORS, derived=True))
 def test_different_columns_on_both_sides_equal_the_oracle(case):
     # the counters are keyed by the compared row's column and looked up with the tested row's

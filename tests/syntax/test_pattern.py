@@ -9,6 +9,7 @@ from sparkcep import dialect
 from sparkcep.dialect import expressions as cx
 from sparkcep.dialect.generator import pattern_sql
 
+from tests.example_counts import examples
 from .spancheck import strict
 
 NAMES = st.sampled_from(["A", "b", "Up", "x_1", "`odd name`", "`q``t`", "PERMUTEX"])
@@ -89,7 +90,7 @@ def _all_spans_reparse(text, tree):
         assert strict(dialect.parse_pattern(text[s:e])) == strict(node), (text, text[s:e])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(PATTERNS)
 def test_random_pattern_round_trip(tree):
     text = pattern_sql(tree)
@@ -99,7 +100,7 @@ def test_random_pattern_round_trip(tree):
     _all_spans_reparse(text, parsed)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(PATTERNS)
 def test_random_pattern_in_a_query(tree):
     body = pattern_sql(tree)

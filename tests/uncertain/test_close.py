@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sparkcep.engines.uncertain import confidence as dp
+from tests.example_counts import examples
 
 
 @st.composite
@@ -27,7 +28,7 @@ def chains(draw):
     return chain, window, [c[0] for c in cands], [c[0] + c[1] for c in cands]
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
 @given(chains())
 def test_close_equals_extending_each_candidate(case):
     chain, window, los, his = case

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sparkcep.engines.uncertain.intervals import shrink
+from tests.example_counts import examples
 
 
 def test_the_window_raises_lower_bounds():
@@ -20,7 +21,7 @@ def test_the_window_raises_lower_bounds():
     assert shrink([(1, 5), (2, 3), (6, 7)], 4) is None
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(400), deadline=None, derandomize=True, database=None)
 @given(
     st.lists(st.tuples(st.integers(0, 8), st.integers(0, 4)), min_size=1, max_size=4),
     st.one_of(st.none(), st.integers(1, 8)),

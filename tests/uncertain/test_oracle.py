@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sparkcep.engines.uncertain import make_point_engine, make_uncertain_engine
 
+from tests.example_counts import examples
 from .harness import as_dict, run, spec_of
 from .oracle import Comp, Pat, oracle
 
@@ -113,19 +114,19 @@ def _check(case, make):
     return expected
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=examples(1500), **SETTINGS)
 @given(cases())
 def test_event_based_engine_equals_possible_worlds(case):
     _check(case, make_uncertain_engine)
 
 
-@settings(max_examples=500, **SETTINGS)
+@settings(max_examples=examples(500), **SETTINGS)
 @given(cases())
 def test_point_based_engine_equals_possible_worlds(case):
     _check(case, make_point_engine)
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=examples(300), **SETTINGS)
 @given(cases(strategies=("NEXT",), kleene=True))
 def test_next_match_kleene_equals_possible_worlds(case):
     """Skip till next match with Kleene closure: unselected rows of the closure can break several
@@ -133,7 +134,7 @@ def test_next_match_kleene_equals_possible_worlds(case):
     _check(case, make_uncertain_engine)
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=examples(300), **SETTINGS)
 @given(cases(strategies=("ANY",), conditions=False))
 def test_threshold_keeps_exactly_the_confident_matches(case):
     """Threshold pruning drops no match at or above the threshold: the matches with a threshold
@@ -146,7 +147,7 @@ def test_threshold_keeps_exactly_the_confident_matches(case):
         assert got == {k: v for k, v in every.items() if v[0] >= Fraction(threshold)}
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=examples(300), **SETTINGS)
 @given(cases())
 def test_floating_point_mode_equals_possible_worlds(case):
     """With the exact-arithmetic limit lowered to 2, the DP switches to float64 on almost all
@@ -179,7 +180,7 @@ def _selectivity_order(spec, conditions=None, **kw):
     return make_uncertain_engine(spec, conditions, order="selectivity", **kw)
 
 
-@settings(max_examples=600, **SETTINGS)
+@settings(max_examples=examples(600), **SETTINGS)
 @given(cases(strategies=("ANY",)))
 def test_selectivity_order_equals_possible_worlds(case):
     """Selectivity-order evaluation (PVLDB 2010, section 5.3) finds the same matches with the

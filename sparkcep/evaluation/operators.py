@@ -78,6 +78,7 @@ OPERATORS = set(BINARY) | {
     "and", "or", "not", "neg", "abs", "paren", "null_safe_eq", "coalesce", "greatest", "least",
     "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
     "lower", "upper", "length", "substring", "explicit_cast",
+    "round", "bround", "sign", "pmod", "concat_ws", "array_join",  # sparkcep.evaluation.functions
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
@@ -118,6 +119,7 @@ _EXACT = _decimal.Context(prec=160, rounding=_decimal.ROUND_HALF_UP, Emax=_decim
 
 exact_add = _EXACT.add
 exact_divide = _EXACT.divide
+exact_remainder = _EXACT.remainder
 
 
 def _error(code: str, message: str) -> MatchRuntimeError:
@@ -136,6 +138,9 @@ def _integral(t: SqlType, ansi: bool, what: str):
         return (value - low) % span + low  # two's complement wrap-around, as the JVM does
 
     return fit
+
+
+integral_fit = _integral  # (type, ansi, what) -> the function fitting an int into the type
 
 
 def to_decimal(value: _decimal.Decimal, t: SqlType, ansi: bool):
@@ -224,6 +229,9 @@ def comparison(name: str, operand: SqlType):
 def _java_remainder(a, b):
     remainder = abs(a) % abs(b)
     return -remainder if a < 0 else remainder
+
+
+java_remainder = _java_remainder  # Java's % of integers (the sign of the dividend)
 
 
 def _double_remainder(a: float, b: float) -> float:

@@ -83,6 +83,7 @@ GLUE: dict[type, str] = {
     exp.Sign: "sign",  # sign and signum
     exp.ConcatWs: "concat_ws",
     exp.ArrayToString: "array_join",
+    exp.Array: "array",  # of STRINGs, for array_join and concat_ws
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
@@ -630,7 +631,7 @@ class Lowering:
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL/IFNULL, NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], "
-                "RLIKE/REGEXP, concat, ||, concat_ws, array_join, lower, upper, length, substring, "
+                "RLIKE/REGEXP, concat, ||, concat_ws, array_join, array (of STRINGs), lower, upper, length, substring, "
                 "round, bround, sign/signum, pmod, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
@@ -774,6 +775,14 @@ class Lowering:
             argument = argument.expressions[0]
         extra = [a for k, a in inner.args.items() if k not in ("this", "big_int", "nulls_excluded")
                  and a]
+        if extra and function in ("min", "max"):  # Trino's min(x, n) / max(x, n)
+            raise self.scope.error(
+                "UNSUPPORTED_AGGREGATE",
+                f"{function.upper()} takes one argument in Spark (Spark refuses {function}(x, n) with "
+                f"WRONG_NUM_ARGS; the n {'least' if function == 'min' else 'greatest'} values are "
+                f"Trino's {function}(x, n), which Spark does not have)",
+                inner,
+            )
         if extra:
             raise self.scope.error(
                 "UNSUPPORTED_AGGREGATE",
@@ -1328,7 +1337,7 @@ def _operands(node: exp.Expression) -> list:
     """Operands of a glue operator in the order ``sparkcep.evaluation`` expects."""
     if isinstance(node, exp.Anonymous):
         return list(node.expressions)
-    if isinstance(node, exp.ConcatWs):
+    if isinstance(node, (exp.ConcatWs, exp.Array)):
         return list(node.expressions)
     if isinstance(node, exp.ArrayToString):
         return [node.this, node.expression] + ([node.args["null"]] if node.args.get("null") else [])

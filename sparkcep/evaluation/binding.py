@@ -33,7 +33,7 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "case": "CASE", "lower": "lower", "upper": "upper", "length": "length", "substring": "substring",
             "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS",
             "round": "round", "bround": "bround", "sign": "sign", "pmod": "pmod", "concat_ws": "concat_ws",
-            "array_join": "array_join"}
+            "array_join": "array_join", "array": "array"}
 
 
 # the non-numeric types whose Spark order Python's comparison of their values is: STRING
@@ -293,7 +293,7 @@ class _Binder:
                 raise self.refuse(e, [t for _, t in bound], "a STRING (and INT positions) is required")
             result = SqlType("int") if name == "length" else STRING
             return self.typed(e, name, [x for x, _ in bound], result), result
-        if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join"):
+        if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array"):
             return self.function(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
@@ -371,6 +371,11 @@ class _Binder:
             ca = self.cast(a, ta, operand)
             cb = self.cast(b, tb, st.operand_type("mod", tb, result))
             return self.typed(e, name, (ca, cb), result, operand), result
+        if name == "array":  # of STRINGs only (what array_join and concat_ws take)
+            if any(t.name not in ("string", "void") for t in types):
+                raise self.refuse(e, types, "STRINGs are required (CAST(x AS STRING))")
+            result = SqlType("array<string>")
+            return self.typed(e, name, [x for x, _ in bound], result), result
         # concat_ws(sep, STRING or ARRAY<STRING>, ...) / array_join(ARRAY<STRING>, STRING[, STRING])
         arrays = types[:1] if name == "array_join" else types[1:] if name == "concat_ws" else []
         strings = types[1:] if name == "array_join" else types[:1]

@@ -17,8 +17,8 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation import functions
+from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
 from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
@@ -620,6 +620,8 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return _coalesce(args)
     if name == "concat":
         return _concat(args)
+    if name == "array":  # not strict: NULL elements are kept
+        return lambda ctx: [arg(ctx) for arg in args]
     if name == "concat_ws":  # not strict: NULL parts are skipped
         return lambda ctx: functions.concat_ws(*(arg(ctx) for arg in args))
     if name in ("greatest", "least"):

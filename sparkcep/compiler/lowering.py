@@ -775,12 +775,12 @@ class Lowering:
             argument = argument.expressions[0]
         extra = [a for k, a in inner.args.items() if k not in ("this", "big_int", "nulls_excluded")
                  and a]
-        if extra and function in ("min", "max"):  # Trino's min(x, n) / max(x, n)
+        if extra and function in ("min", "max"):  # Trino's min(x, n) / max(x, n): Spark's error
             raise self.scope.error(
-                "UNSUPPORTED_AGGREGATE",
-                f"{function.upper()} takes one argument in Spark (Spark refuses {function}(x, n) with "
-                f"WRONG_NUM_ARGS; the n {'least' if function == 'min' else 'greatest'} values are "
-                f"Trino's {function}(x, n), which Spark does not have)",
+                "WRONG_NUM_ARGS",
+                f"The `{function}` requires 1 parameters but the actual number is "
+                f"{1 + len(inner.expressions)} (the n {'least' if function == 'min' else 'greatest'} "
+                f"values, Trino's {function}(x, n), are not a Spark function)",
                 inner,
             )
         if extra:

@@ -156,3 +156,24 @@ def test_casts_between_rows_agree_with_spark(spark, ansi):
     # every condition is TRUE for some pair and not for others
     assert {k for k, _ in expected} == set(range(len(CAST_CONDITIONS)))
     assert all(sum(1 for k2, _ in expected if k2 == k) < 40 for k in range(len(CAST_CONDITIONS)))
+
+
+@pytest.mark.parametrize(("measure", "condition"), [
+    ("min(A.x, 2) AS m", "true"),  # MEASURES: Spark's own analysis refuses it
+    ("LAST(A.x) AS m", "A.x > max(A.x, 3)"),  # DEFINE, the current row's variable (row-local)
+    ("LAST(A.x) AS m", "A.x > max(PREV(A.x), 3)"),
+])
+def test_trino_min_max_with_a_count_is_spark_wrong_num_args_at_the_call(spark, measure, condition):
+    """Spark 4.3 has no min(x, n) / max(x, n): one typed error, Spark's code, at the call,
+    wherever it is written (issue 23; the match-dependent form: tests/evaluation/
+    test_scalar_functions.py)."""
+    from sparkcep.errors import SparkCepError
+
+    _view(spark)
+    sql = (f"SELECT * FROM define_functions MATCH_RECOGNIZE (ORDER BY id MEASURES {measure} "
+           f"PATTERN (A+) DEFINE A AS {condition})").replace("A.x", "A.price")
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, sql).collect()
+    call = sql.index("min(" if "min(" in sql else "max(")
+    assert caught.value.code == "WRONG_NUM_ARGS"
+    assert (caught.value.line, caught.value.column) == (1, call + 1), str(caught.value)

@@ -84,6 +84,8 @@ GLUE: dict[type, str] = {
     exp.ConcatWs: "concat_ws",
     exp.ArrayToString: "array_join",
     exp.Array: "array",  # of STRINGs, for array_join and concat_ws
+    exp.Floor: "floor",  # without a scale
+    exp.Ceil: "ceil",
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
@@ -622,6 +624,13 @@ class Lowering:
             )
         if isinstance(node, exp.Round) or _anonymous_name(node) == "bround":
             return self.lower_rounding(node)
+        if isinstance(node, (exp.Floor, exp.Ceil)) and any(
+                node.args.get(k) is not None for k in node.args if k != "this"):
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"'{_written_name(node, self.scope.sql)}' with a scale cannot combine values from "
+                "different rows of a match in DEFINE (without one it can); apply it inside the "
+                "navigation", node)
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         if operator is None:
             self.refuse_lambda_between_rows(node)
@@ -632,7 +641,7 @@ class Lowering:
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL/IFNULL, NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], "
                 "RLIKE/REGEXP, concat, ||, concat_ws, array_join, array (of STRINGs), lower, upper, length, substring, "
-                "round, bround, sign/signum, pmod, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "round, bround, floor, ceil, sign/signum, pmod, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
@@ -1341,7 +1350,7 @@ def _operands(node: exp.Expression) -> list:
         return list(node.expressions)
     if isinstance(node, exp.ArrayToString):
         return [node.this, node.expression] + ([node.args["null"]] if node.args.get("null") else [])
-    if isinstance(node, exp.Sign):
+    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil)):
         return [node.this]
     if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
         return [node.this, *node.expressions]

@@ -33,7 +33,7 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "case": "CASE", "lower": "lower", "upper": "upper", "length": "length", "substring": "substring",
             "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS",
             "round": "round", "bround": "bround", "sign": "sign", "pmod": "pmod", "concat_ws": "concat_ws",
-            "array_join": "array_join", "array": "array"}
+            "array_join": "array_join", "array": "array", "floor": "floor", "ceil": "ceil"}
 
 
 # the non-numeric types whose Spark order Python's comparison of their values is: STRING
@@ -293,7 +293,7 @@ class _Binder:
                 raise self.refuse(e, [t for _, t in bound], "a STRING (and INT positions) is required")
             result = SqlType("int") if name == "length" else STRING
             return self.typed(e, name, [x for x, _ in bound], result), result
-        if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array"):
+        if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil"):
             return self.function(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
@@ -355,6 +355,13 @@ class _Binder:
             result = st.rounded_type(argument, dict(e.options)["scale"])
             typed = self.typed(e, name, (self.cast(a, t, argument),), result, argument)
             return dataclasses.replace(typed, options=typed.options + e.options), result
+        if name in ("floor", "ceil"):  # a DECIMAL(p - s + 1, 0) of a DECIMAL, else a BIGINT
+            (a, t), = bound
+            if not (t.numeric or t.null):
+                raise self.refuse(e, types, "a number is required")
+            argument = DOUBLE if t.null else BIGINT if t.integral else t
+            result = st.decimal_type(min(t.precision - t.scale + 1, st.MAX_PRECISION), 0) if t.decimal else BIGINT
+            return self.typed(e, name, (self.cast(a, t, argument),), result, argument), result
         if name == "sign":  # Math.signum of the value cast to DOUBLE
             (a, t), = bound
             if not (t.numeric or t.null):

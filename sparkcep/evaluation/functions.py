@@ -1,5 +1,6 @@
 """Spark's scalar functions over values that combine rows of a match, as Python evaluates them:
-``round`` / ``bround``, ``sign`` / ``signum``, ``pmod``, ``concat_ws`` and ``array_join``.
+``round`` / ``bround``, ``floor`` / ``ceil``, ``sign`` / ``signum``, ``pmod``, ``concat_ws`` and
+``array_join``.
 
 Each is defined from the Spark types of its operands (bound by ``sparkcep.evaluation.binding``,
 which also gives the result type) and the session's ANSI setting, with Spark's own rules:
@@ -12,6 +13,8 @@ which also gives the result type) and the session's ANSI setting, with Spark's o
   rounded decimal is converted to the nearest FLOAT. An integral x is rounded as a decimal and
   converted back to its type: overflow raises under ANSI and keeps the low bits otherwise (as
   the JVM's ``intValue``). A DECIMAL is rounded to its result type's scale.
+* ``floor`` / ``ceil`` (without a scale): a BIGINT (a DOUBLE beyond its range raises under
+  ANSI, else saturates as Java's (long) cast; NaN is 0), or DECIMAL(p - s + 1, 0).
 * ``sign`` / ``signum``: ``Math.signum`` of the DOUBLE value (-0.0 and NaN stay).
 * ``pmod(a, n)``: ``r = a % n``, and ``(r + n) % n`` when r < 0, in the operands' type (for INT
   and BIGINT ``r + n`` wraps around as Java's int and long do, whatever the ANSI setting).
@@ -28,6 +31,7 @@ import struct
 from decimal import Decimal
 from functools import lru_cache
 
+from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
 
@@ -119,6 +123,37 @@ def rounding(argument: SqlType, result: SqlType, scale: int, mode: str, ansi: bo
 
 def mode_name(mode: str) -> str:
     return "round" if mode == "half_up" else "bround"
+
+
+@lru_cache(maxsize=None)
+def floor_or_ceiling(name: str, argument: SqlType, result: SqlType, ansi: bool):
+    """``floor`` / ``ceil`` (one argument) of a non-NULL value of ``argument`` (BIGINT, DOUBLE,
+    FLOAT or DECIMAL): a BIGINT, or a DECIMAL(p - s + 1, 0) of a DECIMAL. A DOUBLE outside
+    BIGINT's range raises under ANSI (``ARITHMETIC_OVERFLOW``) and is the nearest BIGINT
+    without, as Java's (long) cast; NaN is 0."""
+    if argument.integral:
+        return lambda v: v
+    if argument.decimal:
+        how = decimal.ROUND_FLOOR if name == "floor" else decimal.ROUND_CEILING
+        return lambda v: ops.to_decimal(v.to_integral_value(rounding=how, context=_ROUNDING), result, ansi)
+    low, high = -(1 << 63), (1 << 63) - 1
+    apply = math.floor if name == "floor" else math.ceil
+
+    def to_bigint(v: float) -> int:
+        if v != v:
+            return 0
+        if math.isinf(v):
+            whole = high + 1 if v > 0 else low - 1
+        else:
+            whole = apply(v)
+        if low <= whole <= high:
+            return whole
+        if ansi:
+            raise MatchRuntimeError(
+                "ARITHMETIC_OVERFLOW", f"{name} overflowed BIGINT in a DEFINE or MEASURES expression")
+        return high if whole > high else low
+
+    return to_bigint
 
 
 def signum(value: float) -> float:

@@ -561,6 +561,8 @@ def typed_function(operator: p.Operator):
         function = functions.rounding(operand, result, options["scale"], options["mode"], ansi)
     elif name == "sign":
         function = functions.signum
+    elif name in ("floor", "ceil"):
+        function = functions.floor_or_ceiling(name, operand, result, ansi)
     elif name == "pmod":
         function = functions.positive_modulo(operand, result, ansi)
     elif name == "array_join":

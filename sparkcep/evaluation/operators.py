@@ -78,7 +78,7 @@ OPERATORS = set(BINARY) | {
     "and", "or", "not", "neg", "abs", "paren", "null_safe_eq", "coalesce", "greatest", "least",
     "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
     "lower", "upper", "length", "substring", "explicit_cast",
-    "round", "bround", "sign", "pmod", "concat_ws", "array_join", "array",  # sparkcep.evaluation.functions
+    "round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",  # sparkcep.evaluation.functions
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

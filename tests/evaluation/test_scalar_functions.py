@@ -104,8 +104,9 @@ def _define(condition: str) -> str:
     ("round(A.x + B.x, B.d) > 0", "B.d"),  # Spark requires a constant scale
     ("round(A.x + B.x, 1.5) > 0", "1.5"),
     ("bround(A.x + B.x, 1001) > 0", "1001"),
+    ("floor(A.x + B.x, 1) > 0", "floor"),  # floor / ceil with a scale: not between rows
 ])
-def test_a_scale_that_is_not_an_integer_literal_is_refused_at_the_scale(condition, argument):
+def test_a_scale_sparkcep_does_not_evaluate_is_refused_where_written(condition, argument):
     sql = _define(condition)
     with pytest.raises(AnalysisError) as caught:
         sparkcep.transpile(sql)

@@ -1,4 +1,4 @@
-"""Differential test: round/bround, sign/signum, pmod, concat_ws and array_join over values
+"""Differential test: round/bround, floor/ceil, sign/signum, pmod, concat_ws and array_join over values
 that combine rows of a match (issue 23) agree with Spark's own evaluation: values, NULLs,
 errors (ANSI on and off) and result types. Spark is the oracle (``spark_oracle.answer``: every
 expression over every row in one query), sparkcep's interpreter, generated code and the
@@ -32,6 +32,7 @@ ROWS = 160
 NINES = Decimal("9" * 38)
 POOLS = {
     "d": ("DOUBLE", [1.005, 2.675, 0.125, 2.5, -2.5, 0.5, -0.5, 1.5, -0.4, 0.0, -0.0, 123.456, -987.65,
+                     -9.223372036854775808e18, 9.223372036854775807e18, 9.2233720368547748e18,
                      1e300, -1.7976931348623157e308, 5e-324, 1.23456789e-7, 99.995, 1234567.891,
                      float("nan"), float("inf"), float("-inf"), 0.1 + 0.2, 4.35, None]),
     "f": ("FLOAT", [1.25, 2.5, -0.5, 0.1, 3.4028234663852886e38, -1.5, 1e-45, 123.45, float("nan"),
@@ -80,6 +81,10 @@ def cases() -> list[tuple[str, str]]:
     add("round({0} * {1}, 2)", "d", "d")
     add("bround({0} / 3, 3)", "n")
     add("round(({0}), -(1))", "i")
+    for column in ("d", "f", "i", "l", "sm", "n", "w", "v"):
+        add("floor({0})", column)
+        add("ceil({0})", column)
+    add("ceiling({0} * {1})", "d", "d")
     for column in ("d", "f", "i", "t", "n", "v"):
         add("sign({0})", column)
         add("signum({0})", column)
@@ -128,7 +133,7 @@ def test_scalar_functions_between_rows_agree_with_spark(session):  # noqa: F811 
     tally = Tally()
     batch = answer(spark, "sparkcep_scalar", ROWS, expressions, semantics, error_cells=6, rng=rng)
     tally.add(batch, semantics, ROWS)
-    tally.report(f"round/bround/sign/pmod/concat_ws/array_join, ANSI={semantics.ansi}, seed {SEED}")
+    tally.report(f"round/bround/floor/ceil/sign/pmod/concat_ws/array_join, ANSI={semantics.ansi}, seed {SEED}")
     assert not tally.disagreements
     assert batch.refused == [] and batch.value_failed == []
     assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases

@@ -95,7 +95,7 @@ def rounding(argument: SqlType, result: SqlType, scale: int, mode: str, ansi: bo
     if argument.integral:
         if scale >= 0:
             return lambda v: v
-        fit = ops.integral_fit(argument, ansi, mode_name(mode))
+        fit = ops.integral_fit(argument, ansi, _function_of(mode))
         return lambda v: fit(int(to_scale(Decimal(v))))
     if argument.fractional:
         single = argument.name == "float"
@@ -121,7 +121,8 @@ def rounding(argument: SqlType, result: SqlType, scale: int, mode: str, ansi: bo
     raise ValueError(f"no rounding of {argument}")
 
 
-def mode_name(mode: str) -> str:
+def _function_of(mode: str) -> str:
+    """The function a rounding mode belongs to (for messages)."""
     return "round" if mode == "half_up" else "bround"
 
 

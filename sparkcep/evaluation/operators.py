@@ -167,6 +167,12 @@ def decimal_to_double(value: _decimal.Decimal, t: SqlType) -> float:
     return float(value)
 
 
+def string_array_key(value: list):
+    """Spark's order of ARRAY<STRING> values: element by element, a NULL element below every
+    string, then the shorter array first (Python's list order, NULLs made comparable)."""
+    return [(0, "") if element is None else (1, element) for element in value]
+
+
 def nan_aware_key(value):
     """Spark's order of DOUBLE values: NaN above every number (and equal to itself)."""
     return (1, 0.0) if value != value else (0, value)
@@ -213,8 +219,8 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
 @_lru_cache(maxsize=None)
 def comparison(name: str, operand: SqlType):
     """A comparison of two non-NULL values of type ``operand``."""
-    if operand.fractional:
-        key = nan_aware_key
+    if operand.fractional or operand.name == "array<string>":
+        key = nan_aware_key if operand.fractional else string_array_key
         return {
             "eq": lambda a, b: key(a) == key(b), "neq": lambda a, b: key(a) != key(b),
             "gt": lambda a, b: key(a) > key(b), "gte": lambda a, b: key(a) >= key(b),

@@ -101,6 +101,10 @@ def cases() -> list[tuple[str, str]]:
     add("concat_ws({1}, array({0}, {1}, NULL), {0})", "s1", "s2")
     add("array_join(array({0}, NULL, {1}), {1})", "s1", "s2")
     add("array_join(array({0}, NULL, {1}), '/', {0})", "s1", "s2")
+    add("(array({0}, {1}) < array({1}, {0}))", "s1", "s2")  # NULL elements first
+    add("(array({0}, NULL) >= array({1}))", "s1", "s2")
+    add("(array({0}, {1}) = array({1}, {0}))", "s1", "s2")
+    add("(array({0}, NULL) <=> array({0}, {1}))", "s1", "s2")
     forms.append(("concat_ws(coalesce(A.s2, B.s2), collect_list(A.s1), 'z')",
                   "concat_ws(coalesce(s2, s2), filter(array(s1), x -> x IS NOT NULL), 'z')"))
     forms.append(("array_join(collect_list(A.s1), coalesce(A.s2, B.s2))",

@@ -80,7 +80,20 @@ GLUE: dict[type, str] = {
     exp.Length: "length",
     exp.Substring: "substring",
     exp.DPipe: "concat",  # a || b is concat(a, b) in Spark
+    exp.Sign: "sign",  # sign and signum
+    exp.ConcatWs: "concat_ws",
+    exp.ArrayToString: "array_join",
+    exp.Array: "array",  # of STRINGs, for array_join and concat_ws
+    exp.Floor: "floor",  # without a scale
+    exp.Ceil: "ceil",
 }
+
+# Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
+ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod"}
+
+# round(x, d) (HALF_UP) and bround(x, d) (HALF_EVEN): d must be an integer literal (Spark
+# requires a constant scale); it is an option of the plan operator, not an operand.
+ROUNDING = {"round": "half_up", "bround": "half_even"}
 
 
 @dataclass(frozen=True)
@@ -609,7 +622,16 @@ class Lowering:
                          ("try", written.startswith("TRY_CAST"))),
                 span=(start, end),
             )
-        operator = GLUE.get(type(node))
+        if isinstance(node, exp.Round) or _anonymous_name(node) == "bround":
+            return self.lower_rounding(node)
+        if isinstance(node, (exp.Floor, exp.Ceil)) and any(
+                node.args.get(k) is not None for k in node.args if k != "this"):
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"'{_written_name(node, self.scope.sql)}' with a scale cannot combine values from "
+                "different rows of a match in DEFINE (without one it can); apply it inside the "
+                "navigation", node)
+        operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         if operator is None:
             self.refuse_lambda_between_rows(node)
             raise self.scope.error(
@@ -617,13 +639,39 @@ class Lowering:
                 f"'{_written_name(node, self.scope.sql)}' cannot combine values from different rows of "
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
-                "NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], RLIKE/REGEXP, "
-                "concat, ||, lower, upper, length, substring, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "NVL/IFNULL, NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], "
+                "RLIKE/REGEXP, concat, ||, concat_ws, array_join, array (of STRINGs), lower, upper, length, substring, "
+                "round, bround, floor, ceil, sign/signum, pmod, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
         return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
                           span=dialect.span(node))
+
+    def lower_rounding(self, node: exp.Expression) -> p.Expression:
+        """``round(x[, d])`` / ``bround(x[, d])``: ``x`` lowered, ``d`` (default 0) an integer
+        literal, as Spark requires a constant scale (``DATATYPE_MISMATCH.NON_FOLDABLE_INPUT``
+        otherwise), within the range sparkcep evaluates exactly (``ROUNDING_SCALE``)."""
+        name = "round" if isinstance(node, exp.Round) else "bround"
+        if isinstance(node, exp.Round):
+            value, scale = node.this, node.args.get("decimals")
+            extra = [k for k, v in node.args.items() if v and k not in ("this", "decimals")]
+        else:
+            arguments = list(node.expressions)
+            value = arguments[0] if arguments else None
+            scale = arguments[1] if len(arguments) > 1 else None
+            extra = arguments[2:]
+        if value is None or extra:
+            raise self.scope.error("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                                   f"'{name}' takes a number and an optional scale", node)
+        digits = 0 if scale is None else _integer_literal(scale)
+        if digits is None or not -ROUNDING_SCALE <= digits <= ROUNDING_SCALE:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"the scale of '{name}' between rows of a match must be an integer literal from "
+                f"{-ROUNDING_SCALE} to {ROUNDING_SCALE} (Spark requires a constant scale)", scale)
+        return p.Operator(name, (self.lower_operand(value),),
+                          options=(("scale", digits), ("mode", ROUNDING[name])), span=dialect.span(node))
 
     def lower_string_match(self, node: exp.Expression) -> p.Expression:
         """``[NOT] LIKE | ILIKE [ANY | SOME | ALL] [ESCAPE 'c']`` and ``RLIKE`` / ``REGEXP`` /
@@ -736,6 +784,14 @@ class Lowering:
             argument = argument.expressions[0]
         extra = [a for k, a in inner.args.items() if k not in ("this", "big_int", "nulls_excluded")
                  and a]
+        if extra and function in ("min", "max"):  # Trino's min(x, n) / max(x, n): Spark's error
+            raise self.scope.error(
+                "WRONG_NUM_ARGS",
+                f"The `{function}` requires 1 parameters but the actual number is "
+                f"{1 + len(inner.expressions)} (the n {'least' if function == 'min' else 'greatest'} "
+                f"values, Trino's {function}(x, n), are not a Spark function)",
+                inner,
+            )
         if extra:
             raise self.scope.error(
                 "UNSUPPORTED_AGGREGATE",
@@ -1263,8 +1319,39 @@ def _quantified_patterns(node: exp.Any | exp.All) -> list[exp.Expression]:
     return list(inner.expressions) if isinstance(inner, exp.Tuple) else [inner]
 
 
+# the scales of round/bround sparkcep evaluates (exactly, in Python's decimal arithmetic)
+ROUNDING_SCALE = 1000
+
+
+def _anonymous_name(node: exp.Expression) -> str | None:
+    """The lower-case name of a function sqlglot does not model (``pmod``, ``bround``)."""
+    if isinstance(node, exp.Anonymous) and isinstance(node.this, str | exp.Identifier):
+        return node.name.lower()
+    return None
+
+
+def _integer_literal(node: exp.Expression) -> int | None:
+    """The value of an integer literal, possibly negated and parenthesised (``-2``), else None."""
+    if isinstance(node, exp.Paren):
+        return _integer_literal(node.this)
+    if isinstance(node, exp.Neg):
+        inner = _integer_literal(node.this)
+        return None if inner is None else -inner
+    if isinstance(node, exp.Literal) and not node.is_string and re.fullmatch(r"\d+", node.this):
+        return int(node.this)
+    return None
+
+
 def _operands(node: exp.Expression) -> list:
     """Operands of a glue operator in the order ``sparkcep.evaluation`` expects."""
+    if isinstance(node, exp.Anonymous):
+        return list(node.expressions)
+    if isinstance(node, (exp.ConcatWs, exp.Array)):
+        return list(node.expressions)
+    if isinstance(node, exp.ArrayToString):
+        return [node.this, node.expression] + ([node.args["null"]] if node.args.get("null") else [])
+    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil)):
+        return [node.this]
     if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
         return [node.this, *node.expressions]
     if isinstance(node, exp.Concat):

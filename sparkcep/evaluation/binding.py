@@ -31,7 +31,9 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "neg": "unary -", "abs": "ABS", "and": "AND", "or": "OR", "not": "NOT", "coalesce": "COALESCE",
             "greatest": "GREATEST", "least": "LEAST", "between": "BETWEEN", "in": "IN", "if": "IF",
             "case": "CASE", "lower": "lower", "upper": "upper", "length": "length", "substring": "substring",
-            "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS"}
+            "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS",
+            "round": "round", "bround": "bround", "sign": "sign", "pmod": "pmod", "concat_ws": "concat_ws",
+            "array_join": "array_join", "array": "array", "floor": "floor", "ceil": "ceil"}
 
 
 # the non-numeric types whose Spark order Python's comparison of their values is: STRING
@@ -291,6 +293,8 @@ class _Binder:
                 raise self.refuse(e, [t for _, t in bound], "a STRING (and INT positions) is required")
             result = SqlType("int") if name == "length" else STRING
             return self.typed(e, name, [x for x, _ in bound], result), result
+        if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil"):
+            return self.function(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":
@@ -337,6 +341,56 @@ class _Binder:
         if name == "case":
             return self.case(e)
         raise self.refuse(e, [])
+
+    def function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """The scalar functions of ``sparkcep.evaluation.functions``, typed as Spark types them."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if name in ("round", "bround"):  # Spark's RoundBase: the scale is an option (a literal)
+            (a, t), = bound
+            if not (t.numeric or t.null):
+                raise self.refuse(e, types, "a number is required")
+            argument = DOUBLE if t.null else t  # NULL is cast to DOUBLE
+            result = st.rounded_type(argument, dict(e.options)["scale"])
+            typed = self.typed(e, name, (self.cast(a, t, argument),), result, argument)
+            return dataclasses.replace(typed, options=typed.options + e.options), result
+        if name in ("floor", "ceil"):  # a DECIMAL(p - s + 1, 0) of a DECIMAL, else a BIGINT
+            (a, t), = bound
+            if not (t.numeric or t.null):
+                raise self.refuse(e, types, "a number is required")
+            argument = DOUBLE if t.null else BIGINT if t.integral else t
+            result = st.decimal_type(min(t.precision - t.scale + 1, st.MAX_PRECISION), 0) if t.decimal else BIGINT
+            return self.typed(e, name, (self.cast(a, t, argument),), result, argument), result
+        if name == "sign":  # Math.signum of the value cast to DOUBLE
+            (a, t), = bound
+            if not (t.numeric or t.null):
+                raise self.refuse(e, types, "a number is required")
+            return self.typed(e, name, (self.cast(a, t, DOUBLE),), DOUBLE, DOUBLE), DOUBLE
+        if name == "pmod":  # typed as % is
+            (a, ta), (b, tb) = bound
+            result = st.arithmetic_type("mod", ta, tb, self.semantics.ansi)
+            if result is None:
+                raise self.refuse(e, types, "a number is required")
+            operand = st.operand_type("mod", ta, result)
+            if result.null:  # pmod(NULL, NULL)
+                return p.Constant(None, "void"), result
+            ca = self.cast(a, ta, operand)
+            cb = self.cast(b, tb, st.operand_type("mod", tb, result))
+            return self.typed(e, name, (ca, cb), result, operand), result
+        if name == "array":  # of STRINGs only (what array_join and concat_ws take)
+            if any(t.name not in ("string", "void") for t in types):
+                raise self.refuse(e, types, "STRINGs are required (CAST(x AS STRING))")
+            result = SqlType("array<string>")
+            return self.typed(e, name, [x for x, _ in bound], result), result
+        # concat_ws(sep, STRING or ARRAY<STRING>, ...) / array_join(ARRAY<STRING>, STRING[, STRING])
+        arrays = types[:1] if name == "array_join" else types[1:] if name == "concat_ws" else []
+        strings = types[1:] if name == "array_join" else types[:1]
+        if any(t.name not in ("string", "void") for t in strings) or \
+                any(t.name not in ("array<string>", "void") and (name == "array_join" or t.name != "string")
+                    for t in arrays):
+            raise self.refuse(e, types, "STRINGs (and ARRAY<STRING>) are required (CAST(x AS STRING))")
+        return self.typed(e, name, [x for x, _ in bound], STRING), STRING
 
     def case(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         subject, default, *branches = e.operands

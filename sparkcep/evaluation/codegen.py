@@ -235,7 +235,8 @@ class _Generator:
             return self.delegate(e)
         operand = parse_type(dict(e.options).get("operand"))
         result = parse_type(e.type)
-        if name in _COMPARE and operand is not None and not operand.fractional:
+        if name in _COMPARE and operand is not None and not operand.fractional \
+                and operand.name != "array<string>":  # NULL elements: operators.string_array_key
             return self.strict(ops[:2], lambda a, b: f"{a} {_COMPARE[name]} {b}")
         if name in _ARITHMETIC and result.name == "double":
             return self.strict(ops[:2], lambda a, b: f"{a} {_ARITHMETIC[name]} {b}")

@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
+from sparkcep.evaluation import functions
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
 from sparkcep.evaluation.sql_types import parse as parse_type
@@ -556,6 +557,16 @@ def typed_function(operator: p.Operator):
         function = ops.like_function(name, options.get("escape"))
     elif name in ops.STRING_FUNCTIONS:
         function = ops.STRING_FUNCTIONS[name]
+    elif name in ("round", "bround"):
+        function = functions.rounding(operand, result, options["scale"], options["mode"], ansi)
+    elif name == "sign":
+        function = functions.signum
+    elif name in ("floor", "ceil"):
+        function = functions.floor_or_ceiling(name, operand, result, ansi)
+    elif name == "pmod":
+        function = functions.positive_modulo(operand, result, ansi)
+    elif name == "array_join":
+        function = functions.array_join
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
@@ -611,6 +622,10 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return _coalesce(args)
     if name == "concat":
         return _concat(args)
+    if name == "array":  # not strict: NULL elements are kept
+        return lambda ctx: [arg(ctx) for arg in args]
+    if name == "concat_ws":  # not strict: NULL parts are skipped
+        return lambda ctx: functions.concat_ws(*(arg(ctx) for arg in args))
     if name in ("greatest", "least"):
         pick = max if name == "greatest" else min
         key = ops.nan_aware_key if operand is not None and operand.fractional else None

@@ -78,6 +78,7 @@ OPERATORS = set(BINARY) | {
     "and", "or", "not", "neg", "abs", "paren", "null_safe_eq", "coalesce", "greatest", "least",
     "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
     "lower", "upper", "length", "substring", "explicit_cast",
+    "round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",  # sparkcep.evaluation.functions
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
@@ -118,6 +119,7 @@ _EXACT = _decimal.Context(prec=160, rounding=_decimal.ROUND_HALF_UP, Emax=_decim
 
 exact_add = _EXACT.add
 exact_divide = _EXACT.divide
+exact_remainder = _EXACT.remainder
 
 
 def _error(code: str, message: str) -> MatchRuntimeError:
@@ -136,6 +138,9 @@ def _integral(t: SqlType, ansi: bool, what: str):
         return (value - low) % span + low  # two's complement wrap-around, as the JVM does
 
     return fit
+
+
+integral_fit = _integral  # (type, ansi, what) -> the function fitting an int into the type
 
 
 def to_decimal(value: _decimal.Decimal, t: SqlType, ansi: bool):
@@ -160,6 +165,12 @@ def decimal_to_double(value: _decimal.Decimal, t: SqlType) -> float:
         unscaled = int(value.scaleb(t.scale, context=_EXACT))
         return float(unscaled) / float(10 ** t.scale) if t.scale else float(unscaled)
     return float(value)
+
+
+def string_array_key(value: list):
+    """Spark's order of ARRAY<STRING> values: element by element, a NULL element below every
+    string, then the shorter array first (Python's list order, NULLs made comparable)."""
+    return [(0, "") if element is None else (1, element) for element in value]
 
 
 def nan_aware_key(value):
@@ -208,8 +219,8 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
 @_lru_cache(maxsize=None)
 def comparison(name: str, operand: SqlType):
     """A comparison of two non-NULL values of type ``operand``."""
-    if operand.fractional:
-        key = nan_aware_key
+    if operand.fractional or operand.name == "array<string>":
+        key = nan_aware_key if operand.fractional else string_array_key
         return {
             "eq": lambda a, b: key(a) == key(b), "neq": lambda a, b: key(a) != key(b),
             "gt": lambda a, b: key(a) > key(b), "gte": lambda a, b: key(a) >= key(b),
@@ -224,6 +235,9 @@ def comparison(name: str, operand: SqlType):
 def _java_remainder(a, b):
     remainder = abs(a) % abs(b)
     return -remainder if a < 0 else remainder
+
+
+java_remainder = _java_remainder  # Java's % of integers (the sign of the dividend)
 
 
 def _double_remainder(a: float, b: float) -> float:

@@ -191,3 +191,17 @@ def operand_type(name: str, a: SqlType, result: SqlType) -> SqlType:
     if name == "div":
         return SqlType("double")
     return result
+
+
+def rounded_type(argument: SqlType, scale: int) -> SqlType:
+    """The result type of ``round`` / ``bround`` (and Spark's ``RoundBase``) of ``argument`` to
+    ``scale`` places: the argument's own type, but for a DECIMAL(p, s) one more integral digit
+    (for the carry) and scale min(s, scale), or for a negative scale DECIMAL(max(p - s + 1,
+    1 - scale), 0); at most 38 digits."""
+    if not argument.decimal:
+        return argument
+    integral = argument.precision - argument.scale + 1
+    if scale < 0:
+        return decimal_type(min(max(integral, 1 - scale), MAX_PRECISION), 0)
+    new_scale = min(argument.scale, scale)
+    return decimal_type(min(integral + new_scale, MAX_PRECISION), new_scale)

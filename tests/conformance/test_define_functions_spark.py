@@ -156,3 +156,41 @@ def test_casts_between_rows_agree_with_spark(spark, ansi):
     # every condition is TRUE for some pair and not for others
     assert {k for k, _ in expected} == set(range(len(CAST_CONDITIONS)))
     assert all(sum(1 for k2, _ in expected if k2 == k) < 40 for k in range(len(CAST_CONDITIONS)))
+
+
+@pytest.mark.parametrize(("measure", "condition"), [
+    ("min(A.x, 2) AS m", "true"),  # MEASURES: Spark's own analysis refuses it
+    ("LAST(A.x) AS m", "A.x > max(A.x, 3)"),  # DEFINE, the current row's variable (row-local)
+    ("LAST(A.x) AS m", "A.x > max(PREV(A.x), 3)"),
+])
+def test_trino_min_max_with_a_count_is_spark_wrong_num_args_at_the_call(spark, measure, condition):
+    """Spark 4.3 has no min(x, n) / max(x, n): one typed error, Spark's code, at the call,
+    wherever it is written (issue 23; the match-dependent form: tests/evaluation/
+    test_scalar_functions.py)."""
+    from sparkcep.errors import SparkCepError
+
+    _view(spark)
+    sql = (f"SELECT * FROM define_functions MATCH_RECOGNIZE (ORDER BY id MEASURES {measure} "
+           f"PATTERN (A+) DEFINE A AS {condition})").replace("A.x", "A.price")
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.sql(spark, sql).collect()
+    call = sql.index("min(" if "min(" in sql else "max(")
+    assert caught.value.code == "WRONG_NUM_ARGS"
+    assert (caught.value.line, caught.value.column) == (1, call + 1), str(caught.value)
+
+
+def test_numeric_and_string_functions_between_rows_end_to_end(spark):
+    """round/bround, floor, pmod, array_join over array(...) between rows in one DEFINE, through
+    the matcher (issue 23; their values against Spark: tests/evaluation/
+    test_scalar_functions_spark.py). Worked out by hand: A = 1, B = 2 holds (7 / 10 rounds to
+    0.7; 'a+b'; pmod(1 - 2, 3) is 2 where 1 - 2 % 3 would be -1; floor(0.7) is 0); the next
+    tries from row 3 read a NULL price, so the condition is NULL."""
+    _view(spark)
+    got = sparkcep.sql(spark, """
+        SELECT * FROM define_functions MATCH_RECOGNIZE (ORDER BY id
+          MEASURES A.id AS a_id, B.id AS b_id
+          PATTERN (A B)
+          DEFINE B AS round(B.price / A.price, 1) = 0.7 AND bround(B.price / A.price) = 1
+             AND array_join(array(A.tag, B.tag), '+') IN ('a+b', 'c+d')
+             AND pmod(A.id - B.id, 3) = 2 AND floor(B.price / A.price) = 0)""").collect()
+    assert [(r.a_id, r.b_id) for r in got] == [(1, 2)]

@@ -1,0 +1,128 @@
+"""round/bround, sign/signum, pmod, concat_ws and array_join of values that combine rows of a
+match in DEFINE (issue 23), without Spark: values worked out from Spark's rules, and what
+lowering and binding refuse. Against Spark itself:
+tests/evaluation/test_scalar_functions_spark.py. Also Trino's min(x, n) / max(x, n), which Spark
+does not have: refused in DEFINE with Spark's own error, whether the call reads one row or
+several."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+import pytest
+
+import sparkcep
+from sparkcep.compiler.lowering import ValueColumns
+from sparkcep.errors import AnalysisError
+from sparkcep.evaluation.binding import Semantics
+from sparkcep.evaluation.functions import nearest_float
+from tests.evaluation.harness import Refused, evaluate_all, lower
+
+
+def _values(qualified, values, types, ansi=True):
+    results = evaluate_all(lower(qualified, ValueColumns()), values, types, Semantics(ansi=ansi))
+    assert len({repr(v) for v in results.values()}) == 1, results  # every form agrees
+    return next(iter(results.values()))
+
+
+@pytest.mark.parametrize(("qualified", "value", "expected"), [
+    ("round(coalesce(A.d, B.d), 2)", 1.005, 1.01),  # the decimal 1.005, not the binary 1.00499...
+    ("round(coalesce(A.d, B.d), 2)", 2.675, 2.68),
+    ("bround(coalesce(A.d, B.d), 2)", 0.125, 0.12),
+    ("bround(coalesce(A.d, B.d))", 2.5, 2.0),
+    ("round(coalesce(A.d, B.d))", -2.5, -3.0),
+    ("round(coalesce(A.d, B.d), -2)", 1250.0, 1300.0),
+    ("bround(coalesce(A.d, B.d), -2)", 1250.0, 1200.0),
+    ("round(coalesce(A.d, B.d), 1000)", 5e-324, 5e-324),
+])
+def test_round_of_a_double(qualified, value, expected):
+    assert _values(qualified, [value], ["double"]) == expected
+
+
+def test_round_never_gives_negative_zero_but_sign_keeps_it():
+    rounded = _values("round(coalesce(A.d, B.d))", [-0.4], ["double"])
+    assert rounded == 0 and math.copysign(1, rounded) == 1
+    signed = _values("sign(coalesce(A.d, B.d))", [-0.0], ["double"])
+    assert signed == 0 and math.copysign(1, signed) == -1
+    assert math.isnan(_values("signum(coalesce(A.d, B.d))", [math.nan], ["double"]))
+
+
+def test_round_of_an_integer_overflows_as_spark():
+    results = evaluate_all(lower("round(coalesce(A.i, B.i), -1)", ValueColumns()), [2147483647], ["int"],
+                           Semantics(ansi=True))
+    assert {repr(v) for v in results.values()} == {"<error ARITHMETIC_OVERFLOW>"}
+    assert _values("round(coalesce(A.i, B.i), -1)", [2147483647], ["int"], ansi=False) == -2147483646
+    assert _values("round(coalesce(A.t, B.t), -1)", [127], ["tinyint"], ansi=False) == -126
+
+
+def test_round_of_a_decimal_has_spark_result_value():
+    assert _values("round(coalesce(A.n, B.n), 1)", [Decimal("9.99")], ["decimal(3,2)"]) == Decimal("10.0")
+    assert _values("bround(coalesce(A.n, B.n), -1)", [Decimal("25")], ["decimal(3,0)"]) == Decimal("20")
+
+
+def test_a_float_rounds_to_the_nearest_float_from_the_exact_decimal():
+    # halfway between two FLOATs as a DOUBLE, but the decimal is just above: the upper one
+    low, high = 1.0, 1.0000001192092896  # two neighbouring FLOATs, halfway: 1 + 2**-24
+    assert float(Decimal("1.000000059604644775390625000001")) == 1.000000059604644775390625  # a DOUBLE
+    assert nearest_float(Decimal("1.000000059604644775390625000001")) == high
+    assert nearest_float(Decimal("1.000000059604644775390624999999")) == low
+    assert nearest_float(Decimal("1.000000059604644775390625")) == low  # a tie: to even
+
+
+def test_pmod_wraps_as_java_int_arithmetic():
+    # r = -1 % MIN_INT = -1; r + MIN_INT wraps to MAX_INT in Java; MAX_INT % MIN_INT = MAX_INT
+    assert _values("pmod(coalesce(A.a, B.a), coalesce(A.b, B.b))", [-1, -2147483648], ["int", "int"]) == 2147483647
+    assert _values("pmod(coalesce(A.a, B.a), coalesce(A.b, B.b))", [-7, 3], ["int", "int"]) == 2
+    assert _values("pmod(coalesce(A.a, B.a), coalesce(A.b, B.b))", [-7.5, 2.0], ["double", "double"]) == 0.5
+    assert _values("pmod(coalesce(A.a, B.a), coalesce(A.b, B.b))", [7, 0], ["int", "int"], ansi=False) is None
+
+
+def test_concat_ws_and_array_join_skip_nulls():
+    assert _values("concat_ws(',', A.s, NULL, B.s)", ["x"], ["string"]) == "x,x"
+    assert _values("concat_ws(coalesce(A.s, B.s), 'a')", [None], ["string"]) is None
+    assert _values("array_join(collect_list(A.s), coalesce(A.s, B.s))", ["x"], ["string"]) == "x"
+
+
+@pytest.mark.parametrize(("qualified", "types"), [
+    ("round(coalesce(A.s, B.s), 1)", ["string"]),  # Spark casts a STRING to DOUBLE: not here
+    ("sign(concat(A.s, B.s))", ["string", "string"]),
+    ("concat_ws(',', A.i, B.i)", ["int"]),
+    ("array_join(collect_list(A.i), ',')", ["int"]),
+])
+def test_types_spark_would_cast_are_refused(qualified, types):
+    with pytest.raises(Refused) as caught:
+        evaluate_all(lower(qualified, ValueColumns()), [None] * len(types), types, Semantics())
+    assert str(caught.value) == "MATCH_DEPENDENT_TYPE_MISMATCH"
+
+
+def _define(condition: str) -> str:
+    return f"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY r MEASURES LAST(B.x) AS l PATTERN (A B) DEFINE B AS {condition})"
+
+
+@pytest.mark.parametrize(("condition", "argument"), [
+    ("round(A.x + B.x, B.d) > 0", "B.d"),  # Spark requires a constant scale
+    ("round(A.x + B.x, 1.5) > 0", "1.5"),
+    ("bround(A.x + B.x, 1001) > 0", "1001"),
+    ("floor(A.x + B.x, 1) > 0", "floor"),  # floor / ceil with a scale: not between rows
+])
+def test_a_scale_sparkcep_does_not_evaluate_is_refused_where_written(condition, argument):
+    sql = _define(condition)
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.transpile(sql)
+    assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert (caught.value.line, caught.value.column) == (1, sql.index(argument, sql.index("DEFINE")) + 1)
+
+
+@pytest.mark.parametrize("condition", ["min(B.x, 2) > 0", "min(A.x, 2) > B.x", "B.x > max(A.x, 3)",
+                                       "B.x > max(B.x, 3)"])
+def test_trino_min_max_with_a_count_is_refused_where_it_is_written(condition):
+    """Spark 4.3 refuses min(x, n) / max(x, n) (WRONG_NUM_ARGS): so does sparkcep, whether the
+    call reads the current row's variable or another's (row-local or match-dependent)."""
+    sql = _define(condition)
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.transpile(sql)
+    assert caught.value.code == "WRONG_NUM_ARGS"  # Spark's own code (MEASURES: Spark reports it)
+    call = "min(" if "min(" in condition else "max("
+    assert (caught.value.line, caught.value.column) == (1, sql.index(call) + 1)
+    assert "requires 1 parameters but the actual number is 2" in str(caught.value)

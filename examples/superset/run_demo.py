@@ -54,6 +54,21 @@ MISTAKE = """SELECT * FROM ticks MATCH_RECOGNIZE (
   MEASURES LAST(C.price) AS p
   PATTERN (A B+) DEFINE B AS B.price > PREV(B.price))"""
 
+# row pattern recognition in a WINDOW clause (SQL:2016 R020): every row, with the rising run that
+# starts on it within the next 4 ticks
+WINDOW_QUERY = """SELECT symbol, ts, price,
+       up_ticks OVER w AS up_ticks, peak OVER w AS peak_price, count(*) OVER w AS run_rows
+FROM ticks
+WINDOW w AS (
+  PARTITION BY symbol ORDER BY ts
+  MEASURES COUNT(UP.*) AS up_ticks, LAST(UP.price) AS peak
+  ROWS BETWEEN CURRENT ROW AND 4 FOLLOWING
+  AFTER MATCH SKIP PAST LAST ROW
+  INITIAL
+  PATTERN (STRT UP+)
+  DEFINE UP AS UP.price > PREV(UP.price))
+ORDER BY symbol, ts"""
+
 ADMIN = ("admin", "admin-demo-only")
 
 
@@ -121,6 +136,14 @@ class Api:
         response.raise_for_status()
         return response.json()
 
+    def get_any(self, *paths: str) -> dict:
+        """The first of ``paths`` Superset answers (endpoints moved between versions)."""
+        for path in paths[:-1]:
+            response = self.http.get(self.base + path, timeout=300)
+            if response.ok:
+                return response.json()
+        return self.get(paths[-1])
+
     def post(self, path: str, body: dict, ok: tuple[int, ...] = (200, 201)) -> dict:
         response = self.http.post(self.base + path, json=body, timeout=300)
         if response.status_code not in ok:
@@ -152,6 +175,20 @@ def run_api_steps(api: Api, thrift_port: int, start: float) -> dict:
         "expose_in_sqllab": True})["id"]
     log(f"database {database}: hive://superset@127.0.0.1:{thrift_port}/default", start)
 
+    # the table browser: what SQL Lab's left pane and Datasets -> + ask
+    tables = api.get(f"/api/v1/database/{database}/tables/?q=(force:!t,schema_name:default)")["result"]
+    names = sorted(table["value"] for table in tables)
+    log(f"table browser, schema default: {names}", start)
+    if "ticks" not in names:
+        raise SystemExit(f"the table browser does not list ticks: {tables}")
+    metadata = api.get_any(f"/api/v1/database/{database}/table_metadata/?name=ticks&schema=default",
+                           f"/api/v1/database/{database}/table/ticks/default/")
+    log("table ticks: " + ", ".join(f"{c['name']}:{c['type']}" for c in metadata["columns"]), start)
+    physical = api.post("/api/v1/dataset/", {"database": database, "schema": "default", "table_name": "ticks"})
+    physical_columns = api.get(f"/api/v1/dataset/{physical['id']}")["result"]["columns"]
+    log(f"physical dataset {physical['id']} (default.ticks): "
+        + ", ".join(c["column_name"] + ":" + str(c["type"]) for c in physical_columns), start)
+
     result = api.post("/api/v1/sqllab/execute/", {"database_id": database, "sql": QUERY, "runAsync": False,
                                                    "schema": "default", "client_id": "mr1", "queryLimit": 1000})
     rows = result["data"]
@@ -161,7 +198,14 @@ def run_api_steps(api: Api, thrift_port: int, start: float) -> dict:
     error = api.post("/api/v1/sqllab/execute/", {"database_id": database, "sql": MISTAKE, "runAsync": False,
                                                   "schema": "default", "client_id": "mr2"}, ok=(400, 422, 500))
     messages = [e.get("message", "") for e in error.get("errors", [])] or [json.dumps(error)]
-    log("SQL Lab, a mistake: " + messages[0].splitlines()[0], start)
+    log("SQL Lab, a mistake: " + messages[0], start)
+    if "UNDEFINED_PATTERN_VARIABLE" not in messages[0] or "\tat " in messages[0] or "org.apache" in messages[0]:
+        raise SystemExit(f"SQL Lab's error is not sparkcep's message alone: {messages[0]}")
+
+    window = api.post("/api/v1/sqllab/execute/", {"database_id": database, "sql": WINDOW_QUERY,
+                                                   "runAsync": False, "schema": "default",
+                                                   "client_id": "mr3", "queryLimit": 1000})
+    log(f"SQL Lab, R020 window: {len(window['data'])} rows, first {window['data'][0]}", start)
 
     dataset = api.post("/api/v1/dataset/", {"database": database, "schema": "default",
                                             "table_name": "v_shapes", "sql": QUERY})

@@ -254,21 +254,44 @@ def browse(base: str, chromium: str, ids: dict, out: Path, start: float) -> list
             page.wait_for_url(lambda url: "/login" not in url, timeout=60_000)
             log("Chromium: signed in", start)
 
-            # SQL Lab: a new tab with the statement (the sql and dbid URL parameters), then Run
-            page.goto(base + "/sqllab/?" + urllib.parse.urlencode({"dbid": ids["database"], "sql": QUERY}))
-            run = page.get_by_role("button", name="Run")
-            run.wait_for(timeout=120_000)
-            with page.expect_response(lambda r: "/api/v1/sqllab/execute/" in r.url,
-                                      timeout=300_000) as response:
-                run.click()
-            if not response.value.ok:
-                raise SystemExit(f"SQL Lab in Chromium: HTTP {response.value.status} {response.value.text()[:2000]}")
+            def sql_lab(sql: str, expect_ok: bool = True):
+                """A new SQL Lab tab with ``sql`` (the sql and dbid URL parameters), then Run."""
+                page.goto(base + "/sqllab/?" + urllib.parse.urlencode({"dbid": ids["database"], "sql": sql}))
+                run = page.get_by_role("button", name="Run")
+                run.wait_for(timeout=120_000)
+                with page.expect_response(lambda r: "/api/v1/sqllab/execute/" in r.url,
+                                          timeout=300_000) as response:
+                    run.click()
+                if response.value.ok != expect_ok:
+                    raise SystemExit(f"SQL Lab in Chromium: HTTP {response.value.status} "
+                                     f"{response.value.text()[:2000]}")
+
+            def shoot(name: str, what: str) -> None:
+                page.mouse.move(700, 600)  # away from the Run button's tooltip
+                page.wait_for_timeout(1500)
+                shots.append(out / name)
+                page.screenshot(path=str(shots[-1]))
+                log(f"Chromium: {what}, {shots[-1]}", start)
+
+            # the table browser: SQL Lab's left pane lists schema default's tables; ticks' columns
+            page.goto(base + "/sqllab/?" + urllib.parse.urlencode({"dbid": ids["database"], "sql": "SELECT 1"}))
+            page.get_by_role("button", name="Run").wait_for(timeout=120_000)
+            page.get_by_text("default", exact=True).last.click()  # the schema's folder in the pane
+            page.get_by_text("ticks", exact=True).first.click(timeout=120_000)
+            page.get_by_text("volume", exact=True).first.wait_for(timeout=120_000)
+            shoot("superset_tables.png", "SQL Lab's table browser lists ticks and its columns")
+
+            sql_lab(QUERY)
             page.get_by_text("INITECH").first.wait_for(timeout=60_000)  # a value in the result grid
-            page.mouse.move(700, 600)  # away from the Run button's tooltip
-            page.wait_for_timeout(1500)
-            shots.append(out / "superset_sqllab.png")
-            page.screenshot(path=str(shots[-1]))
-            log(f"Chromium: SQL Lab ran the statement, {shots[-1]}", start)
+            shoot("superset_sqllab.png", "SQL Lab ran the statement")
+
+            sql_lab(MISTAKE, expect_ok=False)
+            page.get_by_text("UNDEFINED_PATTERN_VARIABLE").first.wait_for(timeout=60_000)
+            shoot("superset_sqllab_error.png", "SQL Lab shows sparkcep's error")
+
+            sql_lab(WINDOW_QUERY)
+            page.get_by_text("peak_price").first.wait_for(timeout=60_000)
+            shoot("superset_sqllab_window.png", "SQL Lab ran the R020 window")
 
             with page.expect_response(lambda r: "/api/v1/chart/data" in r.url and r.request.method == "POST",
                                       timeout=300_000) as response:

@@ -20,8 +20,8 @@ import sys
 _here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _here)
 
-from sparkcep_sqlglot import SparkCepPassthrough  # noqa: E402
-from sqlalchemy.dialects import registry  # noqa: E402
+from sparkcep_sqlglot import SparkCepPassthrough
+from sqlalchemy.dialects import registry
 
 
 def _register_sqlalchemy_dialect() -> None:

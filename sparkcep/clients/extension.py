@@ -35,7 +35,7 @@ ERROR_MARKER = "\x00sparkcep-error\x00"
 TIMEOUT_CONF = "spark.sparkcep.rewriteTimeout"
 DEFAULT_TIMEOUT_SECONDS = 120.0
 
-_ROW_PATTERN = re.compile(r"\b(?:MATCH_RECOGNIZE|PATTERN)\b", re.I)
+_ROW_PATTERN = re.compile(r"\b(?:MATCH_RECOGNIZE|PATTERN)\b", re.IGNORECASE)
 _ANALYZE = re.compile(r"\s*EXPLAIN\s+ANALYZE\b", re.IGNORECASE)
 _EXPLAIN = re.compile(r"\s*EXPLAIN(?:\s+(?:EXTENDED|CODEGEN|COST|FORMATTED))?\s", re.IGNORECASE)
 

@@ -2,11 +2,14 @@
 
 Starts `sparkcep serve` (Thrift, loopback) with the bundled ticks and a Superset web server
 configured by superset_config.py (beside this file) in a temporary folder; then, through
-Superset's REST API: adds the database (`hive://superset@127.0.0.1:PORT/default`), runs a
-MATCH_RECOGNIZE statement in SQL Lab, saves it as a virtual dataset, builds a bar chart on it
-and fetches the chart's data; then, in headless Chromium (Playwright driving Debian's chromium):
-signs in, runs the statement in SQL Lab's editor and opens the chart, and takes a screenshot of
-each. Everything it started is stopped at the end, also on failure.
+Superset's REST API: adds the database (`hive://superset@127.0.0.1:PORT/default`), lists the
+tables of `default` as the table browser does, reads ticks' columns and makes a physical dataset
+of it, runs a MATCH_RECOGNIZE statement, a mistake (sparkcep's message, no Java stack trace) and
+a pattern in a WINDOW clause (SQL:2016 R020) in SQL Lab, saves the statement as a virtual
+dataset, builds a bar chart on it and fetches the chart's data; then, in headless Chromium
+(Playwright driving Debian's chromium): signs in, opens ticks in SQL Lab's table browser, runs
+the three statements in SQL Lab's editor and opens the chart, and takes a screenshot of each.
+Everything it started is stopped at the end, also on failure.
 
 Run it with the Python of Superset's environment (examples/superset/setup.sh makes one), from
 the repository, whose own environment (.venv) has sparkcep:

@@ -2,8 +2,9 @@
 (no Spark, no Superset: sqlglot as installed here).
 
 Superset parses each statement with sqlglot and sends sqlglot's regenerated text, wrapped for
-limits and virtual datasets. For every sql_examples query: the dialect parses it, keeps the
-MATCH_RECOGNIZE body verbatim, still lists the tables it reads (Superset's access checks), and
+limits and virtual datasets. For every sql_examples query with a MATCH_RECOGNIZE clause or a
+pattern in a WINDOW clause (SQL:2016 R020): the dialect parses it, keeps the clause's body (the
+window specification) verbatim, still lists the tables it reads (Superset's access checks), and
 sparkcep compiles what Superset would send to the same Spark SQL as the original.
 """
 

@@ -2,8 +2,9 @@
 (no Spark, no Superset: sqlglot as installed here).
 
 Superset parses each statement with sqlglot and sends sqlglot's regenerated text, wrapped for
-limits and virtual datasets. For every sql_examples query: the dialect parses it, keeps the
-MATCH_RECOGNIZE body verbatim, still lists the tables it reads (Superset's access checks), and
+limits and virtual datasets. For every sql_examples query with a MATCH_RECOGNIZE clause or a
+pattern in a WINDOW clause (SQL:2016 R020): the dialect parses it, keeps the clause's body (the
+window specification) verbatim, still lists the tables it reads (Superset's access checks), and
 sparkcep compiles what Superset would send to the same Spark SQL as the original.
 """
 
@@ -21,10 +22,12 @@ from sqlglot.optimizer.scope import traverse_scope
 import sparkcep
 
 REPO = Path(__file__).resolve().parent.parent
-# the examples with a MATCH_RECOGNIZE clause; a pattern in a WINDOW (SQL:2016 R020) does not pass
-# this dialect yet (docs/clients.md, "Superset")
+# the examples with a MATCH_RECOGNIZE clause, and those with a pattern in a WINDOW (SQL:2016 R020)
 EXAMPLES = sorted(path for path in (REPO / "sql_examples").glob("*.sql")
                   if re.search(r"\bMATCH_RECOGNIZE\s*\(", path.read_text(), flags=re.I))
+WINDOW_EXAMPLES = sorted(path for path in (REPO / "sql_examples").glob("*.sql")
+                         if re.search(r"\bWINDOW\s+\w+\s+AS\s*\((?s:.*)\bPATTERN\s*\(",
+                                      path.read_text(), flags=re.IGNORECASE))
 
 
 def _load():
@@ -114,3 +117,60 @@ def test_sqlglot_own_dialects_refuse_the_clause(read):
 def test_unbalanced_clause_is_a_parse_error():
     with pytest.raises(sqlglot.errors.ParseError):
         sqlglot.parse_one("SELECT * FROM t MATCH_RECOGNIZE (PATTERN (A B+)", read=DIALECT)
+
+
+def window_bodies(sql: str) -> list[str]:
+    """The window specifications kept as typed (row pattern recognition in a WINDOW clause)."""
+    tree = sqlglot.parse_one(sql, read=DIALECT)
+    return [node.args["body"].name for node in tree.find_all(exp.Expression)
+            if type(node).__name__ == "OpaqueWindowSpecification"]
+
+
+def test_there_is_a_window_example():
+    assert WINDOW_EXAMPLES
+
+
+@pytest.mark.parametrize("path", WINDOW_EXAMPLES, ids=lambda p: p.stem)
+def test_row_pattern_window_compiles_like_the_original(path):
+    """R020: ``WINDOW w AS (... MEASURES ... PATTERN (...) DEFINE ...)`` and ``m OVER w``."""
+    sql = path.read_text()
+    sent = superset_text(sql)
+    assert window_bodies(sql), "the window specification was not recognised"
+    flat = " ".join(sent.split())
+    for body in window_bodies(sql):
+        assert " ".join(body.split()) in flat
+    assert canonical(sparkcep.transpile(sent)) == canonical(sparkcep.transpile(sql))
+    wrapped = superset_text(f"SELECT * FROM ({sent}) AS virtual_table LIMIT 1001")
+    assert canonical(sparkcep.transpile(wrapped)).endswith("asvirtual_tablelimit1001")
+    # the table stays a source for Superset's access checks
+    tree = sqlglot.parse_one(sql, read=DIALECT)
+    assert "stock_ticks" in {source.name for scope in traverse_scope(tree)
+                             for source in scope.sources.values() if isinstance(source, exp.Table)}
+
+
+@pytest.mark.parametrize("read", ["hive", "spark"])
+def test_sqlglot_own_dialects_refuse_a_row_pattern_window(read):
+    with pytest.raises(sqlglot.errors.ParseError):
+        sqlglot.parse_one(WINDOW_EXAMPLES[0].read_text(), read=read)
+
+
+def test_plain_windows_stay_sqlglots():
+    """Only a specification with ``PATTERN (`` at its top level is kept as typed; an ordinary
+    named window (even over a column named pattern) is parsed and written by sqlglot."""
+    sql = ("SELECT sum(x) OVER w, sum(pattern) OVER v FROM t "
+           "WINDOW w AS (PARTITION BY k ORDER BY pattern ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), "
+           "v AS (ORDER BY ts)")
+    assert window_bodies(sql) == []
+    assert superset_text(sql) == sqlglot.transpile(sql, read="spark", write="spark", pretty=True)[0]
+    mixed = ("SELECT m OVER w, sum(x) OVER v FROM t WINDOW v AS (ORDER BY ts), "
+             "w AS (ORDER BY ts MEASURES A.x AS m ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING "
+             "PATTERN (A B*) DEFINE B AS B.x > PREV(B.x))")
+    assert window_bodies(mixed) == [("ORDER BY ts MEASURES A.x AS m ROWS BETWEEN CURRENT ROW AND "
+                                     "UNBOUNDED FOLLOWING PATTERN (A B*) DEFINE B AS B.x > PREV(B.x)")]
+    assert "v AS (ORDER BY ts)" in " ".join(superset_text(mixed).split())
+
+
+def test_unbalanced_row_pattern_window_is_a_parse_error():
+    with pytest.raises(sqlglot.errors.ParseError):
+        sqlglot.parse_one("SELECT m OVER w FROM t WINDOW w AS (ORDER BY ts PATTERN (A B+)",
+                          read=DIALECT)

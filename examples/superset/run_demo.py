@@ -2,11 +2,14 @@
 
 Starts `sparkcep serve` (Thrift, loopback) with the bundled ticks and a Superset web server
 configured by superset_config.py (beside this file) in a temporary folder; then, through
-Superset's REST API: adds the database (`hive://superset@127.0.0.1:PORT/default`), runs a
-MATCH_RECOGNIZE statement in SQL Lab, saves it as a virtual dataset, builds a bar chart on it
-and fetches the chart's data; then, in headless Chromium (Playwright driving Debian's chromium):
-signs in, runs the statement in SQL Lab's editor and opens the chart, and takes a screenshot of
-each. Everything it started is stopped at the end, also on failure.
+Superset's REST API: adds the database (`hive://superset@127.0.0.1:PORT/default`), lists the
+tables of `default` as the table browser does, reads ticks' columns and makes a physical dataset
+of it, runs a MATCH_RECOGNIZE statement, a mistake (sparkcep's message, no Java stack trace) and
+a pattern in a WINDOW clause (SQL:2016 R020) in SQL Lab, saves the statement as a virtual
+dataset, builds a bar chart on it and fetches the chart's data; then, in headless Chromium
+(Playwright driving Debian's chromium): signs in, opens ticks in SQL Lab's table browser, runs
+the three statements in SQL Lab's editor and opens the chart, and takes a screenshot of each.
+Everything it started is stopped at the end, also on failure.
 
 Run it with the Python of Superset's environment (examples/superset/setup.sh makes one), from
 the repository, whose own environment (.venv) has sparkcep:
@@ -53,6 +56,21 @@ MISTAKE = """SELECT * FROM ticks MATCH_RECOGNIZE (
   PARTITION BY symbol ORDER BY ts
   MEASURES LAST(C.price) AS p
   PATTERN (A B+) DEFINE B AS B.price > PREV(B.price))"""
+
+# row pattern recognition in a WINDOW clause (SQL:2016 R020): every row, with the rising run that
+# starts on it within the next 4 ticks
+WINDOW_QUERY = """SELECT symbol, ts, price,
+       up_ticks OVER w AS up_ticks, peak OVER w AS peak_price, count(*) OVER w AS run_rows
+FROM ticks
+WINDOW w AS (
+  PARTITION BY symbol ORDER BY ts
+  MEASURES COUNT(UP.*) AS up_ticks, LAST(UP.price) AS peak
+  ROWS BETWEEN CURRENT ROW AND 4 FOLLOWING
+  AFTER MATCH SKIP PAST LAST ROW
+  INITIAL
+  PATTERN (STRT UP+)
+  DEFINE UP AS UP.price > PREV(UP.price))
+ORDER BY symbol, ts"""
 
 ADMIN = ("admin", "admin-demo-only")
 
@@ -121,6 +139,14 @@ class Api:
         response.raise_for_status()
         return response.json()
 
+    def get_any(self, *paths: str) -> dict:
+        """The first of ``paths`` Superset answers (endpoints moved between versions)."""
+        for path in paths[:-1]:
+            response = self.http.get(self.base + path, timeout=300)
+            if response.ok:
+                return response.json()
+        return self.get(paths[-1])
+
     def post(self, path: str, body: dict, ok: tuple[int, ...] = (200, 201)) -> dict:
         response = self.http.post(self.base + path, json=body, timeout=300)
         if response.status_code not in ok:
@@ -152,6 +178,20 @@ def run_api_steps(api: Api, thrift_port: int, start: float) -> dict:
         "expose_in_sqllab": True})["id"]
     log(f"database {database}: hive://superset@127.0.0.1:{thrift_port}/default", start)
 
+    # the table browser: what SQL Lab's left pane and Datasets -> + ask
+    tables = api.get(f"/api/v1/database/{database}/tables/?q=(force:!t,schema_name:default)")["result"]
+    names = sorted(table["value"] for table in tables)
+    log(f"table browser, schema default: {names}", start)
+    if "ticks" not in names:
+        raise SystemExit(f"the table browser does not list ticks: {tables}")
+    metadata = api.get_any(f"/api/v1/database/{database}/table_metadata/?name=ticks&schema=default",
+                           f"/api/v1/database/{database}/table/ticks/default/")
+    log("table ticks: " + ", ".join(f"{c['name']}:{c['type']}" for c in metadata["columns"]), start)
+    physical = api.post("/api/v1/dataset/", {"database": database, "schema": "default", "table_name": "ticks"})
+    physical_columns = api.get(f"/api/v1/dataset/{physical['id']}")["result"]["columns"]
+    log(f"physical dataset {physical['id']} (default.ticks): "
+        + ", ".join(c["column_name"] + ":" + str(c["type"]) for c in physical_columns), start)
+
     result = api.post("/api/v1/sqllab/execute/", {"database_id": database, "sql": QUERY, "runAsync": False,
                                                    "schema": "default", "client_id": "mr1", "queryLimit": 1000})
     rows = result["data"]
@@ -161,7 +201,14 @@ def run_api_steps(api: Api, thrift_port: int, start: float) -> dict:
     error = api.post("/api/v1/sqllab/execute/", {"database_id": database, "sql": MISTAKE, "runAsync": False,
                                                   "schema": "default", "client_id": "mr2"}, ok=(400, 422, 500))
     messages = [e.get("message", "") for e in error.get("errors", [])] or [json.dumps(error)]
-    log("SQL Lab, a mistake: " + messages[0].splitlines()[0], start)
+    log("SQL Lab, a mistake: " + messages[0], start)
+    if "UNDEFINED_PATTERN_VARIABLE" not in messages[0] or "\tat " in messages[0] or "org.apache" in messages[0]:
+        raise SystemExit(f"SQL Lab's error is not sparkcep's message alone: {messages[0]}")
+
+    window = api.post("/api/v1/sqllab/execute/", {"database_id": database, "sql": WINDOW_QUERY,
+                                                   "runAsync": False, "schema": "default",
+                                                   "client_id": "mr3", "queryLimit": 1000})
+    log(f"SQL Lab, R020 window: {len(window['data'])} rows, first {window['data'][0]}", start)
 
     dataset = api.post("/api/v1/dataset/", {"database": database, "schema": "default",
                                             "table_name": "v_shapes", "sql": QUERY})
@@ -210,21 +257,44 @@ def browse(base: str, chromium: str, ids: dict, out: Path, start: float) -> list
             page.wait_for_url(lambda url: "/login" not in url, timeout=60_000)
             log("Chromium: signed in", start)
 
-            # SQL Lab: a new tab with the statement (the sql and dbid URL parameters), then Run
-            page.goto(base + "/sqllab/?" + urllib.parse.urlencode({"dbid": ids["database"], "sql": QUERY}))
-            run = page.get_by_role("button", name="Run")
-            run.wait_for(timeout=120_000)
-            with page.expect_response(lambda r: "/api/v1/sqllab/execute/" in r.url,
-                                      timeout=300_000) as response:
-                run.click()
-            if not response.value.ok:
-                raise SystemExit(f"SQL Lab in Chromium: HTTP {response.value.status} {response.value.text()[:2000]}")
+            def sql_lab(sql: str, expect_ok: bool = True):
+                """A new SQL Lab tab with ``sql`` (the sql and dbid URL parameters), then Run."""
+                page.goto(base + "/sqllab/?" + urllib.parse.urlencode({"dbid": ids["database"], "sql": sql}))
+                run = page.get_by_role("button", name="Run")
+                run.wait_for(timeout=120_000)
+                with page.expect_response(lambda r: "/api/v1/sqllab/execute/" in r.url,
+                                          timeout=300_000) as response:
+                    run.click()
+                if response.value.ok != expect_ok:
+                    raise SystemExit(f"SQL Lab in Chromium: HTTP {response.value.status} "
+                                     f"{response.value.text()[:2000]}")
+
+            def shoot(name: str, what: str) -> None:
+                page.mouse.move(700, 600)  # away from the Run button's tooltip
+                page.wait_for_timeout(1500)
+                shots.append(out / name)
+                page.screenshot(path=str(shots[-1]))
+                log(f"Chromium: {what}, {shots[-1]}", start)
+
+            # the table browser: SQL Lab's left pane lists schema default's tables; ticks' columns
+            page.goto(base + "/sqllab/?" + urllib.parse.urlencode({"dbid": ids["database"], "sql": "SELECT 1"}))
+            page.get_by_role("button", name="Run").wait_for(timeout=120_000)
+            page.get_by_text("default", exact=True).last.click()  # the schema's folder in the pane
+            page.get_by_text("ticks", exact=True).first.click(timeout=120_000)
+            page.get_by_text("volume", exact=True).first.wait_for(timeout=120_000)
+            shoot("superset_tables.png", "SQL Lab's table browser lists ticks and its columns")
+
+            sql_lab(QUERY)
             page.get_by_text("INITECH").first.wait_for(timeout=60_000)  # a value in the result grid
-            page.mouse.move(700, 600)  # away from the Run button's tooltip
-            page.wait_for_timeout(1500)
-            shots.append(out / "superset_sqllab.png")
-            page.screenshot(path=str(shots[-1]))
-            log(f"Chromium: SQL Lab ran the statement, {shots[-1]}", start)
+            shoot("superset_sqllab.png", "SQL Lab ran the statement")
+
+            sql_lab(MISTAKE, expect_ok=False)
+            page.get_by_text("UNDEFINED_PATTERN_VARIABLE").first.wait_for(timeout=60_000)
+            shoot("superset_sqllab_error.png", "SQL Lab shows sparkcep's error")
+
+            sql_lab(WINDOW_QUERY)
+            page.get_by_text("peak_price").first.wait_for(timeout=60_000)
+            shoot("superset_sqllab_window.png", "SQL Lab ran the R020 window")
 
             with page.expect_response(lambda r: "/api/v1/chart/data" in r.url and r.request.method == "POST",
                                       timeout=300_000) as response:

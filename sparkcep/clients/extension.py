@@ -35,6 +35,7 @@ ERROR_MARKER = "\x00sparkcep-error\x00"
 TIMEOUT_CONF = "spark.sparkcep.rewriteTimeout"
 DEFAULT_TIMEOUT_SECONDS = 120.0
 
+_ROW_PATTERN = re.compile(r"\b(?:MATCH_RECOGNIZE|PATTERN)\b", re.IGNORECASE)
 _ANALYZE = re.compile(r"\s*EXPLAIN\s+ANALYZE\b", re.IGNORECASE)
 _EXPLAIN = re.compile(r"\s*EXPLAIN(?:\s+(?:EXTENDED|CODEGEN|COST|FORMATTED))?\s", re.IGNORECASE)
 
@@ -194,8 +195,9 @@ class Rewriter:
                 from sparkcep.runtime.explain_analyze import analyze_statement, values_sql
 
                 return values_sql(analyze_statement(self._session(jsession), sql))
-            # the session only for statements that may need it
-            if "match_recognize" not in sql.lower():
+            # the session only for statements that may need it: row pattern recognition, in a
+            # MATCH_RECOGNIZE clause or in a WINDOW clause (R020), always has PATTERN
+            if _ROW_PATTERN.search(sql) is None:
                 return rewrite_statement(sql).sql
             target = self._session(jsession)
             return prepare_statement(target, rewrite_statement, sql).sql

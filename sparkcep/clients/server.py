@@ -4,8 +4,9 @@ JDBC/ODBC clients, BI tools and PyHive/SQLAlchemy connect to it and send the spa
 unmodified: the session runs with sparkcep's parser extension (``sparkcep.clients.extension``), so every
 statement goes through the same rewrite path as ``spark.sql``. The server runs in this process
 (``HiveThriftServer2.startWithContext``) with ``spark.sql.hive.thriftServer.singleSession=true``:
-all connections share the driver's session, its tables (``--table``) and the functions the
-rewriter registers.
+all connections share the driver's session and the functions the rewriter registers. The tables
+(``--table``) are tables of the session's catalog in ``default`` over the files (not temp views),
+so that a client's table browser lists them and ``DESCRIBE default.NAME`` finds them.
 
 Safety: without ``--password-file`` the server only binds a loopback address in binary mode
 (``hive.server2.authentication=NONE``). HTTP mode needs a password file too, because Spark's HTTP
@@ -354,7 +355,7 @@ def serve(options: ServerOptions, echo=print, stop: threading.Event | None = Non
                 "the sparkcep parser extension did not load, so clients could not use "
                 f"MATCH_RECOGNIZE (is {extension.jar_path()} readable?)",
             )
-        register_tables(spark, options.tables, shared=options.connect)
+        register_tables(spark, options.tables, shared=True)
         if stop.is_set():
             return 0
         stop_listener = listener.start(spark, options)

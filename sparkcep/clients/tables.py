@@ -10,9 +10,11 @@ import click
 
 
 def register_tables(spark, tables: tuple[str, ...], shared: bool = False) -> None:
-    """Temp views of ``spark``; with ``shared``, tables of its catalog over the files instead, so
-    that every session of the application sees them (a Spark Connect client's session is a new
-    session: the driver's temp views are not its own)."""
+    """Temp views of ``spark``; with ``shared``, tables of its catalog (current database) over the
+    files instead, as ``sparkcep serve`` registers them: every session of the application sees
+    them (a Spark Connect client's session is a new session: the driver's temp views are not its
+    own), and catalog browsers find them (a temp view has no database: ``SHOW TABLES IN default``
+    lists it with an empty one, and ``DESCRIBE default.NAME`` does not find it)."""
     for spec in tables:
         name, path = _split(spec)
         source, options, schema = _format(path)

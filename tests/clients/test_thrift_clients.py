@@ -154,6 +154,39 @@ def test_sqlalchemy_hive_dialect(server, reference):
         engine.dispose()
 
 
+def test_sparkcep_dialect_browses_the_served_tables(server):
+    """``hive+sparkcep://`` (sparkcep.clients.sqlalchemy_dialect), what table browsers such as
+    Superset's call: the ``-t`` tables are listed by name in ``default`` and described there."""
+    engine = sqlalchemy.create_engine(f"hive+sparkcep://tester@127.0.0.1:{server.port}/default")
+    try:
+        with engine.connect() as connection:
+            connection.execute(sqlalchemy.text("CREATE OR REPLACE TEMP VIEW scratch AS SELECT 1 AS x"))
+            rows = connection.execute(sqlalchemy.text("SHOW TABLES IN `default`")).fetchall()
+            assert ("default", "stock_ticks", False) in rows and ("", "scratch", True) in rows, rows
+            inspector = sqlalchemy.inspect(connection)
+            tables = inspector.get_table_names("default")
+            assert "stock_ticks" in tables and "scratch" not in tables and "default" not in tables
+            assert inspector.get_view_names("default") == []
+            columns = [c["name"] for c in inspector.get_columns("stock_ticks", schema="default")]
+            assert columns == ["symbol", "ts", "price"]
+            assert not inspector.has_table("no_such_table", schema="default")
+            connection.execute(sqlalchemy.text("DROP VIEW scratch"))
+    finally:
+        engine.dispose()
+
+
+def test_row_pattern_window_without_the_word_match_recognize(server, reference):
+    """R020 (a pattern in a WINDOW clause) reaches the rewriter's session, which registers its
+    function, though the statement never says MATCH_RECOGNIZE (the example's comments do)."""
+    example = EXAMPLES / "stock_rally_window.sql"
+    text = re.sub(r"--[^\n]*", "", example.read_text())
+    assert "match_recognize" not in text.lower()
+    cursor = connect(server).cursor()
+    cursor.execute(text)
+    columns = [d[0].split(".")[-1] for d in cursor.description]
+    assert (columns, norm_rows(cursor.fetchall())) == reference[example.stem]
+
+
 def test_errors_reach_every_client_with_code_and_position(server, tmp_path):
     connection = connect(server)
     cursor = connection.cursor()

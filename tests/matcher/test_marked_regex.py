@@ -17,6 +17,7 @@ from sparkcep.engines.standard.marked_regex import marked_form
 from sparkcep.engines.standard.regex_path import RegexMatcher
 from sparkcep.engines.standard.regex_translation import regex_eligible
 from sparkcep.errors import MatchRuntimeError
+from tests.example_counts import examples
 
 from .harness import masks_from, spec_of
 from .oracle import oracle_events
@@ -101,7 +102,7 @@ def _marked(spec, masks, cut, marked=True):
             for i in range(len(s))]
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=list(HealthCheck))
 @given(cases(), st.integers(0, 40))
 def test_marked_form_equals_the_oracle(case, cut):
     pattern, names, masks = case
@@ -112,7 +113,7 @@ def test_marked_form_equals_the_oracle(case, cut):
     assert _marked(spec, masks, min(cut, masks.shape[1])) == _expected(spec, masks)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=list(HealthCheck))
 @given(cases(), st.integers(0, 40), st.sampled_from([SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW]))
 def test_grouped_backtracking_equals_the_oracle(case, cut, skip):
     """Where RE2 does not apply (TO NEXT ROW) or is set aside, Python's regex over the same
@@ -128,7 +129,7 @@ def test_generated_cases_mostly_take_the_form():
     """The generator above is not vacuous: most of its cases are the form's."""
     taken = []
 
-    @settings(max_examples=200, deadline=None, database=None, derandomize=True,
+    @settings(max_examples=examples(200), deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(cases())
     def count(case):

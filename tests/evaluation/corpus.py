@@ -38,9 +38,34 @@ def _edges(spark_type: str) -> list:
     return [True, False]
 
 
+# Columns of the corpus only, whose values are paired row by row (row r holds the edges r mod
+# their count): quotients whose digits 39 and on decide a rounding. Spark divides DECIMALs to
+# 38 places (HALF_UP), then rounds to the result's scale (HALF_UP): 0.0000004999...95 (39
+# places, 5e-7 - 5e-39) first becomes 0.0000005, 0.0000000000499...95 (5e-11 - 5e-39) first
+# 0.00000000005 and then 0.0000000001 as DECIMAL(38, 10), Spark's type of w1 / w2. And
+# DECIMALs just inside and outside Spark's compact ones (precision 18 and 19) times a DOUBLE
+# 1.0: a compact DECIMAL becomes a DOUBLE as its unscaled long / 10^scale, which differs from the
+# exactly rounded conversion of a wider one for these values.
+PAIRED = {"w1": "DECIMAL(38,10)", "w2": "DECIMAL(38,0)", "g1": "DECIMAL(19,4)", "g2": "DECIMAL(18,4)",
+          "e1": "DOUBLE", "p1": "STRING", "p2": "STRING"}
+_PAIRED_EDGES = {
+    "w1": ["9999999999999999999999.9999999999", "-9999999999999999999999.9999999999", "1", "0.0000000001",
+           "999999999999999999.9999999999"],
+    "w2": ["20000000000000000000000000000", "20000000000000000000000000000", "3", "7",
+           "20000000000000000000000000000"],
+    "g1": ["839958911683745.6607", "801863971533231.4491", "459535165001830.9042"],
+    "g2": ["29494013383811.1012", "39005579441052.2616"],
+    "e1": ["1.0"],
+    # LIKE and ILIKE tell case apart; ESCAPE '/' makes '/%' a literal '%', without it '/' is literal
+    "p1": ["Abc", "a%", "a/x", "abc"],
+    "p2": ["a%", "a/%", "a/%", "A_C"],
+}
+
+
 def row_values() -> list[dict]:
     """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
-    columns meet in many pairs of edges; each column is NULL in a few rows."""
+    columns meet in many pairs of edges; each column is NULL in a few rows. The PAIRED columns
+    walk their edges together."""
     rows = []
     for r in range(ROWS):
         row = {}
@@ -50,15 +75,18 @@ def row_values() -> list[dict]:
                 row[name] = None
             else:
                 row[name] = edges[(r + (r // len(edges)) * (k + 1) + k) % len(edges)]
+        for name, edges in _PAIRED_EDGES.items():
+            row[name] = edges[r % len(edges)]
         rows.append(row)
     return rows
 
 
 def table_sql() -> str:
-    """The rows as one SQL query (columns ``r`` then COLUMNS)."""
+    """The rows as one SQL query (columns ``r``, COLUMNS, then PAIRED)."""
+    types = {**COLUMNS, **PAIRED}
     texts = []
     for r, row in enumerate(row_values()):
-        cells = [f"{r} AS r"] + [f"{_sql_value(COLUMNS[name], value)} AS {name}" for name, value in row.items()]
+        cells = [f"{r} AS r"] + [f"{_sql_value(types[name], value)} AS {name}" for name, value in row.items()]
         texts.append("SELECT " + ", ".join(cells))
     return " UNION ALL ".join(texts)
 
@@ -129,4 +157,16 @@ def expressions() -> list[tuple[str, str]]:
     for x, y in (("m1", "m2"), ("q1", "q2"), ("n1", "z1"), ("i1", "l2"), ("d1", "f1")):
         out.append(_pair("(({} * {}) + ({} / {}))", x, y, x, y))
         out.append(_pair("greatest(({} % {}), ({} - {}))", x, y, x, y))
+    # DECIMAL division whose 39th digit decides the rounding (PAIRED)
+    out.append(_pair("({} / {})", "w1", "w2"))
+    out.append(_pair("({} / {})", "w2", "w1"))
+    out.append(_pair("({} * {})", "g1", "e1"))
+    out.append(_pair("({} * {})", "g2", "e1"))
+    out.append(_pair("({} = {})", "g1", "e1"))
+    out.append(_pair("({} LIKE {})", "p1", "p2"))
+    out.append(_pair("({} LIKE {} ESCAPE '/')", "p1", "p2"))
+    out.append(_pair("({} ILIKE {})", "p1", "p2"))
+    # substring with and without a length, at INT's extreme positions and lengths
+    out.append(_pair("substring(concat({}, {}), {})", "s1", "s2", "i1"))
+    out.append(_pair("substring(concat({}, {}), {}, {})", "s1", "s2", "i1", "i2"))
     return out

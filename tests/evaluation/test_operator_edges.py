@@ -12,6 +12,7 @@ our own evaluator. Written to kill the surviving mutants of mutation testing
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -70,6 +71,52 @@ def test_untyped_operators_give_sparks_recorded_answers():
                     assert same(python, spark), f"{where}: {python!r}, Spark {spark!r}"
                 checked += 1
     assert checked >= 2_000, checked
+
+
+def _as_double_exactly(spark_type: str) -> bool:
+    """Types whose every value Spark converts to the DOUBLE Python's float() gives: DOUBLE, INT and
+    narrower, DECIMAL(p, s) with p > 18 (exactly rounded; a compact DECIMAL divides in DOUBLE)."""
+    if spark_type in ("double", "int", "smallint", "tinyint"):
+        return True
+    match = re.fullmatch(r"decimal\((\d+),\d+\)", spark_type)
+    return match is not None and int(match.group(1)) > 18
+
+
+def test_untyped_operators_over_doubles_give_sparks_recorded_answers():
+    """Spark compares and adds a DOUBLE and another number as two DOUBLEs; so do the untyped
+    operators (``_numeric_pair`` converts a DECIMAL next to a float), whichever side the DOUBLE
+    is on. Rows with NaN are left out of the comparisons (the untyped operators do not order NaN
+    as Spark does), ``/`` entirely, and ``%`` where an operand is not finite (``math.fmod``
+    raises); a zero remainder keeps the dividend's sign, as Java's. The interpreter only: the
+    generated code's untyped ``+ - *`` do not convert a DECIMAL (``float + Decimal`` raises)."""
+    columns = _columns("ansi")
+    checked: dict[str, int] = {}
+    for record in RECORDED["ansi"]["cases"]:
+        match = _BINARY.fullmatch(record["expression"])
+        if not match or match.group(1) == "/":
+            continue
+        expression, texts = _lowered(record["expression"])
+        types = [columns[t][0] for t in texts]
+        if len(types) != 2 or "double" not in types or not all(_as_double_exactly(t) for t in types):
+            continue
+        operator = match.group(1)
+        interpreted = compile_expression(expression, NAMES)
+        for r, answer in enumerate(record["answers"]):
+            values = [columns[t][1][r] for t in texts]
+            numbers = [float(v) for v in values if v is not None]
+            if operator not in ("+", "-", "*", "%") and any(v != v for v in numbers):
+                continue
+            if operator == "%" and (not all(math.isfinite(v) for v in numbers) or 0.0 in numbers[1:]):
+                continue
+            spark = decode(answer)
+            python = _run(lambda: interpreted(TwoRowMatch(values)))
+            where = f"{record['expression']} on {values}: {python!r}, Spark {spark!r}"
+            assert same(python, spark), where
+            if spark == 0.0 and isinstance(spark, float):
+                assert math.copysign(1.0, python) == math.copysign(1.0, spark), where
+            key = f"{types[0]} {operator} {types[1]}"
+            checked[key] = checked.get(key, 0) + 1
+    assert len(checked) >= 20 and sum(checked.values()) >= 2_000, checked
 
 
 @pytest.mark.parametrize("setting", ["ansi"])

@@ -38,6 +38,7 @@ from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode
 from sparkcep.engines.standard.marked_regex import marked_form, summaries_from_groups
 from sparkcep.engines.standard.regex_translation import GroupedTranslation, Translation, groups_readable
 
+
 @functools.lru_cache(maxsize=256)
 def _compiled(pattern: rp.Pattern, n_vars: int):
     """The compiled regex of a pattern, each group's variable, whether it repeats, and whether
@@ -306,7 +307,7 @@ class RegexMatcher:
         shift = np.cumsum(lengths) - lengths - starts  # output position = row + shift of its match
         labels = np.zeros(int(lengths.sum()), dtype=np.int64)
         for group, var in enumerate(self._group_vars, start=1):
-            captures = [_rows_of(m, group, self._grouped) for m in matches]
+            captures = [m.starts(group) for m in matches]  # grouped: _summarize_spans
             counts = np.fromiter((len(c) for c in captures), dtype=np.int64, count=len(captures))
             rows = np.fromiter(itertools.chain.from_iterable(captures), dtype=np.int64, count=int(counts.sum()))
             labels[rows + np.repeat(shift, counts)] = var

@@ -155,27 +155,30 @@ def catalyst_query(spec: MatchSpec, components: list, clause: ClauseInput) -> st
     copies = [q(f"{PREFIX}p{i}") for i in range(len(keys))]
     rn, mn, var, char = q(ROW_NUMBER), q(MATCH_NUMBER), q(VARIABLE), q(f"{PREFIX}ch")
     rows, lengths, codes, index = (q(f"{PREFIX}{n}") for n in ("rows", "l", "codes", "at"))
-    numbered = (f"SELECT *, row_number() OVER ({clause.window}) AS {rn}, "
+    # the row number first: each collected row is one flat struct ordered by it
+    numbered = (f"SELECT row_number() OVER ({clause.window}) AS {rn}, *, "
                 f"chr({q(clause.mask_column)}) AS {char} FROM ({clause.table_sql}) AS {PREFIX}t")
     copy_select = "".join(f"{k} AS {c}, " for k, c in zip(keys, copies))
     group_by = f" GROUP BY {', '.join(keys)}" if keys else ""
-    collected = (f"SELECT {copy_select}array_sort(collect_list(named_struct('r', {rn}, 'row', "
-                 f"struct(*)))) AS {rows} FROM ({numbered}) AS {PREFIX}n{group_by}")
+    collected = (f"SELECT {copy_select}collect_list(struct(*)) AS {rows} "
+                 f"FROM ({numbered}) AS {PREFIX}n{group_by}")
+    collected = (f"SELECT {''.join(f'{c}, ' for c in copies)}{in_row_order(rows)} AS {rows} "
+                 f"FROM ({collected}) AS {PREFIX}u")
     # one string per partition (row i's code as character i), rewritten by the regex into, per
     # match, the skipped rows' and each group's codes between markers; read back as lengths
-    text = f"array_join({rows}.row.{char}, '')"
+    text = f"array_join({rows}.{char}, '')"
     replacement = ", chr(254), ".join(f"'${g}'" for g in range(1, len(group_vars) + 2))
     text = f"regexp_replace({text}, {quote_string(regex)}, concat({replacement}, chr({_MATCH_MARK})))"
     keep = "".join(f"{c}, " for c in copies)
     marked = f"SELECT {keep}{rows}, {text} AS {PREFIX}s FROM ({collected}) AS {PREFIX}c"
-    pieces = f"split({PREFIX}s, chr({_MATCH_MARK}))"
-    read = (f"transform(slice({pieces}, 1, size({pieces}) - 1), "
-            f"m -> transform(split(m, chr({_GROUP_MARK})), x -> length(x)))")
-    measured = f"SELECT {keep}{rows}, {read} AS {lengths} FROM ({marked}) AS {PREFIX}m"
-    # per matched row, one code: match number * 8 + variable (per match, no per-row lambda)
-    labels = ", ".join(f"array_repeat(CAST(i + 1 AS BIGINT) * 8 + {v}, l[{g}])"
-                       for g, v in enumerate(group_vars, 1))
     if spec.skip is SkipMode.TO_NEXT_ROW:
+        pieces = f"split({PREFIX}s, chr({_MATCH_MARK}))"
+        read = (f"transform(slice({pieces}, 1, size({pieces}) - 1), "
+                f"m -> transform(split(m, chr({_GROUP_MARK})), x -> length(x)))")
+        measured = f"SELECT {keep}{rows}, {read} AS {lengths} FROM ({marked}) AS {PREFIX}m"
+        # per matched row, one code: match number * 8 + variable (per match, no per-row lambda)
+        labels = ", ".join(f"array_repeat(CAST(i + 1 AS BIGINT) * 8 + {v}, l[{g}])"
+                           for g, v in enumerate(group_vars, 1))
         # matches overlap: per matched row, its row's index; a match starts one row after the
         # previous match's start plus the rows skipped before it
         starts = (f"filter(transform(flatten(transform({lengths}, l -> concat(array_repeat(false, l[0]), "
@@ -185,15 +188,22 @@ def catalyst_query(spec: MatchSpec, components: list, clause: ClauseInput) -> st
                    f"FROM ({measured}) AS {PREFIX}d")
         coded = (f"SELECT {keep}{rows}, flatten(transform({lengths}, (l, i) -> concat({labels}))) AS {codes}, "
                  f"{spans} AS {q(PREFIX + 'spans')} FROM ({located}) AS {PREFIX}o")
-        flat = (f"SELECT {keep}{rows}[{q(PREFIX + 'spans')}[{index}]].row AS {q(PREFIX + 'row')}, "
+        flat = (f"SELECT {keep}{rows}[{q(PREFIX + 'spans')}[{index}]] AS {q(PREFIX + 'row')}, "
                 f"{codes}[{index}] AS {q(PREFIX + 'code')} FROM ({coded}) AS {PREFIX}e "
                 f"LATERAL VIEW posexplode({q(PREFIX + 'spans')}) {PREFIX}x AS {index}, {PREFIX}unused")
     else:
-        # matches follow one another: per row, its code (0: unmatched; past the array's end too)
-        skipped = "array_repeat(CAST(0 AS BIGINT), l[0])"
-        coded = (f"SELECT {keep}{rows}, flatten(transform({lengths}, (l, i) -> concat({skipped}, {labels}))) "
-                 f"AS {codes} FROM ({measured}) AS {PREFIX}o")
-        flat = (f"SELECT {keep}{PREFIX}x.row AS {q(PREFIX + 'row')}, "
+        # matches follow one another, so the marked string splits at every marker into pieces
+        # of rows, len(group_vars) + 1 per match (the rows skipped before it, then each group),
+        # and one last piece (the rows after the last match); every row of piece j gets one
+        # code: 0 for skipped rows, else match number * 8 + the group's variable; rows past
+        # the codes (the last piece) get 0 too
+        width = len(group_vars) + 1
+        variables = f"array({', '.join(str(v) for v in group_vars)})"
+        pieces = f"split({PREFIX}s, concat('[', chr({_GROUP_MARK}), chr({_MATCH_MARK}), ']'))"
+        piece_code = f"IF(j % {width} = 0, CAST(0 AS BIGINT), CAST(j DIV {width} + 1 AS BIGINT) * 8 + {variables}[j % {width} - 1])"
+        read = f"flatten(transform(slice({pieces}, 1, size({pieces}) - 1), (x, j) -> array_repeat({piece_code}, length(x))))"
+        coded = f"SELECT {keep}{rows}, {read} AS {codes} FROM ({marked}) AS {PREFIX}o"
+        flat = (f"SELECT {keep}{PREFIX}x AS {q(PREFIX + 'row')}, "
                 f"coalesce(try_element_at({codes}, {index} + 1), 0) AS {q(PREFIX + 'code')} "
                 f"FROM ({coded}) AS {PREFIX}e LATERAL VIEW posexplode({rows}) {PREFIX}y AS {index}, {PREFIX}x")
     code, row = q(PREFIX + "code"), q(PREFIX + "row")
@@ -222,6 +232,20 @@ def catalyst_query(spec: MatchSpec, components: list, clause: ClauseInput) -> st
               *(f"{PREFIX}p{i}" for i in range(len(keys)))]
     passed = f"* EXCEPT ({', '.join(q(name) for name in dict.fromkeys(hidden))})"
     return f"(SELECT {passed}, {', '.join(columns)} FROM {matched})"
+
+
+def in_row_order(rows: str) -> str:
+    """``rows`` (a partition's collected rows, structs whose first field is the row number
+    1..n) in row-number order.
+
+    collect_list keeps the order its input arrives in, which is the window's (rows 1, 2, ...)
+    whenever the aggregate reads the sorted window output directly; Spark does not promise it,
+    so the order is checked (one pass over the row numbers) and only a list out of order is
+    sorted, by a comparator on the row number alone (the other columns need not be orderable:
+    ``sort_array`` would refuse a map among them)."""
+    rn = quote_identifier(ROW_NUMBER)
+    by_number = f"(x, y) -> IF(x.{rn} < y.{rn}, -1, IF(x.{rn} > y.{rn}, 1, 0))"
+    return f"IF({rows}.{rn} = sequence(1, size({rows})), {rows}, array_sort({rows}, {by_number}))"
 
 
 def _sum_lengths(group_vars: list[int]) -> str:

@@ -189,3 +189,34 @@ def test_random_patterns_both_paths_match_the_oracle(spark, data, seed):
         if _catalyst_eligible(pattern, rows, skip):
             cases.append((pattern, rows, skip))
     _run(spark, cases, _table(spark, seed))
+
+
+def test_collected_rows_out_of_order_are_sorted_by_row_number(spark):
+    """The path relies on the collected rows being in row-number order and sorts them when they
+    are not (Spark does not promise collect_list's order). In the queries above they always
+    arrive in order, so the sorting branch is checked here on lists built out of order, with a
+    map among the columns (a type ``sort_array`` cannot order)."""
+    from sparkcep.compiler.catalyst_path import ROW_NUMBER, in_row_order
+
+    rn = f"`{ROW_NUMBER}`"
+
+    def row(number: int, value: str) -> str:
+        return f"named_struct('{ROW_NUMBER}', {number}, 'v', '{value}', 'm', map('k', {number}))"
+
+    lists = {
+        "shuffled": [(3, "c"), (1, "a"), (4, "d"), (2, "b")],
+        "reversed": [(2, "b"), (1, "a")],
+        "in order": [(1, "a"), (2, "b"), (3, "c")],
+        "one row": [(1, "a")],
+    }
+    branches = " UNION ALL ".join(
+        f"SELECT '{name}' AS name, array({', '.join(row(n, v) for n, v in rows)}) AS rows"
+        for name, rows in lists.items())
+    got = {r["name"]: (list(r["numbers"]), list(r["values"]), [m["k"] for m in r["maps"]])
+           for r in spark.sql(f"SELECT name, sorted.{rn} AS numbers, sorted.v AS values, "
+                              f"sorted.m AS maps FROM (SELECT name, {in_row_order('rows')} AS sorted "
+                              f"FROM ({branches}))").collect()}
+    for name, rows in lists.items():
+        ordered = sorted(rows)
+        assert got[name] == ([n for n, _ in ordered], [v for _, v in ordered],
+                             [n for n, _ in ordered]), name

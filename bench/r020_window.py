@@ -70,8 +70,8 @@ ON t.symbol = m.symbol AND t.ts = m.start_ts
 #: the row count and a multiset hash of the rows (NULL flags: xxhash64 skips NULL arguments)
 CHECK = """
 SELECT count(*) AS rows,
-       sum(CAST(xxhash64(symbol, ts, price, ups IS NULL, ups, peak IS NULL, peak, n) AS DECIMAL(38, 0)))
-         AS hash_sum,
+       sum(CAST(xxhash64(symbol, ts, price, ups IS NULL, ups, peak IS NULL, peak, n)
+                AS DECIMAL(38, 0))) AS hash_sum,
        count(ups) AS matched
 FROM {view}
 """
@@ -85,19 +85,20 @@ def final_plan(frame) -> str:
     return text.split("== Initial Plan ==")[0]  # AQE prints the final plan, then the initial one
 
 
+PLAN_NODES = {
+    "exchanges": r"\b(?:Exchange (?:hashpartitioning|rangepartitioning|RoundRobin)"
+                 r"|BroadcastExchange )",
+    "sorts": r"\bSort \[",
+    "joins": r"\b(?:SortMergeJoin|BroadcastHashJoin|ShuffledHashJoin|BroadcastNestedLoopJoin)",
+    "windows": r"\bWindow \[",
+    "python": r"\b(?:ArrowEvalPythonUDTF|BatchEvalPythonUDTF|PythonUDTF|ArrowEvalPython)",
+}
+
+
 def plan_shape(text: str) -> dict:
     """Exchanges (shuffles and broadcasts, not the check's own SinglePartition gather), sorts,
     joins, window operators and Python table functions in a final plan."""
-    return {
-        "exchanges": len(re.findall(r"\b(?:Exchange (?:hashpartitioning|rangepartitioning|RoundRobin)"
-                                    r"|BroadcastExchange )", text)),
-        "sorts": len(re.findall(r"\bSort \[", text)),
-        "joins": len(re.findall(r"\b(?:SortMergeJoin|BroadcastHashJoin|ShuffledHashJoin|BroadcastNestedLoopJoin)",
-                                text)),
-        "windows": len(re.findall(r"\bWindow \[", text)),
-        "python": len(re.findall(r"\b(?:ArrowEvalPythonUDTF|BatchEvalPythonUDTF|PythonUDTF|ArrowEvalPython)",
-                                 text)),
-    }
+    return {name: len(re.findall(pattern, text)) for name, pattern in PLAN_NODES.items()}
 
 
 def main() -> None:
@@ -108,7 +109,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--memory", default="6g")
     parser.add_argument("--skips", nargs="+", default=list(SKIPS), choices=list(SKIPS))
-    parser.add_argument("--no-catalyst", action="store_true", help="skip MATCH_RECOGNIZE + join on the Catalyst path")
+    parser.add_argument("--no-catalyst", action="store_true",
+                        help="skip MATCH_RECOGNIZE + join on the Catalyst path")
     parser.add_argument("--explain", action="store_true", help="print each variant's executed plan")
     parser.add_argument("--data-dir", default=str(HERE / "data"))
     parser.add_argument("--json", help="append results as JSON lines to this file")
@@ -124,9 +126,10 @@ def main() -> None:
         ticks.createOrReplaceTempView("ticks")
 
         def record(name, seconds, plan, out_rows=None, matched=None, note="", load_max=""):
-            rec = {"bench": "r020_window", "variant": name, "rows": rows, "seconds": round(seconds, 3),
-                   "out_rows": out_rows, "matched": matched, "plan": plan_shape(plan), "note": note,
-                   "load": load_max or load(), "commit": commit, "time": time.strftime("%Y-%m-%d %H:%M:%S")}
+            rec = {"bench": "r020_window", "variant": name, "rows": rows,
+                   "seconds": round(seconds, 3), "out_rows": out_rows, "matched": matched,
+                   "plan": plan_shape(plan), "note": note, "load": load_max or load(),
+                   "commit": commit, "time": time.strftime("%Y-%m-%d %H:%M:%S")}
             records.append(rec)
             print(json.dumps(rec), flush=True)
             if args.explain:
@@ -141,7 +144,8 @@ def main() -> None:
                floor._jdf.queryExecution().executedPlan().toString())
         for skip_name in args.skips:
             skip = SKIPS[skip_name]
-            variants = [("R020 window", R020, "python"), ("MATCH_RECOGNIZE + join, Python path", MR_JOIN, "python")]
+            variants = [("R020 window", R020, "python"),
+                        ("MATCH_RECOGNIZE + join, Python path", MR_JOIN, "python")]
             if not args.no_catalyst:
                 variants.append(("MATCH_RECOGNIZE + join, Catalyst path", MR_JOIN, "catalyst"))
             checks = {}
@@ -154,8 +158,8 @@ def main() -> None:
                 check_frame = spark.sql(CHECK.format(view="r020_bench_out"))
                 check = check_frame.collect()[0]  # collect: the frame's own QueryExecution runs
                 checks[name] = (check["rows"], check["hash_sum"])
-                record(f"{name}, {skip_name}", seconds, final_plan(check_frame), check["rows"], check["matched"],
-                       load_max=load_max)
+                record(f"{name}, {skip_name}", seconds, final_plan(check_frame), check["rows"],
+                       check["matched"], load_max=load_max)
             if len(set(checks.values())) != 1 or next(iter(checks.values()))[0] != rows:
                 raise SystemExit(f"{skip_name}: the variants give different rows: {checks}")
         ticks.unpersist()
@@ -167,15 +171,17 @@ def main() -> None:
     for rows in args.rows:
         mine = [r for r in records if r["rows"] == rows]
         floor_s = next(r["seconds"] for r in mine if r["variant"] == "Arrow UDTF floor")
-        print(f"\nrows={rows:,} commit={commit} (the variants of each skip form agree: row count and hash sum)")
-        print(f"{'variant':<52} {'seconds':>8} {'x floor':>8} {'out rows':>10} {'matched':>10} {'load':>6}  "
-              f"exch sort join win py")
+        print(f"\nrows={rows:,} commit={commit} "
+              "(the variants of each skip form agree: row count and hash sum)")
+        print(f"{'variant':<52} {'seconds':>8} {'x floor':>8} {'out rows':>10} {'matched':>10} "
+              f"{'load':>6}  exch sort join win py")
         for r in mine:
             p = r["plan"]
             print(f"{r['variant']:<52} {r['seconds']:>8.2f} {r['seconds'] / floor_s:>8.2f} "
                   f"{r['out_rows'] if r['out_rows'] is not None else '':>10} "
                   f"{r['matched'] if r['matched'] is not None else '':>10} {r['load']:>6}  "
-                  f"{p['exchanges']:>4} {p['sorts']:>4} {p['joins']:>4} {p['windows']:>3} {p['python']:>2}")
+                  f"{p['exchanges']:>4} {p['sorts']:>4} {p['joins']:>4} {p['windows']:>3} "
+                  f"{p['python']:>2}")
 
 
 if __name__ == "__main__":

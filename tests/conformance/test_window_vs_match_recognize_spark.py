@@ -41,7 +41,8 @@ ON t.part = m.part AND t.ts = m.start_ts
 
 QUERY = " UNION ALL ".join(
     f"SELECT '{how}' AS how, '{skip}' AS skip, * FROM ({text.format(skip=skip)})"
-    for skip in ("PAST LAST ROW", "TO NEXT ROW") for how, text in (("window", WINDOW), ("join", JOIN))
+    for skip in ("PAST LAST ROW", "TO NEXT ROW")
+    for how, text in (("window", WINDOW), ("join", JOIN))
 ) + " ORDER BY skip, how, part, ts"
 
 _ = None

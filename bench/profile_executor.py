@@ -6,6 +6,10 @@ as a UDTF on an executor would. Prints CPU µs per input row (best of 3); ``--pr
 cProfile listing.
 
     .venv/bin/python bench/profile_executor.py V_SHAPE RISING RISING_HIGHS V_SHAPE_ALL_ROWS
+    .venv/bin/python bench/profile_executor.py R020_PAST_LAST_ROW MR_PAST_LAST_ROW R020_TO_NEXT_ROW MR_TO_NEXT_ROW
+
+The R020_* and MR_* names are bench/r020_window.py's pair (the window's function; the function
+of the MATCH_RECOGNIZE the join reads).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ sys.path.insert(0, str(HERE))
 import pyarrow as pa  # noqa: E402
 import pyarrow.compute as pc  # noqa: E402
 
+import r020_window  # noqa: E402
 import stock_patterns  # noqa: E402
 from common import bench_session, stock_ticks  # noqa: E402
 
@@ -42,9 +47,15 @@ SELECT * FROM ticks MATCH_RECOGNIZE (
 """
 
 
+R020_PAIR = {f"{kind}_{skip.replace(' ', '_')}": text.format(skip=skip)
+             for skip in r020_window.SKIPS.values()
+             for kind, text in (("R020", r020_window.R020), ("MR", r020_window.MR_JOIN))}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("queries", nargs="+", help="names in bench/stock_patterns.py, or V_SHAPE_ALL_ROWS")
+    parser.add_argument("queries", nargs="+", help="names in bench/stock_patterns.py, V_SHAPE_ALL_ROWS, "
+                                                   "or " + ", ".join(R020_PAIR))
     parser.add_argument("--symbols", type=int, default=100)
     parser.add_argument("--rows-per-symbol", type=int, default=1000)
     parser.add_argument("--profile", action="store_true")
@@ -54,7 +65,8 @@ def main() -> None:
     rows = args.symbols * args.rows_per_symbol
     stock_ticks(spark, rows, args.symbols)
     for name in args.queries:
-        query = V_SHAPE_ALL_ROWS if name == "V_SHAPE_ALL_ROWS" else getattr(stock_patterns, name)
+        query = (V_SHAPE_ALL_ROWS if name == "V_SHAPE_ALL_ROWS" else R020_PAIR[name] if name in R020_PAIR
+                 else getattr(stock_patterns, name))
         match = rewrite.compile_statement(query).matches[0]
         sparkcep.sql(spark, query)  # registers the function: its output schema comes from Spark
         table = spark.sql(match.table_sql + " ORDER BY symbol, ts").toArrow()

@@ -38,3 +38,5 @@ step streaming_10m timeout 2150 $py bench/streaming_latency.py --engines spark -
 # §10d: transformWithStateInPandas against the Row-based transformWithState
 step streaming_operator_api timeout 2400 $py bench/streaming_operator_api.py --events 100000,1000000 --keys 16,1024 --output $out/streaming_operator_api.jsonl
 step streaming_operator_api $py bench/streaming_operator_api.py --conversions --output $out/streaming_operator_api.jsonl
+# issue 23, R020 windows against MATCH_RECOGNIZE + join (docs/benchmarks.md §12)
+step r020_window nice -n 19 $py bench/r020_window.py --rows 2000000 --repeat 2 --json $out/r020_window.jsonl --explain

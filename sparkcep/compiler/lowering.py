@@ -98,7 +98,7 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod"}
 ROUNDING = {"round": "half_up", "bround": "half_even", "floor": "floor", "ceil": "ceiling"}
 
 # Spark's math functions whose Java implementation differs from Python's in the last bit for
-# some values (measured against Spark on 300,000 DOUBLEs, docs/semantics.md): refused between
+# some values (tests/evaluation/measure_java_math.py, docs/semantics.md): refused between
 # rows, with the Java routine named. sqrt is IEEE 754's correctly rounded square root in both
 # (GLUE).
 NOT_LIKE_JAVA = {

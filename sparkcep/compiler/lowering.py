@@ -647,8 +647,8 @@ class Lowering:
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
                 f"'{written}' cannot combine values from different rows of a match in DEFINE: "
                 f"Spark computes it with Java's {NOT_LIKE_JAVA[written.lower()]}, which differs from "
-                "Python's in the last bit for some values (docs/semantics.md); apply it inside "
-                f"the navigation, e.g. LAST({written}(A.x)) instead of {written}(LAST(A.x))",
+                "Python's in the last bit for some values (docs/semantics.md); apply it to one "
+                f"row's value, which Spark computes: {written}(B.x), LAST({written}(A.x))",
                 node,
             )
         if operator is None:

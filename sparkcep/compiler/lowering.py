@@ -643,12 +643,13 @@ class Lowering:
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         written = _written_name(node, self.scope.sql)
         if operator is None and written.lower() in NOT_LIKE_JAVA:
+            extra = ", 2" if written.lower() in ("pow", "power") else ""
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
                 f"'{written}' cannot combine values from different rows of a match in DEFINE: "
                 f"Spark computes it with Java's {NOT_LIKE_JAVA[written.lower()]}, which differs from "
                 "Python's in the last bit for some values (docs/semantics.md); apply it to one "
-                f"row's value, which Spark computes: {written}(B.x), LAST({written}(A.x))",
+                f"row's value, which Spark computes: {written}(B.x{extra}), LAST({written}(A.x{extra}))",
                 node,
             )
         if operator is None:

@@ -84,16 +84,29 @@ GLUE: dict[type, str] = {
     exp.ConcatWs: "concat_ws",
     exp.ArrayToString: "array_join",
     exp.Array: "array",  # of STRINGs, for array_join and concat_ws
-    exp.Floor: "floor",  # without a scale
+    exp.Floor: "floor",  # with a scale: Lowering.lower_rounding
     exp.Ceil: "ceil",
+    exp.Sqrt: "sqrt",
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod"}
 
-# round(x, d) (HALF_UP) and bround(x, d) (HALF_EVEN): d must be an integer literal (Spark
-# requires a constant scale); it is an option of the plan operator, not an operand.
-ROUNDING = {"round": "half_up", "bround": "half_even"}
+# round(x, d) (HALF_UP), bround(x, d) (HALF_EVEN), floor(x, d) and ceil(x, d): d must be an
+# integer literal (Spark requires a constant scale); it is an option of the plan operator, not
+# an operand.
+ROUNDING = {"round": "half_up", "bround": "half_even", "floor": "floor", "ceil": "ceiling"}
+
+# Spark's math functions whose Java implementation differs from Python's in the last bit for
+# some values (tests/evaluation/measure_java_math.py, docs/semantics.md): refused between
+# rows, with the Java routine named. sqrt is IEEE 754's correctly rounded square root in both
+# (GLUE).
+NOT_LIKE_JAVA = {
+    "ln": "StrictMath.log", "log": "StrictMath.log", "log10": "StrictMath.log10",
+    "log2": "StrictMath.log", "log1p": "StrictMath.log1p", "exp": "StrictMath.exp",
+    "expm1": "StrictMath.expm1", "pow": "StrictMath.pow", "power": "StrictMath.pow",
+    "cbrt": "StrictMath.cbrt",
+}
 
 
 @dataclass(frozen=True)
@@ -626,12 +639,19 @@ class Lowering:
             return self.lower_rounding(node)
         if isinstance(node, (exp.Floor, exp.Ceil)) and any(
                 node.args.get(k) is not None for k in node.args if k != "this"):
+            return self.lower_rounding(node)
+        operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
+        written = _written_name(node, self.scope.sql)
+        if operator is None and written.lower() in NOT_LIKE_JAVA:
+            extra = ", 2" if written.lower() in ("pow", "power") else ""
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                f"'{_written_name(node, self.scope.sql)}' with a scale cannot combine values from "
-                "different rows of a match in DEFINE (without one it can); apply it inside the "
-                "navigation", node)
-        operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
+                f"'{written}' cannot combine values from different rows of a match in DEFINE: "
+                f"Spark computes it with Java's {NOT_LIKE_JAVA[written.lower()]}, which differs from "
+                "Python's in the last bit for some values (docs/semantics.md); apply it to one "
+                f"row's value, which Spark computes: {written}(B.x{extra}), LAST({written}(A.x{extra}))",
+                node,
+            )
         if operator is None:
             self.refuse_lambda_between_rows(node)
             raise self.scope.error(
@@ -641,7 +661,7 @@ class Lowering:
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL/IFNULL, NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], "
                 "RLIKE/REGEXP, concat, ||, concat_ws, array_join, array (of STRINGs), lower, upper, length, substring, "
-                "round, bround, floor, ceil, sign/signum, pmod, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "round, bround, floor, ceil, sign/signum, pmod, sqrt, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
@@ -649,26 +669,33 @@ class Lowering:
                           span=dialect.span(node))
 
     def lower_rounding(self, node: exp.Expression) -> p.Expression:
-        """``round(x[, d])`` / ``bround(x[, d])``: ``x`` lowered, ``d`` (default 0) an integer
-        literal, as Spark requires a constant scale (``DATATYPE_MISMATCH.NON_FOLDABLE_INPUT``
-        otherwise), within the range sparkcep evaluates exactly (``ROUNDING_SCALE``)."""
-        name = "round" if isinstance(node, exp.Round) else "bround"
-        if isinstance(node, exp.Round):
+        """``round(x[, d])`` / ``bround(x[, d])``, and ``floor(x, d)`` / ``ceil(x, d)``: ``x``
+        lowered, ``d`` (default 0) an integer literal, as Spark requires a constant scale
+        (``DATATYPE_MISMATCH.NON_FOLDABLE_INPUT`` otherwise), within the range sparkcep
+        evaluates exactly (``ROUNDING_SCALE``)."""
+        if isinstance(node, (exp.Floor, exp.Ceil)):
+            name = "floor" if isinstance(node, exp.Floor) else "ceil"
+            value, scale = node.this, node.args.get("decimals")
+            extra = [k for k, v in node.args.items() if v and k not in ("this", "decimals")]
+            written = _written_name(node, self.scope.sql)
+        elif isinstance(node, exp.Round):
+            name = written = "round"
             value, scale = node.this, node.args.get("decimals")
             extra = [k for k, v in node.args.items() if v and k not in ("this", "decimals")]
         else:
+            name = written = "bround"
             arguments = list(node.expressions)
             value = arguments[0] if arguments else None
             scale = arguments[1] if len(arguments) > 1 else None
             extra = arguments[2:]
         if value is None or extra:
             raise self.scope.error("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                                   f"'{name}' takes a number and an optional scale", node)
+                                   f"'{written}' takes a number and an optional scale", node)
         digits = 0 if scale is None else _integer_literal(scale)
         if digits is None or not -ROUNDING_SCALE <= digits <= ROUNDING_SCALE:
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                f"the scale of '{name}' between rows of a match must be an integer literal from "
+                f"the scale of '{written}' between rows of a match must be an integer literal from "
                 f"{-ROUNDING_SCALE} to {ROUNDING_SCALE} (Spark requires a constant scale)", scale)
         return p.Operator(name, (self.lower_operand(value),),
                           options=(("scale", digits), ("mode", ROUNDING[name])), span=dialect.span(node))
@@ -1350,7 +1377,7 @@ def _operands(node: exp.Expression) -> list:
         return list(node.expressions)
     if isinstance(node, exp.ArrayToString):
         return [node.this, node.expression] + ([node.args["null"]] if node.args.get("null") else [])
-    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil)):
+    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt)):
         return [node.this]
     if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
         return [node.this, *node.expressions]

@@ -33,7 +33,7 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "case": "CASE", "lower": "lower", "upper": "upper", "length": "length", "substring": "substring",
             "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS",
             "round": "round", "bround": "bround", "sign": "sign", "pmod": "pmod", "concat_ws": "concat_ws",
-            "array_join": "array_join", "array": "array", "floor": "floor", "ceil": "ceil"}
+            "array_join": "array_join", "array": "array", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt"}
 
 
 # the non-numeric types whose Spark order Python's comparison of their values is: STRING
@@ -293,7 +293,8 @@ class _Binder:
                 raise self.refuse(e, [t for _, t in bound], "a STRING (and INT positions) is required")
             result = SqlType("int") if name == "length" else STRING
             return self.typed(e, name, [x for x, _ in bound], result), result
-        if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil"):
+        if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",
+                    "sqrt"):
             return self.function(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
@@ -355,6 +356,21 @@ class _Binder:
             result = st.rounded_type(argument, dict(e.options)["scale"])
             typed = self.typed(e, name, (self.cast(a, t, argument),), result, argument)
             return dataclasses.replace(typed, options=typed.options + e.options), result
+        if name in ("floor", "ceil") and "scale" in dict(e.options):  # Spark's RoundFloor / RoundCeil
+            (a, t), = bound
+            if not (t.numeric or t.null):
+                raise self.refuse(e, types, "a number is required")
+            # the argument is cast to DECIMAL: DECIMAL(30, 15) from a DOUBLE, (14, 7) from a
+            # FLOAT, (38, 18) from NULL, an integral type's own precision
+            argument = st.as_decimal(t) or _DECIMAL_OF.get(t.name, _DOUBLE_DECIMAL)
+            result = st.rounded_type(argument, dict(e.options)["scale"])
+            typed = self.typed(e, name, (self.cast(a, t, argument),), result, argument)
+            return dataclasses.replace(typed, options=typed.options + e.options), result
+        if name == "sqrt":  # Math.sqrt of the value cast to DOUBLE
+            (a, t), = bound
+            if not (t.numeric or t.null):
+                raise self.refuse(e, types, "a number is required")
+            return self.typed(e, name, (self.cast(a, t, DOUBLE),), DOUBLE, DOUBLE), DOUBLE
         if name in ("floor", "ceil"):  # a DECIMAL(p - s + 1, 0) of a DECIMAL, else a BIGINT
             (a, t), = bound
             if not (t.numeric or t.null):
@@ -412,6 +428,10 @@ class _Binder:
 
 
 _INTEGRAL_BYTES = {"tinyint": 1, "smallint": 2, "int": 4, "bigint": 8}
+
+# the DECIMAL Spark casts a DOUBLE, a FLOAT and NULL to where a DECIMAL is expected
+_DOUBLE_DECIMAL = st.decimal_type(30, 15)
+_DECIMAL_OF = {"float": st.decimal_type(14, 7), "void": st.decimal_type(38, 18)}
 
 
 def _exact_cast(source: SqlType, target: SqlType | None) -> bool:

@@ -1,6 +1,6 @@
 """Spark's scalar functions over values that combine rows of a match, as Python evaluates them:
-``round`` / ``bround``, ``floor`` / ``ceil``, ``sign`` / ``signum``, ``pmod``, ``concat_ws`` and
-``array_join``.
+``round`` / ``bround``, ``floor`` / ``ceil`` (with or without a scale), ``sign`` / ``signum``,
+``sqrt``, ``pmod``, ``concat_ws`` and ``array_join``.
 
 Each is defined from the Spark types of its operands (bound by ``sparkcep.evaluation.binding``,
 which also gives the result type) and the session's ANSI setting, with Spark's own rules:
@@ -15,7 +15,12 @@ which also gives the result type) and the session's ANSI setting, with Spark's o
   the JVM's ``intValue``). A DECIMAL is rounded to its result type's scale.
 * ``floor`` / ``ceil`` (without a scale): a BIGINT (a DOUBLE beyond its range raises under
   ANSI, else saturates as Java's (long) cast; NaN is 0), or DECIMAL(p - s + 1, 0).
+* ``floor(x, d)`` / ``ceil(x, d)``: ``round`` towards -Infinity / +Infinity of the DECIMAL
+  Spark casts x to (DECIMAL(30, 15) from a DOUBLE, (14, 7) from a FLOAT).
 * ``sign`` / ``signum``: ``Math.signum`` of the DOUBLE value (-0.0 and NaN stay).
+* ``sqrt`` of the DOUBLE value: ``Math.sqrt``, IEEE 754's correctly rounded square root, which
+  Python's is too (``ln``, ``log1p``, ``exp``, ``expm1``, ``power``, ``cbrt`` and the other
+  logarithms differ from Java's in the last bit for some values: lowering refuses them).
 * ``pmod(a, n)``: ``r = a % n``, and ``(r + n) % n`` when r < 0, in the operands' type (for INT
   and BIGINT ``r + n`` wraps around as Java's int and long do, whatever the ANSI setting).
 * ``concat_ws(sep, ...)``: NULL when sep is; NULL strings (and NULL array elements) skipped.
@@ -35,7 +40,9 @@ from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
 
-_MODES = {"half_up": decimal.ROUND_HALF_UP, "half_even": decimal.ROUND_HALF_EVEN}
+_MODES = {"half_up": decimal.ROUND_HALF_UP, "half_even": decimal.ROUND_HALF_EVEN,
+          "floor": decimal.ROUND_FLOOR, "ceiling": decimal.ROUND_CEILING}
+_MODE_FUNCTIONS = {"half_up": "round", "half_even": "bround", "floor": "floor", "ceiling": "ceil"}
 # exact for every scale lowering accepts (|d| <= 1000) over any DOUBLE (at most 309 integral
 # and 1074 fractional digits) or DECIMAL(38, s)
 _ROUNDING = decimal.Context(prec=2500, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
@@ -85,8 +92,9 @@ def nearest_float(value: Decimal) -> float:
 
 @lru_cache(maxsize=None)
 def rounding(argument: SqlType, result: SqlType, scale: int, mode: str, ansi: bool):
-    """``round`` (``mode`` half_up) or ``bround`` (half_even) of a non-NULL ``argument`` value
-    to ``scale`` decimal places, as a value of ``result``."""
+    """``round`` (``mode`` half_up), ``bround`` (half_even), ``floor`` (floor) or ``ceil``
+    (ceiling) of a non-NULL ``argument`` value to ``scale`` decimal places, as a value of
+    ``result`` (``floor`` and ``ceil`` with a scale take a DECIMAL: binding casts others)."""
     how = _MODES[mode]
 
     def to_scale(value: Decimal, digits: int = scale) -> Decimal:
@@ -113,6 +121,8 @@ def rounding(argument: SqlType, result: SqlType, scale: int, mode: str, ansi: bo
             rounded = to_scale(v, min(scale, argument.scale))
             if scale < 0:
                 rounded = to_scale(rounded, 0)
+            if not rounded:  # ceil(-0.4, 0) is 0, not Python's Decimal('-0')
+                rounded = rounded.copy_abs()
             # Spark sizes the result for the carry (one more integral digit), up to 38 digits;
             # at 38 a carry does not fit (Spark raises, with ANSI on or off)
             return ops.to_decimal(rounded, result, True)
@@ -123,7 +133,7 @@ def rounding(argument: SqlType, result: SqlType, scale: int, mode: str, ansi: bo
 
 def _function_of(mode: str) -> str:
     """The function a rounding mode belongs to (for messages)."""
-    return "round" if mode == "half_up" else "bround"
+    return _MODE_FUNCTIONS[mode]
 
 
 @lru_cache(maxsize=None)
@@ -155,6 +165,12 @@ def floor_or_ceiling(name: str, argument: SqlType, result: SqlType, ansi: bool):
         return high if whole > high else low
 
     return to_bigint
+
+
+def square_root(value: float) -> float:
+    """Java's ``Math.sqrt`` (IEEE 754's correctly rounded square root, as Python's): NaN for a
+    negative value (-Infinity too), -0.0 for -0.0."""
+    return math.nan if value < 0 else math.sqrt(value)
 
 
 def signum(value: float) -> float:

@@ -557,8 +557,10 @@ def typed_function(operator: p.Operator):
         function = ops.like_function(name, options.get("escape"))
     elif name in ops.STRING_FUNCTIONS:
         function = ops.STRING_FUNCTIONS[name]
-    elif name in ("round", "bround"):
+    elif name in ("round", "bround") or (name in ("floor", "ceil") and "scale" in options):
         function = functions.rounding(operand, result, options["scale"], options["mode"], ansi)
+    elif name == "sqrt":
+        function = functions.square_root
     elif name == "sign":
         function = functions.signum
     elif name in ("floor", "ceil"):

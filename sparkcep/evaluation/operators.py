@@ -79,6 +79,7 @@ OPERATORS = set(BINARY) | {
     "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
     "lower", "upper", "length", "substring", "explicit_cast",
     "round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",  # sparkcep.evaluation.functions
+    "sqrt",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
@@ -158,6 +159,28 @@ def to_decimal(value: _decimal.Decimal, t: SqlType, ansi: bool):
     return rounded
 
 
+def _fractional_to_decimal(t: SqlType, ansi: bool):
+    """Spark's cast of a DOUBLE (or of a FLOAT, through the DOUBLE it widens to) to DECIMAL(p,
+    s), where Spark inserts it (the argument of ``floor(x, d)``): the decimal Java prints for
+    the value (``BigDecimal(Double.toString(x))``; Python's ``repr``, the shortest decimal that
+    reads back, is that on Java 19+ and on all but a few values on Java 17), rounded half up to
+    s places; out of range NULL, or an error under ANSI; NaN and the infinities NULL, with ANSI
+    on or off (as Spark gives for ``floor(double('NaN'), 2)``)."""
+
+    def fractional_to_decimal(v: float):
+        if not math.isfinite(v):
+            return None
+        value = _decimal.Decimal(repr(abs(v) if v == 0 else v))  # no -0
+        if value.adjusted() >= t.precision - t.scale:  # at least 10**(p - s): out of range
+            if ansi:
+                raise _error("NUMERIC_VALUE_OUT_OF_RANGE",
+                             f"{v} cannot be represented as {str(t).upper()} in a DEFINE or MEASURES expression")
+            return None
+        return to_decimal(value, t, ansi)
+
+    return fractional_to_decimal
+
+
 def decimal_to_double(value: _decimal.Decimal, t: SqlType) -> float:
     """Spark 4's DECIMAL -> DOUBLE: the nearest DOUBLE to the exact value, whatever the
     precision (a DECIMAL(18, 4) as well as a DECIMAL(38, 10); Spark's recorded answers for
@@ -196,6 +219,8 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
     if target.decimal:
         if source.integral:
             return lambda v: to_decimal(_decimal.Decimal(v), target, ansi)
+        if source.fractional:
+            return _fractional_to_decimal(target, ansi)
         return lambda v: to_decimal(v, target, ansi)
     if target.integral and source.integral:
         return lambda v: v

@@ -1,4 +1,5 @@
-"""Differential test: round/bround, floor/ceil, sign/signum, pmod, concat_ws and array_join over values
+"""Differential test: round/bround, floor/ceil (with and without a scale), sign/signum, sqrt, pmod,
+concat_ws and array_join over values
 that combine rows of a match (issue 23) agree with Spark's own evaluation: values, NULLs,
 errors (ANSI on and off) and result types. Spark is the oracle (``spark_oracle.answer``: every
 expression over every row in one query), sparkcep's interpreter, generated code and the
@@ -85,6 +86,25 @@ def cases() -> list[tuple[str, str]]:
         add("floor({0})", column)
         add("ceil({0})", column)
     add("ceiling({0} * {1})", "d", "d")
+    # with a scale: the argument cast to DECIMAL (a DOUBLE to DECIMAL(30, 15): NaN and the
+    # infinities NULL, beyond 10**15 an error under ANSI), rounded towards -inf / +inf
+    for column in ("d", "f", "i", "l", "t", "sm", "n", "w", "v"):
+        add("floor({0}, 2)", column)
+        add("ceil({0}, -1)", column)
+    add("floor({0}, -2)", "d")
+    add("floor({0}, -2)", "v")
+    add("ceiling({0}, 1)", "d")
+    add("ceiling({0}, 1)", "n")
+    add("ceil({0}, 0)", "d")
+    add("floor({0}, 16)", "d")
+    add("floor({0}, 20)", "f")
+    add("ceil({0}, -40)", "i")  # past 38 digits: an error, with ANSI on or off
+    add("floor({0} / {1}, 3)", "n", "k")
+    add("(floor({0}, 1) < ceil({1}, 1))", "d", "n")
+    # sqrt: Math.sqrt of the value as a DOUBLE (negative: NaN, -0.0 stays)
+    for column in ("d", "f", "i", "n"):
+        add("sqrt({0})", column)
+    add("sqrt({0} * {1})", "d", "d")
     for column in ("d", "f", "i", "t", "n", "v"):
         add("sign({0})", column)
         add("signum({0})", column)
@@ -137,7 +157,7 @@ def test_scalar_functions_between_rows_agree_with_spark(session):  # noqa: F811 
     tally = Tally()
     batch = answer(spark, "sparkcep_scalar", ROWS, expressions, semantics, error_cells=6, rng=rng)
     tally.add(batch, semantics, ROWS)
-    tally.report(f"round/bround/floor/ceil/sign/pmod/concat_ws/array_join, ANSI={semantics.ansi}, seed {SEED}")
+    tally.report(f"round/bround/floor/ceil/sign/sqrt/pmod/concat_ws/array_join, ANSI={semantics.ansi}, seed {SEED}")
     assert not tally.disagreements
     assert batch.refused == [] and batch.value_failed == []
     assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases

@@ -1,0 +1,206 @@
+"""How often Spark's math functions differ from Python's, bit for bit: the measurement behind the
+table in docs/semantics.md ("Functions between rows in DEFINE") that decides which of them
+sparkcep evaluates between rows of a match (only those that never differ).
+
+    python -m tests.evaluation.measure_java_math [ROWS]      # default 300,000 DOUBLEs
+
+One Spark query per ANSI setting computes every function over every row (random bit patterns,
+subnormals, huge values, short decimals, ±0.0, NaN, ±Infinity; ``y``: exponents and bases);
+each value is compared with the Python reading of Spark's rules below, written from Spark's
+documentation and Java's ``Math`` specification, independently of ``sparkcep.evaluation``.
+Takes a few minutes on a quiet machine (run it under ``nice``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import struct
+import sys
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal
+
+EDGES = [0.0, -0.0, 1.0, -1.0, 2.0, 0.5, -0.5, math.nan, math.inf, -math.inf, 5e-324, -5e-324,
+         2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308, 709.782712893384,
+         709.79, -745.1332191019412, -745.2, 1e-300, 1e300, 3.0, 8.0, -8.0, 27.0, 1e15, 1e16, -1e15,
+         0.1, 0.2, 0.3, 1.005, 2.675, -2.675, 123.456, 9.999999999999999e14, 1e-5, -1e-5, 1e-16, 2.5,
+         -2.5, 0.125]
+EXPONENTS = [0.5, -0.5, 2.0, 3.0, -1.0, 1 / 3, 0.0, -0.0, math.nan, math.inf, -math.inf, 10.0, 0.1,
+             1.5, 100.0, -3.0]
+
+
+def draws(rows: int, seed: int = 23) -> tuple[list[float], list[float]]:
+    rng = random.Random(seed)
+
+    def bits() -> float:
+        return struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
+
+    def x() -> float:
+        k = rng.random()
+        if k < .25:
+            return bits()
+        if k < .45:
+            return rng.uniform(-10, 10)
+        if k < .55:
+            return rng.uniform(0, 1)
+        if k < .65:
+            return rng.uniform(-750, 750)
+        if k < .75:
+            return rng.uniform(-1, 1) * 10 ** rng.uniform(-20, 20)
+        if k < .85:
+            return round(rng.uniform(-1000, 1000), rng.randint(0, 6))
+        if k < .90:
+            return float(rng.randint(-100, 100))
+        if k < .95:
+            return 10 ** rng.uniform(-320, 308) * rng.choice([1, -1])
+        return rng.choice(EDGES)
+
+    def y() -> float:
+        k = rng.random()
+        if k < .3:
+            return rng.choice(EXPONENTS)
+        if k < .5:
+            return rng.uniform(-5, 5)
+        if k < .6:
+            return float(rng.randint(-20, 20))
+        if k < .7:
+            return bits()
+        if k < .8:
+            return rng.choice(EDGES)
+        return rng.uniform(-400, 400) / max(1e-3, abs(rng.uniform(-10, 10)))
+
+    pairs = [(a, b) for a in EDGES for b in EXPONENTS + EDGES]
+    pairs += [(x(), y()) for _ in range(max(0, rows - len(pairs)))]
+    return [a for a, _ in pairs], [b for _, b in pairs]
+
+
+# -- Spark's rules, read in Python ------------------------------------------------------------
+
+
+def _positive(f, low=0.0):
+    """A logarithm: NULL at or below ``low``, NaN and +Infinity kept."""
+    return lambda x, y: None if x <= low else x if (x != x or x == math.inf) else f(x)
+
+
+def _overflowing(f):
+    def apply(x, y):
+        try:
+            return f(x)
+        except OverflowError:
+            return math.inf
+    return apply
+
+
+def _odd_integer(y: float) -> bool:
+    return math.isfinite(y) and y == math.floor(y) and abs(y) < 2 ** 53 and int(y) % 2 == 1
+
+
+def _power(x: float, y: float) -> float:
+    """Java's ``Math.pow`` special cases (which C's ``pow`` does not share: pow(1, NaN) is NaN,
+    pow(-1, ±Infinity) NaN), else the C library's ``pow``."""
+    if y == 0:
+        return 1.0
+    if y != y or x != x or (abs(x) == 1 and math.isinf(y)):
+        return math.nan
+    try:
+        return math.pow(x, y)
+    except ValueError:  # 0 to a negative power, or a negative base to a non-integer power
+        if x == 0:
+            return -math.inf if math.copysign(1, x) < 0 and _odd_integer(y) else math.inf
+        return math.nan
+    except OverflowError:
+        return -math.inf if x < 0 and _odd_integer(y) else math.inf
+
+
+def _logarithm(x: float, base: float) -> float | None:
+    """``log(base, x)``: NULL when either is <= 0, else ln(x) / ln(base)."""
+    if base <= 0 or x <= 0:
+        return None
+    if x != x or base != base:
+        return math.nan
+    top, bottom = (math.inf if v == math.inf else math.log(v) for v in (x, base))
+    if bottom == 0:
+        return math.nan if top == 0 else math.copysign(math.inf, top)
+    return top / bottom
+
+
+_EXACT = Context(prec=2500, Emax=999999, Emin=-999999)
+
+
+def _rounded(mode, scale: int, precision: int = 30, digits: int = 15):
+    """``floor`` / ``ceil`` with a scale of a DOUBLE: cast to DECIMAL(30, 15) through Java's
+    decimal (NULL when NaN, infinite or out of range), rounded in ``mode``."""
+
+    def apply(x, y):
+        if not math.isfinite(x):
+            return None
+        value = Decimal(repr(x)).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP, _EXACT)
+        if value and len(value.as_tuple().digits) - digits > precision - digits:
+            return None
+        if scale >= 0:
+            return value.quantize(Decimal(1).scaleb(-min(scale, digits)), mode, _EXACT)
+        return value.quantize(Decimal(1).scaleb(-scale), mode, _EXACT).quantize(Decimal(1), context=_EXACT)
+
+    return apply
+
+
+FUNCTIONS = {  # Spark SQL -> its reading in Python
+    "sqrt(x)": lambda x, y: math.nan if x < 0 else math.sqrt(x),
+    "ln(x)": _positive(math.log),
+    "log10(x)": _positive(math.log10),
+    "log2(x)": _positive(lambda v: math.log(v) / math.log(2)),
+    "log1p(x)": _positive(math.log1p, -1.0),
+    "log(y, x)": lambda x, y: _logarithm(x, y),
+    "exp(x)": _overflowing(math.exp),
+    "expm1(x)": _overflowing(math.expm1),
+    "power(x, y)": _power,
+    "cbrt(x)": lambda x, y: math.cbrt(x),
+    "floor(x, 2)": _rounded(ROUND_FLOOR, 2),
+    "ceil(x, -1)": _rounded(ROUND_CEILING, -1),
+    "floor(x, 16)": _rounded(ROUND_FLOOR, 16),
+}
+
+
+def _same(python, spark) -> bool:
+    if python is None or spark is None:
+        return python is None and spark is None
+    if isinstance(python, float) and isinstance(spark, float):
+        return struct.pack("<d", python) == struct.pack("<d", spark) or (python != python and spark != spark)
+    return python == spark
+
+
+def main(rows: int) -> None:
+    import pyarrow as pa
+
+    from sparkcep.clients.session import local_session
+
+    xs, ys = draws(rows)
+    spark = local_session("local[2]", "sparkcep-measure-java-math", spark_executor_pyspark_memory="1g")
+    try:
+        table = pa.table({"r": pa.array(range(len(xs)), pa.int64()),
+                          "x": pa.array(xs, pa.float64(), from_pandas=False),  # NaN stays NaN
+                          "y": pa.array(ys, pa.float64(), from_pandas=False)})
+        spark.createDataFrame(table).localCheckpoint().createOrReplaceTempView("sparkcep_math")
+        for ansi in ("true", "false"):
+            spark.conf.set("spark.sql.ansi.enabled", ansi)
+
+            def guarded(sql: str) -> str:  # under ANSI a DOUBLE beyond DECIMAL(30, 15) raises
+                return f"CASE WHEN abs(x) < 1e15 THEN {sql} END" if ansi == "true" and "," in sql \
+                    and sql.startswith(("floor", "ceil")) else sql
+
+            columns = ", ".join(f"{guarded(sql)} AS e{i}" for i, sql in enumerate(FUNCTIONS))
+            answers = spark.sql(f"SELECT r, {columns} FROM sparkcep_math ORDER BY r").toArrow()
+            print(f"ANSI {ansi}, {len(xs):,} rows:")
+            for i, (sql, python) in enumerate(FUNCTIONS.items()):
+                spark_values = answers.column(f"e{i}").to_pylist()
+                compared = [(x, y, s) for x, y, s in zip(xs, ys, spark_values)
+                            if not (guarded(sql) != sql and not abs(x) < 1e15)]
+                differ = [(x, y, s) for x, y, s in compared if not _same(python(x, y), s)]
+                example = f", e.g. x={differ[0][0]!r} y={differ[0][1]!r}: Spark {differ[0][2]!r}, " \
+                          f"Python {python(differ[0][0], differ[0][1])!r}" if differ else ""
+                print(f"  {sql:14} {len(differ):>7,} of {len(compared):,} differ{example}")
+    finally:
+        spark.stop()
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 300_000)

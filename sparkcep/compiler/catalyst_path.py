@@ -123,15 +123,17 @@ class ClauseInput:
     """What the Catalyst query reads of a compiled clause.
 
     Attributes:
-        table_sql: the input query (input columns, bitmask, value columns) as for the function.
+        numbered_sql: the input query as for the function (input columns, bitmask, value
+            columns) with the row number (``ROW_NUMBER``, ``row_number()`` over ``window``) as
+            its first column, in the same SELECT as the DEFINEs' lag/lead (one window operator).
         window: ``PARTITION BY ... ORDER BY ...`` as written (the window of lag/lead).
         partition: the PARTITION BY column names.
         mask_column: the bitmask column.
-        value_columns: the name of each value column in ``table_sql``.
-        computed: the columns ``table_sql`` adds to the input's (hidden from ALL ROWS output).
+        value_columns: the name of each value column in ``numbered_sql``.
+        computed: the columns ``numbered_sql`` adds to the input's (hidden from ALL ROWS output).
     """
 
-    table_sql: str
+    numbered_sql: str
     window: str
     partition: tuple[str, ...]
     mask_column: str
@@ -156,8 +158,8 @@ def catalyst_query(spec: MatchSpec, components: list, clause: ClauseInput) -> st
     rn, mn, var, char = q(ROW_NUMBER), q(MATCH_NUMBER), q(VARIABLE), q(f"{PREFIX}ch")
     rows, lengths, codes, index = (q(f"{PREFIX}{n}") for n in ("rows", "l", "codes", "at"))
     # the row number first: each collected row is one flat struct ordered by it
-    numbered = (f"SELECT row_number() OVER ({clause.window}) AS {rn}, *, "
-                f"chr({q(clause.mask_column)}) AS {char} FROM ({clause.table_sql}) AS {PREFIX}t")
+    numbered = (f"SELECT *, chr({q(clause.mask_column)}) AS {char} "
+                f"FROM ({clause.numbered_sql}) AS {PREFIX}t")
     copy_select = "".join(f"{k} AS {c}, " for k, c in zip(keys, copies))
     group_by = f" GROUP BY {', '.join(keys)}" if keys else ""
     collected = (f"SELECT {copy_select}collect_list(struct(*)) AS {rows} "

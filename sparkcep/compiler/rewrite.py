@@ -590,8 +590,12 @@ def _compile_clause(
     elif catalyst_reason is None:
         window = _window(partition_sql, window_order)
         computed = tuple(name for _, name in parts[2])
+        # the row number in the same SELECT as the lag/lead of the DEFINEs: one window operator
+        row_number = f"row_number() OVER ({window}) AS {quote_identifier(catalyst_path.ROW_NUMBER)}"
+        numbered_sql = _input_query(analysis, lowered, within_kind, sql, splicer, relation, release,
+                                    late_row, leading=row_number)[0]
         call = catalyst_path.catalyst_query(spec, lowered.components, catalyst_path.ClauseInput(
-            table_sql, window, plan.partition_columns, plan.bitmask_columns[0],
+            numbered_sql, window, plan.partition_columns, plan.bitmask_columns[0],
             plan.value_columns, computed))
     if pushed is not None:
         replacement = _aggregation_replacement(analysis, pushed, call, splicer)
@@ -786,13 +790,14 @@ def _match_spec(analysis: Analysis, within, source_pattern: tuple[rp.Pattern, st
 
 def _input_query(
     analysis: Analysis, lowered: _Lowered, within_kind: str | None, sql: str, splicer: Splicer,
-    relation: str, release: bool = False, late_row: str | None = None,
+    relation: str, release: bool = False, late_row: str | None = None, leading: str | None = None,
 ) -> tuple[str, list[str], tuple]:
     """The query feeding the function (input columns, bitmask, value and order key columns over
     the relation as written), the name the function reads each value column under, and the
     query's parts (relation, passed columns, computed (SQL, name) columns). ``release``: over a
     stream with NEXT, the ordering operator's ``RELEASE_COLUMN`` is passed on too; ``late_row``:
-    the select item carrying ``LATE_ROW_COLUMN`` (routed late rows)."""
+    the select item carrying ``LATE_ROW_COLUMN`` (routed late rows); ``leading``: a select item
+    put first (the Catalyst path's row number)."""
     if analysis.rows_per_match is RowsPerMatch.ONE:
         # ONE ROW PER MATCH outputs no input columns but the partition key: pass only the columns
         # the partitioning and ordering refer to (less data through Arrow to Python).
@@ -830,6 +835,8 @@ def _input_query(
         select.append(late_row)
     if not select:
         select.append(f"true AS {quote_identifier(PREFIX + 'row')}")  # a SELECT needs a column
+    if leading is not None:
+        select.insert(0, leading)
     return (f"SELECT {', '.join(select)} FROM ({relation}) AS {INPUT_ALIAS}", value_columns,
             (relation, passed_select, tuple(computed)))
 

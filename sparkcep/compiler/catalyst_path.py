@@ -48,7 +48,7 @@ _GROUP_MARK, _MATCH_MARK = 254, 255
 _AGGREGATES = {"count", "sum", "avg", "min", "max", "collect_list"}
 # Which path a clause takes (``ChunkOptions.path``, from the session setting
 # ``spark.sparkcep.path``): ``python`` (the default: the Arrow UDTF), ``auto`` (Catalyst where
-# exact and the clause has PARTITION BY), ``catalyst`` (Catalyst wherever exact, also without
+# exact, the clause has PARTITION BY and its matches do not overlap), ``catalyst`` (Catalyst wherever exact, also without
 # PARTITION BY). The Catalyst path is opt-in: its partitions are not bounded by the engines'
 # budgets, its run-time errors in measures are Spark's, and it is not always the faster
 # (docs/semantics.md, "The Catalyst path").
@@ -86,6 +86,13 @@ def ineligible_reason(
             return reason
     if not has_partition and mode in ("auto", "python"):
         return "no PARTITION BY: the whole input would be one string in one task"
+    if spec.skip is SkipMode.TO_NEXT_ROW and mode in ("auto", "python"):
+        # the cost rule: matches overlap, and the Catalyst path expands every row of every match
+        # where the Python path reads each match's first and last rows column-wise; measured
+        # slower here (docs/benchmarks.md, sections 11 and 11b)
+        return ("AFTER MATCH SKIP TO NEXT ROW: overlapping matches make every row of every match "
+                "one Spark row, slower than the Python path (SET spark.sparkcep.path = catalyst "
+                "forces it)")
     if mode == "python":
         return ("it would apply, but it is opt-in (SET spark.sparkcep.path = auto) and this "
                 "session uses the Python path")

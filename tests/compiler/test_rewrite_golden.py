@@ -1,6 +1,6 @@
 """Golden tests for the rewrite: each golden/<name>.sql compiles to golden/<name>.spark.sql on
 the Python path (the Arrow table function, the default), each golden_catalyst/<name>.sql on the
-Catalyst path (``spark.sparkcep.path = auto``: ``sparkcep.compiler.catalyst_path``).
+Catalyst path (``spark.sparkcep.path = catalyst``: ``sparkcep.compiler.catalyst_path``).
 
 Regenerate after an intended change with ``SPARKCEP_UPDATE_GOLDEN=1 pytest tests/compiler``,
 then read the diff. Independently of the golden text, the rewrite must leave everything outside
@@ -30,7 +30,7 @@ def test_golden(source: Path) -> None:
 
 @pytest.mark.parametrize("source", CATALYST_CASES, ids=[p.stem for p in CATALYST_CASES])
 def test_golden_catalyst(source: Path) -> None:
-    compiled = compile_statement(source.read_text(), ChunkOptions(path="auto"))
+    compiled = compile_statement(source.read_text(), ChunkOptions(path="catalyst"))
     assert all(match.catalyst for match in compiled.matches)
     check_golden(source, compiled.sql)
 

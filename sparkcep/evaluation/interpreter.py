@@ -630,9 +630,11 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return lambda ctx: functions.concat_ws(*(arg(ctx) for arg in args))
     if name in ("greatest", "least"):
         pick = max if name == "greatest" else min
-        key = ops.nan_aware_key if operand is not None and operand.fractional else None
+        key = None if operand is None else ops.nan_aware_key if operand.fractional else \
+            ops.string_array_key if operand.name == "array<string>" else None
 
-        def extreme(ctx):  # Spark's greatest/least skip NULLs; NaN is above every number
+        def extreme(ctx):  # Spark's greatest/least skip NULLs; NaN is above every number, a
+            # NULL element of an array below every string
             values = [v for v in (arg(ctx) for arg in args) if v is not None]
             if not values:
                 return None

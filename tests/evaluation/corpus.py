@@ -46,8 +46,18 @@ def _edges(spark_type: str) -> list:
 # DECIMALs just inside and outside Spark's compact ones (precision 18 and 19) times a DOUBLE
 # 1.0: a compact DECIMAL becomes a DOUBLE as its unscaled long / 10^scale, which differs from the
 # exactly rounded conversion of a wider one for these values.
+#
+# And exact numbers equal (or a unit apart) at values no DOUBLE holds: 0.1 as DECIMAL(10, 2) and
+# DECIMAL(38, 10), 2^53 + 1 as BIGINT and DECIMAL(38, 0). Spark compares them exactly (in a
+# common DECIMAL type); through a DOUBLE they would compare otherwise. A DECIMAL(3, 3), whose
+# remainders are DECIMAL(3, 3) (no integral digit) and hold a zero. And strings, NULL among them,
+# for arrays compared element by element (a NULL element below every string, "" included).
+# And LIKE patterns with the default escape character, a backslash (the edges are the text of
+# SQL literals: Spark reads 'a\%' as a\%, 'a\\\\b' as a\\b, the value a\b).
 PAIRED = {"w1": "DECIMAL(38,10)", "w2": "DECIMAL(38,0)", "g1": "DECIMAL(19,4)", "g2": "DECIMAL(18,4)",
-          "e1": "DOUBLE", "p1": "STRING", "p2": "STRING"}
+          "e1": "DOUBLE", "p1": "STRING", "p2": "STRING", "x1": "DECIMAL(10,2)", "x2": "DECIMAL(38,10)",
+          "u1": "BIGINT", "u2": "DECIMAL(38,0)", "y1": "DECIMAL(3,3)", "a1": "STRING", "a2": "STRING",
+          "p3": "STRING", "p4": "STRING"}
 _PAIRED_EDGES = {
     "w1": ["9999999999999999999999.9999999999", "-9999999999999999999999.9999999999", "1", "0.0000000001",
            "999999999999999999.9999999999"],
@@ -59,6 +69,15 @@ _PAIRED_EDGES = {
     # LIKE and ILIKE tell case apart; ESCAPE '/' makes '/%' a literal '%', without it '/' is literal
     "p1": ["Abc", "a%", "a/x", "abc"],
     "p2": ["a%", "a/%", "a/%", "A_C"],
+    "x1": ["0.10", "-0.30", "0.70", "99999999.99", "0.10"],
+    "x2": ["0.1", "-0.3", "0.7000000001", "99999999.99", "0.0999999999"],
+    "u1": ["9007199254740993", "-9007199254740993", "9007199254740992", "3"],
+    "u2": ["9007199254740993", "-9007199254740993", "9007199254740993", "3"],
+    "y1": ["0.000", "0.125", "-0.500", "0.999", "-0.000"],
+    "a1": [None, "", "b", None, "a", "ab", "é"],
+    "a2": ["", None, "a", None, "ab", "a", "e"],
+    "p3": ["a%", "ab", "a_", "a\\\\b", "A%"],
+    "p4": ["a\\%", "a\\%", "a\\_", "a\\\\\\\\b", "a\\%"],
 }
 
 
@@ -169,4 +188,19 @@ def expressions() -> list[tuple[str, str]]:
     # substring with and without a length, at INT's extreme positions and lengths
     out.append(_pair("substring(concat({}, {}), {})", "s1", "s2", "i1"))
     out.append(_pair("substring(concat({}, {}), {}, {})", "s1", "s2", "i1", "i2"))
+    # exact numbers compared exactly (PAIRED)
+    for x, y in (("x1", "x2"), ("u1", "u2")):
+        for op in ("=", "<", ">=", "<=>", "<>"):
+            out.append(_pair("({} " + op + " {})", x, y))
+    # a DECIMAL(3, 3) remainder (PAIRED y1; q1 is DECIMAL(5, 3))
+    out.append(_pair("({} % {})", "y1", "q1"))
+    out.append(_pair("({} % {})", "y1", "y1"))
+    # arrays of strings compared (PAIRED a1, a2): element by element, then the shorter first
+    for op in ("<", "=", ">="):
+        out.append(_pair("(array({}, {}) " + op + " array({}, {}))", "a1", "a2", "a2", "a1"))
+        out.append(_pair("(array({}) " + op + " array({}, {}))", "a1", "a1", "a2"))
+    out.append(_pair("greatest(array({}, {}), array({}, {}))", "a1", "a2", "a2", "a1"))
+    # LIKE and ILIKE without ESCAPE: the backslash escapes (PAIRED p3, p4)
+    out.append(_pair("({} LIKE {})", "p3", "p4"))
+    out.append(_pair("({} ILIKE {})", "p3", "p4"))
     return out

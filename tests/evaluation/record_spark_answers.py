@@ -5,6 +5,10 @@ version, and review the difference like any golden file:
 
     python -m tests.evaluation.record_spark_answers
 
+After appending expressions (or PAIRED columns for them) to the corpus, ``--new`` asks Spark
+only about the expressions the file lacks and keeps every other answer (the same Spark version
+only): seconds instead of the whole rerun's minutes, and the same file as a whole rerun.
+
 Every answer is Spark's: values over all rows in one query per ANSI setting, and each row where
 Python raised asked of Spark on its own (see ``spark_oracle``). ``test_spark_differential.py``
 checks that a live Spark still gives the recorded answers.
@@ -13,6 +17,7 @@ checks that a live Spark still gives the recorded answers.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pyspark
@@ -25,14 +30,14 @@ from tests.evaluation.spark_oracle import MISSING, answer, encode
 OUTPUT = Path(__file__).with_name("spark_answers.json")
 
 
-def record(spark, ansi: bool) -> dict:
+def record(spark, ansi: bool, expressions: list[tuple[str, str]]) -> dict:
     spark.conf.set("spark.sql.codegen.wholeStage", "false")
     spark.conf.set("spark.sql.subexpressionElimination.enabled", "false")
     spark.conf.set("spark.sql.ansi.enabled", str(ansi).lower())
     spark.conf.set("spark.sql.session.timeZone", corpus.ZONE)
     spark.sql(corpus.table_sql()).localCheckpoint().createOrReplaceTempView("sparkcep_corpus")
     semantics = Semantics(ansi=ansi, time_zone=corpus.ZONE)
-    batch = answer(spark, "sparkcep_corpus", corpus.ROWS, corpus.expressions(), semantics)
+    batch = answer(spark, "sparkcep_corpus", corpus.ROWS, expressions, semantics)
     columns: dict = {}
     cases = []
     for case in batch.cases:
@@ -71,14 +76,37 @@ def _dump(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
+def _merged(old: dict, new: dict) -> dict:
+    """``old`` with ``new``'s columns and expressions added; the cases in the corpus's order."""
+    order = {q: i for i, (q, _) in enumerate(corpus.expressions())}
+    return {"columns": {**old["columns"], **new["columns"]},
+            "refused": sorted(old["refused"] + new["refused"]),
+            "value_failed": sorted(old["value_failed"] + new["value_failed"]),
+            "cases": sorted(old["cases"] + new["cases"], key=lambda case: order[case["expression"]])}
+
+
+def main(argv: list[str]) -> None:
+    expressions = corpus.expressions()
+    old = None
+    if argv == ["--new"]:
+        old = json.loads(OUTPUT.read_text(encoding="utf-8"))
+        assert old["spark"] == pyspark.__version__, f"recorded with Spark {old['spark']}: rerun it whole"
+        assert old["rows"] == corpus.ROWS and old["zone"] == corpus.ZONE, "the rows changed: rerun it whole"
+        known = {case["expression"] for setting in ("ansi", "legacy") for case in old[setting]["cases"]}
+        known |= {q for setting in ("ansi", "legacy") for q in old[setting]["refused"] + old[setting]["value_failed"]}
+        expressions = [(q, plain) for q, plain in expressions if q not in known]
+        print(f"{len(expressions)} new expressions")
+    elif argv:
+        raise SystemExit("usage: python -m tests.evaluation.record_spark_answers [--new]")
     spark = sparkcep.local_session("local[2]", "sparkcep-record-answers", spark_executor_pyspark_memory="2g")
     try:
         spark.sparkContext.setLogLevel("ERROR")
         data = {"spark": pyspark.__version__, "zone": corpus.ZONE, "rows": corpus.ROWS,
-                "ansi": record(spark, True), "legacy": record(spark, False)}
+                "ansi": record(spark, True, expressions), "legacy": record(spark, False, expressions)}
     finally:
         spark.stop()
+    if old is not None:
+        data["ansi"], data["legacy"] = _merged(old["ansi"], data["ansi"]), _merged(old["legacy"], data["legacy"])
     text = _dump(data)
     assert json.loads(text) == data
     OUTPUT.write_text(text, encoding="utf-8")
@@ -86,4 +114,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

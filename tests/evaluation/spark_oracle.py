@@ -329,12 +329,16 @@ def encode(value):
         return {"timestamp": value.isoformat()}
     if isinstance(value, dt.date):
         return {"date": value.isoformat()}
+    if isinstance(value, list):  # ARRAY<STRING>
+        return [encode(element) for element in value]
     if isinstance(value, SparkFailed):
         return {"error": "analysis" if value.analysis else "runtime", "message": value.message}
     raise TypeError(f"no JSON form for {value!r}")
 
 
 def decode(value):
+    if isinstance(value, list):
+        return [decode(element) for element in value]
     if not isinstance(value, dict):
         return value
     ((kind, text),) = [(k, v) for k, v in value.items() if k != "message"]

@@ -12,6 +12,7 @@ our own evaluator. Written to kill the surviving mutants of mutation testing
 
 from __future__ import annotations
 
+import decimal as _decimal
 import math
 import re
 
@@ -83,17 +84,18 @@ def _as_double_exactly(spark_type: str) -> bool:
 
 
 def test_untyped_operators_over_doubles_give_sparks_recorded_answers():
-    """Spark compares and adds a DOUBLE and another number as two DOUBLEs; so do the untyped
-    operators (``_numeric_pair`` converts a DECIMAL next to a float), whichever side the DOUBLE
-    is on. Rows with NaN are left out of the comparisons (the untyped operators do not order NaN
-    as Spark does), ``/`` entirely, and ``%`` where an operand is not finite (``math.fmod``
-    raises); a zero remainder keeps the dividend's sign, as Java's. The interpreter only: the
+    """Spark compares, adds and divides a DOUBLE and another number as two DOUBLEs; so do the
+    untyped operators (``_numeric_pair`` converts a DECIMAL next to a float), whichever side the
+    DOUBLE is on. Rows with NaN are left out of the comparisons (the untyped operators do not
+    order NaN as Spark does), ``/`` and ``%`` by zero (the zero-divisor tests check those), and
+    ``%`` where an operand is not finite (``math.fmod`` raises); a zero remainder keeps the
+    dividend's sign, as Java's. The interpreter only: the
     generated code's untyped ``+ - *`` do not convert a DECIMAL (``float + Decimal`` raises)."""
     columns = _columns("ansi")
     checked: dict[str, int] = {}
     for record in RECORDED["ansi"]["cases"]:
         match = _BINARY.fullmatch(record["expression"])
-        if not match or match.group(1) == "/":
+        if not match:
             continue
         expression, texts = _lowered(record["expression"])
         types = [columns[t][0] for t in texts]
@@ -104,7 +106,9 @@ def test_untyped_operators_over_doubles_give_sparks_recorded_answers():
         for r, answer in enumerate(record["answers"]):
             values = [columns[t][1][r] for t in texts]
             numbers = [float(v) for v in values if v is not None]
-            if operator not in ("+", "-", "*", "%") and any(v != v for v in numbers):
+            if operator not in ("+", "-", "*", "/", "%") and any(v != v for v in numbers):
+                continue
+            if operator == "/" and values[1] is not None and float(values[1]) == 0.0:
                 continue
             if operator == "%" and (not all(math.isfinite(v) for v in numbers) or 0.0 in numbers[1:]):
                 continue
@@ -116,7 +120,84 @@ def test_untyped_operators_over_doubles_give_sparks_recorded_answers():
                 assert math.copysign(1.0, python) == math.copysign(1.0, spark), where
             key = f"{types[0]} {operator} {types[1]}"
             checked[key] = checked.get(key, 0) + 1
-    assert len(checked) >= 20 and sum(checked.values()) >= 2_000, checked
+    assert len(checked) >= 90 and sum(checked.values()) >= 2_500, checked
+    assert sum(n for key, n in checked.items() if " / " in key) >= 250, checked
+
+
+_COMPARISONS = {"=", "<>", "<", "<=", ">", ">=", "<=>"}
+_EXACT_DIGITS = {"tinyint": 3, "smallint": 5, "int": 10, "bigint": 20}  # as DECIMAL(p, 0)
+
+
+def test_untyped_comparisons_of_exact_numbers_give_sparks_recorded_answers():
+    """Spark compares an integer or DECIMAL with a DECIMAL exactly, in a common DECIMAL type;
+    so must the untyped comparisons (no DOUBLE in between: 0.1 as DECIMAL(10, 2) equals 0.1 as
+    DECIMAL(38, 10), 2^53 + 1 as BIGINT equals it as DECIMAL(38, 0), and neither as a DOUBLE).
+    Every recorded ``A.x <op> B.y`` of an integer or DECIMAL and a DECIMAL, interpreter and
+    generated code, where the common type holds both operands exactly: it has at most 38 digits,
+    and where the two need more Spark rounds away scale (-0.25 as DECIMAL(10, 2) is not below 0
+    as DECIMAL(38, 0)), which the untyped operators, without types, do not."""
+    columns = _columns("ansi")
+    checked: dict[str, int] = {}
+    for record in RECORDED["ansi"]["cases"]:
+        match = _BINARY.fullmatch(record["expression"])
+        if not match or match.group(1) not in _COMPARISONS:
+            continue
+        expression, texts = _lowered(record["expression"])
+        types = [columns[t][0] for t in texts]
+        exact = [_EXACT_DIGITS.get(t) or re.fullmatch(r"decimal\((\d+),(\d+)\)", t) for t in types]
+        if len(types) != 2 or not all(exact) or not any(t.startswith("decimal") for t in types):
+            continue
+        digits = [(int(m[1]), int(m[2])) if isinstance(m, re.Match) else (m, 0) for m in exact]
+        if max(p - s for p, s in digits) + max(s for _, s in digits) > 38:
+            continue
+        interpreted = compile_expression(expression, NAMES)
+        generated = generate(expression, NAMES, lambda e: compile_expression(e, NAMES))
+        for r, answer in enumerate(record["answers"]):
+            values = [columns[t][1][r] for t in texts]
+            spark = decode(answer)
+            for form, function in (("interpreter", interpreted), ("generated", generated)):
+                python = _run(lambda: function(TwoRowMatch(values)))
+                assert python == spark and (python is None) == (spark is None), \
+                    f"{record['expression']} on {values} ({form}): {python!r}, Spark {spark!r}"
+            key = f"{types[0]} {match.group(1)} {types[1]}"
+            checked[key] = checked.get(key, 0) + 1
+    assert len(checked) >= 40 and sum(checked.values()) >= 1_000, checked
+
+
+def test_untyped_remainder_of_exact_numbers_gives_sparks_recorded_answers():
+    """Spark's ``%`` of an integer or DECIMAL and a DECIMAL is the exact remainder, with the
+    dividend's sign (0.5 % 3 is 0.5, -0.5 % 3 is -0.5). Every recorded ``A.x % B.y`` of such
+    operands, the interpreter, on the rows whose integer quotient and operands have at most 28
+    digits (the untyped operators compute in Python's default decimal context) and a non-zero
+    divisor (the zero-divisor test checks those)."""
+    columns = _columns("ansi")
+    checked: dict[str, int] = {}
+    wide = _decimal.Context(prec=100)
+    for record in RECORDED["ansi"]["cases"]:
+        match = _BINARY.fullmatch(record["expression"])
+        if not match or match.group(1) != "%":
+            continue
+        expression, texts = _lowered(record["expression"])
+        types = [columns[t][0] for t in texts]
+        exact = [t in INTEGRAL or t.startswith("decimal") for t in types]
+        if len(types) != 2 or not all(exact) or not any(t.startswith("decimal") for t in types):
+            continue
+        interpreted = compile_expression(expression, NAMES)
+        for r, answer in enumerate(record["answers"]):
+            values = [columns[t][1][r] for t in texts]
+            if None in values or values[1] == 0:
+                continue
+            a, b = (_decimal.Decimal(v) for v in values)
+            quotient = wide.divide_int(abs(a), abs(b))
+            if max(len(a.as_tuple().digits), len(b.as_tuple().digits), len(quotient.as_tuple().digits)) > 28:
+                continue
+            spark = decode(answer)
+            python = _run(lambda: interpreted(TwoRowMatch(values)))
+            assert python == spark, \
+                f"{record['expression']} on {values}: {python!r}, Spark {spark!r}"
+            key = f"{types[0]} % {types[1]}"
+            checked[key] = checked.get(key, 0) + 1
+    assert len(checked) >= 40 and sum(checked.values()) >= 1_000, checked
 
 
 @pytest.mark.parametrize("setting", ["ansi"])

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import sparkcep
 from common import bench_session, noop, passthrough_floor
-from peers import HERE, best_of, git_commit, load, run_worker, ticks_parquet
+from peers import HERE, best_of, cached_ticks, git_commit, load, run_worker
 from stock_patterns import LAG_ONLY, RISING, V_SHAPE
 
 SORT_ONLY = "SELECT /*+ REPARTITION(8, symbol) */ * FROM ticks SORT BY symbol, ts"
@@ -41,10 +41,7 @@ def main() -> None:
     commit = git_commit()
     records = []
     for rows in args.rows:
-        data = ticks_parquet(spark, rows, args.symbols, args.seed, Path(args.data_dir))
-        ticks = spark.read.parquet(str(data)).persist()
-        ticks.count()
-        ticks.createOrReplaceTempView("ticks")
+        data, ticks = cached_ticks(spark, rows, args.symbols, args.seed, Path(args.data_dir))
 
         def record(name, seconds, matches=None, note="", load_max=""):
             rec = {"bench": "catalyst_path", "variant": name, "rows": rows, "seconds": round(seconds, 3),

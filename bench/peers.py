@@ -131,6 +131,16 @@ def ticks_parquet(spark, rows: int, symbols: int, seed: int, data_dir: Path) -> 
     return path
 
 
+def cached_ticks(spark, rows: int, symbols: int, seed: int, data_dir: Path):
+    """The Parquet ticks (``ticks_parquet``) read, cached, counted and registered as ``ticks``;
+    returns the Parquet path and the cached frame (``unpersist`` it when done)."""
+    data = ticks_parquet(spark, rows, symbols, seed, data_dir)
+    ticks = spark.read.parquet(str(data)).persist()
+    ticks.count()
+    ticks.createOrReplaceTempView("ticks")
+    return data, ticks
+
+
 def run_worker(venv: Path, script: str, args: list[str], queries: list[dict], timeout: float):
     python = venv / "bin" / "python"
     if not python.exists():

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import sparkcep
 from common import bench_session, noop, passthrough_floor
-from peers import HERE, best_of, git_commit, load, ticks_parquet
+from peers import HERE, best_of, cached_ticks, git_commit, load
 
 SORT_ONLY = "SELECT /*+ REPARTITION(8, symbol) */ * FROM ticks SORT BY symbol, ts"
 
@@ -120,10 +120,7 @@ def main() -> None:
     commit = git_commit()
     records = []
     for rows in args.rows:
-        data = ticks_parquet(spark, rows, args.symbols, args.seed, Path(args.data_dir))
-        ticks = spark.read.parquet(str(data)).persist()
-        ticks.count()
-        ticks.createOrReplaceTempView("ticks")
+        _, ticks = cached_ticks(spark, rows, args.symbols, args.seed, Path(args.data_dir))
 
         def record(name, seconds, plan, out_rows=None, matched=None, note="", load_max=""):
             rec = {"bench": "r020_window", "variant": name, "rows": rows,

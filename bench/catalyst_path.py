@@ -20,7 +20,8 @@ from pathlib import Path
 
 import sparkcep
 from common import bench_session, noop, passthrough_floor
-from peers import HERE, best_of, cached_ticks, git_commit, load, run_worker
+from peers import (HERE, add_ticks_arguments, append_records, best_of, cached_ticks, floor_seconds,
+                   git_commit, load, run_worker)
 from stock_patterns import LAG_ONLY, RISING, V_SHAPE
 
 SORT_ONLY = "SELECT /*+ REPARTITION(8, symbol) */ * FROM ticks SORT BY symbol, ts"
@@ -28,13 +29,7 @@ SORT_ONLY = "SELECT /*+ REPARTITION(8, symbol) */ * FROM ticks SORT BY symbol, t
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rows", type=int, nargs="+", default=[2_000_000, 10_000_000])
-    parser.add_argument("--symbols", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--memory", default="6g")
-    parser.add_argument("--data-dir", default=str(HERE / "data"))
-    parser.add_argument("--json", help="append results as JSON lines to this file")
+    add_ticks_arguments(parser, [2_000_000, 10_000_000])
     args = parser.parse_args()
 
     spark = bench_session("local[2]", args.memory)
@@ -79,13 +74,9 @@ def main() -> None:
             record("V shape, pandas-match-recognize", float("nan"), note=note)
         ticks.unpersist()
     spark.stop()
-    if args.json:
-        with open(args.json, "a") as out:
-            for rec in records:
-                out.write(json.dumps(rec) + "\n")
+    append_records(args.json, records)
     for rows in args.rows:
-        mine = [r for r in records if r["rows"] == rows]
-        floor_s = next(r["seconds"] for r in mine if r["variant"] == "Arrow UDTF floor")
+        mine, floor_s = floor_seconds(records, rows)
         print(f"\nrows={rows:,} commit={commit}")
         print(f"{'variant':<38} {'seconds':>8} {'x floor':>8} {'matches':>10} {'load':>6}  note")
         for r in mine:

@@ -131,6 +131,32 @@ def ticks_parquet(spark, rows: int, symbols: int, seed: int, data_dir: Path) -> 
     return path
 
 
+def add_ticks_arguments(parser, default_rows: list[int]) -> None:
+    """The options of a benchmark over the Parquet ticks: sizes, symbols, repeats, seed, driver
+    memory, the data folder and the JSON lines output."""
+    parser.add_argument("--rows", type=int, nargs="+", default=default_rows)
+    parser.add_argument("--symbols", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--memory", default="6g")
+    parser.add_argument("--data-dir", default=str(HERE / "data"))
+    parser.add_argument("--json", help="append results as JSON lines to this file")
+
+
+def append_records(path: str | None, records: list[dict]) -> None:
+    """Append ``records`` as JSON lines to ``path`` (nothing when None)."""
+    if path:
+        with open(path, "a") as out:
+            for rec in records:
+                out.write(json.dumps(rec) + "\n")
+
+
+def floor_seconds(records: list[dict], rows: int) -> tuple[list[dict], float]:
+    """The records of one size and that size's Arrow UDTF floor in seconds."""
+    mine = [r for r in records if r["rows"] == rows]
+    return mine, next(r["seconds"] for r in mine if r["variant"] == "Arrow UDTF floor")
+
+
 def cached_ticks(spark, rows: int, symbols: int, seed: int, data_dir: Path):
     """The Parquet ticks (``ticks_parquet``) read, cached, counted and registered as ``ticks``;
     returns the Parquet path and the cached frame (``unpersist`` it when done)."""

@@ -40,7 +40,8 @@ from pathlib import Path
 
 import sparkcep
 from common import bench_session, noop, passthrough_floor
-from peers import HERE, best_of, cached_ticks, git_commit, load
+from peers import (add_ticks_arguments, append_records, best_of, cached_ticks, floor_seconds,
+                   git_commit, load)
 
 SORT_ONLY = "SELECT /*+ REPARTITION(8, symbol) */ * FROM ticks SORT BY symbol, ts"
 
@@ -103,17 +104,11 @@ def plan_shape(text: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rows", type=int, nargs="+", default=[2_000_000])
-    parser.add_argument("--symbols", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--memory", default="6g")
+    add_ticks_arguments(parser, [2_000_000])
     parser.add_argument("--skips", nargs="+", default=list(SKIPS), choices=list(SKIPS))
     parser.add_argument("--no-catalyst", action="store_true",
                         help="skip MATCH_RECOGNIZE + join on the Catalyst path")
     parser.add_argument("--explain", action="store_true", help="print each variant's executed plan")
-    parser.add_argument("--data-dir", default=str(HERE / "data"))
-    parser.add_argument("--json", help="append results as JSON lines to this file")
     args = parser.parse_args()
 
     spark = bench_session("local[2]", args.memory)
@@ -161,13 +156,9 @@ def main() -> None:
                 raise SystemExit(f"{skip_name}: the variants give different rows: {checks}")
         ticks.unpersist()
     spark.stop()
-    if args.json:
-        with open(args.json, "a") as out:
-            for rec in records:
-                out.write(json.dumps(rec) + "\n")
+    append_records(args.json, records)
     for rows in args.rows:
-        mine = [r for r in records if r["rows"] == rows]
-        floor_s = next(r["seconds"] for r in mine if r["variant"] == "Arrow UDTF floor")
+        mine, floor_s = floor_seconds(records, rows)
         print(f"\nrows={rows:,} commit={commit} "
               "(the variants of each skip form agree: row count and hash sum)")
         print(f"{'variant':<52} {'seconds':>8} {'x floor':>8} {'out rows':>10} {'matched':>10} "

@@ -30,6 +30,7 @@ from sparkcep.dialect import expressions as dx
 from sparkcep.engines import rowpattern as rp
 from sparkcep.engines.spec import Strategy
 from sparkcep.engines.standard.marked_regex import marked_reason
+from sparkcep.engines.standard.run_chain import run_chain_form
 from sparkcep.engines.standard.regex_translation import MAX_VARIABLES, regex_eligible
 from sparkcep.plan.match_plan import MatchPlan
 
@@ -362,6 +363,11 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
             if not_re2 is None:
                 lines.append("regex:      RE2, linear time: a partition's matches in one call, read "
                              "back with NumPy (engines/standard/marked_regex)")
+            elif run_chain_form(spec) is not None:
+                lines.append("regex:      a chain of runs: every row's match at once in NumPy "
+                             "(engines/standard/run_chain) in a partition where adjacent classes "
+                             "are disjoint; else Python's regex module (backtracking); not RE2: "
+                             f"{not_re2}")
             else:
                 lines.append(f"regex:      Python's regex module (backtracking); not RE2: {not_re2}")
         else:

@@ -85,7 +85,7 @@ def _marked(spec, masks, cut, marked=True):
     if marked:
         assert engine._marked is not None  # the form under test, not the backtracking engine
     else:
-        engine._marked = None
+        engine._marked = engine._runs = None  # the backtracking engine (run chains: test_run_chain)
     engine.feed(RowBlock(masks=masks[:, :cut]))
     engine.feed(RowBlock(masks=masks[:, cut:]))
     out = engine.finish()

@@ -37,6 +37,7 @@ from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBloc
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode
 from sparkcep.engines.standard.marked_regex import marked_form, summaries_from_groups
 from sparkcep.engines.standard.regex_translation import GroupedTranslation, Translation, groups_readable
+from sparkcep.engines.standard.run_chain import run_chain_form
 
 
 @functools.lru_cache(maxsize=256)
@@ -111,6 +112,8 @@ class RegexMatcher:
         self._summary = summary if wanted else None
         # the same matches in linear time from RE2, where the pattern allows (``marked_regex``)
         self._marked = marked_form(spec)
+        # SKIP TO NEXT ROW over a chain of runs: every row's match at once in NumPy (``run_chain``)
+        self._runs = run_chain_form(spec) if self._summary is not None else None
         self._max_buffered = min(max_buffered_rows, spec.max_buffered_rows)
         self._masks: list[np.ndarray] = []
         self._rows = 0
@@ -262,6 +265,11 @@ class RegexMatcher:
         request = self._summary
         if self._marked is not None:
             return self._marked.summarize(text.encode("latin-1"), request, self.spec)
+        if self._runs is not None:
+            codes = np.frombuffer(text.encode("latin-1"), dtype=np.uint8)
+            found = self._runs.summarize(codes, request, self.spec)
+            if found is not None:  # else this partition's data needs backtracking
+                return found
         spec = self.spec
         try:
             if self._overlapped is not None:

@@ -131,3 +131,65 @@ def test_variables_at_the_first_rows_of_a_match():
     assert variables_at(rp.Concat((rp.Quantified(a, 0, 2), b)), 3) == [{0, 1}, {0, 1}, {1}]
     assert variables_at(rp.Permute((a, rp.Alternation((b, c)))), 2) == [{0, 1, 2}, {0, 1, 2}]
     assert variables_at(rp.Concat((rp.Quantified(a, 3, 5), b)), 2) == [{0}, {0}]
+
+
+# ---------------------------------------------------------------------------------------------
+# the runner's column-wise window output against its row-by-row one
+# ---------------------------------------------------------------------------------------------
+
+def _runner_rows(plan, table, cuts, general: bool) -> list[dict]:
+    """The output of a ``PartitionRunner`` fed ``table`` in pieces; ``general``: with the
+    general matcher's window mode (row-by-row output) instead of the engine it chooses."""
+    import pyarrow as pa
+
+    from sparkcep.engines.standard.matcher import RowPatternMatcher
+    from sparkcep.runtime.partition_runner import PartitionRunner
+
+    schema = pa.schema([("id", pa.int64())] + [(f"c{i}", pa.int64()) for i in range(len(plan.components))])
+    runner = PartitionRunner(plan, schema)
+    if general:
+        runner.engine = RowPatternMatcher(plan.spec, {})
+    else:
+        assert isinstance(runner.engine, WindowRegexMatcher) and runner.engine._summary is not None
+    n = table.num_rows
+    bounds = [0] + sorted(c for c in set(cuts) if 0 < c < n) + [n]
+    out = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        for batch in table.slice(lo, hi - lo).to_batches():
+            out.extend(runner.feed(batch))
+    out.extend(runner.finish())
+    return pa.Table.from_batches(out, schema=schema).to_pylist()
+
+
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=list(HealthCheck))
+@given(_cases())
+def test_column_wise_window_output_against_row_by_row(case):
+    """Measures and window functions the column-wise output answers (COUNT(*), COUNT(X.*),
+    FIRST/LAST(X.x), first_value/last_value/nth_value, MATCH_NUMBER): every row once, NULL and 0
+    where no match is, as ``_window_batch`` computes them from the general matcher's events."""
+    import pyarrow as pa
+
+    from sparkcep.plan import expressions as p
+    from sparkcep.plan.match_plan import MatchPlan
+
+    spec, masks, cuts = case
+    assume(window_fast_reason(spec, has_conditions=False) is None)
+    components = (
+        p.Aggregate("count", None, None, final=True), p.Aggregate("count", frozenset({0}), None, final=True),
+        p.Aggregate("count", frozenset({0, 1}), None, final=True),
+        p.Navigation(frozenset({0}), True, 0, 0, True), p.Navigation(frozenset({1}), False, 0, 0, True),
+        p.Navigation(frozenset({0, 1}), False, 0, 0, True), p.Navigation(None, True, 0, 0, True),
+        p.Navigation(None, False, 0, 0, True), p.Navigation(None, True, 2, 0, True), p.MatchNumber())
+    n = masks.shape[1]
+    plan = MatchPlan(
+        spec=spec, conditions={}, components=components, all_rows=True, output_empty_matches=True,
+        output_unmatched_rows=True, bitmask_columns=("m",), row_local=(True,) * masks.shape[0],
+        value_columns=("x",), order_key_column=None, partition_columns=(), passthrough_columns=("id",))
+    codes = sum(masks[v].astype(np.int64) << v for v in range(masks.shape[0])) if n else np.zeros(0, np.int64)
+    rng = np.random.default_rng(n * 7919 + int(masks.sum()))
+    x = [None if rng.random() < 0.2 else int(v) for v in rng.integers(0, 100, n)]
+    table = pa.table({"id": pa.array(range(n), pa.int64()), "m": pa.array([int(c) for c in codes], pa.int64()),
+                      "x": pa.array(x, pa.int64())})
+    got = _runner_rows(plan, table, cuts, general=False)
+    assert [r["id"] for r in got] == list(range(n))
+    assert got == _runner_rows(plan, table, cuts, general=True)

@@ -70,7 +70,7 @@ def _run(engine, masks, cuts):
     return events + engine.finish()
 
 
-@settings(max_examples=examples(1500), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(800), deadline=None, suppress_health_check=list(HealthCheck))
 @given(_cases())
 def test_window_fast_path_against_per_row_oracle(case):
     spec, masks, cuts = case
@@ -161,7 +161,7 @@ def _runner_rows(plan, table, cuts, general: bool) -> list[dict]:
     return pa.Table.from_batches(out, schema=schema).to_pylist()
 
 
-@settings(max_examples=examples(400), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
 @given(_cases())
 def test_column_wise_window_output_against_row_by_row(case):
     """Measures and window functions the column-wise output answers (COUNT(*), COUNT(X.*),

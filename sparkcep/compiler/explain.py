@@ -541,8 +541,8 @@ def _window_engine_lines(plan: MatchPlan) -> list[str]:
         lines = ["engine:     regular expression over the bitmask column in window mode "
                  "(engines/standard/window_regex): the partition's matches placed on their rows",
                  "  why:      every DEFINE is row-local, the pattern has a regex form with the "
-                 "standard's preferment, AFTER MATCH SKIP PAST LAST ROW or TO NEXT ROW, INITIAL (or SEEK with a "
-                 "frame to the partition's end), no PREV/NEXT that the frame's edges could change"]
+                 "standard's preferment, AFTER MATCH SKIP PAST LAST ROW or TO NEXT ROW, no PREV/NEXT in DEFINE that "
+                 "the frame's edges could change"]
         not_re2 = marked_reason(clause)
         if not_re2 is None:
             lines.append("regex:      RE2, linear time: a partition's matches in one call, read "

@@ -16,6 +16,8 @@ clause:
   the clause's search from that row; the rows between are skipped. The window's matches are again
   the clause's, each on the row its search began at: the first row, then the row the previous
   match's skip resumes at (past its last row, or the row after its first).
+- frame of ``n`` rows after the row, SEEK: one search per row not skipped, from the row and
+  ending at the frame's last row (the frame's end depends on the row the search began at).
 - frame of ``n`` rows after the row, INITIAL: the row's match is the preferred match starting at
   it among those that end in the frame. The preferred match of the whole partition at that row
   (the clause under TO NEXT ROW finds one per row that starts any) is it when it fits; otherwise
@@ -25,9 +27,9 @@ clause:
 
 The conditions near a frame's edges (``PatternWindow.edges``: a PREV that would read before the
 frame reads NULL) leave these matches unchanged when no variable with such a PREV can map one of
-the first rows of a match (``_edge_reason``); a NEXT near a bounded frame's end, SEEK in a bounded
-frame, AFTER MATCH SKIP TO a variable and what the regex fast path itself does not take stay on the
-general matcher's window mode (``window_fast_reason`` says why).
+the first rows of a match (``_edge_reason``); a NEXT near a bounded frame's end, AFTER MATCH SKIP
+TO a variable and what the regex fast path itself does not take stay on the general matcher's
+window mode (``window_fast_reason`` says why).
 """
 
 from __future__ import annotations
@@ -59,8 +61,6 @@ def window_fast_reason(spec: MatchSpec, has_conditions: bool) -> str | None:
         return "the pattern is outside the regex fast path (see its engine reason for MATCH_RECOGNIZE)"
     if spec.skip not in (SkipMode.PAST_LAST_ROW, SkipMode.TO_NEXT_ROW):
         return f"AFTER MATCH SKIP {spec.skip.value}"
-    if window.seek and window.following is not None:
-        return "SEEK in a bounded frame (the frame's end depends on the row the search began at)"
     return _edge_reason(spec)
 
 
@@ -220,6 +220,10 @@ class WindowRegexMatcher:
                 if self.spec.skip is SkipMode.PAST_LAST_ROW:
                     resume = np.where(end > start, end, start + 1)
                 anchor = np.concatenate([np.zeros(1, dtype=np.int64), resume])[:len(start)].astype(np.int64)
+        elif window.seek:
+            anchors, matches = self._bounded_searches(text, window.following)
+            found = clause.summaries_of(matches, request)
+            anchor = np.array(anchors, dtype=np.int64)
         else:
             found = clause.summaries_of(self._bounded_matches(text, window.following), request)
             anchor = found.start
@@ -256,6 +260,34 @@ class WindowRegexMatcher:
         if len(matches) > self.spec.max_matches:
             raise clause._too_many()
         return matches
+
+
+    def _bounded_searches(self, text: str, following: int) -> tuple[list[int], list]:
+        """SEEK in frames of ``following`` rows after the row: per row not skipped, one search
+        for the first match starting in its frame and ending by the frame's last row; the
+        anchors and the matches, in row order."""
+        clause = self._clause
+        search = clause._regex.search
+        n = len(text)
+        past = self.spec.skip is SkipMode.PAST_LAST_ROW
+        anchors, matches = [], []
+        row = 0
+        try:
+            while row < n:
+                last = min(n - 1, row + following)  # the frame's last row
+                match = search(text, row, last + 1, timeout=clause._timeout)
+                if match is None or match.start() > last:  # (an empty match past the frame)
+                    row += 1
+                    continue
+                anchors.append(row)
+                matches.append(match)
+                start, end = match.span()
+                row = (end if end > start else start + 1) if past else start + 1
+        except TimeoutError:
+            raise clause._timed_out() from None
+        if len(matches) > self.spec.max_matches:
+            raise clause._too_many()
+        return anchors, matches
 
 
 def _events(found: MatchSummaries) -> list[MatchEvent]:

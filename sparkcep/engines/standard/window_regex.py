@@ -35,6 +35,7 @@ window mode (``window_fast_reason`` says why).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 
 import numpy as np
@@ -67,9 +68,16 @@ def window_fast_reason(spec: MatchSpec, has_conditions: bool) -> str | None:
 def _edge_reason(spec: MatchSpec) -> str | None:
     """Why the conditions near the frame's edges could change a match, or None."""
     window = spec.window
+    return _edge_reason_of(spec.pattern, spec.variable_names, window.edges, window.following)
+
+
+@functools.lru_cache(maxsize=256)
+def _edge_reason_of(pattern: rp.Pattern, names: tuple[str, ...], edges: tuple,
+                    following: int | None) -> str | None:
+    """``_edge_reason`` (cached: an engine is made per partition)."""
     reach: dict[int, int] = {}
-    for var, before, after, _ in window.edges:
-        if after > 0 and window.following is not None:
+    for var, before, after, _ in edges:
+        if after > 0 and following is not None:
             return "a DEFINE's NEXT reaches past a bounded frame's end"
         reach[var] = max(reach.get(var, 0), before)
     reach = {var: r for var, r in reach.items() if r > 0}
@@ -78,10 +86,10 @@ def _edge_reason(spec: MatchSpec) -> str | None:
     farthest = max(reach.values())
     if farthest > MAX_EDGE_REACH:
         return f"a DEFINE's PREV reaches more than {MAX_EDGE_REACH} rows before the frame"
-    at = variables_at(spec.pattern, farthest)
+    at = variables_at(pattern, farthest)
     for var, r in sorted(reach.items()):
         if any(var in at[j] for j in range(r)):
-            name = spec.variable_names[var] if var < len(spec.variable_names) else str(var)
+            name = names[var] if var < len(names) else str(var)
             return (f"{name}'s DEFINE reads PREV before the frame, and {name} can map one of a "
                     f"match's first {r} row(s)")
     return None

@@ -27,7 +27,7 @@ from sparkcep.runtime.within_keys import block_order_key
 from sparkcep.evaluation.conditions import make_condition
 from sparkcep.evaluation.interpreter import compile_expression
 from sparkcep.evaluation.match_view import MatchView
-from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
+from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, UnmatchedRow
 from sparkcep.plan.expressions import (Aggregate, Classifier, Confidence, MatchNumber, MatchStatus,
                                        MatchTimeRange, Navigation)
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
@@ -205,7 +205,7 @@ class PartitionRunner:
         gives (NULL, a count of 0), MATCH_NUMBER NULL."""
         n = summaries.rows
         anchor = summaries.anchor
-        rows = pa.array(np.arange(self.buffer.base, n, dtype=np.int64) - self.buffer.base)
+        rows = pa.array(np.arange(n, dtype=np.int64))  # the engine held every row: base 0
         arrays = [_single_chunk(self.buffer.column(name).take(rows)) for name in self.passthrough]
         matched = np.zeros(n, dtype=bool)
         matched[anchor] = True

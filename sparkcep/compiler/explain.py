@@ -15,6 +15,8 @@ not for running: the engines compile their own programs.
 
 from __future__ import annotations
 
+import dataclasses
+
 import itertools
 from dataclasses import dataclass, field
 
@@ -28,11 +30,13 @@ from sparkcep.compiler.rewrite import CompiledMatch, compile_statement
 from sparkcep.compiler.splice import depth
 from sparkcep.dialect import expressions as dx
 from sparkcep.engines import rowpattern as rp
-from sparkcep.engines.spec import Strategy
+from sparkcep.engines.spec import SkipMode, Strategy
 from sparkcep.engines.standard.marked_regex import marked_reason
 from sparkcep.engines.standard.run_chain import run_chain_form
 from sparkcep.engines.standard.regex_translation import MAX_VARIABLES, regex_eligible
+from sparkcep.engines.standard.window_regex import window_fast_reason
 from sparkcep.plan.match_plan import MatchPlan
+from sparkcep.plan.summary_request import summary_request
 
 
 @dataclass
@@ -347,12 +351,7 @@ def _engine_lines(plan: MatchPlan, clause: dx.MatchRecognize, match: CompiledMat
                      "worlds, so a match may span any cut)")
         return lines
     if spec.window is not None:
-        lines.append("engine:     backtracking row pattern matcher (engines/standard/matcher), "
-                     "window mode: a frame per row")
-        lines.append("  why:      a window searches each row's frame; PREV/NEXT past the frame's "
-                     "edges read NULL (row-local masks per edge distance)")
-        lines.append("chunks:     no (a frame may reach the partition's end)")
-        return lines
+        return _window_engine_lines(plan)
     if spec.strategy is Strategy.STRICT_CONTIGUITY:
         if regex_eligible(spec, has_conditions=bool(plan.conditions)):
             lines.append("engine:     regular expression over the bitmask column "
@@ -532,6 +531,37 @@ def _title(number: int, clause: dx.MatchRecognize, text: str) -> str:
         kind = f"WINDOW {_source(name, text)}" if name is not None else "OVER (...)"
         return f"{kind} #{number}" + (f" ({where})" if where else "")
     return f"MATCH_RECOGNIZE #{number}" + (f" ({where})" if where else "")
+
+
+def _window_engine_lines(plan: MatchPlan) -> list[str]:
+    """Which engine a window with row pattern recognition (R020) runs on, and why."""
+    spec = plan.spec
+    not_fast = window_fast_reason(spec, has_conditions=bool(plan.conditions))
+    if not_fast is not None:
+        lines = ["engine:     backtracking row pattern matcher (engines/standard/matcher), "
+                 "window mode: a frame per row, measures evaluated row by row",
+                 f"  why:      not the regex path: {not_fast}"]
+    else:
+        clause = dataclasses.replace(spec, window=None, skip=spec.skip if spec.window.following is None
+                                     else SkipMode.TO_NEXT_ROW)
+        lines = ["engine:     regular expression over the bitmask column in window mode "
+                 "(engines/standard/window_regex): the partition's matches placed on their rows",
+                 "  why:      every DEFINE is row-local, the pattern has a regex form with the "
+                 "standard's preferment, AFTER MATCH SKIP PAST LAST ROW or TO NEXT ROW, no PREV/NEXT in DEFINE that "
+                 "the frame's edges could change"]
+        not_re2 = marked_reason(clause)
+        if not_re2 is None:
+            lines.append("regex:      RE2, linear time: a partition's matches in one call, read "
+                         "back with NumPy (engines/standard/marked_regex)")
+        else:
+            lines.append(f"regex:      Python's regex module (backtracking); not RE2: {not_re2}")
+        if summary_request(plan) is not None:
+            lines.append("output:     column-wise with NumPy: every row, each match's measures on its row")
+        else:
+            lines.append("output:     row by row (a measure's PREV/NEXT is NULL outside the frame, or "
+                         "a measure or function other than FIRST/LAST, COUNT and the frame's values)")
+    lines.append("chunks:     no (a frame may reach the partition's end)")
+    return lines
 
 
 def _window_lines(clause: dx.MatchRecognize, text: str) -> list[str]:

@@ -130,7 +130,11 @@ class MatchSummaries:
     absolute rows ``start <= row < end``; ``start == end`` for an empty match). Per requested
     variable: ``first``/``last`` hold its first/last mapped row or -1 if it mapped none, ``count``
     its number of mapped rows. ``labels``, if requested: the variable of each row of each match,
-    the matches' rows one after the other (``end - start`` entries per match)."""
+    the matches' rows one after the other (``end - start`` entries per match).
+
+    In a window (R020, ``MatchSpec.window``): ``anchor``, the row whose frame each match was
+    found in (its output row), and ``rows``, the partition's row count: every row without an
+    anchor is output with no match (not found, or skipped by an earlier match)."""
 
     number: np.ndarray
     start: np.ndarray
@@ -139,6 +143,8 @@ class MatchSummaries:
     last: dict[int, np.ndarray]
     count: dict[int, np.ndarray]
     labels: np.ndarray | None = None
+    anchor: np.ndarray | None = None
+    rows: int = 0
 
     def __len__(self) -> int:
         return len(self.number)

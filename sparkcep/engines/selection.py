@@ -1,8 +1,9 @@
 """Choosing the matching engine for a query.
 
 Strict contiguity (the SQL standard) runs on ``engines.standard.regex_path`` when every condition
-is row-local and the pattern is one a regex engine runs with the standard's preferment, else on
-``engines.standard.matcher``; the SASE event selection strategies run on ``engines.sase``: NFA^b
+is row-local and the pattern is one a regex engine runs with the standard's preferment (in a
+window, R020: ``engines.standard.window_regex`` where it finds the window's matches exactly), else
+on ``engines.standard.matcher``; the SASE event selection strategies run on ``engines.sase``: NFA^b
 runs with a shared match buffer (SKIP TILL NEXT MATCH), postponed result construction (SKIP TILL
 ANY MATCH); a trailing negation (``PATTERN (A B !C) WITHIN ...``) wraps either in
 ``engines.sase.trailing``.
@@ -39,6 +40,11 @@ def make_engine(
 
         if spec.window is None and regex_eligible(spec, has_conditions=bool(conditions)):
             return RegexMatcher(spec, summary=summary)
+        if spec.window is not None:
+            from sparkcep.engines.standard.window_regex import WindowRegexMatcher, window_fast_reason
+
+            if window_fast_reason(spec, has_conditions=bool(conditions)) is None:
+                return WindowRegexMatcher(spec, summary=summary)
         from sparkcep.engines.standard.matcher import RowPatternMatcher
 
         return RowPatternMatcher(spec, conditions)

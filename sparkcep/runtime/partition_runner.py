@@ -27,10 +27,11 @@ from sparkcep.runtime.within_keys import block_order_key
 from sparkcep.evaluation.conditions import make_condition
 from sparkcep.evaluation.interpreter import compile_expression
 from sparkcep.evaluation.match_view import MatchView
-from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
+from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, UnmatchedRow
 from sparkcep.plan.expressions import (Aggregate, Classifier, Confidence, MatchNumber, MatchStatus,
                                        MatchTimeRange, Navigation)
 from sparkcep.plan.match_plan import MASK_BITS, MatchPlan
+from sparkcep.plan.summary_request import summary_request
 from sparkcep.runtime.uncertain_times import block_times, points_to_arrow
 
 
@@ -148,6 +149,8 @@ class PartitionRunner:
 
     def _output(self, events: list[MatchEvent]) -> pa.RecordBatch:
         self._count(events)
+        if len(events) == 1 and isinstance(events[0], MatchSummaries) and events[0].anchor is not None:
+            return self._window_summary_batch(events[0])
         if len(events) == 1 and isinstance(events[0], MatchSummaries):
             if events[0].labels is not None:
                 return self._per_row_batch(events[0])
@@ -195,6 +198,30 @@ class PartitionRunner:
                         value = None
                 column.append(value)
         return self._batch(take, values)
+
+    def _window_summary_batch(self, summaries: MatchSummaries) -> pa.RecordBatch:
+        """``_window_batch`` column-wise: every row of the partition once, each match's
+        components (``_summary_rows``) on its anchor row; the other rows get what an empty match
+        gives (NULL, a count of 0), MATCH_NUMBER NULL."""
+        n = summaries.rows
+        anchor = summaries.anchor
+        rows = pa.array(np.arange(n, dtype=np.int64))  # the engine held every row: base 0
+        arrays = [_single_chunk(self.buffer.column(name).take(rows)) for name in self.passthrough]
+        matched = np.zeros(n, dtype=bool)
+        matched[anchor] = True
+        for component, arrow_type in zip(self.plan.components, self.component_types):
+            per_match = _summary_rows(component, summaries)
+            if isinstance(component, Navigation):
+                at = np.full(n, -1, dtype=np.int64)
+                at[anchor] = per_match
+                array = self._take(self.plan.value_columns[component.column], at)
+            else:
+                values = np.zeros(n, dtype=np.int64)
+                values[anchor] = per_match
+                missing = ~matched if isinstance(component, MatchNumber) else None
+                array = pa.array(values, type=pa.int64(), mask=missing)
+            arrays.append(array if array.type == arrow_type else array.cast(arrow_type))
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
     #: the largest MATCH_NUMBER the engine reported so far, empty matches an OMIT EMPTY MATCHES
     #: output leaves out included (a stream numbers its segments' matches from it)
@@ -351,46 +378,6 @@ def decode_masks(plan: MatchPlan, batch: pa.RecordBatch) -> tuple[np.ndarray, np
 
 def _single_chunk(array: pa.Array | pa.ChunkedArray) -> pa.Array:
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
-
-
-def summary_request(plan: MatchPlan) -> SummaryRequest | None:
-    """What the output needs of each match, if it can be built column-wise: ONE ROW PER MATCH
-    when every component is answered by a match's span and its variables' first/last rows and
-    counts (``_summary_rows``); ALL ROWS PER MATCH when every component is a navigation,
-    MATCH_NUMBER, COUNT or CLASSIFIER, answered from each row's variable (``PerRow``). Else None
-    (also in a chunk, whose events are filtered one by one by the rows it owns, and over imprecise
-    timestamps, whose engine reports ``UncertainMatch`` objects)."""
-    if plan.owned_column is not None or plan.uncertain_time is not None or plan.spec.window is not None:
-        return None
-    if plan.all_rows:
-        per_row = all(
-            isinstance(c, (Navigation, MatchNumber, Classifier)) or _is_count_rows(c)
-            for c in plan.components
-        )
-        return SummaryRequest(labels=True) if per_row else None
-    first: set[int] = set()
-    last: set[int] = set()
-    count: set[int] = set()
-    for component in plan.components:
-        if isinstance(component, MatchNumber):
-            continue
-        if isinstance(component, Navigation):
-            if component.variables is None:
-                continue
-            if component.offset != 0:
-                return None
-            (first if component.from_start else last).update(component.variables)
-        elif _is_count_rows(component):
-            count.update(component.variables or ())
-        else:
-            return None
-    return SummaryRequest(frozenset(first), frozenset(last), frozenset(count))
-
-
-def _is_count_rows(component) -> bool:
-    """COUNT(*) or COUNT(X.*)."""
-    return (isinstance(component, Aggregate) and component.function == "count"
-            and component.column is None and not component.distinct)
 
 
 class PerRow:

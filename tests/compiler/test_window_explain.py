@@ -42,3 +42,31 @@ def test_explain_lists_the_window_functions_and_why_python():
     path = next(line for line in text.splitlines() if line.startswith("path:"))
     assert path.endswith("which only the Python matcher's window mode does")  # was an empty reason
 
+
+
+def _engine_lines(window: str, measures: str = "n OVER w AS n, count(*) OVER w AS c") -> list[str]:
+    text = explain_statement(f"SELECT {measures} FROM t WINDOW w AS {window}")
+    return [line.strip() for line in text.splitlines()
+            if line.strip().split(":")[0] in ("engine", "why", "regex", "output")]
+
+
+def test_explain_names_the_window_engine_and_why():
+    """The regex fast path where it finds the window's matches exactly (RE2 under PAST LAST ROW,
+    column-wise output where the measures allow), the general matcher with the reason elsewhere."""
+    unbounded = WINDOW.replace("2 FOLLOWING SEEK", "UNBOUNDED FOLLOWING AFTER MATCH SKIP PAST LAST ROW SEEK")
+    lines = _engine_lines(unbounded)
+    assert lines[0].startswith("engine:     regular expression over the bitmask column in window mode")
+    assert lines[2].startswith("regex:      RE2, linear time")
+    assert lines[3].startswith("output:     column-wise")
+    bounded_initial = WINDOW.replace("SEEK", "INITIAL")
+    lines = _engine_lines(bounded_initial, "n OVER w AS n, sum(v) OVER w AS s")
+    assert "window_regex" in lines[0] and "not RE2: AFTER MATCH SKIP TO NEXT ROW" in lines[2]
+    assert lines[3].startswith("output:     row by row")
+    assert "window_regex" in _engine_lines(WINDOW)[0]  # SEEK in a bounded frame: a search per row
+    lines = _engine_lines(WINDOW.replace("SEEK", "AFTER MATCH SKIP TO LAST A SEEK"))
+    assert lines[0].startswith("engine:     backtracking row pattern matcher")
+    assert lines[1] == "why:      not the regex path: AFTER MATCH SKIP TO LAST"
+    dependent = WINDOW.replace("DEFINE A AS v > 0", "DEFINE A AS v > FIRST(A.v)").replace("SEEK", "INITIAL")
+    assert "depends on the match" in _engine_lines(dependent)[1]
+    leading_prev = WINDOW.replace("DEFINE A AS v > 0", "DEFINE A AS v > PREV(v)").replace("SEEK", "INITIAL")
+    assert _engine_lines(leading_prev)[1].endswith("A can map one of a match's first 1 row(s)")

@@ -258,11 +258,12 @@ class RegexMatcher:
         except TimeoutError:
             raise self._timed_out() from None
 
-    def _summarize(self, text: str) -> MatchSummaries:
+    def _summarize(self, text: str, request: SummaryRequest | None = None) -> MatchSummaries:
         """All matches as column arrays (see ``MatchSummaries``), without a ``Match`` per match:
         RE2's marked form where it applies; else, per match, its group spans (grouped groups,
-        summarized in NumPy) or one generated expression reading the requested group starts."""
-        request = self._summary
+        summarized in NumPy) or one generated expression reading the requested group starts.
+        ``request``: what to summarize (default: the consumer's request)."""
+        request = request or self._summary
         if self._marked is not None:
             return self._marked.summarize(text.encode("latin-1"), request, self.spec)
         if self._runs is not None:
@@ -280,12 +281,16 @@ class RegexMatcher:
                 matches = [m for _, m in searched if m is not None]
             if len(matches) > spec.max_matches:
                 raise self._too_many()
-            if self._grouped:
-                return self._summarize_spans(matches, request)
-            extract, order = _extractor(tuple(self._group_vars), tuple(self._group_repeated), request)
-            rows = [extract(m) for m in matches]
         except TimeoutError:
             raise self._timed_out() from None
+        return self.summaries_of(matches, request)
+
+    def summaries_of(self, matches: list, request: SummaryRequest) -> MatchSummaries:
+        """``MatchSummaries`` of the regex matches ``matches`` (in match order)."""
+        if self._grouped:
+            return self._summarize_spans(matches, request)
+        extract, order = _extractor(tuple(self._group_vars), tuple(self._group_repeated), request)
+        rows = [extract(m) for m in matches]
         table = np.array(rows, dtype=np.int64).reshape(len(rows), 2 + len(order))
         columns = {key: table[:, i + 2] for i, key in enumerate(order)}
         return MatchSummaries(

@@ -491,9 +491,10 @@ def _operators(record: dict) -> list[dict]:
     return record["profile"]["stateOperators_p50"]
 
 
-def plot_catalyst_path(records: list[dict], out: Path) -> None:
+def plot_catalyst_path(records: list[dict], out: Path, name: str = "catalyst_path.png") -> None:
     """Issue 26: seconds per variant relative to the Arrow UDTF floor, one group of bars per run
-    and size (bench/catalyst_path.py; a run starts at its first "Spark sort only")."""
+    and size (bench/catalyst_path.py; a run starts at its first "Spark sort only"), labelled with
+    the run's commit."""
     runs: list[list[dict]] = []
     for r in records:
         if r["variant"] == "Spark sort only" and (not runs or any(x["rows"] == r["rows"] for x in runs[-1])):
@@ -513,7 +514,8 @@ def plot_catalyst_path(records: list[dict], out: Path) -> None:
         xs = [j + (i - (len(groups) - 1) / 2) * width for j, v in enumerate(variants) if v in mine]
         ys = [mine[v]["seconds"] / floor["seconds"] for v in variants if v in mine]
         load = floor["load"].split()[0]
-        bars = ax.bar(xs, ys, width, label=f"run {number}, {size:,} rows (load {load} at the floor)")
+        bars = ax.bar(xs, ys, width, label=f"run {number}, {floor['commit']}, {size:,} rows "
+                                           f"(load {load} at the floor)")
         ax.bar_label(bars, fmt="%.2f", fontsize=6)
     ax.axhline(1.0, color="gray", linestyle="--")
     ax.set_xticks(range(len(variants)))
@@ -522,7 +524,7 @@ def plot_catalyst_path(records: list[dict], out: Path) -> None:
     ax.set_title(f"Catalyst path vs Python path, floor and pandas-match-recognize, commit "
                  f"{groups[-1][2][0]['commit']} (2-core machine shared with other runs)", fontsize=9)
     ax.legend(fontsize=7)
-    save(fig, out, "catalyst_path.png")
+    save(fig, out, name)
 
 
 def main() -> None:

@@ -20,22 +20,13 @@ from sparkcep.engines.standard.window_regex import (WindowRegexMatcher, variable
 
 from tests.example_counts import examples
 from .oracle import OracleTooBig
-from .test_differential import _quantifier
-from .test_window_differential import window_oracle
+from .test_window_differential import _patterns as window_patterns, window_oracle
 
 NAMES = "ABC"
 
 
 def _patterns(n_vars: int):
-    label = st.integers(0, n_vars - 1).map(rp.Label)
-    leaf = st.one_of(label, label, label, st.just(rp.Empty()))
-
-    def extend(child):
-        items = st.lists(child, min_size=2, max_size=3).map(tuple)
-        return st.one_of(items.map(rp.Concat), items.map(rp.Alternation), items.map(rp.Permute),
-                         _quantifier(child), _quantifier(child), _quantifier(child))
-
-    return st.recursive(leaf, extend, max_leaves=6)
+    return window_patterns(n_vars, max_leaves=6, quantifier_weight=3)
 
 
 @st.composite
@@ -83,6 +74,10 @@ def test_window_fast_path_against_per_row_oracle(case):
     engine = make_engine(spec, {})
     assert isinstance(engine, WindowRegexMatcher)
     assert _run(engine, masks, cuts) == expected
+    # a partition past the buffer is handed over to the general matcher's window mode
+    small = WindowRegexMatcher(spec, max_buffered_rows=2)
+    assert _run(small, masks, cuts) == expected
+    assert (small._delegate is not None) == (masks.shape[1] > 2)
 
     # column-wise: each match's span, first/last rows and counts on its anchor row
     request = SummaryRequest(first=frozenset({0, 1}), last=frozenset({0, 1}), count=frozenset({0, 1}))

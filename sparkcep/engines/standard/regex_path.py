@@ -83,7 +83,70 @@ def _extractor(group_vars: tuple[int, ...], repeated: tuple[bool, ...], request:
     return eval(f"lambda m: ({', '.join(fields)},)"), order  # noqa: S307 - integers only
 
 
-class RegexMatcher:
+class BufferedCodes:
+    """A partition's rows held for a regex engine until ``finish``: one character per row (the
+    bit set of the first ``n_vars`` mask rows; a window's edge masks follow them) and the masks,
+    up to ``max_rows`` rows."""
+
+    def __init__(self, n_vars: int, max_rows: int) -> None:
+        self._n_vars = n_vars
+        self._weights = (1 << np.arange(n_vars, dtype=np.uint16))[:, None]
+        self._max_rows = max_rows
+        self._chunks: list[str] = []
+        self._masks: list[np.ndarray] = []
+        self.rows = 0
+
+    def add(self, block: RowBlock) -> RowBlock | None:
+        """Hold ``block``'s rows; past ``max_rows``, let go of everything and return it as one
+        block for the general matcher to take over."""
+        masks = np.asarray(block.masks, dtype=bool)
+        codes = block.codes
+        if codes is None or masks.shape[0] != self._n_vars:
+            codes = (masks[:self._n_vars].astype(np.uint16) * self._weights).sum(axis=0)
+        self._chunks.append(codes.astype(np.uint8).tobytes().decode("latin-1"))
+        self._masks.append(masks)
+        self.rows += masks.shape[1]
+        if self.rows <= self._max_rows:
+            return None
+        everything = RowBlock(masks=np.concatenate(self._masks, axis=1))
+        self._chunks, self._masks = [], []
+        return everything
+
+    def take_text(self) -> str:
+        """The held rows' codes as one string (the buffer is emptied)."""
+        text = "".join(self._chunks)
+        self._chunks, self._masks = [], []
+        return text
+
+
+class BufferingEngine:
+    """The part of an ``Engine`` that holds a partition's row codes until ``finish``
+    (``BufferedCodes``) and, once the partition outgrows ``max_buffered_rows``, hands it over to
+    the general matcher (``matcher.RowPatternMatcher``, window mode too), which streams it."""
+
+    def __init__(self, spec: MatchSpec, max_buffered_rows: int) -> None:
+        self.spec = spec
+        self._buffer = BufferedCodes(len(spec.variable_names), min(max_buffered_rows, spec.max_buffered_rows))
+        self._delegate = None  # the general matcher, once the partition outgrew the buffer
+
+    @property
+    def buffered_rows(self) -> int:
+        """Rows held: the whole partition so far, until handed over to the general matcher."""
+        return self._delegate.buffered_rows if self._delegate is not None else self._buffer.rows
+
+    def feed(self, block: RowBlock) -> list[MatchEvent]:
+        if self._delegate is not None:
+            return self._delegate.feed(block)
+        everything = self._buffer.add(block)
+        if everything is None:
+            return []
+        from sparkcep.engines.standard.matcher import RowPatternMatcher
+
+        self._delegate = RowPatternMatcher(self.spec, {})
+        return self._delegate.feed(everything)
+
+
+class RegexMatcher(BufferingEngine):
     """``Engine`` for row-local patterns under strict contiguity (see the module docstring).
 
     It buffers the classification of the whole partition (one byte per row) and matches at
@@ -96,7 +159,7 @@ class RegexMatcher:
         max_buffered_rows: int = 2_000_000,
         summary: SummaryRequest | None = None,
     ) -> None:
-        self.spec = spec
+        super().__init__(spec, max_buffered_rows)
         # ONE ROW PER MATCH consumers that only need spans get them column-wise (MatchSummaries)
         self._can_be_empty = rp.can_match_empty(spec.pattern)
         # With non-empty matches, finditer resumes exactly where PAST LAST ROW (at the match's end)
@@ -114,45 +177,13 @@ class RegexMatcher:
         self._marked = marked_form(spec)
         # SKIP TO NEXT ROW over a chain of runs: every row's match at once in NumPy (``run_chain``)
         self._runs = run_chain_form(spec) if self._summary is not None else None
-        self._max_buffered = min(max_buffered_rows, spec.max_buffered_rows)
-        self._masks: list[np.ndarray] = []
-        self._rows = 0
-        self._delegate = None  # the general matcher, once the partition outgrew the buffer
         self._regex, self._group_vars, self._group_repeated, self._grouped = _compiled(spec.pattern, len(spec.variable_names))
-        self._weights = (1 << np.arange(len(spec.variable_names), dtype=np.uint16))[:, None]
-        self._chunks: list[str] = []
         self._timeout = timeout_seconds
-
-    @property
-    def buffered_rows(self) -> int:
-        """Rows held: the whole partition so far, until handed over to the general matcher."""
-        return self._delegate.buffered_rows if self._delegate is not None else self._rows
-
-    def feed(self, block: RowBlock) -> list[MatchEvent]:
-        if self._delegate is not None:
-            return self._delegate.feed(block)
-        masks = np.asarray(block.masks, dtype=bool)
-        codes = block.codes
-        if codes is None:
-            codes = (masks.astype(np.uint16) * self._weights).sum(axis=0)
-        self._chunks.append(codes.astype(np.uint8).tobytes().decode("latin-1"))
-        self._masks.append(masks)
-        self._rows += masks.shape[1]
-        if self._rows <= self._max_buffered:
-            return []
-        from sparkcep.engines.standard.matcher import RowPatternMatcher
-
-        self._delegate = RowPatternMatcher(self.spec, {})
-        everything = RowBlock(masks=np.concatenate(self._masks, axis=1))
-        self._chunks, self._masks = [], []
-        return self._delegate.feed(everything)
 
     def finish(self) -> list[MatchEvent]:
         if self._delegate is not None:
             return self._delegate.finish()
-        self._masks = []
-        text = "".join(self._chunks)
-        self._chunks = []
+        text = self._buffer.take_text()
         if self._summary is not None:
             summaries = self._summarize(text)
             return [summaries] if len(summaries) else []

@@ -41,9 +41,9 @@ import itertools
 import numpy as np
 
 from sparkcep.engines import rowpattern as rp
-from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, RowBlock, SummaryRequest, UnmatchedRow
+from sparkcep.engines.contract import Match, MatchEvent, MatchSummaries, SummaryRequest, UnmatchedRow
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch, SkipMode
-from sparkcep.engines.standard.regex_path import RegexMatcher
+from sparkcep.engines.standard.regex_path import BufferingEngine, RegexMatcher
 from sparkcep.engines.standard.regex_translation import regex_eligible
 
 #: the farthest PREV in a DEFINE (rows before a frame's first row) the edge analysis looks at
@@ -153,7 +153,7 @@ def _then(first: frozenset, second: frozenset, k: int) -> frozenset:
     return frozenset(out)
 
 
-class WindowRegexMatcher:
+class WindowRegexMatcher(BufferingEngine):
     """``Engine`` for window mode on the regex fast path (see the module docstring). Buffers the
     partition's row codes and matches at ``finish``. With a ``SummaryRequest`` it returns one
     ``MatchSummaries`` whose ``anchor`` places each match on its row; without, one event per row
@@ -161,50 +161,20 @@ class WindowRegexMatcher:
 
     def __init__(self, spec: MatchSpec, summary: SummaryRequest | None = None,
                  timeout_seconds: float = 600.0, max_buffered_rows: int = 2_000_000) -> None:
-        self.spec = spec
+        # the buffer holds the edges' masks after the variables' (``BufferedCodes`` computes the
+        # codes from the variables' alone); past the bound, the general matcher's window mode
+        super().__init__(spec, max_buffered_rows)
         window = spec.window
         # bounded frames: every row's own preferred match first (TO NEXT ROW), then the frame
         skip = spec.skip if window.following is None else SkipMode.TO_NEXT_ROW
         clause = dataclasses.replace(spec, window=None, rows_per_match=RowsPerMatch.ONE, skip=skip)
         self._clause = RegexMatcher(clause, timeout_seconds=timeout_seconds)
         self._summary = summary
-        n_vars = len(spec.variable_names)
-        self._n_vars = n_vars
-        self._weights = (1 << np.arange(n_vars, dtype=np.uint16))[:, None]
-        self._max_buffered = min(max_buffered_rows, spec.max_buffered_rows)
-        self._chunks: list[str] = []
-        self._masks: list[np.ndarray] = []
-        self._rows = 0
-        self._delegate = None  # the general matcher's window mode, once the partition outgrew the buffer
-
-    @property
-    def buffered_rows(self) -> int:
-        return self._delegate.buffered_rows if self._delegate is not None else self._rows
-
-    def feed(self, block: RowBlock) -> list[MatchEvent]:
-        if self._delegate is not None:
-            return self._delegate.feed(block)
-        masks = np.asarray(block.masks, dtype=bool)
-        codes = block.codes
-        if codes is None or masks.shape[0] != self._n_vars:  # the edges' masks are not the codes'
-            codes = (masks[:self._n_vars].astype(np.uint16) * self._weights).sum(axis=0)
-        self._chunks.append(codes.astype(np.uint8).tobytes().decode("latin-1"))
-        self._masks.append(masks)
-        self._rows += masks.shape[1]
-        if self._rows <= self._max_buffered:
-            return []
-        from sparkcep.engines.standard.matcher import RowPatternMatcher
-
-        self._delegate = RowPatternMatcher(self.spec, {})
-        everything = RowBlock(masks=np.concatenate(self._masks, axis=1))
-        self._chunks, self._masks = [], []
-        return self._delegate.feed(everything)
 
     def finish(self) -> list[MatchEvent]:
         if self._delegate is not None:
             return self._delegate.finish()
-        text = "".join(self._chunks)
-        self._chunks, self._masks = [], []
+        text = self._buffer.take_text()
         if not text:
             return []
         request = self._summary if self._summary is not None else SummaryRequest(labels=True)

@@ -34,6 +34,20 @@ def _columns(setting: str) -> dict:
             for text, column in RECORDED[setting]["columns"].items()}
 
 
+def _binary_cases(operators: frozenset | set | None = None):
+    """The recorded ANSI cases of one binary operator between two columns (``operators``: only
+    these): per case the record, the operator, the lowered expression, the operands' Spark types
+    and the operands' columns of values (one value per recorded row)."""
+    columns = _columns("ansi")
+    for record in RECORDED["ansi"]["cases"]:
+        match = _BINARY.fullmatch(record["expression"])
+        if not match or (operators is not None and match.group(1) not in operators):
+            continue
+        expression, texts = _lowered(record["expression"])
+        yield (record, match.group(1), expression, [columns[t][0] for t in texts],
+               [columns[t][1] for t in texts])
+
+
 def _spark_error_code(answer) -> str | None:
     if isinstance(answer, dict) and "error" in answer:
         return re.match(r"\[([A-Z_]+)", answer["message"]).group(1)
@@ -41,19 +55,13 @@ def _spark_error_code(answer) -> str | None:
 
 
 def test_untyped_operators_give_sparks_recorded_answers():
-    columns = _columns("ansi")
     checked = 0
-    for record in RECORDED["ansi"]["cases"]:
-        match = _BINARY.fullmatch(record["expression"])
-        if not match:
-            continue
-        expression, texts = _lowered(record["expression"])
-        types = [columns[t][0] for t in texts]
+    for record, operator, expression, types, operands in _binary_cases():
         if not set(types) <= INTEGRAL:
             continue
         # int / int: Spark divides the two operands as DOUBLEs; Python's true division of the
         # exact integers equals that only while both are exact as DOUBLEs (not BIGINT's extremes)
-        if match.group(1) == "/" and "bigint" in types:
+        if operator == "/" and "bigint" in types:
             continue
         interpreted = compile_expression(expression, NAMES)
         generated = generate(expression, NAMES, lambda e: compile_expression(e, NAMES))
@@ -62,7 +70,7 @@ def test_untyped_operators_give_sparks_recorded_answers():
             code = _spark_error_code(answer)
             if code is not None and not code.endswith("BY_ZERO"):
                 continue  # overflow: the untyped operators have no width
-            values = [columns[t][1][r] for t in texts]
+            values = [column[r] for column in operands]
             for form, function in (("interpreter", interpreted), ("generated", generated)):
                 python = _run(lambda: function(TwoRowMatch(values)))
                 where = f"{record['expression']} on {values} ({form})"
@@ -91,20 +99,13 @@ def test_untyped_operators_over_doubles_give_sparks_recorded_answers():
     ``%`` where an operand is not finite (``math.fmod`` raises); a zero remainder keeps the
     dividend's sign, as Java's. The interpreter only: the
     generated code's untyped ``+ - *`` do not convert a DECIMAL (``float + Decimal`` raises)."""
-    columns = _columns("ansi")
     checked: dict[str, int] = {}
-    for record in RECORDED["ansi"]["cases"]:
-        match = _BINARY.fullmatch(record["expression"])
-        if not match:
-            continue
-        expression, texts = _lowered(record["expression"])
-        types = [columns[t][0] for t in texts]
+    for record, operator, expression, types, operands in _binary_cases():
         if len(types) != 2 or "double" not in types or not all(_as_double_exactly(t) for t in types):
             continue
-        operator = match.group(1)
         interpreted = compile_expression(expression, NAMES)
         for r, answer in enumerate(record["answers"]):
-            values = [columns[t][1][r] for t in texts]
+            values = [column[r] for column in operands]
             numbers = [float(v) for v in values if v is not None]
             if operator not in ("+", "-", "*", "/", "%") and any(v != v for v in numbers):
                 continue
@@ -136,14 +137,8 @@ def test_untyped_comparisons_of_exact_numbers_give_sparks_recorded_answers():
     generated code, where the common type holds both operands exactly: it has at most 38 digits,
     and where the two need more Spark rounds away scale (-0.25 as DECIMAL(10, 2) is not below 0
     as DECIMAL(38, 0)), which the untyped operators, without types, do not."""
-    columns = _columns("ansi")
     checked: dict[str, int] = {}
-    for record in RECORDED["ansi"]["cases"]:
-        match = _BINARY.fullmatch(record["expression"])
-        if not match or match.group(1) not in _COMPARISONS:
-            continue
-        expression, texts = _lowered(record["expression"])
-        types = [columns[t][0] for t in texts]
+    for record, operator, expression, types, operands in _binary_cases(_COMPARISONS):
         exact = [_EXACT_DIGITS.get(t) or re.fullmatch(r"decimal\((\d+),(\d+)\)", t) for t in types]
         if len(types) != 2 or not all(exact) or not any(t.startswith("decimal") for t in types):
             continue
@@ -153,13 +148,13 @@ def test_untyped_comparisons_of_exact_numbers_give_sparks_recorded_answers():
         interpreted = compile_expression(expression, NAMES)
         generated = generate(expression, NAMES, lambda e: compile_expression(e, NAMES))
         for r, answer in enumerate(record["answers"]):
-            values = [columns[t][1][r] for t in texts]
+            values = [column[r] for column in operands]
             spark = decode(answer)
             for form, function in (("interpreter", interpreted), ("generated", generated)):
                 python = _run(lambda: function(TwoRowMatch(values)))
                 assert python == spark and (python is None) == (spark is None), \
                     f"{record['expression']} on {values} ({form}): {python!r}, Spark {spark!r}"
-            key = f"{types[0]} {match.group(1)} {types[1]}"
+            key = f"{types[0]} {operator} {types[1]}"
             checked[key] = checked.get(key, 0) + 1
     assert len(checked) >= 40 and sum(checked.values()) >= 1_000, checked
 
@@ -170,21 +165,15 @@ def test_untyped_remainder_of_exact_numbers_gives_sparks_recorded_answers():
     operands, the interpreter, on the rows whose integer quotient and operands have at most 28
     digits (the untyped operators compute in Python's default decimal context) and a non-zero
     divisor (the zero-divisor test checks those)."""
-    columns = _columns("ansi")
     checked: dict[str, int] = {}
     wide = _decimal.Context(prec=100)
-    for record in RECORDED["ansi"]["cases"]:
-        match = _BINARY.fullmatch(record["expression"])
-        if not match or match.group(1) != "%":
-            continue
-        expression, texts = _lowered(record["expression"])
-        types = [columns[t][0] for t in texts]
+    for record, operator, expression, types, operands in _binary_cases({"%"}):
         exact = [t in INTEGRAL or t.startswith("decimal") for t in types]
         if len(types) != 2 or not all(exact) or not any(t.startswith("decimal") for t in types):
             continue
         interpreted = compile_expression(expression, NAMES)
         for r, answer in enumerate(record["answers"]):
-            values = [columns[t][1][r] for t in texts]
+            values = [column[r] for column in operands]
             if None in values or values[1] == 0:
                 continue
             a, b = (_decimal.Decimal(v) for v in values)

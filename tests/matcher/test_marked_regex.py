@@ -88,11 +88,14 @@ def _marked(spec, masks, cut, marked=True):
         engine._marked = engine._runs = None  # the backtracking engine (run chains: test_run_chain)
     engine.feed(RowBlock(masks=masks[:, :cut]))
     engine.feed(RowBlock(masks=masks[:, cut:]))
-    out = engine.finish()
+    return _summary_rows(engine.finish(), len(spec.variable_names))
+
+
+def _summary_rows(out, n_vars: int) -> list[tuple]:
+    """An engine's column-wise answer (``finish``: no summaries or one) in ``_expected``'s form."""
     if not out:
         return []
     (s,) = out
-    n_vars = len(spec.variable_names)
     labels = iter(s.labels.tolist())
     return [(int(s.number[i]), int(s.start[i]), int(s.end[i]),
              tuple(int(s.first[v][i]) for v in range(n_vars)),

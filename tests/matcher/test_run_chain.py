@@ -19,7 +19,7 @@ from sparkcep.engines.standard.run_chain import run_chain_form
 from tests.example_counts import examples
 
 from .harness import spec_of
-from .test_marked_regex import _expected
+from .test_marked_regex import _expected, _summary_rows
 
 NAMES = "ABCD"
 
@@ -59,18 +59,7 @@ def _run(spec, masks, cut):
     engine._runs = _Recording(engine._runs.summarize, closed)
     engine.feed(RowBlock(masks=masks[:, :cut]))
     engine.feed(RowBlock(masks=masks[:, cut:]))
-    out = engine.finish()
-    if not out:
-        return [], closed
-    (s,) = out
-    n_vars = len(spec.variable_names)
-    labels = iter(s.labels.tolist())
-    return [(int(s.number[i]), int(s.start[i]), int(s.end[i]),
-             tuple(int(s.first[v][i]) for v in range(n_vars)),
-             tuple(int(s.last[v][i]) for v in range(n_vars)),
-             tuple(int(s.count[v][i]) for v in range(n_vars)),
-             tuple(next(labels) for _ in range(int(s.end[i] - s.start[i]))))
-            for i in range(len(s))], closed
+    return _summary_rows(engine.finish(), len(spec.variable_names)), closed
 
 
 class _Recording:

@@ -31,16 +31,19 @@ from .test_differential import _increasing, _quantifier
 NAMES = "ABC"
 
 
-def _patterns(n_vars: int):
+def _patterns(n_vars: int, max_leaves: int = 5, quantifier_weight: int = 2):
+    """Random patterns over ``n_vars`` variables: concatenations, choices, PERMUTE and
+    quantifiers (``quantifier_weight`` times as likely as each of the others) up to
+    ``max_leaves`` leaves."""
     label = st.integers(0, n_vars - 1).map(rp.Label)
     leaf = st.one_of(label, label, label, st.just(rp.Empty()))
 
     def extend(child):
         items = st.lists(child, min_size=2, max_size=3).map(tuple)
         return st.one_of(items.map(rp.Concat), items.map(rp.Alternation), items.map(rp.Permute),
-                         _quantifier(child), _quantifier(child))
+                         *[_quantifier(child)] * quantifier_weight)
 
-    return st.recursive(leaf, extend, max_leaves=5)
+    return st.recursive(leaf, extend, max_leaves=max_leaves)
 
 
 def _mask_of(masks, edges, var, before, after, row):

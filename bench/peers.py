@@ -170,7 +170,8 @@ def cached_ticks(spark, rows: int, symbols: int, seed: int, data_dir: Path):
 def run_worker(venv: Path, script: str, args: list[str], queries: list[dict], timeout: float):
     python = venv / "bin" / "python"
     if not python.exists():
-        return None, f"skipped: {venv} is missing (bash bench/setup_peers.sh makes it)"
+        where = venv.relative_to(HERE.parent) if venv.is_relative_to(HERE.parent) else venv.name
+        return None, f"skipped: {where} is missing (bash bench/setup_peers.sh makes it)"
     try:
         proc = subprocess.run([str(python), str(HERE / script), *args], input=json.dumps(queries),
                               capture_output=True, text=True, timeout=timeout)

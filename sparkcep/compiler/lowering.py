@@ -87,10 +87,32 @@ GLUE: dict[type, str] = {
     exp.Floor: "floor",  # with a scale: Lowering.lower_rounding
     exp.Ceil: "ceil",
     exp.Sqrt: "sqrt",
+    exp.Contains: "contains",
+    exp.StartsWith: "startswith",
+    exp.EndsWith: "endswith",
+    exp.StrPosition: "locate",  # locate, instr and position
+    exp.Trim: "trim",  # trim, ltrim and rtrim: the side is an option
+    exp.Replace: "replace",
+    exp.Left: "left",
+    exp.Right: "right",
+    exp.Reverse: "reverse",
+    exp.IntDiv: "intdiv",
+    exp.BitwiseAnd: "bitwise_and",
+    exp.BitwiseOr: "bitwise_or",
+    exp.BitwiseXor: "bitwise_xor",
+    exp.BitwiseNot: "bitwise_not",
+    exp.BitwiseLeftShift: "shiftleft",
+    exp.BitwiseRightShift: "shiftright",
+    exp.SafeAdd: "try_add",
+    exp.SafeSubtract: "try_sub",
+    exp.SafeMultiply: "try_mul",
+    exp.SafeDivide: "try_div",
+    exp.DateDiff: "datediff",
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
-ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod"}
+ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
+                                  "try_mod": "try_mod"}
 
 # round(x, d) (HALF_UP), bround(x, d) (HALF_EVEN), floor(x, d) and ceil(x, d): d must be an
 # integer literal (Spark requires a constant scale); it is an option of the plan operator, not
@@ -661,12 +683,21 @@ class Lowering:
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL/IFNULL, NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], "
                 "RLIKE/REGEXP, concat, ||, concat_ws, array_join, array (of STRINGs), lower, upper, length, substring, "
-                "round, bround, floor, ceil, sign/signum, pmod, sqrt, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "contains, startswith, endswith, instr, locate, position, trim, ltrim, rtrim, replace, left, "
+                "right, reverse, round, bround, floor, ceil, sign/signum, pmod, sqrt, div, &, |, ^, ~, "
+                "shiftleft, shiftright, shiftrightunsigned, try_add, try_subtract, try_multiply, try_divide, "
+                "try_mod, datediff, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
+        if isinstance(node, exp.DateDiff) and node.args.get("unit") is not None:  # timestampdiff
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"'{written}' with a unit cannot combine values from different rows of a match in "
+                "DEFINE; datediff(end, start) of two DATEs can", node)
+        options = (("side", (node.args.get("position") or "both").lower()),) if operator == "trim" else ()
         return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
-                          span=dialect.span(node))
+                          options=options, span=dialect.span(node))
 
     def lower_rounding(self, node: exp.Expression) -> p.Expression:
         """``round(x[, d])`` / ``bround(x[, d])``, and ``floor(x, d)`` / ``ceil(x, d)``: ``x``
@@ -1389,8 +1420,16 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, node.args["low"], node.args["high"]]
     if isinstance(node, exp.Substring):
         return [node.this, node.args["start"]] + ([node.args["length"]] if node.args.get("length") else [])
-    if isinstance(node, (exp.Lower, exp.Upper, exp.Length)):
+    if isinstance(node, (exp.Lower, exp.Upper, exp.Length, exp.Reverse, exp.BitwiseNot)):
         return [node.this]
+    if isinstance(node, exp.StrPosition):  # locate(substr, str[, pos])
+        return [node.args["substr"], node.this] + ([node.args["position"]] if node.args.get("position") else [])
+    if isinstance(node, exp.Trim):  # trim(str[, characters])
+        return [node.this] + ([node.expression] if node.expression else [])
+    if isinstance(node, exp.Replace):
+        return [node.this, node.expression] + ([node.args["replacement"]] if node.args.get("replacement") else [])
+    if isinstance(node, exp.DateDiff):  # the parser wraps each operand in a TO_DATE of its own
+        return [_written_operand(node.this), _written_operand(node.expression)]
     if isinstance(node, (exp.If, exp.Nvl2)):
         return [node.this, node.args.get("true"), node.args.get("false")]
     if isinstance(node, exp.Case):
@@ -1404,6 +1443,15 @@ def _operands(node: exp.Expression) -> list:
     if isinstance(node, (exp.Not, exp.Neg, exp.Abs, exp.Paren)):
         return [node.this]
     return [node.this, node.expression]
+
+
+def _written_operand(node: exp.Expression) -> exp.Expression:
+    """``node`` without the ``TO_DATE`` sqlglot's parser adds around ``datediff``'s operands
+    (it spans no text of its own); a ``to_date`` the user wrote stays."""
+    if isinstance(node, exp.TsOrDsToDate) and node.this is not None \
+            and dialect.span(node) == dialect.span(node.this):
+        return node.this
+    return node
 
 
 def _is_plain_name(node: exp.Expression) -> bool:

@@ -20,10 +20,13 @@ from typing import Sequence
 
 from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
+from sparkcep.evaluation.integral_functions import BITWISE, SHIFTS, TRY_ARITHMETIC
 from sparkcep.evaluation.sql_types import SqlType
+from sparkcep.evaluation.string_functions import STRING_FUNCTIONS
 from sparkcep.plan import expressions as p
 
-BOOLEAN, BIGINT, DOUBLE, STRING, VOID = (SqlType(n) for n in ("boolean", "bigint", "double", "string", "void"))
+BOOLEAN, INT, BIGINT, DOUBLE, STRING, VOID = (
+    SqlType(n) for n in ("boolean", "int", "bigint", "double", "string", "void"))
 COMPARISONS = ("eq", "neq", "gt", "gte", "lt", "lte", "null_safe_eq", "null_safe_neq")
 ARITHMETIC = ("add", "sub", "mul", "div", "mod")
 _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "null_safe_eq": "<=>",
@@ -33,7 +36,10 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "case": "CASE", "lower": "lower", "upper": "upper", "length": "length", "substring": "substring",
             "like": "LIKE", "ilike": "ILIKE", "rlike": "RLIKE", "concat": "concat", "nullif": "NULLIF", "nvl2": "NVL2", "is": "IS",
             "round": "round", "bround": "bround", "sign": "sign", "pmod": "pmod", "concat_ws": "concat_ws",
-            "array_join": "array_join", "array": "array", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt"}
+            "array_join": "array_join", "array": "array", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt",
+            "intdiv": "div", "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "bitwise_not": "~",
+            "try_add": "try_add", "try_sub": "try_subtract", "try_mul": "try_multiply", "try_div": "try_divide",
+            "try_mod": "try_mod"}
 
 
 # the non-numeric types whose Spark order Python's comparison of their values is: STRING
@@ -45,6 +51,8 @@ _ORDERED = ("string", "binary", "boolean", "date", "timestamp", "timestamp_ntz")
 # the types of substring's position and length Python takes as they are (Spark casts a BIGINT
 # to INT, with its own overflow rules: refused here)
 _INT_ARGUMENTS = ("tinyint", "smallint", "int", "void")
+
+INTEGRAL_FUNCTIONS = ("intdiv", "datediff", *BITWISE, *SHIFTS)
 
 
 @dataclass(frozen=True)
@@ -296,6 +304,10 @@ class _Binder:
         if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",
                     "sqrt"):
             return self.function(e)
+        if name in STRING_FUNCTIONS or name == "trim":
+            return self.string_function(e)
+        if name in INTEGRAL_FUNCTIONS or name in TRY_ARITHMETIC:
+            return self.integral_function(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":
@@ -407,6 +419,63 @@ class _Binder:
                     for t in arrays):
             raise self.refuse(e, types, "STRINGs (and ARRAY<STRING>) are required (CAST(x AS STRING))")
         return self.typed(e, name, [x for x, _ in bound], STRING), STRING
+
+    def string_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``sparkcep.evaluation.string_functions``: STRINGs, and INT positions and lengths (no
+        implicit casts: Spark's casts of other types to STRING are not reproduced)."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        counts = {"locate": 2, "left": 1, "right": 1}  # operands from this one on are INTs
+        first_int = counts.get(name, len(bound))
+        if any(t.name not in ("string", "void") for _, t in bound[:first_int]) or \
+                any(t.name not in _INT_ARGUMENTS for _, t in bound[first_int:]):
+            why = "STRINGs are required (CAST(x AS STRING))" if first_int == len(bound) else \
+                "a STRING and INT positions are required"
+            raise self.refuse(e, [t for _, t in bound], why)
+        result = BOOLEAN if name in ("contains", "startswith", "endswith") else \
+            INT if name == "locate" else STRING
+        typed = self.typed(e, name, [x for x, _ in bound], result)
+        typed = dataclasses.replace(typed, options=typed.options + e.options)
+        if name == "locate" and len(bound) == 3:  # a NULL position gives 0, not NULL (Spark's StringLocate)
+            position = bound[2][0]
+            unknown = self.typed(e, "is_null", (position,), BOOLEAN)
+            return self.typed(e, "if", (unknown, p.Constant(0, "int"), typed), INT), INT
+        return typed, result
+
+    def integral_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``sparkcep.evaluation.integral_functions``, typed as Spark types them."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if name in TRY_ARITHMETIC:  # typed as the operator, with the session's coercion rules
+            (a, ta), (b, tb) = bound
+            operator = TRY_ARITHMETIC[name]
+            result = st.arithmetic_type(operator, ta, tb, self.semantics.ansi)
+            if result is None:
+                raise self.refuse(e, types, "numbers are required")
+            if result.null:
+                return p.Constant(None, "void"), result
+            ca = self.cast(a, ta, st.operand_type(operator, ta, result))
+            cb = self.cast(b, tb, st.operand_type(operator, tb, result))
+            return self.typed(e, name, (ca, cb), result), result
+        if name == "datediff":
+            if any(t.name not in ("date", "void") for t in types):
+                raise self.refuse(e, types, "DATEs are required (CAST(x AS DATE) inside the navigation)")
+            return self.typed(e, name, [x for x, _ in bound], INT), INT
+        if any(not (t.integral or t.null) for t in types):
+            raise self.refuse(e, types, "integral numbers are required")
+        if name == "intdiv":  # Spark's IntegralDivide: both operands cast to BIGINT
+            return self.typed(e, name, [self.cast(x, t, BIGINT) for x, t in bound], BIGINT, BIGINT), BIGINT
+        if name in SHIFTS:  # an INT or a BIGINT (smaller types widen to INT), shifted by an INT
+            (a, ta), (n, tn) = bound
+            if tn.name not in _INT_ARGUMENTS:
+                raise self.refuse(e, types, "the shift distance must be an INT")
+            operand = BIGINT if ta.name == "bigint" else INT
+            return self.typed(e, name, (self.cast(a, ta, operand), self.cast(n, tn, INT)), operand, operand), operand
+        t = self.common(e, types)  # & | ^ ~ in the operands' common type
+        if t.null:
+            t = INT
+        return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
 
     def case(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         subject, default, *branches = e.operands

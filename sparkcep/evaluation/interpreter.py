@@ -17,7 +17,8 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import functions
+from sparkcep.evaluation import functions, integral_functions, string_functions
+from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
 from sparkcep.evaluation.sql_types import parse as parse_type
@@ -569,6 +570,20 @@ def typed_function(operator: p.Operator):
         function = functions.positive_modulo(operand, result, ansi)
     elif name == "array_join":
         function = functions.array_join
+    elif name in string_functions.STRING_FUNCTIONS:
+        function = string_functions.STRING_FUNCTIONS[name]
+    elif name == "trim":
+        function = string_functions.trim(options.get("side", "both"))
+    elif name in TRY_ARITHMETIC:
+        function = integral_functions.try_arithmetic(TRY_ARITHMETIC[name], operand or result, result)
+    elif name == "intdiv":
+        function = integral_functions.integral_divide(ansi)
+    elif name in integral_functions.BITWISE:
+        function = integral_functions.BITWISE[name]
+    elif name in integral_functions.SHIFTS:
+        function = integral_functions.shift(name, result)
+    elif name == "datediff":
+        function = integral_functions.datediff
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function

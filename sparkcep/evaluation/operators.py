@@ -80,6 +80,11 @@ OPERATORS = set(BINARY) | {
     "lower", "upper", "length", "substring", "explicit_cast",
     "round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",  # sparkcep.evaluation.functions
     "sqrt",
+    # sparkcep.evaluation.string_functions
+    "contains", "startswith", "endswith", "locate", "trim", "replace", "left", "right", "reverse",
+    # sparkcep.evaluation.integral_functions
+    "intdiv", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shiftleft", "shiftright",
+    "shiftrightunsigned", "try_add", "try_sub", "try_mul", "try_div", "try_mod", "datediff",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

@@ -254,9 +254,9 @@ def test_errors_are_typed():
 
 @pytest.mark.parametrize(("condition", "written"), [
     ("array_contains(array(A.s, B.s), 'a')", "array_contains"),  # sqlglot: ArrayContains
-    ("(A.v & B.v) > 0", "&"),  # sqlglot: BitwiseAnd
-    ("(A.v) & (B.v) > 0", "&"),
-    ("startswith(A.s, B.s)", "startswith"),  # a Binary in sqlglot, written as a call
+    ("lpad(A.s, 3, B.s) = 'x'", "lpad"),  # sqlglot: Pad
+    ("LPad(A.s, 3, B.s) = 'x'", "LPad"),
+    ("split_part(A.s, B.s, 1) = 'x'", "split_part"),  # sqlglot: SplitPart
     ("levenshtein(A.s, B.s) > 1", "levenshtein"),
     ("Initcap(A.s || B.s) = 'X'", "Initcap"),
 ])

@@ -57,7 +57,8 @@ def _edges(spark_type: str) -> list:
 PAIRED = {"w1": "DECIMAL(38,10)", "w2": "DECIMAL(38,0)", "g1": "DECIMAL(19,4)", "g2": "DECIMAL(18,4)",
           "e1": "DOUBLE", "p1": "STRING", "p2": "STRING", "x1": "DECIMAL(10,2)", "x2": "DECIMAL(38,10)",
           "u1": "BIGINT", "u2": "DECIMAL(38,0)", "y1": "DECIMAL(3,3)", "a1": "STRING", "a2": "STRING",
-          "p3": "STRING", "p4": "STRING"}
+          "p3": "STRING", "p4": "STRING", "k1": "STRING", "k2": "STRING",
+          "v1": "BIGINT", "v2": "BIGINT"}
 _PAIRED_EDGES = {
     "w1": ["9999999999999999999999.9999999999", "-9999999999999999999999.9999999999", "1", "0.0000000001",
            "999999999999999999.9999999999"],
@@ -78,6 +79,13 @@ _PAIRED_EDGES = {
     "a2": ["", None, "a", None, "ab", "a", "e"],
     "p3": ["a%", "ab", "a_", "a\\\\b", "A%"],
     "p4": ["a\\%", "a\\%", "a\\_", "a\\\\\\\\b", "a\\%"],
+    # strings searched, trimmed and edited (k1) by strings (k2): spaces beside other white space,
+    # empty operands, repeats, characters outside the BMP
+    "k1": ["  a b  ", "\ta \t", "xxaxx", "", "aaa", "abcabc", "é日本é", "a😀b😀", " ", "ab"],
+    "k2": [" ", "\t", "x", "", "a", "bc", "é", "😀", "", "ab"],
+    # the one BIGINT quotient that overflows, -2^63 / -1, beside division by zero
+    "v1": [str(-2**63), str(-2**63), "7", "-7", str(2**63 - 1)],
+    "v2": ["-1", "0", "-2", "2", "-1"],
 }
 
 
@@ -203,4 +211,37 @@ def expressions() -> list[tuple[str, str]]:
     # LIKE and ILIKE without ESCAPE: the backslash escapes (PAIRED p3, p4)
     out.append(_pair("({} LIKE {})", "p3", "p4"))
     out.append(_pair("({} ILIKE {})", "p3", "p4"))
+    # string search and edit functions (PAIRED k1, k2; INT positions and lengths at the extremes)
+    for x, y in (("k1", "k2"), ("s1", "s2"), ("k1", "k1")):
+        for function in ("contains", "startswith", "endswith", "instr", "replace"):
+            out.append(_pair(function + "({}, {})", x, y))
+        out.append(_pair("locate({}, {})", y, x))
+        out.append(_pair("position({} IN {})", y, x))
+        out.append(_pair("trim(BOTH {} FROM {})", y, x))
+        out.append(_pair("trim(LEADING {} FROM {})", y, x))
+        out.append(_pair("trim(TRAILING {} FROM {})", y, x))
+    for position in ("i1", "t1", "h1"):
+        out.append(_pair("locate({}, {}, {})", "k2", "k1", position))
+        out.append(_pair("left({}, {})", "k1", position))
+        out.append(_pair("right({}, {})", "k1", position))
+    out.append(_pair("replace({}, {}, {})", "k1", "k2", "s1"))
+    for function in ("trim", "ltrim", "rtrim", "reverse"):
+        out.append(_pair(function + "(concat({}, {}))", "k1", "k2"))
+    # integral division, bitwise operators, shifts (Java's distance modulo 32 or 64)
+    for x, y in (("i1", "i2"), ("l1", "l2"), ("t1", "h1"), ("l1", "i2"), ("h1", "t1")):
+        for op in ("div", "&", "|", "^"):
+            out.append(_pair("({} " + op + " {})", x, y))
+        out.append(_pair("(~ ({} & {}))", x, y))
+    for x, n in (("i1", "i2"), ("l1", "i2"), ("t1", "i1"), ("h1", "t1"), ("l2", "h1")):
+        for function in ("shiftleft", "shiftright", "shiftrightunsigned"):
+            out.append(_pair(function + "({}, {})", x, n))
+    # try_ arithmetic: NULL where the ANSI operator raises
+    for x, y in zip(FIRST, SECOND):
+        for function in ("try_add", "try_subtract", "try_multiply", "try_divide", "try_mod"):
+            out.append(_pair(function + "({}, {})", x, y))
+    for function in ("({} div {})", "try_divide({}, {})", "try_mod({}, {})", "try_multiply({}, {})",
+                     "shiftright({} div {}, 1)"):
+        out.append(_pair(function, "v1", "v2"))
+    out.append(_pair("datediff({}, {})", "dt1", "dt2"))
+    out.append(_pair("datediff({}, {})", "dt2", "dt1"))
     return out

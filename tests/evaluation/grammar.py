@@ -25,6 +25,7 @@ COLUMNS = {
     "ts1": "TIMESTAMP", "ts2": "TIMESTAMP", "tn1": "TIMESTAMP_NTZ", "b1": "BOOLEAN", "b2": "BOOLEAN",
 }
 NUMERIC = ["i1", "i2", "l1", "l2", "t1", "h1", "d1", "d2", "f1", "m1", "m2", "n1", "q1", "q2", "z1"]
+INTEGRAL = ["i1", "i2", "l1", "l2", "t1", "h1"]
 STRINGS = ["s1", "s2"]
 TEMPORAL = ["dt1", "dt2", "ts1", "ts2", "tn1"]
 BOOLEANS = ["b1", "b2"]
@@ -155,6 +156,11 @@ def numbers(depth: int):
             lambda t: _join(t[0] + "({}, {}, {})", t[1], t[2], t[3])),
         st.tuples(sub, sub, sub).map(lambda t: _join("nvl2({}, {}, {})", *t)),
         strings(depth - 1).map(lambda a: _join("length({})", a)),
+        st.tuples(strings(depth - 1), strings(depth - 1)).map(lambda t: _join("instr({}, {})", *t)),
+        st.tuples(_column(INTEGRAL), st.sampled_from(["div", "&", "|", "^"]), _column(INTEGRAL)).map(
+            lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
+        st.tuples(st.sampled_from(["try_add", "try_subtract", "try_multiply", "try_divide", "try_mod"]), sub, sub).map(
+            lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
         st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
         st.tuples(booleans(depth - 1), sub, sub).map(
             lambda t: _join("CASE WHEN {} THEN {} ELSE {} END", *t)),
@@ -177,6 +183,12 @@ def strings(depth: int):
         st.tuples(st.sampled_from(["lower", "upper"]), sub).map(lambda t: _join(t[0] + "({})", t[1])),
         st.tuples(sub, st.sampled_from(["1", "0", "-2", "3"]), st.sampled_from(["", ", 2", ", 0", ", -1"])).map(
             lambda t: _join("substring({}, " + t[1] + t[2] + ")", t[0])),
+        st.tuples(sub, sub, sub).map(lambda t: _join("replace({}, {}, {})", *t)),
+        st.tuples(st.sampled_from(["trim", "ltrim", "rtrim", "reverse"]), sub).map(lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(st.sampled_from(["BOTH", "LEADING", "TRAILING"]), sub, sub).map(
+            lambda t: _join("trim(" + t[0] + " {} FROM {})", t[1], t[2])),
+        st.tuples(st.sampled_from(["left", "right"]), sub, st.sampled_from(["0", "2", "-1"])).map(
+            lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
     )
 
 
@@ -212,6 +224,8 @@ def booleans(depth: int):
         st.tuples(n, n).map(lambda x: _join("({} IS NOT DISTINCT FROM {})", *x)),
         st.tuples(s, st.sampled_from(["'1%'", "'%b%'", "'_'", "'x\\\\%y'"])).map(
             lambda x: _join("({} LIKE " + x[1] + ")", x[0])),
+        st.tuples(st.sampled_from(["contains", "startswith", "endswith"]), s, s).map(
+            lambda x: _join(x[0] + "({}, {})", x[1], x[2])),
         st.tuples(s, s).map(lambda x: _join("({} LIKE {})", *x)),  # a pattern from a row
         st.tuples(s, s).map(lambda x: _join("({} ILIKE {})", *x)),
         st.tuples(s, s).map(lambda x: _join("({} LIKE {} ESCAPE '/')", *x)),

@@ -34,9 +34,12 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, given, seed, settings
 from hypothesis import strategies as st
 
-from sparkcep.evaluation.binding import Semantics
+from sparkcep.compiler.lowering import ValueColumns
+from sparkcep.errors import SparkCepError
+from sparkcep.evaluation.binding import Semantics, bind
 from tests.evaluation import corpus, grammar
-from tests.evaluation.spark_oracle import MISSING, answer, disagreements, encode
+from tests.evaluation.harness import lower
+from tests.evaluation.spark_oracle import MISSING, _spark_types, answer, disagreements, encode
 
 pytestmark = pytest.mark.spark
 
@@ -380,3 +383,26 @@ def test_string_functions_between_rows_agree_with_spark(session):
     assert not tally.disagreements
     assert {c.qualified for c in batch.cases} == {q for q, _ in expressions}  # none refused
     assert tally.agreed == tally.cases
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
+def test_corpus_result_types_are_sparks(session):
+    """The type sparkcep binds each corpus expression to is the type Spark gives it (the values
+    agree already; a wrong type would show in a MEASURES column or a comparison's coercion).
+    Spark only analyses: one query's schema for the whole corpus."""
+    spark, semantics = session
+    _view(spark, corpus.table_sql(), "sparkcep_corpus")
+    expressions = corpus.expressions()
+    values = ValueColumns()
+    lowered = [lower(qualified, values) for qualified, _plain in expressions]
+    column_types = _spark_types(spark, "sparkcep_corpus", values.texts)
+    spark_types = _spark_types(spark, "sparkcep_corpus", [plain for _q, plain in expressions])
+    wrong = []
+    for (qualified, _plain), expression, spark_type in zip(expressions, lowered, spark_types):
+        try:
+            bound = bind(expression, column_types, semantics).type
+        except SparkCepError:
+            continue  # refused: the recording lists it
+        if bound != spark_type:
+            wrong.append(f"{qualified}: sparkcep {bound}, Spark {spark_type}")
+    assert not wrong, "\n".join(wrong[:30])

@@ -107,7 +107,8 @@ GLUE: dict[type, str] = {
     exp.SafeSubtract: "try_sub",
     exp.SafeMultiply: "try_mul",
     exp.SafeDivide: "try_div",
-    exp.DateDiff: "datediff",
+    exp.DateDiff: "datediff",  # with a unit: timestampdiff
+    exp.TimestampDiff: "timestampdiff",
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
@@ -686,15 +687,12 @@ class Lowering:
                 "contains, startswith, endswith, instr, locate, position, trim, ltrim, rtrim, replace, left, "
                 "right, reverse, round, bround, floor, ceil, sign/signum, pmod, sqrt, div, &, |, ^, ~, "
                 "shiftleft, shiftright, shiftrightunsigned, try_add, try_subtract, try_multiply, try_divide, "
-                "try_mod, datediff, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "try_mod, datediff, timestampdiff, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
-        if isinstance(node, exp.DateDiff) and node.args.get("unit") is not None:  # timestampdiff
-            raise self.scope.error(
-                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                f"'{written}' with a unit cannot combine values from different rows of a match in "
-                "DEFINE; datediff(end, start) of two DATEs can", node)
+        if isinstance(node, (exp.TimestampDiff, exp.DateDiff)) and node.args.get("unit") is not None:
+            return self.lower_timestampdiff(node, written)
         options = (("side", (node.args.get("position") or "both").lower()),) if operator == "trim" else ()
         return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
                           options=options, span=dialect.span(node))
@@ -730,6 +728,21 @@ class Lowering:
                 f"{-ROUNDING_SCALE} to {ROUNDING_SCALE} (Spark requires a constant scale)", scale)
         return p.Operator(name, (self.lower_operand(value),),
                           options=(("scale", digits), ("mode", ROUNDING[name])), span=dialect.span(node))
+
+    def lower_timestampdiff(self, node: exp.Expression, written: str) -> p.Expression:
+        """``timestampdiff(unit, start, end)``, also written ``datediff(unit, start, end)``: the
+        unit is an option of the plan operator (``p.TIMESTAMPDIFF_UNITS``)."""
+        unit = node.args["unit"]
+        name = (unit.name if isinstance(unit, (exp.Var, exp.Column, exp.Identifier)) else unit.sql()).lower()
+        if name not in p.TIMESTAMPDIFF_UNITS:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"'{written}' in {unit.sql().upper()} cannot combine values from different rows of a "
+                f"match in DEFINE; the units are {', '.join(u.upper() for u in p.TIMESTAMPDIFF_UNITS)}",
+                node)
+        start, end = _written_operand(node.expression), _written_operand(node.this)
+        return p.Operator("timestampdiff", (self.lower_operand(start), self.lower_operand(end)),
+                          options=(("unit", name),), span=dialect.span(node))
 
     def lower_string_match(self, node: exp.Expression) -> p.Expression:
         """``[NOT] LIKE | ILIKE [ANY | SOME | ALL] [ESCAPE 'c']`` and ``RLIKE`` / ``REGEXP`` /

@@ -52,7 +52,7 @@ _ORDERED = ("string", "binary", "boolean", "date", "timestamp", "timestamp_ntz")
 # to INT, with its own overflow rules: refused here)
 _INT_ARGUMENTS = ("tinyint", "smallint", "int", "void")
 
-INTEGRAL_FUNCTIONS = ("intdiv", "datediff", *BITWISE, *SHIFTS)
+INTEGRAL_FUNCTIONS = ("intdiv", *BITWISE, *SHIFTS)
 
 
 @dataclass(frozen=True)
@@ -308,6 +308,8 @@ class _Binder:
             return self.string_function(e)
         if name in INTEGRAL_FUNCTIONS or name in TRY_ARITHMETIC:
             return self.integral_function(e)
+        if name in ("datediff", "timestampdiff"):
+            return self.datetime_difference(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":
@@ -458,10 +460,6 @@ class _Binder:
             ca = self.cast(a, ta, st.operand_type(operator, ta, result))
             cb = self.cast(b, tb, st.operand_type(operator, tb, result))
             return self.typed(e, name, (ca, cb), result), result
-        if name == "datediff":
-            if any(t.name not in ("date", "void") for t in types):
-                raise self.refuse(e, types, "DATEs are required (CAST(x AS DATE) inside the navigation)")
-            return self.typed(e, name, [x for x, _ in bound], INT), INT
         if any(not (t.integral or t.null) for t in types):
             raise self.refuse(e, types, "integral numbers are required")
         if name == "intdiv":  # Spark's IntegralDivide: both operands cast to BIGINT
@@ -476,6 +474,22 @@ class _Binder:
         if t.null:
             t = INT
         return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
+
+    def datetime_difference(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``datediff(end, start)`` of DATEs (an INT); ``timestampdiff(unit, start, end)`` of two
+        TIMESTAMPs or two TIMESTAMP_NTZs, a DATE cast to the other's type (a BIGINT)."""
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if e.name == "datediff":
+            if any(t.name not in ("date", "void") for t in types):
+                raise self.refuse(e, types, "DATEs are required (CAST(x AS DATE) inside the navigation)")
+            return self.typed(e, "datediff", [x for x, _ in bound], INT), INT
+        kinds = {t.name for t in types} - {"void", "date"}
+        if not all(t.name in ("date", "timestamp", "timestamp_ntz", "void") for t in types) or len(kinds) > 1:
+            raise self.refuse(e, types, "two TIMESTAMPs or two TIMESTAMP_NTZs are required")
+        operand = SqlType(kinds.pop() if kinds else "timestamp")
+        typed = self.typed(e, "timestampdiff", [self.cast(x, t, operand) for x, t in bound], BIGINT, operand)
+        return dataclasses.replace(typed, options=typed.options + e.options), BIGINT
 
     def case(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         subject, default, *branches = e.operands

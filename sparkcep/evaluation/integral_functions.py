@@ -1,7 +1,7 @@
-"""Spark's integer division, bitwise operators and shifts, its ``try_`` arithmetic and
-``datediff``, over values that combine rows of a match, as Python evaluates them. Each takes
-non-NULL operands already cast to the operand type binding chose (``sparkcep.evaluation.binding``
-gives the types, with Spark's rules):
+"""Spark's integer division, bitwise operators and shifts, and its ``try_`` arithmetic, over
+values that combine rows of a match, as Python evaluates them. Each takes non-NULL operands
+already cast to the operand type binding chose (``sparkcep.evaluation.binding`` gives the
+types, with Spark's rules):
 
 * ``a div b`` (Spark's IntegralDivide) of BIGINTs: the quotient truncated toward zero, a
   BIGINT. By zero: ``DIVIDE_BY_ZERO`` under ANSI, else NULL. The one quotient a BIGINT cannot
@@ -15,12 +15,10 @@ gives the types, with Spark's rules):
 * ``try_add``, ``try_subtract``, ``try_multiply``, ``try_divide`` and ``try_mod``: typed as
   ``+ - * / %`` are, evaluated as under ANSI, and NULL where ANSI would raise (overflow,
   division by zero, a DECIMAL out of range), whatever the session's ANSI setting.
-* ``datediff(end, start)`` of two DATEs: the number of days from start to end, an INT.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
@@ -92,7 +90,3 @@ def try_arithmetic(name: str, operand: SqlType, result: SqlType):
             return None
 
     return attempt
-
-
-def datediff(end: dt.date, start: dt.date) -> int:
-    return (end - start).days

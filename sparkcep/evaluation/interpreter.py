@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import functions, integral_functions, string_functions
+from sparkcep.evaluation import datetime_functions, functions, integral_functions, string_functions
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -583,7 +583,10 @@ def typed_function(operator: p.Operator):
     elif name in integral_functions.SHIFTS:
         function = integral_functions.shift(name, result)
     elif name == "datediff":
-        function = integral_functions.datediff
+        function = datetime_functions.datediff
+    elif name == "timestampdiff":
+        zone = options.get("zone", "UTC") if operand.name == "timestamp" else None
+        function = datetime_functions.timestampdiff(options["unit"], zone)
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function

@@ -85,6 +85,7 @@ OPERATORS = set(BINARY) | {
     # sparkcep.evaluation.integral_functions
     "intdiv", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shiftleft", "shiftright",
     "shiftrightunsigned", "try_add", "try_sub", "try_mul", "try_div", "try_mod", "datediff",
+    "timestampdiff",  # sparkcep.evaluation.datetime_functions
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

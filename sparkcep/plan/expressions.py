@@ -80,6 +80,11 @@ class Constant:
     type: str | None = field(default=None, repr=False)
 
 
+# the units of the plan operator ``timestampdiff`` (its option ``unit``), as Spark names them
+TIMESTAMPDIFF_UNITS = ("microsecond", "millisecond", "second", "minute", "hour", "day", "week", "month",
+                       "quarter", "year")
+
+
 @dataclass(frozen=True)
 class Operator:
     """A SQL operator or function over match-dependent operands, evaluated in Python.

@@ -13,10 +13,13 @@ evaluated by sparkcep's Python side); the plain text is what Spark evaluates ove
 
 from __future__ import annotations
 
+import datetime as dt
+
 from tests.evaluation.grammar import (_DATE_EDGES, _DECIMAL_EDGES, _DOUBLE_EDGES, _FLOAT_EDGES, _INT_EDGES,
                                       _STRING_EDGES, _TIME_EDGES, COLUMNS, _sql_value)
 
 ROWS = 32
+_dt = dt.datetime
 ZONE = "Europe/Berlin"  # daylight-saving changes on 2024-03-31 and 2024-10-27
 
 
@@ -58,7 +61,8 @@ PAIRED = {"w1": "DECIMAL(38,10)", "w2": "DECIMAL(38,0)", "g1": "DECIMAL(19,4)", 
           "e1": "DOUBLE", "p1": "STRING", "p2": "STRING", "x1": "DECIMAL(10,2)", "x2": "DECIMAL(38,10)",
           "u1": "BIGINT", "u2": "DECIMAL(38,0)", "y1": "DECIMAL(3,3)", "a1": "STRING", "a2": "STRING",
           "p3": "STRING", "p4": "STRING", "k1": "STRING", "k2": "STRING",
-          "v1": "BIGINT", "v2": "BIGINT"}
+          "v1": "BIGINT", "v2": "BIGINT", "c1": "TIMESTAMP", "c2": "TIMESTAMP", "c3": "TIMESTAMP_NTZ",
+          "c4": "TIMESTAMP_NTZ"}
 _PAIRED_EDGES = {
     "w1": ["9999999999999999999999.9999999999", "-9999999999999999999999.9999999999", "1", "0.0000000001",
            "999999999999999999.9999999999"],
@@ -86,6 +90,14 @@ _PAIRED_EDGES = {
     # the one BIGINT quotient that overflows, -2^63 / -1, beside division by zero
     "v1": [str(-2**63), str(-2**63), "7", "-7", str(2**63 - 1)],
     "v2": ["-1", "0", "-2", "2", "-1"],
+    # timestampdiff's starts and ends: across both daylight-saving changes (local wall-clock
+    # hours), month ends and leap days, an end whose time of day is before the start's
+    "c1": [_dt(2024, 3, 31, 1, 30), _dt(2024, 1, 31, 10), _dt(2024, 3, 31, 10), _dt(2024, 10, 27, 1, 30),
+           _dt(2023, 12, 31, 23, 59, 59, 999999), _dt(2024, 2, 29, 12), _dt(2024, 5, 15, 8)],
+    "c2": [_dt(2024, 3, 31, 3, 30), _dt(2024, 2, 29, 9), _dt(2024, 1, 31, 11), _dt(2024, 10, 27, 3, 30),
+           _dt(2024, 1, 1), _dt(2025, 2, 28, 12), _dt(2024, 5, 14, 9), _dt(2021, 7, 1, 0, 0, 0, 1)],
+    "c3": [_dt(2024, 3, 31, 1, 30), _dt(2024, 1, 31, 10), _dt(2024, 10, 27, 2, 30), _dt(2020, 2, 29)],
+    "c4": [_dt(2024, 3, 31, 3, 30), _dt(2024, 2, 29, 9), _dt(2024, 10, 27, 2, 29, 59), _dt(2021, 2, 28, 23)],
 }
 
 
@@ -242,6 +254,16 @@ def expressions() -> list[tuple[str, str]]:
     for function in ("({} div {})", "try_divide({}, {})", "try_mod({}, {})", "try_multiply({}, {})",
                      "shiftright({} div {}, 1)"):
         out.append(_pair(function, "v1", "v2"))
+    for unit in ("MICROSECOND", "MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER",
+                 "YEAR"):
+        out.append(_pair("timestampdiff(" + unit + ", {}, {})", "c1", "c2"))
+        out.append(_pair("timestampdiff(" + unit + ", {}, {})", "c2", "c1"))
+        out.append(_pair("timestampdiff(" + unit + ", {}, {})", "c3", "c4"))
+    out.append(_pair("timestampdiff(HOUR, {}, {})", "ts1", "ts2"))
+    out.append(_pair("timestampdiff(MONTH, {}, {})", "ts2", "ts1"))
+    out.append(_pair("timestampdiff(DAY, {}, {})", "dt1", "ts2"))
+    out.append(_pair("timestampdiff(WEEK, {}, {})", "dt1", "dt2"))
+    out.append(_pair("datediff(HOUR, {}, {})", "c1", "c2"))
     out.append(_pair("datediff({}, {})", "dt1", "dt2"))
     out.append(_pair("datediff({}, {})", "dt2", "dt1"))
     return out

@@ -109,11 +109,20 @@ GLUE: dict[type, str] = {
     exp.SafeDivide: "try_div",
     exp.DateDiff: "datediff",  # with a unit: timestampdiff
     exp.TimestampDiff: "timestampdiff",
+    exp.SubstringIndex: "substring_index",
+    exp.SplitPart: "split_part",
+    exp.Levenshtein: "levenshtein",
+    exp.Ascii: "ascii",
+    exp.Chr: "chr",
+    exp.BitLength: "bit_length",
+    exp.MD5: "md5",
+    exp.SHA: "sha1",
+    exp.SHA2: "sha2",
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
-                                  "try_mod": "try_mod"}
+                                  "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length"}
 
 # round(x, d) (HALF_UP), bround(x, d) (HALF_EVEN), floor(x, d) and ceil(x, d): d must be an
 # integer literal (Spark requires a constant scale); it is an option of the plan operator, not
@@ -687,7 +696,8 @@ class Lowering:
                 "contains, startswith, endswith, instr, locate, position, trim, ltrim, rtrim, replace, left, "
                 "right, reverse, round, bround, floor, ceil, sign/signum, pmod, sqrt, div, &, |, ^, ~, "
                 "shiftleft, shiftright, shiftrightunsigned, try_add, try_subtract, try_multiply, try_divide, "
-                "try_mod, datediff, timestampdiff, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "try_mod, datediff, timestampdiff, substring_index, split_part, levenshtein, ascii, chr, "
+                "octet_length, bit_length, md5, sha1, sha2, crc32, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
@@ -1433,8 +1443,19 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, node.args["low"], node.args["high"]]
     if isinstance(node, exp.Substring):
         return [node.this, node.args["start"]] + ([node.args["length"]] if node.args.get("length") else [])
-    if isinstance(node, (exp.Lower, exp.Upper, exp.Length, exp.Reverse, exp.BitwiseNot)):
+    if isinstance(node, (exp.Lower, exp.Upper, exp.Length, exp.Reverse, exp.BitwiseNot, exp.Ascii, exp.BitLength,
+                         exp.MD5, exp.SHA)):
         return [node.this]
+    if isinstance(node, exp.Chr):
+        return list(node.expressions)
+    if isinstance(node, exp.SHA2):  # sha2(x) alone is refused at binding (Spark: WRONG_NUM_ARGS)
+        return [node.this] + ([node.args["length"]] if node.args.get("length") else [])
+    if isinstance(node, exp.SubstringIndex):
+        return [node.this, node.args["delimiter"], node.args["count"]]
+    if isinstance(node, exp.SplitPart):
+        return [node.this, node.args["delimiter"], node.args["part_index"]]
+    if isinstance(node, exp.Levenshtein):  # sqlglot names Spark's third argument, the threshold, ins_cost
+        return [node.this, node.expression] + ([node.args["ins_cost"]] if node.args.get("ins_cost") else [])
     if isinstance(node, exp.StrPosition):  # locate(substr, str[, pos])
         return [node.args["substr"], node.this] + ([node.args["position"]] if node.args.get("position") else [])
     if isinstance(node, exp.Trim):  # trim(str[, characters])

@@ -53,6 +53,14 @@ _ORDERED = ("string", "binary", "boolean", "date", "timestamp", "timestamp_ntz")
 _INT_ARGUMENTS = ("tinyint", "smallint", "int", "void")
 
 INTEGRAL_FUNCTIONS = ("intdiv", *BITWISE, *SHIFTS)
+# string functions whose operands from this position on are INTs (positions, counts, a threshold)
+_FIRST_INT_OPERAND = {"locate": 2, "left": 1, "right": 1, "substring_index": 2, "split_part": 2,
+                      "levenshtein": 2, "sha2": 1}
+# the number of operands of the string functions that take more than one
+_ARITY = {"contains": (2, 2), "startswith": (2, 2), "endswith": (2, 2), "locate": (2, 3), "trim": (1, 2),
+          "replace": (2, 3), "left": (2, 2), "right": (2, 2), "substring_index": (3, 3), "split_part": (3, 3),
+          "levenshtein": (2, 3), "sha2": (2, 2)}
+_INT_RESULTS = ("locate", "levenshtein", "ascii", "octet_length", "bit_length")
 
 
 @dataclass(frozen=True)
@@ -427,15 +435,23 @@ class _Binder:
         implicit casts: Spark's casts of other types to STRING are not reproduced)."""
         name = e.name
         bound = [self.bind(o) for o in e.operands]
-        counts = {"locate": 2, "left": 1, "right": 1}  # operands from this one on are INTs
-        first_int = counts.get(name, len(bound))
+        if name == "chr":  # of an integral number, cast to BIGINT
+            (a, t), = bound
+            if not (t.integral or t.null):
+                raise self.refuse(e, [t], "an integral number is required")
+            return self.typed(e, name, (self.cast(a, t, BIGINT),), STRING, BIGINT), STRING
+        low, high = _ARITY.get(name, (1, len(bound)))
+        if not low <= len(bound) <= high:
+            raise self.refuse(e, [t for _, t in bound], f"it takes {low} to {high} arguments" if low < high
+                              else f"it takes {low} argument{'s' if low > 1 else ''}")
+        first_int = _FIRST_INT_OPERAND.get(name, len(bound))
         if any(t.name not in ("string", "void") for _, t in bound[:first_int]) or \
                 any(t.name not in _INT_ARGUMENTS for _, t in bound[first_int:]):
             why = "STRINGs are required (CAST(x AS STRING))" if first_int == len(bound) else \
                 "a STRING and INT positions are required"
             raise self.refuse(e, [t for _, t in bound], why)
         result = BOOLEAN if name in ("contains", "startswith", "endswith") else \
-            INT if name == "locate" else STRING
+            INT if name in _INT_RESULTS else BIGINT if name == "crc32" else STRING
         typed = self.typed(e, name, [x for x, _ in bound], result)
         typed = dataclasses.replace(typed, options=typed.options + e.options)
         if name == "locate" and len(bound) == 3:  # a NULL position gives 0, not NULL (Spark's StringLocate)

@@ -86,6 +86,8 @@ OPERATORS = set(BINARY) | {
     "intdiv", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shiftleft", "shiftright",
     "shiftrightunsigned", "try_add", "try_sub", "try_mul", "try_div", "try_mod", "datediff",
     "timestampdiff",  # sparkcep.evaluation.datetime_functions
+    "substring_index", "split_part", "levenshtein", "ascii", "chr", "octet_length", "bit_length", "md5", "sha1",
+    "sha2", "crc32",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

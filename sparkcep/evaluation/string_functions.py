@@ -19,10 +19,29 @@ Spark's ``UTF8String`` treats an empty operand specially, so does this module:
   or the end (TRAILING, ``rtrim``).
 * ``right(str, n)``: empty when n <= 0, else the last n characters; ``left(str, n)`` is
   ``substring(str, 1, n)``.
+* ``substring_index(str, delim, count)``: the part before the count-th ``delim`` (from the
+  end when count < 0; occurrences may overlap, as ``UTF8String.subStringIndex`` searches from
+  one character further each time); all of str when there are fewer; empty when delim is
+  empty or count is 0.
+* ``split_part(str, delim, n)``: the n-th part of str split at ``delim`` (from the end when n <
+  0), empty past the last; an empty delim leaves str whole; n = 0 is Spark's
+  ``INVALID_INDEX_OF_ZERO`` error.
+* ``levenshtein(a, b[, threshold])``: the edit distance in characters; -1 when it exceeds the
+  threshold (a negative threshold gives -1).
+* ``ascii(str)``: the first character's code point, 0 for the empty string; ``chr(n)`` /
+  ``char(n)``: the character of code point n mod 256, empty for a negative n;
+  ``octet_length`` / ``bit_length``: the UTF-8 length in bytes / bits.
+* ``md5``, ``sha1`` / ``sha``, ``sha2(str, bits)`` (224, 256 (also 0), 384 or 512; others give
+  NULL) and ``crc32`` of the UTF-8 bytes (Spark casts a STRING to BINARY so): lower-case hex
+  STRINGs, and a BIGINT for crc32.
 """
 
 from __future__ import annotations
 
+import hashlib
+import zlib
+
+from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation.operators import substring
 
 
@@ -73,8 +92,88 @@ def reverse(value: str) -> str:
     return value[::-1]
 
 
+def substring_index(value: str, delimiter: str, count: int) -> str:
+    if not delimiter or count == 0:
+        return ""
+    if count > 0:
+        found = -1
+        for _ in range(count):
+            found = value.find(delimiter, found + 1)
+            if found < 0:
+                return value
+        return value[:found]
+    found = len(value) - len(delimiter) + 1
+    for _ in range(-count):
+        found = value.rfind(delimiter, 0, found - 1 + len(delimiter)) if found >= 1 else -1
+        if found < 0:
+            return value
+    return value[found + len(delimiter):]
+
+
+def split_part(value: str, delimiter: str, part: int) -> str:
+    if part == 0:
+        raise MatchRuntimeError("INVALID_INDEX_OF_ZERO",
+                                "split_part's part number is 0 in a DEFINE or MEASURES expression "
+                                "(parts are numbered from 1, or from -1 at the end)")
+    parts = value.split(delimiter) if delimiter else [value]
+    index = part - 1 if part > 0 else len(parts) + part
+    return parts[index] if 0 <= index < len(parts) else ""
+
+
+def levenshtein(a: str, b: str, threshold: int | None = None) -> int:
+    if threshold is not None and threshold < 0:
+        return -1
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    distance = previous[-1]
+    return -1 if threshold is not None and distance > threshold else distance
+
+
+def ascii_code(value: str) -> int:
+    return ord(value[0]) if value else 0
+
+
+def character(code: int) -> str:
+    return "" if code < 0 else chr(code & 0xFF)
+
+
+def octet_length(value: str) -> int:
+    return len(value.encode("utf-8"))
+
+
+def bit_length(value: str) -> int:
+    return 8 * len(value.encode("utf-8"))
+
+
+def md5(value: str) -> str:
+    return hashlib.md5(value.encode("utf-8")).hexdigest()
+
+
+def sha1(value: str) -> str:
+    return hashlib.sha1(value.encode("utf-8")).hexdigest()
+
+
+_SHA2 = {0: hashlib.sha256, 224: hashlib.sha224, 256: hashlib.sha256, 384: hashlib.sha384, 512: hashlib.sha512}
+
+
+def sha2(value: str, bits: int) -> str | None:
+    digest = _SHA2.get(bits)
+    return None if digest is None else digest(value.encode("utf-8")).hexdigest()
+
+
+def crc32(value: str) -> int:
+    return zlib.crc32(value.encode("utf-8"))
+
+
 # the functions of the plan operators of the same name (``trim`` takes its side as an option)
 STRING_FUNCTIONS = {
     "contains": contains, "startswith": startswith, "endswith": endswith, "locate": locate,
     "replace": replace, "left": left, "right": right, "reverse": reverse,
+    "substring_index": substring_index, "split_part": split_part, "levenshtein": levenshtein,
+    "ascii": ascii_code, "chr": character, "octet_length": octet_length, "bit_length": bit_length,
+    "md5": md5, "sha1": sha1, "sha2": sha2, "crc32": crc32,
 }

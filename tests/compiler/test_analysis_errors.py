@@ -256,8 +256,9 @@ def test_errors_are_typed():
     ("array_contains(array(A.s, B.s), 'a')", "array_contains"),  # sqlglot: ArrayContains
     ("lpad(A.s, 3, B.s) = 'x'", "lpad"),  # sqlglot: Pad
     ("LPad(A.s, 3, B.s) = 'x'", "LPad"),
-    ("split_part(A.s, B.s, 1) = 'x'", "split_part"),  # sqlglot: SplitPart
-    ("levenshtein(A.s, B.s) > 1", "levenshtein"),
+    ("translate(A.s, B.s, 'x') = 'x'", "translate"),  # sqlglot: Translate
+    ("months_between(A.t, B.t) > 1", "months_between"),  # sqlglot: MonthsBetween
+    ("soundex(A.s || B.s) = 'x'", "soundex"),
     ("Initcap(A.s || B.s) = 'X'", "Initcap"),
 ])
 def test_unsupported_dependent_expression_names_what_the_user_wrote(condition, written):

@@ -237,6 +237,21 @@ def expressions() -> list[tuple[str, str]]:
         out.append(_pair("left({}, {})", "k1", position))
         out.append(_pair("right({}, {})", "k1", position))
     out.append(_pair("replace({}, {}, {})", "k1", "k2", "s1"))
+    for x, y in (("k1", "k2"), ("s1", "s2")):
+        for count in ("i1", "t1"):
+            out.append(_pair("substring_index({}, {}, {})", x, y, count))
+            out.append(_pair("split_part({}, {}, {})", x, y, count))
+        out.append(_pair("levenshtein({}, {})", x, y))
+        out.append(_pair("levenshtein({}, {}, {})", x, y, "t1"))
+    out.append(_pair("substring_index({}, {}, {})", "k1", "k1", "i2"))  # the delimiter is the string
+    for function in ("ascii", "octet_length", "bit_length", "md5", "sha1", "sha", "crc32"):
+        out.append(_pair(function + "(concat({}, {}))", "k1", "s2"))
+    for bits in ("i1", "i2"):  # the INT edges hold 0 and none of 224 ... 512: NULL but for 0
+        out.append(_pair("sha2(concat({}, {}), {})", "k1", "s2", bits))
+    out.append(_pair("sha2(concat({}, {}), 384 + {} - {})", "k1", "s2", "i1", "i1"))
+    for code in ("i1", "l1", "t1", "h1"):
+        out.append(_pair("chr({} + {})", code, code))
+        out.append(_pair("char({} - {})", code, "t1"))
     for function in ("trim", "ltrim", "rtrim", "reverse"):
         out.append(_pair(function + "(concat({}, {}))", "k1", "k2"))
     # integral division, bitwise operators, shifts (Java's distance modulo 32 or 64)

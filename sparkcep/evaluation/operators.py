@@ -79,7 +79,7 @@ OPERATORS = set(BINARY) | {
     "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
     "lower", "upper", "length", "substring", "explicit_cast",
     "round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",  # sparkcep.evaluation.functions
-    "sqrt",
+    "sqrt", "ln", "log", "log10", "log2", "log1p", "exp", "expm1", "power", "cbrt",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

@@ -25,36 +25,41 @@ import struct
 
 _DOUBLE = struct.Struct("<d")
 _BITS = struct.Struct("<q")
+_pack_double, _unpack_double = _DOUBLE.pack, _DOUBLE.unpack
+_pack_bits, _unpack_bits = _BITS.pack, _BITS.unpack
+_LOW_CLEARED = -(1 << 32)  # the 64-bit mask that keeps the high word
 
 
 def _words(x: float) -> tuple[int, int]:
     """The signed high and the unsigned low 32-bit word of ``x`` (fdlibm's ``__HI`` / ``__LO``)."""
-    bits = _BITS.unpack(_DOUBLE.pack(x))[0]
+    bits = _unpack_bits(_pack_double(x))[0]
     return bits >> 32, bits & 0xFFFFFFFF
 
 
 def _high(x: float) -> int:
-    return _BITS.unpack(_DOUBLE.pack(x))[0] >> 32
+    return _unpack_bits(_pack_double(x))[0] >> 32
 
 
 def _low(x: float) -> int:
-    return _BITS.unpack(_DOUBLE.pack(x))[0] & 0xFFFFFFFF
+    return _unpack_bits(_pack_double(x))[0] & 0xFFFFFFFF
 
 
 def _double(high: int, low: int) -> float:
     """The double of two 32-bit words (the high one taken modulo 2**32, as C's int store)."""
-    bits = ((high & 0xFFFFFFFF) << 32) | (low & 0xFFFFFFFF)
-    return _DOUBLE.unpack(_BITS.pack(bits - (1 << 64) if bits >> 63 else bits))[0]
+    high &= 0xFFFFFFFF
+    if high & 0x80000000:
+        high -= 1 << 32
+    return _unpack_double(_pack_bits((high << 32) | (low & 0xFFFFFFFF)))[0]
 
 
 def _with_high(x: float, high: int) -> float:
     """``x`` with its high word replaced (fdlibm's ``__HI(x) = high``)."""
-    return _double(high, _low(x))
+    return _double(high, _unpack_bits(_pack_double(x))[0])
 
 
-def _with_low(x: float, low: int) -> float:
-    """``x`` with its low word replaced (fdlibm's ``__LO(x) = low``)."""
-    return _double(_high(x), low)
+def _chopped(x: float) -> float:
+    """``x`` with its low word cleared (fdlibm's ``__LO(x) = 0``)."""
+    return _unpack_double(_pack_bits(_unpack_bits(_pack_double(x))[0] & _LOW_CLEARED))[0]
 
 
 def _divide(a: float, b: float) -> float:
@@ -477,7 +482,7 @@ def pow(x: float, y: float) -> float:  # noqa: A001 - Java's name
         w = (t * t) * (0.5 - t * (0.3333333333333333333333 - t * 0.25))
         u = _IVLN2_H * t  # ivln2_h has 21 significant bits
         v = t * _IVLN2_L - w * _IVLN2
-        t1 = _with_low(u + v, 0)
+        t1 = _chopped(u + v)
         t2 = v - (t1 - u)
     else:
         n = 0
@@ -503,7 +508,7 @@ def pow(x: float, y: float) -> float:  # noqa: A001 - Java's name
         u = ax - bp
         v = 1.0 / (ax + bp)
         ss = u * v
-        s_h = _with_low(ss, 0)
+        s_h = _chopped(ss)
         t_h = _double(((ix >> 1) | 0x20000000) + 0x00080000 + (k << 18), 0)  # ax + bp[k], high
         t_l = ax - (t_h - bp)
         s_l = v * ((u - s_h * t_h) - s_h * t_l)
@@ -512,23 +517,23 @@ def pow(x: float, y: float) -> float:  # noqa: A001 - Java's name
         r = s2 * s2 * (_L1 + s2 * (_L2 + s2 * (_L3 + s2 * (_L4 + s2 * (_L5 + s2 * _L6)))))
         r += s_l * (s_h + ss)
         s2 = s_h * s_h
-        t_h = _with_low(3.0 + s2 + r, 0)
+        t_h = _chopped(3.0 + s2 + r)
         t_l = r - ((t_h - 3.0) - s2)
         # u + v = ss * (1 + ...)
         u = s_h * t_h
         v = s_l * t_h + t_l * ss
         # 2 / (3 log2) * (ss + ...)
-        p_h = _with_low(u + v, 0)
+        p_h = _chopped(u + v)
         p_l = v - (p_h - u)
         z_h = _CP_H * p_h  # cp_h + cp_l = 2 / (3 log2)
         z_l = _CP_L * p_h + p_l * _CP + _DP_L[k]
         # log2(ax) = (ss + ...) * 2 / (3 log2) = n + dp_h + z_h + z_l
         t = float(n)
-        t1 = _with_low(((z_h + z_l) + _DP_H[k]) + t, 0)
+        t1 = _chopped(((z_h + z_l) + _DP_H[k]) + t)
         t2 = z_l - (((t1 - t) - _DP_H[k]) - z_h)
 
     # y = y1 + y2, times t1 + t2
-    y1 = _with_low(y, 0)
+    y1 = _chopped(y)
     p_l = (y - y1) * t1 + y * t2
     p_h = y1 * t1
     z = p_l + p_h
@@ -556,7 +561,7 @@ def pow(x: float, y: float) -> float:  # noqa: A001 - Java's name
         if j < 0:
             n = -n
         p_h -= t
-    t = _with_low(p_l + p_h, 0)
+    t = _chopped(p_l + p_h)
     u = t * _LG2_H
     v = (p_l - (t - p_h)) * _LG2_FULL + t * _LG2_L
     z = u + v

@@ -98,6 +98,8 @@ def inputs() -> tuple[list[float], list[float]]:
         pairs.append((x, y))
     for _ in range(200):
         pairs.append((rng.uniform(0, 1) * 2 ** rng.randint(-1074, -1022), rng.uniform(-2, 2)))
+    for _ in range(400):  # every reduction k of exp and expm1 (|x| < 56 ln2 and beyond)
+        pairs.append((rng.uniform(-60, 60), rng.uniform(-60, 60)))
     return [x for x, _ in pairs], [y for _, y in pairs]
 
 

@@ -112,6 +112,17 @@ def unpack(text: str) -> list[float]:
     return list(struct.unpack(f"<{len(data) // 8}d", data))
 
 
+def dump(data: dict) -> str:
+    """JSON with one line per input column and per function (compact, reviewable diffs)."""
+    head = ", ".join(f"{json.dumps(k)}: {json.dumps(data[k])}" for k in ("spark", "rows", "functions"))
+    lines = ["{", f" {head},", f' "x": {json.dumps(data["x"])},', f' "y": {json.dumps(data["y"])},', ' "answers": {']
+    answers = list(data["answers"].items())
+    for n, (name, answer) in enumerate(answers):
+        comma = "," if n + 1 < len(answers) else ""
+        lines.append(f"  {json.dumps(name)}: {json.dumps(answer, separators=(',', ':'))}{comma}")
+    return "\n".join(lines + [" }", "}"]) + "\n"
+
+
 def main() -> None:
     import pyarrow as pa
     import pyspark
@@ -142,7 +153,7 @@ def main() -> None:
                                "nulls": [r for r, v in enumerate(values) if v is None]}
                         for name, values in ansi.items()},
         }
-        OUTPUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        OUTPUT.write_text(dump(data), encoding="utf-8")
         print(f"{len(xs)} rows, {len(FUNCTIONS)} functions recorded in {OUTPUT.name}")
     finally:
         spark.stop()

@@ -40,10 +40,6 @@ def _high(x: float) -> int:
     return _unpack_bits(_pack_double(x))[0] >> 32
 
 
-def _low(x: float) -> int:
-    return _unpack_bits(_pack_double(x))[0] & 0xFFFFFFFF
-
-
 def _double(high: int, low: int) -> float:
     """The double of two 32-bit words (the high one taken modulo 2**32, as C's int store)."""
     high &= 0xFFFFFFFF

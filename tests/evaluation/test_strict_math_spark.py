@@ -18,46 +18,44 @@ from sparkcep.evaluation import strict_math
 
 pytestmark = pytest.mark.spark
 
-# the function as DEFINE writes it over the rows A and B, and over the self-join's a and b;
-# Python's math and strict_math for choosing the data
+# the function as DEFINE writes it over the rows A and B (the self-join's rows are named A and
+# B too), which values of the two rows it takes, and Python's math and StrictMath for it
 CALLS = {
-    "ln": ("ln({A}.x + {B}.x)", lambda a, b: math.log(a.x + b.x), lambda a, b: strict_math.log(a.x + b.x)),
-    "log10": ("log10({A}.x + {B}.x)", lambda a, b: math.log10(a.x + b.x), lambda a, b: strict_math.log10(a.x + b.x)),
-    "log2": ("log2({A}.x + {B}.x)", lambda a, b: math.log(a.x + b.x) / math.log(2),
-             lambda a, b: strict_math.log(a.x + b.x) / strict_math.log(2.0)),
-    "log": ("log({A}.y, {B}.x)", lambda a, b: math.log(b.x) / math.log(a.y),
-            lambda a, b: strict_math.log(b.x) / strict_math.log(a.y)),
-    "log1p": ("log1p({A}.x + {B}.x)", lambda a, b: math.log1p(a.x + b.x), lambda a, b: strict_math.log1p(a.x + b.x)),
-    "exp": ("exp({A}.x + {B}.x)", lambda a, b: math.exp(a.x + b.x), lambda a, b: strict_math.exp(a.x + b.x)),
-    "expm1": ("expm1({A}.x + {B}.x)", lambda a, b: math.expm1(a.x + b.x), lambda a, b: strict_math.expm1(a.x + b.x)),
-    "power": ("power({B}.x, {A}.y)", lambda a, b: math.pow(b.x, a.y), lambda a, b: strict_math.pow(b.x, a.y)),
-    "cbrt": ("cbrt({A}.x + {B}.x)", lambda a, b: math.cbrt(a.x + b.x), lambda a, b: strict_math.cbrt(a.x + b.x)),
+    "ln": ("ln({A}.x + {B}.x)", "sum", math.log, strict_math.log),
+    "log10": ("log10({A}.x + {B}.x)", "sum", math.log10, strict_math.log10),
+    "log2": ("log2({A}.x + {B}.x)", "sum", lambda v: math.log(v) / math.log(2),
+             lambda v: strict_math.log(v) / strict_math.log(2.0)),
+    "log": ("log({A}.y, {B}.x)", "base", lambda b, v: math.log(v) / math.log(b),
+            lambda b, v: strict_math.log(v) / strict_math.log(b)),
+    "log1p": ("log1p({A}.x + {B}.x)", "sum", math.log1p, strict_math.log1p),
+    "exp": ("exp({A}.x + {B}.x)", "sum", math.exp, strict_math.exp),
+    "expm1": ("expm1({A}.x + {B}.x)", "sum", math.expm1, strict_math.expm1),
+    "power": ("power({B}.x, {A}.y)", "power", math.pow, strict_math.pow),
+    "cbrt": ("cbrt({A}.x + {B}.x)", "sum", math.cbrt, strict_math.cbrt),
 }
 GROUPS_PER_FUNCTION = 12
 
 
-class Row:
-    def __init__(self, x: float, y: float):
-        self.x, self.y = x, y
+def _arguments(kind: str, ax: float, ay: float, bx: float) -> tuple[float, ...]:
+    return {"sum": (ax + bx,), "base": (ay, bx), "power": (bx, ay)}[kind]
 
 
 def _groups(rng: random.Random) -> list[tuple]:
     """(g, f, A's x and y, B's x, the threshold c) where Python's math and StrictMath differ."""
     groups = []
-    for name, (_sql, python, java) in CALLS.items():
+    for name, (_sql, kind, python, java) in CALLS.items():
         found = 0
         while found < GROUPS_PER_FUNCTION:
-            a = Row(rng.uniform(0.01, 30), rng.uniform(0.01, 40))
-            b = Row(rng.uniform(0.01, 30), 0.0)
-            p, j = python(a, b), java(a, b)
+            ax, ay, bx = rng.uniform(0.01, 30), rng.uniform(0.01, 40), rng.uniform(0.01, 30)
+            p, j = python(*_arguments(kind, ax, ay, bx)), java(*_arguments(kind, ax, ay, bx))
             if p != j:
-                groups.append((len(groups), name, a.x, a.y, b.x, max(p, j)))
+                groups.append((len(groups), name, ax, ay, bx, max(p, j)))
                 found += 1
     return groups
 
 
 def _condition(a: str, b: str) -> str:
-    branches = " ".join(f"WHEN '{name}' THEN {sql.format(A=a, B=b)}" for name, (sql, _p, _j) in CALLS.items())
+    branches = " ".join(f"WHEN '{name}' THEN {call[0].format(A=a, B=b)}" for name, call in CALLS.items())
     return f"CASE {b}.f {branches} END >= {b}.c"
 
 
@@ -82,5 +80,6 @@ def test_define_with_strict_math_between_rows_matches_as_spark_evaluates_it(spar
     by_function = {name: [g for g, f, *_ in groups if f == name] for name in CALLS}
     for name, members in by_function.items():
         assert 0 < len(set(members) & set(sparks)) < len(members), name
-    with_math = sorted(g for g, name, ax, ay, bx, c in groups if CALLS[name][1](Row(ax, ay), Row(bx, 0.0)) >= c)
+    with_math = sorted(g for g, name, ax, ay, bx, c in groups
+                       if CALLS[name][2](*_arguments(CALLS[name][1], ax, ay, bx)) >= c)
     assert set(with_math).isdisjoint(sparks) and len(with_math) + len(sparks) == len(groups)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import struct
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
@@ -146,3 +147,17 @@ def test_log_of_one_argument_and_pow_are_ln_and_power():
     assert operator("log10(coalesce(A.x, B.x))") == "log10"
     assert operator("log2(coalesce(A.x, B.x))") == "log2"
     assert operator("log(10, coalesce(A.x, B.x))") == "log"
+
+
+@pytest.mark.parametrize(("name", "value", "column_type", "x"), [
+    ("ln", 3, "int", 3.0), ("ln", Decimal("2.50"), "decimal(5,2)", 2.5), ("cbrt", 27, "bigint", 27.0),
+    ("exp", Decimal("10"), "decimal(38,0)", 10.0), ("log10", 1000.0, "float", 1000.0),
+    ("log1p", 184, "smallint", 184.0), ("expm1", Decimal("-0.5"), "decimal(3,1)", -0.5),
+])
+def test_every_numeric_argument_is_cast_to_double(name, value, column_type, x):
+    """Spark casts the argument to DOUBLE: the answer is Spark's recorded one for that DOUBLE."""
+    row = next(r for r, v in enumerate(XS) if v == x)
+    values = ValueColumns()
+    expression = lower(f"{name}(coalesce(A.x, B.x))", values)
+    for form, evaluate in evaluators(expression, [column_type], Semantics()).items():
+        assert _identical(evaluate([value]), spark_answers(name)[row]), form

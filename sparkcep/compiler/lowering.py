@@ -129,16 +129,16 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
 # an operand.
 ROUNDING = {"round": "half_up", "bround": "half_even", "floor": "floor", "ceil": "ceiling"}
 
-# Spark's math functions whose Java implementation differs from Python's in the last bit for
-# some values (tests/evaluation/measure_java_math.py, docs/semantics.md): refused between
-# rows, with the Java routine named. sqrt is IEEE 754's correctly rounded square root in both
-# (GLUE).
-NOT_LIKE_JAVA = {
-    "ln": "StrictMath.log", "log": "StrictMath.log", "log10": "StrictMath.log10",
-    "log2": "StrictMath.log", "log1p": "StrictMath.log1p", "exp": "StrictMath.exp",
-    "expm1": "StrictMath.expm1", "pow": "StrictMath.pow", "power": "StrictMath.pow",
-    "cbrt": "StrictMath.cbrt",
+# Spark's math functions that Java's StrictMath computes (fdlibm's algorithms), which
+# ``sparkcep.evaluation.strict_math`` reproduces bit for bit: the function as written (lower
+# case) -> the plan operator. ``log`` with one argument is ``ln``; ``log10`` and ``log2``
+# parse as a ``Log`` with a literal base, but Spark computes ``log10`` with its own routine, so
+# the written name decides (``log(10, x)`` is log(x) / log(10), as Spark computes it).
+STRICT_MATH = {
+    "ln": "ln", "log": "log", "log10": "log10", "log2": "log2", "log1p": "log1p", "exp": "exp",
+    "expm1": "expm1", "pow": "power", "power": "power", "cbrt": "cbrt",
 }
+_STRICT_MATH_NODES = (exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Cbrt, exp.Anonymous)
 
 
 @dataclass(frozen=True)
@@ -672,29 +672,23 @@ class Lowering:
         if isinstance(node, (exp.Floor, exp.Ceil)) and any(
                 node.args.get(k) is not None for k in node.args if k != "this"):
             return self.lower_rounding(node)
+        if isinstance(node, _STRICT_MATH_NODES) and \
+                _written_name(node, self.scope.sql).lower() in STRICT_MATH:
+            return self.lower_strict_math(node)
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         written = _written_name(node, self.scope.sql)
-        if operator is None and written.lower() in NOT_LIKE_JAVA:
-            extra = ", 2" if written.lower() in ("pow", "power") else ""
-            raise self.scope.error(
-                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                f"'{written}' cannot combine values from different rows of a match in DEFINE: "
-                f"Spark computes it with Java's {NOT_LIKE_JAVA[written.lower()]}, which differs from "
-                "Python's in the last bit for some values (docs/semantics.md); apply it to one "
-                f"row's value, which Spark computes: {written}(B.x{extra}), LAST({written}(A.x{extra}))",
-                node,
-            )
         if operator is None:
             self.refuse_lambda_between_rows(node)
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                f"'{_written_name(node, self.scope.sql)}' cannot combine values from different rows of "
+                f"'{written}' cannot combine values from different rows of "
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL/IFNULL, NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], "
                 "RLIKE/REGEXP, concat, ||, concat_ws, array_join, array (of STRINGs), lower, upper, length, substring, "
                 "contains, startswith, endswith, instr, locate, position, trim, ltrim, rtrim, replace, left, "
-                "right, reverse, round, bround, floor, ceil, sign/signum, pmod, sqrt, div, &, |, ^, ~, "
+                "right, reverse, round, bround, floor, ceil, sign/signum, pmod, sqrt, ln, log, log10, log2, log1p, exp, "
+                "expm1, power/pow, cbrt, div, &, |, ^, ~, "
                 "shiftleft, shiftright, shiftrightunsigned, try_add, try_subtract, try_multiply, try_divide, "
                 "try_mod, datediff, timestampdiff, substring_index, split_part, levenshtein, ascii, chr, "
                 "octet_length, bit_length, md5, sha1, sha2, crc32, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
@@ -706,6 +700,28 @@ class Lowering:
         options = (("side", (node.args.get("position") or "both").lower()),) if operator == "trim" else ()
         return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
                           options=options, span=dialect.span(node))
+
+    def lower_strict_math(self, node: exp.Expression) -> p.Expression:
+        """``ln``, ``log`` (one or two arguments), ``log10``, ``log2``, ``log1p``, ``exp``,
+        ``expm1``, ``power`` / ``pow`` and ``cbrt``, which Spark computes with Java's
+        ``StrictMath`` (``STRICT_MATH``)."""
+        written = _written_name(node, self.scope.sql)
+        name = "ln" if isinstance(node, exp.Ln) else STRICT_MATH[written.lower()]
+        if isinstance(node, exp.Log):  # log(b, x); log10(x) and log2(x) parse with a base
+            arguments = [node.expression] if name in ("log10", "log2") else [node.this, node.expression]
+        elif isinstance(node, exp.Pow):
+            arguments = [node.this, node.expression]
+        elif isinstance(node, exp.Anonymous):
+            arguments = list(node.expressions)
+        else:
+            arguments = [node.this] + [v for k, v in node.args.items() if k != "this" and v]
+        expected = 2 if name in ("log", "power") else 1
+        if len(arguments) != expected or any(a is None for a in arguments):
+            raise self.scope.error(
+                "WRONG_NUM_ARGS",
+                f"The `{written}` requires {expected} parameters but the actual number is "
+                f"{len([a for a in arguments if a is not None])}", node)
+        return p.Operator(name, tuple(self.lower_operand(a) for a in arguments), span=dialect.span(node))
 
     def lower_rounding(self, node: exp.Expression) -> p.Expression:
         """``round(x[, d])`` / ``bround(x[, d])``, and ``floor(x, d)`` / ``ceil(x, d)``: ``x``

@@ -39,7 +39,9 @@ _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<
             "array_join": "array_join", "array": "array", "floor": "floor", "ceil": "ceil", "sqrt": "sqrt",
             "intdiv": "div", "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "bitwise_not": "~",
             "try_add": "try_add", "try_sub": "try_subtract", "try_mul": "try_multiply", "try_div": "try_divide",
-            "try_mod": "try_mod"}
+            "try_mod": "try_mod",
+            "ln": "ln", "log": "log", "log10": "log10", "log2": "log2", "log1p": "log1p", "exp": "exp",
+            "expm1": "expm1", "power": "power", "cbrt": "cbrt"}
 
 
 # the non-numeric types whose Spark order Python's comparison of their values is: STRING
@@ -310,7 +312,7 @@ class _Binder:
             result = SqlType("int") if name == "length" else STRING
             return self.typed(e, name, [x for x, _ in bound], result), result
         if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",
-                    "sqrt"):
+                    "sqrt") or name in _STRICT_MATH:
             return self.function(e)
         if name in STRING_FUNCTIONS or name == "trim":
             return self.string_function(e)
@@ -388,11 +390,11 @@ class _Binder:
             result = st.rounded_type(argument, dict(e.options)["scale"])
             typed = self.typed(e, name, (self.cast(a, t, argument),), result, argument)
             return dataclasses.replace(typed, options=typed.options + e.options), result
-        if name == "sqrt":  # Math.sqrt of the value cast to DOUBLE
-            (a, t), = bound
-            if not (t.numeric or t.null):
+        if name == "sqrt" or name in _STRICT_MATH:  # Math.sqrt / StrictMath of the values as DOUBLEs
+            if not all(t.numeric or t.null for t in types):
                 raise self.refuse(e, types, "a number is required")
-            return self.typed(e, name, (self.cast(a, t, DOUBLE),), DOUBLE, DOUBLE), DOUBLE
+            cast = [self.cast(a, t, DOUBLE) for a, t in bound]
+            return self.typed(e, name, cast, DOUBLE, DOUBLE), DOUBLE
         if name in ("floor", "ceil"):  # a DECIMAL(p - s + 1, 0) of a DECIMAL, else a BIGINT
             (a, t), = bound
             if not (t.numeric or t.null):
@@ -525,6 +527,9 @@ class _Binder:
             flat += [test, then]
         return self.typed(e, "case", flat, t), t
 
+
+# the functions Spark computes with Java's StrictMath (``sparkcep.evaluation.strict_math``)
+_STRICT_MATH = ("ln", "log", "log10", "log2", "log1p", "exp", "expm1", "power", "cbrt")
 
 _INTEGRAL_BYTES = {"tinyint": 1, "smallint": 2, "int": 4, "bigint": 8}
 

@@ -1,6 +1,7 @@
 """Spark's scalar functions over values that combine rows of a match, as Python evaluates them:
 ``round`` / ``bround``, ``floor`` / ``ceil`` (with or without a scale), ``sign`` / ``signum``,
-``sqrt``, ``pmod``, ``concat_ws`` and ``array_join``.
+``sqrt``, the logarithms and exponentials (``ln`` / ``log``, ``log10``, ``log2``, ``log1p``,
+``exp``, ``expm1``), ``power`` / ``pow``, ``cbrt``, ``pmod``, ``concat_ws`` and ``array_join``.
 
 Each is defined from the Spark types of its operands (bound by ``sparkcep.evaluation.binding``,
 which also gives the result type) and the session's ANSI setting, with Spark's own rules:
@@ -19,8 +20,14 @@ which also gives the result type) and the session's ANSI setting, with Spark's o
   Spark casts x to (DECIMAL(30, 15) from a DOUBLE, (14, 7) from a FLOAT).
 * ``sign`` / ``signum``: ``Math.signum`` of the DOUBLE value (-0.0 and NaN stay).
 * ``sqrt`` of the DOUBLE value: ``Math.sqrt``, IEEE 754's correctly rounded square root, which
-  Python's is too (``ln``, ``log1p``, ``exp``, ``expm1``, ``power``, ``cbrt`` and the other
-  logarithms differ from Java's in the last bit for some values: lowering refuses them).
+  Python's is too.
+* ``ln`` / ``log(x)``, ``log10``, ``log2``, ``log(b, x)``, ``log1p``, ``exp``, ``expm1``,
+  ``power`` / ``pow`` and ``cbrt`` of DOUBLE values: Java's ``StrictMath`` (fdlibm 5.3), which
+  ``sparkcep.evaluation.strict_math`` reproduces bit for bit (Python's ``math`` differs in the
+  last bit for some values). ``log2(x)`` is ``log(x) / log(2)`` and ``log(b, x)`` ``log(x) /
+  log(b)``, as Spark computes them. The logarithms are NULL for x <= 0 (``log1p``: x <= -1;
+  ``log(b, x)``: also b <= 0), ANSI on or off; NaN stays NaN; ``exp``, ``expm1`` and ``power``
+  overflow to Infinity.
 * ``pmod(a, n)``: ``r = a % n``, and ``(r + n) % n`` when r < 0, in the operands' type (for INT
   and BIGINT ``r + n`` wraps around as Java's int and long do, whatever the ANSI setting).
 * ``concat_ws(sep, ...)``: NULL when sep is; NULL strings (and NULL array elements) skipped.
@@ -38,6 +45,7 @@ from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
+from sparkcep.evaluation import strict_math
 from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
 
 _MODES = {"half_up": decimal.ROUND_HALF_UP, "half_even": decimal.ROUND_HALF_EVEN,
@@ -171,6 +179,60 @@ def square_root(value: float) -> float:
     """Java's ``Math.sqrt`` (IEEE 754's correctly rounded square root, as Python's): NaN for a
     negative value (-Infinity too), -0.0 for -0.0."""
     return math.nan if value < 0 else math.sqrt(value)
+
+
+def _java_divide(a: float, b: float) -> float:
+    """Java's division of two doubles (a zero divisor gives an infinity or NaN)."""
+    if b:
+        return a / b
+    if a != a or a == 0:
+        return math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+_LN_2 = strict_math.log(2.0)
+
+
+def natural_logarithm(x: float) -> float | None:
+    """``ln(x)`` / ``log(x)``: ``StrictMath.log``, NULL for x <= 0."""
+    return None if x <= 0 else strict_math.log(x)
+
+
+def logarithm_base_10(x: float) -> float | None:
+    """``log10(x)``: ``StrictMath.log10``, NULL for x <= 0."""
+    return None if x <= 0 else strict_math.log10(x)
+
+
+def logarithm_base_2(x: float) -> float | None:
+    """``log2(x)``: ``StrictMath.log(x) / StrictMath.log(2)``, NULL for x <= 0."""
+    return None if x <= 0 else strict_math.log(x) / _LN_2
+
+
+def logarithm(base: float, x: float) -> float | None:
+    """``log(base, x)``: ``StrictMath.log(x) / StrictMath.log(base)``, NULL when either is <= 0
+    (base 1 divides by zero: an infinity, or NaN for x = 1)."""
+    if base <= 0 or x <= 0:
+        return None
+    return _java_divide(strict_math.log(x), strict_math.log(base))
+
+
+def logarithm_one_plus(x: float) -> float | None:
+    """``log1p(x)``: ``StrictMath.log1p``, NULL for x <= -1."""
+    return None if x <= -1 else strict_math.log1p(x)
+
+
+# the functions of DOUBLEs that Spark computes with StrictMath (no NULL rule of their own)
+exponential = strict_math.exp
+exponential_minus_one = strict_math.expm1
+power = strict_math.pow
+cube_root = strict_math.cbrt
+
+# the plan operator -> its function of non-NULL DOUBLEs
+STRICT_MATH = {
+    "ln": natural_logarithm, "log10": logarithm_base_10, "log2": logarithm_base_2,
+    "log": logarithm, "log1p": logarithm_one_plus, "exp": exponential,
+    "expm1": exponential_minus_one, "power": power, "cbrt": cube_root,
+}
 
 
 def signum(value: float) -> float:

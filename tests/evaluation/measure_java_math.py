@@ -6,9 +6,11 @@ sparkcep evaluates between rows of a match (only those that never differ).
 
 One Spark query per ANSI setting computes every function over every row (random bit patterns,
 subnormals, huge values, short decimals, ±0.0, NaN, ±Infinity; ``y``: exponents and bases);
-each value is compared with the Python reading of Spark's rules below, written from Spark's
-documentation and Java's ``Math`` specification, independently of ``sparkcep.evaluation``.
-Takes a few minutes on a quiet machine (run it under ``nice``).
+each value is compared with two Python readings of Spark's rules below, written from Spark's
+documentation and Java's ``Math`` specification: one over Python's ``math`` (the C library's),
+one over ``sparkcep.evaluation.strict_math`` (fdlibm's algorithms, which Java's ``StrictMath``
+is), the NULL rules written here independently of ``sparkcep.evaluation.functions``.
+Takes a few minutes on a quiet machine.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import random
 import struct
 import sys
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal
+
+from sparkcep.evaluation import strict_math
 
 EDGES = [0.0, -0.0, 1.0, -1.0, 2.0, 0.5, -0.5, math.nan, math.inf, -math.inf, 5e-324, -5e-324,
          2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308, 709.782712893384,
@@ -160,6 +164,30 @@ FUNCTIONS = {  # Spark SQL -> its reading in Python
 }
 
 
+def _strict_logarithm(x: float, base: float) -> float | None:
+    """``log(base, x)`` over StrictMath: NULL when either is <= 0, else log(x) / log(base) with
+    Java's division (a zero divisor gives an infinity or NaN)."""
+    if base <= 0 or x <= 0:
+        return None
+    top, bottom = strict_math.log(x), strict_math.log(base)
+    if bottom == 0:
+        return math.nan if top == 0 or top != top else math.copysign(math.inf, top)
+    return top / bottom
+
+
+STRICT_FUNCTIONS = {  # the functions Spark computes with StrictMath, read over strict_math
+    "ln(x)": lambda x, y: None if x <= 0 else strict_math.log(x),
+    "log10(x)": lambda x, y: None if x <= 0 else strict_math.log10(x),
+    "log2(x)": lambda x, y: None if x <= 0 else strict_math.log(x) / strict_math.log(2.0),
+    "log1p(x)": lambda x, y: None if x <= -1 else strict_math.log1p(x),
+    "log(y, x)": lambda x, y: _strict_logarithm(x, y),
+    "exp(x)": lambda x, y: strict_math.exp(x),
+    "expm1(x)": lambda x, y: strict_math.expm1(x),
+    "power(x, y)": lambda x, y: strict_math.pow(x, y),
+    "cbrt(x)": lambda x, y: strict_math.cbrt(x),
+}
+
+
 def _same(python, spark) -> bool:
     if python is None or spark is None:
         return python is None and spark is None
@@ -197,7 +225,13 @@ def main(rows: int) -> None:
                 differ = [(x, y, s) for x, y, s in compared if not _same(python(x, y), s)]
                 example = f", e.g. x={differ[0][0]!r} y={differ[0][1]!r}: Spark {differ[0][2]!r}, " \
                           f"Python {python(differ[0][0], differ[0][1])!r}" if differ else ""
-                print(f"  {sql:14} {len(differ):>7,} of {len(compared):,} differ{example}")
+                print(f"  {sql:14} math: {len(differ):>7,} of {len(compared):,} differ{example}")
+                strict = STRICT_FUNCTIONS.get(sql)
+                if strict is not None:
+                    differ = [(x, y, s) for x, y, s in compared if not _same(strict(x, y), s)]
+                    example = f", e.g. x={differ[0][0]!r} y={differ[0][1]!r}: Spark {differ[0][2]!r}, " \
+                              f"strict_math {strict(differ[0][0], differ[0][1])!r}" if differ else ""
+                    print(f"  {sql:14} strict_math: {len(differ):>7,} of {len(compared):,} differ{example}")
     finally:
         spark.stop()
 

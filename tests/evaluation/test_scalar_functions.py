@@ -189,23 +189,42 @@ def test_sqrt_is_javas():
     assert _type("sqrt(coalesce(A.x, B.x))", ["decimal(5,2)"]) == "double"
 
 
-@pytest.mark.parametrize(("call", "java"), [
-    ("ln(A.x + B.x)", "StrictMath.log"), ("log(A.x + B.x)", "StrictMath.log"),
-    ("log(2, A.x + B.x)", "StrictMath.log"), ("log10(A.x + B.x)", "StrictMath.log10"),
-    ("log2(A.x + B.x)", "StrictMath.log"), ("log1p(A.x + B.x)", "StrictMath.log1p"),
-    ("exp(A.x + B.x)", "StrictMath.exp"), ("expm1(A.x + B.x)", "StrictMath.expm1"),
-    ("pow(A.x, B.x)", "StrictMath.pow"), ("POWER(A.x, B.x)", "StrictMath.pow"),
-    ("cbrt(A.x + B.x)", "StrictMath.cbrt"),
+@pytest.mark.parametrize("call", [
+    "ln(A.x + B.x)", "log(A.x + B.x)", "log(2, A.x + B.x)", "log10(A.x + B.x)", "log2(A.x + B.x)",
+    "log1p(A.x + B.x)", "exp(A.x + B.x)", "expm1(A.x + B.x)", "pow(A.x, B.x)", "POWER(A.x, B.x)",
+    "cbrt(A.x + B.x)",
 ])
-def test_math_functions_java_computes_differently_are_refused_where_written(call, java):
-    """Measured against Spark on 300,000 DOUBLEs, these differ from Python's math in the last
-    bit for some values (docs/semantics.md): refused between rows, at the call."""
+def test_strict_math_functions_are_evaluated_between_rows(call):
+    """Spark computes them with Java's StrictMath, which sparkcep.evaluation.strict_math
+    reproduces bit for bit (test_strict_math.py): accepted between rows."""
+    sparkcep.transpile(_define(f"{call} > 0"))
+
+
+@pytest.mark.parametrize("call", ["log1p(A.x, B.x)", "expm1(A.x, B.x, 2)"])
+def test_strict_math_functions_with_other_arguments_are_refused_where_written(call):
     sql = _define(f"{call} > 0")
     with pytest.raises(AnalysisError) as caught:
         sparkcep.transpile(sql)
-    assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert caught.value.code == "WRONG_NUM_ARGS"
     assert (caught.value.line, caught.value.column) == (1, sql.index(call) + 1)
-    assert java in str(caught.value) and call.split("(")[0] in str(caught.value)
+
+
+def test_strict_math_null_rules_and_types():
+    """NULL for a logarithm of x <= 0 (log1p: x <= -1; log(b, x): b <= 0 too), NaN kept, a
+    DOUBLE from any number (Spark casts the argument to DOUBLE)."""
+    assert _values("ln(coalesce(A.x, B.x))", [0.0], ["double"]) is None
+    assert _values("ln(coalesce(A.x, B.x))", [-0.0], ["double"]) is None
+    assert _values("log10(coalesce(A.x, B.x))", [-1], ["int"]) is None
+    assert _values("log1p(coalesce(A.x, B.x))", [-1.0], ["double"]) is None
+    assert _values("log1p(coalesce(A.x, B.x))", [-0.5], ["double"]) == -0.6931471805599453
+    assert _values("log(coalesce(A.x, B.x), 2)", [-2.0], ["double"]) is None
+    assert _values("log(coalesce(A.x, B.x), 2)", [1.0], ["double"]) == math.inf  # log(2) / log(1)
+    assert math.isnan(_values("ln(coalesce(A.x, B.x))", [math.nan], ["double"]))
+    assert _values("exp(coalesce(A.x, B.x))", [1000], ["int"]) == math.inf
+    assert _values("power(coalesce(A.x, B.x), 2)", [None], ["double"]) is None
+    for call in ("ln", "log10", "log2", "log1p", "exp", "expm1", "cbrt"):
+        assert _type(f"{call}(coalesce(A.x, B.x))", ["decimal(5,2)"]) == "double"
+    assert _type("power(coalesce(A.x, B.x), 2)", ["bigint"]) == "double"
 
 
 def test_math_functions_of_one_row_stay_with_spark():

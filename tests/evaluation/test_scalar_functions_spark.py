@@ -1,4 +1,5 @@
-"""Differential test: round/bround, floor/ceil (with and without a scale), sign/signum, sqrt, pmod,
+"""Differential test: round/bround, floor/ceil (with and without a scale), sign/signum, sqrt, the
+StrictMath functions (ln/log, log10, log2, log(b, x), log1p, exp, expm1, power/pow, cbrt), pmod,
 concat_ws and array_join over values
 that combine rows of a match (issue 23) agree with Spark's own evaluation: values, NULLs,
 errors (ANSI on and off) and result types. Spark is the oracle (``spark_oracle.answer``: every
@@ -105,6 +106,20 @@ def cases() -> list[tuple[str, str]]:
     for column in ("d", "f", "i", "n"):
         add("sqrt({0})", column)
     add("sqrt({0} * {1})", "d", "d")
+    # StrictMath (fdlibm): the logarithms NULL for x <= 0 (log1p: x <= -1), NaN kept; any
+    # number cast to DOUBLE
+    for column in ("d", "f", "i", "l", "n", "w"):
+        for function in ("ln", "log", "log10", "log2", "log1p", "exp", "expm1", "cbrt"):
+            add(f"{function}({{0}})", column)
+    for base, column in (("d", "d"), ("i", "d"), ("d", "n"), ("k", "i"), ("f", "l")):
+        add("log({0}, {1})", base, column)
+        add("power({0}, {1})", column, base)
+        add("pow({1}, {0})", column, base)
+    add("log(2, {0} * {1})", "d", "d")
+    add("ln({0} + {1}) > 1", "d", "i")
+    add("power({0}, 0.5)", "d")
+    add("power({0}, -0.5)", "d")
+    add("pow({0}, 1.0E308) + cbrt({1})", "d", "t")
     for column in ("d", "f", "i", "t", "n", "v"):
         add("sign({0})", column)
         add("signum({0})", column)
@@ -157,7 +172,7 @@ def test_scalar_functions_between_rows_agree_with_spark(session):  # noqa: F811 
     tally = Tally()
     batch = answer(spark, "sparkcep_scalar", ROWS, expressions, semantics, error_cells=6, rng=rng)
     tally.add(batch, semantics, ROWS)
-    tally.report(f"round/bround/floor/ceil/sign/sqrt/pmod/concat_ws/array_join, ANSI={semantics.ansi}, seed {SEED}")
+    tally.report(f"round/bround/floor/ceil/sign/sqrt/StrictMath/pmod/concat_ws/array_join, ANSI={semantics.ansi}, seed {SEED}")
     assert not tally.disagreements
     assert batch.refused == [] and batch.value_failed == []
     assert tally.agreed + tally.both_failed + tally.not_asked == tally.cases

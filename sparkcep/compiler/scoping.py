@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 from sqlglot import exp
 
+from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.compiler.analysis import Analysis, Scope
 
@@ -51,6 +52,19 @@ def check_subqueries(analysis: Analysis) -> None:
         for node in walk_outside_subqueries(expression):
             if node is not expression and is_subquery(node):
                 _check_subquery(node, analysis.scope)
+
+
+def subquery_spans(analysis: Analysis) -> tuple[tuple[int, int], ...]:
+    """The (start, end) of each outermost subquery in MEASURES / DEFINE, in the statement: a
+    name in one that resolves to no table of its own (an outer reference) reads the row pattern
+    input, which only Spark's analysis can tell without the schema (``runtime.subqueries``)."""
+    spans = []
+    expressions = [*analysis.definitions.values(), *(e for _, e, _ in analysis.measures)]
+    for expression in expressions:
+        for node in walk_outside_subqueries(expression):
+            if node is not expression and is_subquery(node):
+                spans.append(dialect.span(node))
+    return tuple(sorted(set(spans)))
 
 
 def _check_subquery(query: exp.Expression, scope: Scope) -> None:

@@ -22,6 +22,7 @@ from sparkcep.engines.spec import MatchSpec
 from sparkcep.evaluation import sql_types
 from sparkcep.evaluation.binding import Semantics, bind
 from sparkcep.plan.aggregation import ComparisonCast, output_name
+from sparkcep.runtime.subqueries import check_outer_references
 from sparkcep.runtime.within_keys import WithinKeyTypeError, engine_window
 from sparkcep.compiler.catalyst_path import MODES
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
@@ -43,6 +44,9 @@ def _spark_error_to_user(error: Exception, match: CompiledMatch) -> SparkCepErro
 
 
 def _probe(spark, query: str, match: CompiledMatch, args=None):
+    from sparkcep.runtime.spark_errors import remember
+
+    remember(query, match.source)  # its errors are restated against the user's text
     try:
         # the statement's arguments bind parameter markers the clause contains
         frame = spark.sql(query) if args is None else spark.sql(query, args)
@@ -208,6 +212,11 @@ def typed_plan(spark, match: CompiledMatch, args=None):
 
     prepare(spark)
     prefix = match.probe_prefix
+    if match.subquery_spans:  # first: other probes would read the subqueries too
+        # all the input's columns, also those the clause does not read
+        relation = _probe(spark, f"{prefix}{match.relation_sql or 'SELECT * FROM (' + match.table_sql + ')'}",
+                          match, args)
+        check_outer_references(spark, match, relation.names, args)
     _check_truth_locals(spark, match, args)
     rows = _probe(spark, f"{prefix}SELECT * FROM ({match.table_sql})", match, args)
     input_fields = [f for f in rows.fields if not f.name.startswith(PREFIX)]

@@ -9,7 +9,10 @@
   subquery is a constant). It may not see the match: a subquery that refers to a pattern
   variable, or uses a row pattern function (PREV, NEXT, CLASSIFIER, MATCH_NUMBER, RUNNING,
   FINAL), is refused, as is a subquery holding a MATCH_RECOGNIZE of its own (Oracle refuses
-  both: correlated subqueries and nested MATCH_RECOGNIZE in the clause).
+  both: correlated subqueries and nested MATCH_RECOGNIZE in the clause). A name without a
+  qualifier may be the subquery's own column or the input's (an implicit reference to the
+  universal row pattern variable): that needs the schema, so the subqueries' places are
+  recorded (``subquery_spans``) and registration decides (``sparkcep.runtime.subqueries``).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ NULL does not hold.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 from decimal import Decimal
 from typing import Any, Callable, Sequence
@@ -202,13 +203,14 @@ def top_by(aggregate: p.Aggregate, key):
                         key=lambda pair: pair[0], reverse=descending)
         if not ranked:
             return None
-        kept = ranked[:k]
-        for position, (y, _x) in enumerate(kept):
-            if position and kept[position - 1][0] == y:
-                continue  # the run of this y was looked at
+        taken = 0
+        for _y, run in itertools.groupby(ranked, key=lambda pair: pair[0]):
+            if taken >= k:
+                break  # rows past the k-th, of other y than the kept: they decide nothing
             # every row of this y, also those past the k-th (which of them Spark keeps is open)
-            tied = {_identity(x) for other, x in ranked if other == y}
-            if len(tied) > 1:
+            tied = [x for _y, x in run]
+            taken += len(tied)
+            if len(tied) > 1 and len({_identity(x) for x in tied}) > 1:
                 error = MatchRuntimeError(
                     "AMBIGUOUS_MIN_MAX_BY",
                     f"{aggregate.function}(x, y, {k}) over rows with equal y but different x: Spark "
@@ -216,7 +218,7 @@ def top_by(aggregate: p.Aggregate, key):
                     "it lists them, so the answer is not determined; make the y values distinct")
                 error.span = span
                 raise error
-        return [x for _y, x in kept]
+        return [x for _y, x in ranked[:k]]
 
     return pick
 

@@ -192,9 +192,9 @@ def top_by(aggregate: p.Aggregate, key):
     rows whose y is NULL are skipped, x may be NULL, no y at all gives NULL (not an empty array).
     Spark keeps its k rows in a heap and sorts them at the end, so which of several rows with
     equal y it keeps, and in which order it lists them, is its implementation's choice: when
-    equal y values among the kept rows carry different x values, the answer is not determined
-    and evaluation raises ``AMBIGUOUS_MIN_MAX_BY`` at the call; equal y with equal x is
-    determined."""
+    rows with equal y carry different x values and at least one of them is kept, the answer is
+    not determined and evaluation raises ``AMBIGUOUS_MIN_MAX_BY`` at the call; equal y with
+    equal x, and ties among rows past the k-th only, are determined."""
     k, descending = aggregate.count, aggregate.function == "max_by"
     span = aggregate.span
 

@@ -35,18 +35,15 @@ def _arrow_type(data_type, timezone: str):
     return to_arrow_type(data_type, timezone=timezone)
 
 
-def _spark_error_to_user(error: Exception, match: CompiledMatch) -> SparkCepError:
-    """A Spark error about the generated query, restated against the user's SQL
+def _spark_error_to_user(error: Exception, match: CompiledMatch, query: str | None = None) -> SparkCepError:
+    """A Spark error about the generated ``query``, restated against the user's SQL
     (``sparkcep.runtime.spark_errors``)."""
     from sparkcep.runtime.spark_errors import restate
 
-    return restate(error, match)
+    return restate(error, match, query)
 
 
 def _probe(spark, query: str, match: CompiledMatch, args=None):
-    from sparkcep.runtime.spark_errors import remember
-
-    remember(query, match.source)  # its errors are restated against the user's text
     try:
         # the statement's arguments bind parameter markers the clause contains
         frame = spark.sql(query) if args is None else spark.sql(query, args)
@@ -60,7 +57,7 @@ def _probe(spark, query: str, match: CompiledMatch, args=None):
     except SparkCepError:
         raise
     except Exception as error:  # Spark's AnalysisException / ParseException
-        raise _spark_error_to_user(error, match) from None
+        raise _spark_error_to_user(error, match, query) from None
 
 
 CHUNKS_CONF = "spark.sparkcep.withinChunks"

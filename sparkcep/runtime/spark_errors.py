@@ -24,6 +24,7 @@ import logging
 import re
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 
 from sparkcep.errors import (
     AnalysisError,
@@ -261,6 +262,23 @@ def restate_message(condition: str | None, message: str) -> str | None:
     return str(restate_for_text(error, text))
 
 
+_raw = threading.local()
+
+
+@contextmanager
+def raw_errors():
+    """Within it, PySpark raises Spark's errors as they are in this thread, none restated: for
+    SQL sparkcep asks about that is no statement of the user's (``runtime.subqueries``), whose
+    query context could otherwise stand, by chance, where a remembered statement has the same
+    fragment."""
+    before = getattr(_raw, "on", False)
+    _raw.on = True
+    try:
+        yield
+    finally:
+        _raw.on = before
+
+
 def install_recovery() -> None:
     """Make PySpark raise sparkcep's typed error instead of Spark's: a worker's SparkCepError
     instead of ``PythonException``, and an error Spark raised while running a statement sparkcep
@@ -276,6 +294,8 @@ def install_recovery() -> None:
 
     def convert_exception(java_exception):
         converted = original(java_exception)
+        if getattr(_raw, "on", False):
+            return converted
         found = from_worker_text(str(converted)) if "sparkcep-error-json" in str(converted) else None
         if found is None:
             found = restate_at_run_time(converted)
@@ -398,15 +418,17 @@ def _agreement(ours: list[str], theirs: list[str]) -> int:
     return count
 
 
-def _generated_around(error: Exception, sql: str) -> tuple[str, int, int] | None:
-    """The generated SQL (remembered for the user's ``sql``) that Spark's query context points
-    into, with the fragment's start and stop index, or None."""
+def _generated_around(error: Exception, sql: str, generated: str | None = None) -> tuple[str, int, int] | None:
+    """The generated SQL (``generated``, else one remembered for the user's ``sql``) that Spark's
+    query context points into, with the fragment's start and stop index, or None."""
     try:
         contexts = list(error.getQueryContext() or ())
     except Exception:  # not a PySparkException, or no context
         return None
     with _generated_lock:
-        remembered = [generated for generated, text in reversed(_GENERATED.items()) if text == sql]
+        remembered = [text for text, source in reversed(_GENERATED.items()) if source == sql]
+    if generated is not None:
+        remembered.insert(0, generated)
     for context in contexts:
         try:
             fragment, start, stop = context.fragment(), context.startIndex(), context.stopIndex()
@@ -414,9 +436,9 @@ def _generated_around(error: Exception, sql: str) -> tuple[str, int, int] | None
             continue
         if not fragment or start < 0:
             continue
-        for generated in remembered:
-            if generated[start:stop + 1] == fragment:
-                return generated, start, stop
+        for candidate in remembered:
+            if candidate[start:stop + 1] == fragment:
+                return candidate, start, stop
     return None
 
 
@@ -425,12 +447,13 @@ def _keyword_offset(keyword: str, sql: str) -> int | None:
     return None if found is None else found.start()
 
 
-def restate(error: Exception, match) -> SparkCepError:
-    """A Spark error about ``match``'s generated query, restated against the user's SQL."""
-    return restate_for_text(error, match.source)
+def restate(error: Exception, match, generated: str | None = None) -> SparkCepError:
+    """A Spark error about ``match``'s generated query (``generated``, when known), restated
+    against the user's SQL."""
+    return restate_for_text(error, match.source, generated)
 
 
-def restate_for_text(error: Exception, sql: str) -> SparkCepError:
+def restate_for_text(error: Exception, sql: str, generated: str | None = None) -> SparkCepError:
     """A Spark error about the SQL sparkcep generated for the user's statement ``sql``, restated
     against ``sql``: one code (Spark's error class without its sub-class), Spark's message without
     the generated SQL, and one position — the name or expression it is about, else the
@@ -441,7 +464,7 @@ def restate_for_text(error: Exception, sql: str) -> SparkCepError:
     condition = _condition(error)
     message = clean_message(str(error))
     code = (condition or "SPARK_ANALYSIS_ERROR").split(".")[0]
-    offset = _name_offset(message, sql, _generated_around(error, sql))
+    offset = _name_offset(message, sql, _generated_around(error, sql, generated))
     length = 1
     if offset is None:
         for fragment in _fragments(error):

@@ -17,6 +17,7 @@ clause), which reports it as usual.
 from __future__ import annotations
 
 from sparkcep.errors import AnalysisError
+from sparkcep.runtime.spark_errors import raw_errors
 
 
 def check_outer_references(spark, match, input_columns, args=None) -> None:
@@ -27,8 +28,9 @@ def check_outer_references(spark, match, input_columns, args=None) -> None:
         prefix = match.probe_prefix
         query = prefix + match.source[start:end]
         try:
-            frame = spark.sql(query) if args is None else spark.sql(query, args)
-            frame.schema  # noqa: B018 - analysis only
+            with raw_errors():  # Spark's own error, with its query context in ``query``
+                frame = spark.sql(query) if args is None else spark.sql(query, args)
+                frame.schema  # noqa: B018 - analysis only
         except Exception as error:  # noqa: BLE001 - Spark's AnalysisException, or anything else
             found = _unresolved(error)
             if found is None:

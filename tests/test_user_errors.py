@@ -414,3 +414,30 @@ def test_plain_spark_errors_stay_sparks(spark):
     spark.sql(SCANNED)
     with pytest.raises(ArithmeticException):
         spark.sql("SELECT price / (price - price) FROM user_errors_scan").collect()
+
+
+def test_a_name_written_twice_is_located_where_spark_points():
+    """``_name_offset`` used to take the first occurrence of the name Spark's message is about;
+    here ``zz`` is first a measure's name, then (unresolved) a column inside a subquery. Spark's
+    query context points into the generated SQL; the occurrence in the user's text with the same
+    tokens around it is the one."""
+    from sparkcep.runtime.spark_errors import (_MessageContext, _MessageError, remember,
+                                               restate_for_text)
+
+    text = ("SELECT * FROM t MATCH_RECOGNIZE (ORDER BY id\n"
+            "  MEASURES B.v AS zz, (SELECT max(w) FROM u WHERE u.kk = zz) AS m\n"
+            "  PATTERN (A B) DEFINE B AS B.v > 0)")
+    generated = ("SELECT * FROM (SELECT (`__sparkcep_c0`) AS `zz`, ((SELECT max(w) FROM u WHERE "
+                 "u.kk = zz)) AS `m` FROM sparkcep_mr_0 (TABLE(...)))")
+    remember(generated, text)
+    at = generated.index("= zz") + 2
+    error = _MessageError("UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                          "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function "
+                          "parameter with name `zz` cannot be resolved. SQLSTATE: 42703",
+                          [_MessageContext("zz", at)])
+    restated = restate_for_text(error, text)
+    assert restated.code == "UNRESOLVED_COLUMN"
+    assert (restated.line, restated.column) == (2, text.splitlines()[1].index("= zz") + 3)
+    # without the generated SQL (not remembered), the first occurrence, as before
+    alone = restate_for_text(error, text.replace("SELECT *", "SELECT  *"))
+    assert (alone.line, alone.column) == (2, text.splitlines()[1].index("zz") + 1)

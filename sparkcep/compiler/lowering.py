@@ -915,13 +915,7 @@ class Lowering:
         """``min_by(x, y)`` / ``max_by(x, y)`` in DEFINE: x of the row of the least / greatest y
         (RUNNING, over the rows so far); x and y must read the same pattern variable."""
         name = _function_name(inner, self.scope.sql)
-        if inner.args.get("count") is not None:
-            raise self.scope.error(
-                "UNSUPPORTED_AGGREGATE",
-                f"{name} with a count (an ARRAY of the first k values, in an order Spark leaves "
-                "open among ties) is not supported in DEFINE; use it in MEASURES",
-                inner,
-            )
+        count = self.top_count(inner.args.get("count"))
         argument, ordering = inner.this, inner.expression
         what = f"{name}(...)"
         self.check_no_nested(argument, what, allow_logical=False)
@@ -929,7 +923,44 @@ class Lowering:
         sets = self.consistent_set(inner, argument, what) | self.consistent_set(inner, ordering, what)
         variables = self.one_variable_set(sets, what, inner)
         return p.Aggregate(function, variables, self.value_column(argument), False, False,
-                           ordering=self.value_column(ordering))
+                           ordering=self.value_column(ordering), count=count,
+                           span=dialect.span(inner) if count is not None else None)
+
+    def top_count(self, k: exp.Expression | None) -> int | None:
+        """The k of ``min_by(x, y, k)`` / ``max_by(x, y, k)`` (None without one), checked as Spark
+        checks it when it analyses the call: a constant (a column is Spark's
+        ``DATATYPE_MISMATCH.NON_FOLDABLE_INPUT``) from 1 to 100,000 (NULL counts as 0:
+        ``DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE``); an integer literal beyond INT is Spark's
+        ``CAST_OVERFLOW``. Spark also folds other constants (``1 + 1``, ``'2'``, ``2.5``); DEFINE
+        takes an integer literal only."""
+        if k is None:
+            return None
+        if isinstance(k, exp.Null):
+            value = 0
+        else:
+            negative = isinstance(k, exp.Neg)
+            literal = k.this if negative else k
+            if not (isinstance(literal, exp.Literal) and not literal.is_string
+                    and re.fullmatch(r"\d+", literal.this)):
+                if any(isinstance(n, exp.Column) for n in k.walk()):
+                    raise self.scope.error(
+                        "DATATYPE_MISMATCH",
+                        "the input k should be a foldable int expression; however, got "
+                        f"{self.scope.sql[slice(*dialect.span(k))]}", k)
+                raise self.scope.error(
+                    "UNSUPPORTED_AGGREGATE",
+                    "the k of MIN_BY / MAX_BY in DEFINE must be an integer literal", k)
+            value = -int(literal.this) if negative else int(literal.this)
+            if not -2**31 <= value < 2**31:
+                raise self.scope.error(
+                    "CAST_OVERFLOW",
+                    f'The value {value}L of the type "BIGINT" cannot be cast to "INT" due to an '
+                    "overflow", k)
+        if not 1 <= value <= TOP_COUNT_LIMIT:
+            raise self.scope.error(
+                "DATATYPE_MISMATCH",
+                f"The `k` must be between [1, {TOP_COUNT_LIMIT}] (current value = {value})", k)
+        return value
 
     def define_aggregate(self, node: exp.Expression) -> p.Expression:
         """An aggregate in DEFINE, computed in Python with RUNNING semantics: over a column
@@ -1311,6 +1342,10 @@ def _one_row_kind(kinds: list[Kind]) -> Kind:
 def _is_higher_order(node: exp.Expression) -> bool:
     """A function call with a lambda argument (``transform(a, x -> x + 1)``)."""
     return any(isinstance(child, exp.Lambda) for child in node.iter_expressions())
+
+
+#: Spark's bound on the k of ``min_by(x, y, k)`` / ``max_by(x, y, k)`` (``MaxMinByK.MAX_K``)
+TOP_COUNT_LIMIT = 100_000
 
 
 def _function_name(node: exp.Expression, sql: str) -> str:

@@ -42,7 +42,7 @@ from sparkcep.compiler.lowering import (
     shift_name,
 )
 from sparkcep.engines.spec import MatchSpec, RowsPerMatch
-from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries
+from sparkcep.compiler.scoping import check_input_name_hidden, check_subqueries, subquery_spans
 from sparkcep.compiler import streaming_rules
 from sparkcep.compiler.shared_pass import share
 from sparkcep.compiler.splice import Splicer, aliased as _aliased, depth, quote_identifier
@@ -136,6 +136,9 @@ class CompiledMatch:
     order_span: tuple[int, int] | None = None
     # (column, descending, nulls first) per ORDER BY item, when every item is a column
     order_columns: tuple[tuple[str, bool, bool], ...] = ()
+    # the (start, end) in ``source`` of each subquery in MEASURES / DEFINE: registration has
+    # Spark analyse each alone, so an outer reference to the input's columns is found
+    subquery_spans: tuple[tuple[int, int], ...] = ()
     # over a stream with PREV: the ordering operator's input query (the relation plus each PREV
     # argument), the view its output is registered under (``table_sql`` reads it), and per
     # shifted column (argument column, offset, shifted column)
@@ -297,6 +300,7 @@ def _compile_window(
         component_probes=tuple(
             _component_probe(c, plan.value_columns, lowered.spark_aggregates) for c in lowered.components),
         source=sql,
+        subquery_spans=subquery_spans(analysis),
         truth_columns=tuple(lowered.truth_columns),
         truth_probe=(
             f"SELECT {', '.join(text for text, _, _ in lowered.truth_locals)} FROM ({relation}) AS {INPUT_ALIAS}"
@@ -610,6 +614,7 @@ def _compile_clause(
             _component_probe(c, plan.value_columns, lowered.spark_aggregates) for c in lowered.components
         ),
         source=sql,
+        subquery_spans=subquery_spans(analysis),
         truth_columns=tuple(lowered.truth_columns),
         truth_probe=(
             f"SELECT {', '.join(text for text, _, _ in lowered.truth_locals)} "

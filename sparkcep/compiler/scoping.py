@@ -9,7 +9,10 @@
   subquery is a constant). It may not see the match: a subquery that refers to a pattern
   variable, or uses a row pattern function (PREV, NEXT, CLASSIFIER, MATCH_NUMBER, RUNNING,
   FINAL), is refused, as is a subquery holding a MATCH_RECOGNIZE of its own (Oracle refuses
-  both: correlated subqueries and nested MATCH_RECOGNIZE in the clause).
+  both: correlated subqueries and nested MATCH_RECOGNIZE in the clause). A name without a
+  qualifier may be the subquery's own column or the input's (an implicit reference to the
+  universal row pattern variable): that needs the schema, so the subqueries' places are
+  recorded (``subquery_spans``) and registration decides (``sparkcep.runtime.subqueries``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Iterator
 
 from sqlglot import exp
 
+from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.compiler.analysis import Analysis, Scope
 
@@ -51,6 +55,19 @@ def check_subqueries(analysis: Analysis) -> None:
         for node in walk_outside_subqueries(expression):
             if node is not expression and is_subquery(node):
                 _check_subquery(node, analysis.scope)
+
+
+def subquery_spans(analysis: Analysis) -> tuple[tuple[int, int], ...]:
+    """The (start, end) of each outermost subquery in MEASURES / DEFINE, in the statement: a
+    name in one that resolves to no table of its own (an outer reference) reads the row pattern
+    input, which only Spark's analysis can tell without the schema (``runtime.subqueries``)."""
+    spans = []
+    expressions = [*analysis.definitions.values(), *(e for _, e, _ in analysis.measures)]
+    for expression in expressions:
+        for node in walk_outside_subqueries(expression):
+            if node is not expression and is_subquery(node):
+                spans.append(dialect.span(node))
+    return tuple(sorted(set(spans)))
 
 
 def _check_subquery(query: exp.Expression, scope: Scope) -> None:

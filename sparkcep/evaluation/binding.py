@@ -183,8 +183,9 @@ class _Binder:
                     "MATCH_DEPENDENT_TYPE_MISMATCH",
                     f"{e.function.upper()} in DEFINE cannot order by {str(ordering).upper()} (sparkcep "
                     f"orders numbers, STRING, BOOLEAN, BINARY, DATE and TIMESTAMP values here)")
+            result = argument if e.count is None else SqlType(f"array<{argument}>")
             return dataclasses.replace(e, argument_type=str(argument), ordering_type=str(ordering),
-                                       type=str(argument), options=self.options), argument
+                                       type=str(result), options=self.options), result
         if e.function in ("count_if", "bool_and", "bool_or"):
             argument = self.column_type(e.column)
             if argument.name not in ("boolean", "void"):

@@ -11,6 +11,7 @@ NULL does not hold.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 from decimal import Decimal
 from typing import Any, Callable, Sequence
@@ -165,6 +166,8 @@ def extremum_by(aggregate: p.Aggregate):
     ordering = parse_type(aggregate.ordering_type)
     fractional = ordering.fractional if ordering is not None else False
     key = ops.nan_aware_key if fractional else (lambda v: v)
+    if aggregate.count is not None:
+        return top_by(aggregate, key)
     if aggregate.function == "min_by":
         def keeps(kept, new):
             return key(kept) < key(new)
@@ -182,6 +185,55 @@ def extremum_by(aggregate: p.Aggregate):
         return kept
 
     return pick
+
+
+def top_by(aggregate: p.Aggregate, key):
+    """Spark's ``min_by(x, y, k)`` / ``max_by(x, y, k)`` over (x, y) pairs: the x of the k rows of
+    the least (min_by) / greatest (max_by) y, as an ARRAY ordered by y (ascending / descending);
+    rows whose y is NULL are skipped, x may be NULL, no y at all gives NULL (not an empty array).
+    Spark keeps its k rows in a heap and sorts them at the end, so which of several rows with
+    equal y it keeps, and in which order it lists them, is its implementation's choice: when
+    rows with equal y carry different x values and at least one of them is kept, the answer is
+    not determined and evaluation raises ``AMBIGUOUS_MIN_MAX_BY`` at the call; equal y with
+    equal x, and ties among rows past the k-th only, are determined."""
+    k, descending = aggregate.count, aggregate.function == "max_by"
+    span = aggregate.span
+
+    def pick(pairs):
+        ranked = sorted(((key(y), x) for x, y in pairs if y is not None),
+                        key=lambda pair: pair[0], reverse=descending)
+        if not ranked:
+            return None
+        taken = 0
+        for _y, run in itertools.groupby(ranked, key=lambda pair: pair[0]):
+            if taken >= k:
+                break  # rows past the k-th, of other y than the kept: they decide nothing
+            # every row of this y, also those past the k-th (which of them Spark keeps is open)
+            tied = [x for _y, x in run]
+            taken += len(tied)
+            if len(tied) > 1 and len({_identity(x) for x in tied}) > 1:
+                error = MatchRuntimeError(
+                    "AMBIGUOUS_MIN_MAX_BY",
+                    f"{aggregate.function}(x, y, {k}) over rows with equal y but different x: Spark "
+                    "leaves open which of the rows with equal y values it keeps and in which order "
+                    "it lists them, so the answer is not determined; make the y values distinct")
+                error.span = span
+                raise error
+        return [x for _y, x in ranked[:k]]
+
+    return pick
+
+
+def _identity(value):
+    """A key under which two values are the same exactly when Spark would output them the same
+    way (0.0 and -0.0 differ; NaN is one value), for values of any type in a row."""
+    if isinstance(value, float):
+        return ("nan",) if value != value else (value, math.copysign(1.0, value))
+    if isinstance(value, (list, tuple)):
+        return tuple(_identity(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((repr(k), _identity(v)) for k, v in value.items()))
+    return (type(value).__name__, value)
 
 
 def typed_aggregate(aggregate: p.Aggregate):

@@ -43,6 +43,12 @@ class Aggregate:
     # min_by / max_by (DEFINE): the value column of the ordering (the rows' ``column`` value at
     # the least / greatest ordering is the result); None for other aggregates
     ordering: int | None = None
+    # min_by / max_by with a count k (DEFINE): the k values of the k least / greatest orderings, an
+    # ARRAY; None for one value
+    count: int | None = None
+    # the call's (start, end) in the statement, for run-time errors (min_by / max_by with k:
+    # equal orderings that leave Spark's answer open)
+    span: tuple[int, int] | None = field(default=None, repr=False, compare=False)
     # filled in at registration (``sparkcep.evaluation.binding``): the Spark type of the value
     # column (and of the ordering) and of the result, and the session's semantics (see
     # ``Operator``)

@@ -22,6 +22,7 @@ from sparkcep.engines.spec import MatchSpec
 from sparkcep.evaluation import sql_types
 from sparkcep.evaluation.binding import Semantics, bind
 from sparkcep.plan.aggregation import ComparisonCast, output_name
+from sparkcep.runtime.subqueries import check_outer_references
 from sparkcep.runtime.within_keys import WithinKeyTypeError, engine_window
 from sparkcep.compiler.catalyst_path import MODES
 from sparkcep.compiler.rewrite import PREFIX, ChunkOptions, CompiledMatch, component_name
@@ -34,12 +35,12 @@ def _arrow_type(data_type, timezone: str):
     return to_arrow_type(data_type, timezone=timezone)
 
 
-def _spark_error_to_user(error: Exception, match: CompiledMatch) -> SparkCepError:
-    """A Spark error about the generated query, restated against the user's SQL
+def _spark_error_to_user(error: Exception, match: CompiledMatch, query: str | None = None) -> SparkCepError:
+    """A Spark error about the generated ``query``, restated against the user's SQL
     (``sparkcep.runtime.spark_errors``)."""
     from sparkcep.runtime.spark_errors import restate
 
-    return restate(error, match)
+    return restate(error, match, query)
 
 
 def _probe(spark, query: str, match: CompiledMatch, args=None):
@@ -56,7 +57,7 @@ def _probe(spark, query: str, match: CompiledMatch, args=None):
     except SparkCepError:
         raise
     except Exception as error:  # Spark's AnalysisException / ParseException
-        raise _spark_error_to_user(error, match) from None
+        raise _spark_error_to_user(error, match, query) from None
 
 
 CHUNKS_CONF = "spark.sparkcep.withinChunks"
@@ -208,6 +209,11 @@ def typed_plan(spark, match: CompiledMatch, args=None):
 
     prepare(spark)
     prefix = match.probe_prefix
+    if match.subquery_spans:  # first: other probes would read the subqueries too
+        # all the input's columns, also those the clause does not read
+        relation = _probe(spark, f"{prefix}{match.relation_sql or 'SELECT * FROM (' + match.table_sql + ')'}",
+                          match, args)
+        check_outer_references(spark, match, relation.names, args)
     _check_truth_locals(spark, match, args)
     rows = _probe(spark, f"{prefix}SELECT * FROM ({match.table_sql})", match, args)
     input_fields = [f for f in rows.fields if not f.name.startswith(PREFIX)]

@@ -24,6 +24,7 @@ import logging
 import re
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 
 from sparkcep.errors import (
     AnalysisError,
@@ -261,6 +262,23 @@ def restate_message(condition: str | None, message: str) -> str | None:
     return str(restate_for_text(error, text))
 
 
+_raw = threading.local()
+
+
+@contextmanager
+def raw_errors():
+    """Within it, PySpark raises Spark's errors as they are in this thread, none restated: for
+    SQL sparkcep asks about that is no statement of the user's (``runtime.subqueries``), whose
+    query context could otherwise stand, by chance, where a remembered statement has the same
+    fragment."""
+    before = getattr(_raw, "on", False)
+    _raw.on = True
+    try:
+        yield
+    finally:
+        _raw.on = before
+
+
 def install_recovery() -> None:
     """Make PySpark raise sparkcep's typed error instead of Spark's: a worker's SparkCepError
     instead of ``PythonException``, and an error Spark raised while running a statement sparkcep
@@ -276,6 +294,8 @@ def install_recovery() -> None:
 
     def convert_exception(java_exception):
         converted = original(java_exception)
+        if getattr(_raw, "on", False):
+            return converted
         found = from_worker_text(str(converted)) if "sparkcep-error-json" in str(converted) else None
         if found is None:
             found = restate_at_run_time(converted)
@@ -347,15 +367,78 @@ def fragment_offset(fragment: str, sql: str) -> int | None:
     return None if found is None else found.start()
 
 
-def _name_offset(message: str, sql: str) -> int | None:
-    """The first backquoted name of the message that the user's text contains."""
+def _name_offset(message: str, sql: str, around: tuple[str, int, int] | None = None) -> int | None:
+    """Where the first backquoted name of the message that the user's text contains was written.
+    A name may occur several times (``PARTITION BY k`` and, unresolved, ``u.kk = k`` in a
+    subquery): with ``around`` (the generated SQL and the start and stop of the fragment Spark
+    points at, :func:`_generated_around`), the occurrence whose neighbouring tokens match the
+    fragment's there; otherwise, or among equals, the first."""
     for name in re.findall(r"`([^`]+)`", message):
         last = name.split(".")[-1]
         if last.startswith("__sparkcep"):
             continue
-        found = re.search(r"(?<![\w.])(?:\w+\.)?" + re.escape(last) + r"\b", sql)
-        if found:
-            return found.start() + (len(found.group(0)) - len(last))
+        found = list(re.finditer(r"(?<![\w.])(?:\w+\.)?" + re.escape(last) + r"\b", sql))
+        if not found:
+            continue
+        best = found[0]
+        if around is not None and len(found) > 1:
+            generated, start, stop = around
+            before, after = _tokens(generated[:start])[::-1], _tokens(generated[stop + 1:])
+            best = max(found, key=lambda m: _agreement(before, _tokens(sql[:m.start()])[::-1])
+                       + _agreement(after, _tokens(sql[m.end():])))
+        return best.start() + (len(best.group(0)) - len(last))
+    return None
+
+
+#: tokens of SQL text, compared between the generated SQL and the user's: quoted identifiers,
+#: strings, words, numbers, single characters
+_TOKEN = re.compile(r"`[^`]+`|'(?:[^']|'')*'|[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?|\S")
+_AROUND_TOKENS = 8
+
+
+def _tokens(text: str) -> list[str]:
+    """The tokens of ``text`` as both texts share them: lower case, without backquotes,
+    parentheses and qualifiers (the generated SQL adds parentheses and drops pattern variables)."""
+    tokens = [t.strip("`").lower() for t in _TOKEN.findall(text)]
+    kept = []
+    for i, token in enumerate(tokens):
+        if token in ("(", ")", ".") or (i + 1 < len(tokens) and tokens[i + 1] == "."):
+            continue
+        kept.append(token)
+    return kept
+
+
+def _agreement(ours: list[str], theirs: list[str]) -> int:
+    """How many leading tokens (up to ``_AROUND_TOKENS``) the two lists share."""
+    count = 0
+    for a, b in zip(ours[:_AROUND_TOKENS], theirs[:_AROUND_TOKENS]):
+        if a != b:
+            break
+        count += 1
+    return count
+
+
+def _generated_around(error: Exception, sql: str, generated: str | None = None) -> tuple[str, int, int] | None:
+    """The generated SQL (``generated``, else one remembered for the user's ``sql``) that Spark's
+    query context points into, with the fragment's start and stop index, or None."""
+    try:
+        contexts = list(error.getQueryContext() or ())
+    except Exception:  # not a PySparkException, or no context
+        return None
+    with _generated_lock:
+        remembered = [text for text, source in reversed(_GENERATED.items()) if source == sql]
+    if generated is not None:
+        remembered.insert(0, generated)
+    for context in contexts:
+        try:
+            fragment, start, stop = context.fragment(), context.startIndex(), context.stopIndex()
+        except Exception:  # pragma: no cover - a DataFrame context has no indices
+            continue
+        if not fragment or start < 0:
+            continue
+        for candidate in remembered:
+            if candidate[start:stop + 1] == fragment:
+                return candidate, start, stop
     return None
 
 
@@ -364,12 +447,13 @@ def _keyword_offset(keyword: str, sql: str) -> int | None:
     return None if found is None else found.start()
 
 
-def restate(error: Exception, match) -> SparkCepError:
-    """A Spark error about ``match``'s generated query, restated against the user's SQL."""
-    return restate_for_text(error, match.source)
+def restate(error: Exception, match, generated: str | None = None) -> SparkCepError:
+    """A Spark error about ``match``'s generated query (``generated``, when known), restated
+    against the user's SQL."""
+    return restate_for_text(error, match.source, generated)
 
 
-def restate_for_text(error: Exception, sql: str) -> SparkCepError:
+def restate_for_text(error: Exception, sql: str, generated: str | None = None) -> SparkCepError:
     """A Spark error about the SQL sparkcep generated for the user's statement ``sql``, restated
     against ``sql``: one code (Spark's error class without its sub-class), Spark's message without
     the generated SQL, and one position — the name or expression it is about, else the
@@ -380,7 +464,7 @@ def restate_for_text(error: Exception, sql: str) -> SparkCepError:
     condition = _condition(error)
     message = clean_message(str(error))
     code = (condition or "SPARK_ANALYSIS_ERROR").split(".")[0]
-    offset = _name_offset(message, sql)
+    offset = _name_offset(message, sql, _generated_around(error, sql, generated))
     length = 1
     if offset is None:
         for fragment in _fragments(error):

@@ -81,7 +81,10 @@ CASES = [
      query(define="A AS v > lag(v) OVER (ORDER BY id)"), "lag", 1),
     # in MEASURES Spark computes every aggregate; in DEFINE Python computes a documented set
     ("UNSUPPORTED_AGGREGATE", query(define="A AS stddev(A.v) > 1"), "stddev", 1),
-    ("UNSUPPORTED_AGGREGATE", query(define="A AS max_by(A.v, A.id, 2)[0] > 1"), "max_by", 1),
+    # max_by / min_by with k: Spark's checks of k, at k (docs/semantics.md, "Aggregates")
+    ("DATATYPE_MISMATCH", query(define="A AS max_by(A.v, A.id, 0) IS NULL"), "0)", 1),
+    ("DATATYPE_MISMATCH", query(define="A AS min_by(A.v, A.id, A.v) IS NULL"), "A.v)", 1),
+    ("UNSUPPORTED_AGGREGATE", query(define="A AS max_by(A.v, A.id, 1 + 1) IS NULL"), "1 + 1", 1),
     ("UNSUPPORTED_AGGREGATE", query(define="A AS count_if(CLASSIFIER()) > 0"), "count_if", 1),
     ("UNSUPPORTED_AGGREGATE", query(define="A AS percentile(A.v, 0.5) > 1"), "percentile", 1),
     ("INVALID_STAR_REFERENCE", query(measures="SUM(A.*) AS s"), "A.*", 1),

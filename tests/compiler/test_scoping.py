@@ -117,3 +117,87 @@ def test_repeated_partition_and_order_columns_are_output_again() -> None:
         "MEASURES 1 AS one ALL ROWS PER MATCH PATTERN (A) DEFINE A AS true)")
     assert "SELECT `p`, `P`, `id`, `p`, `id`, (1) AS `one`, * EXCEPT (`p`, `id`) FROM" in compiled.sql
     assert compiled.matches[0].plan.partition_columns == ("p",)
+
+
+# -- unqualified outer references in subqueries (issue 23): decided at registration -------------
+
+
+def test_each_outermost_subquery_of_measures_and_define_is_recorded_for_registration() -> None:
+    """Without a schema the compiler cannot tell ``k`` in ``u.kk = k`` (the input's column: an
+    outer reference, refused) from a column of ``u`` (fine): it records where each subquery was
+    written, and registration has Spark analyse each alone (``runtime.subqueries``)."""
+    sql = CLAUSE.format(m="(SELECT max(w) FROM u WHERE u.kk = k)",
+                        d="B.v IN (SELECT w FROM u WHERE kk IN (SELECT kk FROM u x WHERE x.w = w))")
+    (match,) = compile_statement(sql).matches
+    assert [sql[start:end] for start, end in match.subquery_spans] == [
+        "SELECT max(w) FROM u WHERE u.kk = k",  # the nested one is analysed with its parent
+        "SELECT w FROM u WHERE kk IN (SELECT kk FROM u x WHERE x.w = w)"]
+    (plain,) = compile_statement(CLAUSE.format(m="1", d="B.v > A.v")).matches
+    assert plain.subquery_spans == ()
+
+
+class _Unresolved(Exception):
+    """Spark's UNRESOLVED_COLUMN for a name at an offset of the analysed text, as PySpark raises it."""
+
+    def __init__(self, name: str, at: int, condition: str = "UNRESOLVED_COLUMN.WITH_SUGGESTION"):
+        super().__init__(f"[{condition}] A column ... with name `{name}` cannot be resolved.")
+        self.name, self.at, self.condition = name, at, condition
+
+    def getCondition(self):
+        return self.condition
+
+    def getQueryContext(self):
+        error = self
+
+        class Context:
+            def fragment(self):
+                return error.name
+
+            def startIndex(self):
+                return error.at
+
+        return [Context()]
+
+
+class _AnalysingSession:
+    """A SparkSession's ``sql`` for the analysis of a subquery alone: the names of ``tables``
+    resolve; any other name in a WHERE is Spark's UNRESOLVED_COLUMN at its place."""
+
+    def __init__(self, tables: dict[str, set[str]]):
+        self.tables, self.asked = tables, []
+
+    def sql(self, query, args=None):
+        self.asked.append(query)
+        table = re.search(r"FROM (\w+)", query).group(1)
+        for found in re.finditer(r"(?<![\w.])([a-z]+)\b(?!\s*\()", query.split("WHERE", 1)[-1]):
+            name = found.group(1)
+            if name not in self.tables[table] and name not in ("u", "where", "and") \
+                    and "WHERE" in query:
+                raise _Unresolved(name, query.index("WHERE") + 5 + found.start())
+        return type("Frame", (), {"schema": None})()
+
+
+@pytest.mark.parametrize("measure, culprit", [
+    ("(SELECT max(w) FROM u WHERE u.kk = k)", "k)"),  # k: the input's, not u's
+    ("(SELECT max(w) FROM u WHERE kk = 1 AND v > w)", "v >"),
+])
+def test_an_unqualified_outer_reference_to_the_input_is_refused_at_it(measure, culprit) -> None:
+    from sparkcep.runtime.subqueries import check_outer_references
+
+    sql = CLAUSE.format(m=measure, d="B.v > 0").replace("ORDER BY id", "PARTITION BY k ORDER BY id")
+    (match,) = compile_statement(sql).matches
+    with pytest.raises(AnalysisError) as caught:
+        check_outer_references(_AnalysingSession({"u": {"kk", "w"}}), match, ["id", "k", "v"])
+    assert caught.value.code == "CORRELATED_SUBQUERY"
+    # the reference inside the subquery, not the earlier "k" of PARTITION BY
+    assert (caught.value.line, caught.value.column) == (1, sql.index(culprit) + 1)
+
+
+def test_names_of_the_subquerys_own_tables_and_unknown_names_are_left_to_spark() -> None:
+    from sparkcep.runtime.subqueries import check_outer_references
+
+    session = _AnalysingSession({"u": {"kk", "w"}})
+    for measure in ("(SELECT max(w) FROM u WHERE kk = 1)", "(SELECT max(w) FROM u WHERE kk = nosuch)"):
+        (match,) = compile_statement(CLAUSE.format(m=measure, d="true")).matches
+        check_outer_references(session, match, ["id", "k", "v"])  # no error: Spark's own later
+    assert session.asked == ["SELECT max(w) FROM u WHERE kk = 1", "SELECT max(w) FROM u WHERE kk = nosuch"]

@@ -53,7 +53,7 @@ def test_lowered_over_the_variables_rows_with_two_value_columns():
 
 
 @pytest.mark.parametrize(("condition", "code", "column"), [
-    ("B.x = max_by(A.x, A.y, 2)", "UNSUPPORTED_AGGREGATE", 21),
+    ("max_by(A.x, A.y, 0) IS NULL", "DATATYPE_MISMATCH", 32),  # Spark's check of k, at k
     ("B.x = min_by(A.x, B.y)", "INCONSISTENT_VARIABLE_REFERENCES", 21),
     ("B.x = min_by(A.x, LAST(A.y))", "INVALID_NAVIGATION_NESTING", 33),  # at the LAST
 ])

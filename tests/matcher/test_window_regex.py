@@ -98,6 +98,47 @@ def test_window_fast_path_against_per_row_oracle(case):
         assert summaries.last[var].tolist() == [r[-1] if r else -1 for r in rows]
 
 
+@st.composite
+def _chain_cases(draw):
+    """Frames to the end under TO NEXT ROW over chains of runs (``run_chain``), on rows where
+    the variables are one-hot (adjacent classes disjoint: the closed form) or overlap (the
+    regex)."""
+    n_vars = draw(st.integers(2, 3))
+    items = []
+    for _ in range(draw(st.integers(1, 4))):
+        var = draw(st.integers(0, n_vars - 1))
+        least = draw(st.integers(1, 2))
+        most = draw(st.sampled_from([least, least + 1, None]))
+        label = rp.Label(var)
+        items.append(label if (least, most) == (1, 1) else
+                     rp.Quantified(label, least, most, greedy=draw(st.booleans())))
+    pattern = items[0] if len(items) == 1 else rp.Concat(tuple(items))
+    n = draw(st.integers(0, 16))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    if draw(st.booleans()):
+        masks = np.eye(n_vars, dtype=bool)[rng.integers(0, n_vars, n)].T.reshape(n_vars, n)
+    else:
+        masks = rng.random((n_vars, n)) < 0.6
+    spec = MatchSpec(pattern=pattern, variable_names=tuple(NAMES[:n_vars]), skip=SkipMode.TO_NEXT_ROW,
+                     window=PatternWindow(seek=draw(st.booleans())))
+    return spec, masks
+
+
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
+@given(_chain_cases())
+def test_window_run_chains_against_per_row_oracle(case):
+    spec, masks = case
+    assert window_fast_reason(spec, has_conditions=False) is None
+    try:
+        expected, code = window_oracle(spec, {}, masks)
+    except OracleTooBig:
+        assume(False)
+    assume(code is None)
+    engine = WindowRegexMatcher(spec)
+    assert engine._clause._runs is not None  # the closed form is tried
+    assert _run(engine, masks, []) == expected
+
+
 def test_the_cases_reach_the_fast_path_and_its_refusals():
     """What the generated cases exercise: the fast path, and every reason to leave it."""
     up_first = rp.Concat((rp.Label(0), rp.Quantified(rp.Label(1), 1, None)))

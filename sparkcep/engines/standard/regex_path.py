@@ -175,8 +175,9 @@ class RegexMatcher(BufferingEngine):
         self._summary = summary if wanted else None
         # the same matches in linear time from RE2, where the pattern allows (``marked_regex``)
         self._marked = marked_form(spec)
-        # SKIP TO NEXT ROW over a chain of runs: every row's match at once in NumPy (``run_chain``)
-        self._runs = run_chain_form(spec) if self._summary is not None else None
+        # SKIP TO NEXT ROW over a chain of runs: every row's match at once in NumPy (``run_chain``),
+        # for the column-wise output (``_summarize``: this consumer's, or a window's)
+        self._runs = run_chain_form(spec)
         self._regex, self._group_vars, self._group_repeated, self._grouped = _compiled(spec.pattern, len(spec.variable_names))
         self._timeout = timeout_seconds
 

@@ -139,23 +139,29 @@ def _source_of(error: Exception) -> str | None:
     """The user's statement whose generated SQL ``error``'s query context points into: its
     fragment stands at its start and stop index in a remembered generated statement (an error
     about any other SQL, or about a view's text, is not sparkcep's to restate)."""
+    with _generated_lock:
+        remembered = list(reversed(_GENERATED.items()))
+    for fragment, start, stop in _context_spans(error):
+        for generated, text in remembered:
+            if generated[start:stop + 1] == fragment:
+                return text
+    return None
+
+
+def _context_spans(error: Exception):
+    """``(fragment, start, stop)`` of each SQL query context of Spark's ``error`` (none for
+    another exception, or a DataFrame context)."""
     try:
         contexts = list(error.getQueryContext() or ())
     except Exception:  # not a PySparkException, or no context
-        return None
-    with _generated_lock:
-        remembered = list(reversed(_GENERATED.items()))
+        return
     for context in contexts:
         try:
             fragment, start, stop = context.fragment(), context.startIndex(), context.stopIndex()
         except Exception:  # pragma: no cover - a DataFrame context has no indices
             continue
-        if not fragment or start < 0:
-            continue
-        for generated, text in remembered:
-            if generated[start:stop + 1] == fragment:
-                return text
-    return None
+        if fragment and start >= 0:
+            yield fragment, start, stop
 
 
 def restate_at_run_time(error: Exception) -> SparkCepError | None:
@@ -421,21 +427,11 @@ def _agreement(ours: list[str], theirs: list[str]) -> int:
 def _generated_around(error: Exception, sql: str, generated: str | None = None) -> tuple[str, int, int] | None:
     """The generated SQL (``generated``, else one remembered for the user's ``sql``) that Spark's
     query context points into, with the fragment's start and stop index, or None."""
-    try:
-        contexts = list(error.getQueryContext() or ())
-    except Exception:  # not a PySparkException, or no context
-        return None
     with _generated_lock:
         remembered = [text for text, source in reversed(_GENERATED.items()) if source == sql]
     if generated is not None:
         remembered.insert(0, generated)
-    for context in contexts:
-        try:
-            fragment, start, stop = context.fragment(), context.startIndex(), context.stopIndex()
-        except Exception:  # pragma: no cover - a DataFrame context has no indices
-            continue
-        if not fragment or start < 0:
-            continue
+    for fragment, start, stop in _context_spans(error):
         for candidate in remembered:
             if candidate[start:stop + 1] == fragment:
                 return candidate, start, stop

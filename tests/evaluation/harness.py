@@ -75,6 +75,23 @@ class TwoRowMatch:
         return rows[position] if 0 <= position < len(rows) else None
 
 
+class PrefixMatch:
+    """A match whose rows mapped to A are ``group``'s rows (dicts, in order): value column c of
+    a row is its ``columns[c]`` entry. For aggregates over a running window's prefixes."""
+
+    row = 0
+    match_number = 1
+
+    def __init__(self, group: list[dict], columns: list[str]) -> None:
+        self.group, self.columns = group, columns
+
+    def mapped_rows(self, variables):
+        return list(range(len(self.group)))
+
+    def value(self, column, row):
+        return self.group[row][self.columns[column]]
+
+
 class _Error:
     def __init__(self, error):
         self.error = error

@@ -291,7 +291,7 @@ def test_min_by_max_by_in_define_agree_with_spark(session):
     from sparkcep.compiler.lowering import ValueColumns
     from sparkcep.evaluation.binding import bind
     from sparkcep.evaluation.interpreter import compile_expression
-    from tests.evaluation.harness import NAMES, lower, same
+    from tests.evaluation.harness import NAMES, PrefixMatch, lower, same
 
     spark, semantics = session
     rng = random.Random(SEED)
@@ -316,21 +316,6 @@ def test_min_by_max_by_in_define_agree_with_spark(session):
         f"SELECT g, {grouped_cells} FROM sparkcep_by_sorted GROUP BY g").toArrow().to_pylist()}
     types = {f.name: f.dataType.simpleString() for f in spark.table("sparkcep_by").schema.fields}
 
-    class Prefix:
-        """A match whose rows mapped to A are the group's rows up to the current one."""
-
-        row = 0
-        match_number = 1
-
-        def __init__(self, group):
-            self.group = group
-
-        def mapped_rows(self, variables):
-            return list(range(len(self.group)))
-
-        def value(self, column, row):
-            return self.group[row][self.columns[column]]
-
     disagreements, compared = [], 0
     for k, (f, value, ordering) in enumerate(calls):
         values = ValueColumns()
@@ -338,10 +323,9 @@ def test_min_by_max_by_in_define_agree_with_spark(session):
         names = [text.strip("()`") for text in values.texts]
         typed = bind(expression, [types[n] for n in names], semantics)
         evaluate = compile_expression(typed, NAMES)
-        Prefix.columns = names
         for r, row in enumerate(data):
             group = [d for d in data[:r + 1] if d["g"] == row["g"]]
-            python, expected = evaluate(Prefix(group)), row[f"c{k}"]
+            python, expected = evaluate(PrefixMatch(group, names)), row[f"c{k}"]
             compared += 1
             last = r + 1 == len(data) or data[r + 1]["g"] != row["g"]
             for where, answer_ in [("window", expected)] + ([("GROUP BY", grouped[row["g"]][f"c{k}"])] if last else []):

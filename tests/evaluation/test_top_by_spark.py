@@ -57,7 +57,7 @@ def test_min_by_max_by_with_k_in_define_agree_with_spark(spark):
     from sparkcep.compiler.lowering import ValueColumns
     from sparkcep.evaluation.binding import Semantics, bind
     from sparkcep.evaluation.interpreter import compile_expression
-    from tests.evaluation.harness import NAMES, lower
+    from tests.evaluation.harness import NAMES, PrefixMatch, lower
 
     rng = random.Random(SEED)
     print(f"\nSPARKCEP_TOP_BY_SEED={SEED}")
@@ -82,28 +82,12 @@ def test_min_by_max_by_with_k_in_define_agree_with_spark(spark):
         .toArrow().to_pylist()
     types = {f.name: f.dataType.simpleString() for f in spark.table("sparkcep_top_by").schema.fields}
 
-    class Prefix:
-        """A match whose rows mapped to A are the group's rows up to the current one."""
-
-        row = 0
-        match_number = 1
-
-        def __init__(self, group):
-            self.group = group
-
-        def mapped_rows(self, variables):
-            return list(range(len(self.group)))
-
-        def value(self, column, row):
-            return self.group[row][self.columns[column]]
-
     bad, counts = [], {"determined": 0, "determined with equal-x ties": 0, "open": 0}
     for n, (f, value, ordering, k) in enumerate(calls):
         values = ValueColumns()
         expression = lower(f"{f}(A.{value}, A.{ordering}, {k})", values)
         names = [text.strip("()`") for text in values.texts]
         evaluate = compile_expression(bind(expression, [types[m] for m in names], Semantics()), NAMES)
-        Prefix.columns = names
         for r, row in enumerate(data):
             group = [d for d in data[:r + 1] if d["g"] == row["g"]]
             pairs = [(d[value], d[ordering]) for d in group]
@@ -111,7 +95,7 @@ def test_min_by_max_by_with_k_in_define_agree_with_spark(spark):
             shown_spark = None if spark_answer is None else tuple(map(_shown, spark_answer))
             possible = _possible_answers(f, k, pairs)
             try:
-                python = evaluate(Prefix(group))
+                python = evaluate(PrefixMatch(group, names))
                 shown_python = None if python is None else tuple(map(_shown, python))
             except MatchRuntimeError as error:
                 assert error.code == "AMBIGUOUS_MIN_MAX_BY"

@@ -110,6 +110,7 @@ GLUE: dict[type, str] = {
     exp.DateDiff: "datediff",  # with a unit: timestampdiff
     exp.TimestampDiff: "timestampdiff",
     exp.SubstringIndex: "substring_index",
+    exp.Translate: "translate",
     exp.SplitPart: "split_part",
     exp.Levenshtein: "levenshtein",
     exp.Ascii: "ascii",
@@ -690,7 +691,7 @@ class Lowering:
                 "right, reverse, round, bround, floor, ceil, sign/signum, pmod, sqrt, ln, log, log10, log2, log1p, exp, "
                 "expm1, power/pow, cbrt, div, &, |, ^, ~, "
                 "shiftleft, shiftright, shiftrightunsigned, try_add, try_subtract, try_multiply, try_divide, "
-                "try_mod, datediff, timestampdiff, substring_index, split_part, levenshtein, ascii, chr, "
+                "try_mod, datediff, timestampdiff, substring_index, split_part, translate, levenshtein, ascii, chr, "
                 "octet_length, bit_length, md5, sha1, sha2, crc32, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
@@ -1503,6 +1504,8 @@ def _operands(node: exp.Expression) -> list:
         return [node.this] + ([node.args["length"]] if node.args.get("length") else [])
     if isinstance(node, exp.SubstringIndex):
         return [node.this, node.args["delimiter"], node.args["count"]]
+    if isinstance(node, exp.Translate):
+        return [node.this, node.args["from_"], node.args["to"]]
     if isinstance(node, exp.SplitPart):
         return [node.this, node.args["delimiter"], node.args["part_index"]]
     if isinstance(node, exp.Levenshtein):  # sqlglot names Spark's third argument, the threshold, ins_cost

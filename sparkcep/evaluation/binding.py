@@ -61,7 +61,7 @@ _FIRST_INT_OPERAND = {"locate": 2, "left": 1, "right": 1, "substring_index": 2, 
 # the number of operands of the string functions that take more than one
 _ARITY = {"contains": (2, 2), "startswith": (2, 2), "endswith": (2, 2), "locate": (2, 3), "trim": (1, 2),
           "replace": (2, 3), "left": (2, 2), "right": (2, 2), "substring_index": (3, 3), "split_part": (3, 3),
-          "levenshtein": (2, 3), "sha2": (2, 2)}
+          "levenshtein": (2, 3), "sha2": (2, 2), "translate": (3, 3)}
 _INT_RESULTS = ("locate", "levenshtein", "ascii", "octet_length", "bit_length")
 
 

@@ -86,7 +86,7 @@ OPERATORS = set(BINARY) | {
     "intdiv", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shiftleft", "shiftright",
     "shiftrightunsigned", "try_add", "try_sub", "try_mul", "try_div", "try_mod", "datediff",
     "timestampdiff",  # sparkcep.evaluation.datetime_functions
-    "substring_index", "split_part", "levenshtein", "ascii", "chr", "octet_length", "bit_length", "md5", "sha1",
+    "substring_index", "translate", "split_part", "levenshtein", "ascii", "chr", "octet_length", "bit_length", "md5", "sha1",
     "sha2", "crc32",
 }
 

@@ -31,6 +31,9 @@ Spark's ``UTF8String`` treats an empty operand specially, so does this module:
 * ``ascii(str)``: the first character's code point, 0 for the empty string; ``chr(n)`` /
   ``char(n)``: the character of code point n mod 256, empty for a negative n;
   ``octet_length`` / ``bit_length``: the UTF-8 length in bytes / bits.
+* ``translate(str, from, to)``: each character of str found in ``from`` replaced by the
+  character at the same place in ``to``, or removed when ``to`` is shorter; a character
+  repeated in ``from`` keeps its first place (as Spark's ``StringTranslate.buildDict``).
 * ``md5``, ``sha1`` / ``sha``, ``sha2(str, bits)`` (224, 256 (also 0), 384 or 512; others give
   NULL) and ``crc32`` of the UTF-8 bytes (Spark casts a STRING to BINARY so): lower-case hex
   STRINGs, and a BIGINT for crc32.
@@ -133,6 +136,13 @@ def levenshtein(a: str, b: str, threshold: int | None = None) -> int:
     return -1 if threshold is not None and distance > threshold else distance
 
 
+def translate(value: str, matching: str, replacing: str) -> str:
+    table: dict[str, str] = {}
+    for k, char in enumerate(matching):
+        table.setdefault(char, replacing[k] if k < len(replacing) else "")
+    return "".join(table.get(char, char) for char in value)
+
+
 def ascii_code(value: str) -> int:
     return ord(value[0]) if value else 0
 
@@ -173,7 +183,7 @@ def crc32(value: str) -> int:
 STRING_FUNCTIONS = {
     "contains": contains, "startswith": startswith, "endswith": endswith, "locate": locate,
     "replace": replace, "left": left, "right": right, "reverse": reverse,
-    "substring_index": substring_index, "split_part": split_part, "levenshtein": levenshtein,
+    "substring_index": substring_index, "translate": translate, "split_part": split_part, "levenshtein": levenshtein,
     "ascii": ascii_code, "chr": character, "octet_length": octet_length, "bit_length": bit_length,
     "md5": md5, "sha1": sha1, "sha2": sha2, "crc32": crc32,
 }

@@ -259,7 +259,7 @@ def test_errors_are_typed():
     ("array_contains(array(A.s, B.s), 'a')", "array_contains"),  # sqlglot: ArrayContains
     ("lpad(A.s, 3, B.s) = 'x'", "lpad"),  # sqlglot: Pad
     ("LPad(A.s, 3, B.s) = 'x'", "LPad"),
-    ("translate(A.s, B.s, 'x') = 'x'", "translate"),  # sqlglot: Translate
+    ("bin(A.n + B.n) = 'x'", "bin"),
     ("months_between(A.t, B.t) > 1", "months_between"),  # sqlglot: MonthsBetween
     ("soundex(A.s || B.s) = 'x'", "soundex"),
     ("Initcap(A.s || B.s) = 'X'", "Initcap"),

@@ -244,6 +244,9 @@ def expressions() -> list[tuple[str, str]]:
         out.append(_pair("levenshtein({}, {})", x, y))
         out.append(_pair("levenshtein({}, {}, {})", x, y, "t1"))
     out.append(_pair("substring_index({}, {}, {})", "k1", "k1", "i2"))  # the delimiter is the string
+    out.append(_pair("translate({}, {}, {})", "k1", "k2", "s1"))
+    out.append(_pair("translate({}, {}, {})", "s1", "k1", "k2"))
+    out.append(_pair("translate({}, concat({}, {}), {})", "k1", "k2", "k2", "s2"))  # a repeated character
     for function in ("ascii", "octet_length", "bit_length", "md5", "sha1", "sha", "crc32"):
         out.append(_pair(function + "(concat({}, {}))", "k1", "s2"))
     for bits in ("i1", "i2"):  # the INT edges hold 0 and none of 224 ... 512: NULL but for 0

@@ -288,3 +288,62 @@ def test_current_row_constant_classifier_and_match_number():
     assert compile_expression(p.Classifier(A), NAMES)(ctx["MatchView"]) == "A"
     assert compile_expression(p.CurrentRow(0), NAMES)(ctx["MatchView"]) == 5
     assert compile_expression(p.MatchNumber(), NAMES)(ctx["MatchView"]) == 1
+
+
+# -- aggregates only DEFINE computes in Python, min_by/max_by, AVG over an out-of-range sum -----
+
+
+@pytest.mark.parametrize(("function", "variables", "values", "expected"), [
+    ("count_if", ANY, [True, None, False, True, True], 3),  # TRUE only
+    ("count_if", B, [True, True, False, True, None], 0),
+    ("bool_and", A, [True, None, False, True, False], True),  # NULL skipped
+    ("bool_and", ANY, [True, None, False, True, True], False),
+    ("bool_and", A, [None, None, True, None, True], None),  # no value: NULL
+    ("bool_or", A, [False, None, True, False, True], False),
+    ("bool_or", ANY, [False, None, True, False, False], True),
+    ("bool_or", A, [None, None, True, None, True], None),
+    ("any_value", A, [None, True, False, False, True], None),  # first(x): NULL included
+    ("any_value", B, [None, True, False, False, True], False),
+])
+def test_define_only_aggregates(function, variables, values, expected):
+    untyped = p.Aggregate(function, variables, 0)
+    assert _values(untyped, values) == {"MatchView": expected, "RunContext": expected}
+    assert _typed_values(function, "boolean", variables, values) == {"MatchView": expected,
+                                                                     "RunContext": expected}
+
+
+@pytest.mark.parametrize(("function", "variables", "orderings", "expected"), [
+    ("min_by", A, [3, 1, 0, 1, 0], "d"),  # equal orderings: the last row (Spark's update rule)
+    ("max_by", A, [3, 1, 9, 3, 0], "d"),
+    ("max_by", ANY, [3, 1, 9, 3, 0], "c"),
+    ("min_by", B, [None, None, None, None, 5], "e"),  # a NULL ordering is skipped
+    ("min_by", B, [0, 0, None, 0, None], None),  # no ordering: NULL
+])
+def test_min_by_and_max_by_over_the_variables_rows(function, variables, orderings, expected):
+    aggregate = bind(p.Aggregate(function, variables, 0, ordering=1), ["string", "int"], Semantics())
+    values = ["a", "b", "c", "d", "e"]
+    assert _values(aggregate, values, orderings) == {"MatchView": expected,
+                                                               "RunContext": expected}
+
+
+def test_average_of_an_out_of_range_decimal_sum():
+    big = Decimal(9 * 10**37)  # A: big, big: the sum leaves DECIMAL(38, 0)
+    values = [big, big, 0, 0, 0]
+    assert _typed_values("avg", "decimal(38,0)", A, values, ansi=False) == {"MatchView": None,
+                                                                             "RunContext": None}
+    assert _typed_values("avg", "decimal(38,0)", A, values, ansi=True) == {
+        "MatchView": "NUMERIC_VALUE_OUT_OF_RANGE", "RunContext": "NUMERIC_VALUE_OUT_OF_RANGE"}
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    (_op("like", _c("abc"), _c("a%")), True),
+    (_op("like", _c("abc"), _c("b%")), False),
+    (_op("like", _c(None), _c("a%")), None),
+    (_op("like", _c("abc"), _c(None)), None),
+    (_op("upper", _c("abc")), "ABC"),
+    (_op("length", _c(None)), None),
+    (_op("substring", _c("abcdef"), _c(2), _c(3)), "bcd"),  # 1-based position, length
+    (_op("substring", _c("abcdef"), _c(None), _c(3)), None),
+])
+def test_untyped_string_operators(expression, expected):
+    assert _evaluate(expression) is expected or _evaluate(expression) == expected

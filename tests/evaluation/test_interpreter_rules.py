@@ -347,3 +347,39 @@ def test_average_of_an_out_of_range_decimal_sum():
 ])
 def test_untyped_string_operators(expression, expected):
     assert _evaluate(expression) is expected or _evaluate(expression) == expected
+
+
+# -- bound operators (``_typed_operator``) ------------------------------------------------------
+
+
+def _bound_value(expression, column_type, value):
+    """``expression`` over a column of ``column_type`` whose value at the current row is
+    ``value``, bound as registration binds it."""
+    typed = bind(expression, [column_type], Semantics())
+    return _values(typed, [None, None, None, None, value])["MatchView"]
+
+
+@pytest.mark.parametrize(("name", "value", "expected"), [
+    ("floor", 2.5, 2), ("floor", -2.5, -3), ("ceil", 2.5, 3), ("ceil", -2.5, -2),  # BIGINT
+    ("floor", None, None),
+])
+def test_floor_and_ceil_without_a_scale(name, value, expected):
+    got = _bound_value(_op(name, p.CurrentRow(0)), "double", value)
+    assert got == expected and type(got) is type(expected)
+
+
+def _searched_case(*branches):
+    """CASE WHEN ... THEN ... [WHEN ...] ELSE 'other' END over the current row's x."""
+    return _op("case", _c(None), _c("other"), *branches)
+
+
+def _x_below(n):
+    return _op("lt", p.CurrentRow(0), _c(n))
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    (1, "small"), (3, "medium"), (5, "large"), (7, "other"), (None, "other"),
+])
+def test_bound_searched_case_takes_the_first_true_branch(value, expected):
+    case = _searched_case(_x_below(2), _c("small"), _x_below(4), _c("medium"), _x_below(6), _c("large"))
+    assert _bound_value(case, "int", value) == expected

@@ -275,6 +275,9 @@ def test_untyped_connectives_follow_three_valued_logic(a, b):
     (_op("case", _c(None), _c("other"), _c(None), _c("null")), "other"),  # NULL = NULL is unknown
     # CASE WHEN NULL THEN 'a' WHEN 1 < 2 THEN 'b' END
     (_op("case", _c(None), _c(None), _c(None), _c("a"), _op("lt", _c(1), _c(2)), _c("b")), "b"),
+    # ... ELSE 'other' END, and CASE 2 WHEN 1 THEN 'one' WHEN 2 THEN 'two' END (no ELSE)
+    (_op("case", _c(None), _c("other"), _c(None), _c("a"), _op("lt", _c(1), _c(2)), _c("b")), "b"),
+    (_op("case", _c(2), _c(None), _c(1), _c("one"), _c(2), _c("two")), "two"),
 ])
 def test_untyped_operators(expression, expected):
     assert _evaluate(expression) == expected

@@ -386,3 +386,15 @@ def _x_below(n):
 def test_bound_searched_case_takes_the_first_true_branch(value, expected):
     case = _searched_case(_x_below(2), _c("small"), _x_below(4), _c("medium"), _x_below(6), _c("large"))
     assert _bound_value(case, "int", value) == expected
+
+
+def test_a_bound_operators_error_points_at_the_operator():
+    """An overflow raised by a bound operator carries the operator's span in the statement (the
+    caret of the error): ``docs/errors.md`` puts arithmetic errors at the operator."""
+    column = p.CurrentRow(0)
+    addition = p.Operator("add", (column, column), span=(17, 22))
+    typed = bind(addition, ["int"], Semantics())
+    evaluate = compile_expression(typed, NAMES)
+    with pytest.raises(MatchRuntimeError) as caught:
+        evaluate(_contexts([0, 0, 0, 0, 2**31 - 1])["MatchView"])
+    assert (caught.value.code, caught.value.span) == ("ARITHMETIC_OVERFLOW", (17, 22))

@@ -398,3 +398,21 @@ def test_a_bound_operators_error_points_at_the_operator():
     with pytest.raises(MatchRuntimeError) as caught:
         evaluate(_contexts([0, 0, 0, 0, 2**31 - 1])["MatchView"])
     assert (caught.value.code, caught.value.span) == ("ARITHMETIC_OVERFLOW", (17, 22))
+
+
+@pytest.mark.parametrize("column_type", ["int", "double", "decimal(5,2)", "string", "array<string>"])
+@pytest.mark.parametrize(("left", "right", "expected"), [
+    ("value", None, False), (None, "value", False), (None, None, True), ("value", "value", True),
+])
+def test_bound_null_safe_equality_of_a_value_and_null(column_type, left, right, expected):
+    """``x <=> y`` (IS NOT DISTINCT FROM): TRUE for two NULLs, FALSE for one, never NULL."""
+    value = {"int": 1, "double": 1.5, "decimal(5,2)": Decimal("1.50"), "string": "a",
+             "array<string>": ["a", None]}[column_type]
+    pick = {"value": value, None: None}
+    null_safe = _op("null_safe_eq", p.CurrentRow(0), p.CurrentRow(1))
+    typed = bind(null_safe, [column_type, column_type], Semantics())
+    got = _values(typed, [None] * 4 + [pick[left]], [None] * 4 + [pick[right]])
+    assert got == {"MatchView": expected, "RunContext": expected}
+    negated = bind(_op("null_safe_neq", p.CurrentRow(0), p.CurrentRow(1)), [column_type] * 2, Semantics())
+    got = _values(negated, [None] * 4 + [pick[left]], [None] * 4 + [pick[right]])
+    assert got == {"MatchView": not expected, "RunContext": not expected}

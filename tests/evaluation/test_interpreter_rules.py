@@ -157,7 +157,8 @@ BIG = 2**63 - 1
     ("sum", "decimal(5,2)", A, [Decimal("999.99")] * 5, True, Decimal("2999.97")),  # DECIMAL(15,2)
     ("sum", "decimal(38,0)", A, [Decimal(10**37 * 9)] * 5, True, "NUMERIC_VALUE_OUT_OF_RANGE"),
     ("sum", "decimal(38,0)", A, [Decimal(10**37 * 9)] * 5, False, None),
-    ("sum", "decimal(38,0)", A, [Decimal(10**37 * 9), Decimal(10**37 * 9), 0, Decimal(-10**37 * 9), 0],
+    ("sum", "decimal(38,0)", A,
+     [Decimal(10**37 * 9), Decimal(10**37 * 9), 0, Decimal(-10**37 * 9), 0],
      True, Decimal(10**37 * 9)),  # added exactly, checked once
     ("avg", "decimal(5,2)", A, [Decimal("1.00"), Decimal("1.00"), 0, Decimal("0.01"), 0], True,
      Decimal("0.670000")),  # 2.01 / 3 = 0.67 exactly, in DECIMAL(9, 6)
@@ -167,7 +168,8 @@ BIG = 2**63 - 1
     ("avg", "decimal(5,2)", B, [0, 0, None, 0, None], True, None),
     ("collect_list", "int", ANY, [1, None, 2, None, 1], True, [1, 2, 1]),
 ])
-def test_typed_aggregates_follow_sparks_rules(function, column_type, variables, values, ansi, expected):
+def test_typed_aggregates_follow_sparks_rules(function, column_type, variables, values, ansi,
+                                              expected):
     got = _typed_values(function, column_type, variables, values, ansi)
     for name, value in got.items():
         if isinstance(expected, float) and math.isnan(expected):
@@ -180,10 +182,12 @@ def test_typed_aggregates_follow_sparks_rules(function, column_type, variables, 
     ("count", "double", ANY, [0.0, -0.0, NAN, NAN, 1.0], 3),  # -0.0 = 0.0 and NaN = NaN in Spark
     ("count", "int", ANY, [1, 1, 2, None, None], 2),
     ("sum", "int", A, [5, 5, 0, 7, 0], 12),
-    ("sum", "decimal(5,2)", A, [Decimal("1.50"), Decimal("1.5"), 0, Decimal("2"), 0], Decimal("3.50")),
+    ("sum", "decimal(5,2)", A, [Decimal("1.50"), Decimal("1.5"), 0, Decimal("2"), 0],
+     Decimal("3.50")),
     ("avg", "int", A, [4, 4, 0, 1, 0], 2.5),
 ])
-def test_typed_distinct_aggregates_compare_as_spark_does(function, column_type, variables, values, expected):
+def test_typed_distinct_aggregates_compare_as_spark_does(function, column_type, variables, values,
+                                                         expected):
     got = _typed_values(function, column_type, variables, values, distinct=True)
     assert got == {"MatchView": expected, "RunContext": expected}
 
@@ -323,7 +327,8 @@ def test_define_only_aggregates(function, variables, values, expected):
     ("min_by", B, [0, 0, None, 0, None], None),  # no ordering: NULL
 ])
 def test_min_by_and_max_by_over_the_variables_rows(function, variables, orderings, expected):
-    aggregate = bind(p.Aggregate(function, variables, 0, ordering=1), ["string", "int"], Semantics())
+    by = p.Aggregate(function, variables, 0, ordering=1)
+    aggregate = bind(by, ["string", "int"], Semantics())
     values = ["a", "b", "c", "d", "e"]
     assert _values(aggregate, values, orderings) == {"MatchView": expected,
                                                                "RunContext": expected}
@@ -384,7 +389,8 @@ def _x_below(n):
     (1, "small"), (3, "medium"), (5, "large"), (7, "other"), (None, "other"),
 ])
 def test_bound_searched_case_takes_the_first_true_branch(value, expected):
-    case = _searched_case(_x_below(2), _c("small"), _x_below(4), _c("medium"), _x_below(6), _c("large"))
+    case = _searched_case(_x_below(2), _c("small"), _x_below(4), _c("medium"),
+                          _x_below(6), _c("large"))
     assert _bound_value(case, "int", value) == expected
 
 
@@ -400,7 +406,8 @@ def test_a_bound_operators_error_points_at_the_operator():
     assert (caught.value.code, caught.value.span) == ("ARITHMETIC_OVERFLOW", (17, 22))
 
 
-@pytest.mark.parametrize("column_type", ["int", "double", "decimal(5,2)", "string", "array<string>"])
+@pytest.mark.parametrize("column_type",
+                         ["int", "double", "decimal(5,2)", "string", "array<string>"])
 @pytest.mark.parametrize(("left", "right", "expected"), [
     ("value", None, False), (None, "value", False), (None, None, True), ("value", "value", True),
 ])
@@ -413,6 +420,7 @@ def test_bound_null_safe_equality_of_a_value_and_null(column_type, left, right, 
     typed = bind(null_safe, [column_type, column_type], Semantics())
     got = _values(typed, [None] * 4 + [pick[left]], [None] * 4 + [pick[right]])
     assert got == {"MatchView": expected, "RunContext": expected}
-    negated = bind(_op("null_safe_neq", p.CurrentRow(0), p.CurrentRow(1)), [column_type] * 2, Semantics())
+    negated = bind(_op("null_safe_neq", p.CurrentRow(0), p.CurrentRow(1)), [column_type] * 2,
+                   Semantics())
     got = _values(negated, [None] * 4 + [pick[left]], [None] * 4 + [pick[right]])
     assert got == {"MatchView": not expected, "RunContext": not expected}

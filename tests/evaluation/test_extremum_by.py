@@ -29,6 +29,8 @@ def _pick(function, ordering_type, pairs):
     ("max_by", "int", [], None),
     ("max_by", "double", [("a", NAN), ("b", 1e308), ("c", NAN)], "c"),  # NaN above every number
     ("min_by", "double", [("a", NAN), ("b", float("-inf"))], "b"),
+    ("min_by", "double", [("a", 1.0), ("b", NAN)], "a"),  # a later NaN is not below 1.0
+    ("max_by", "double", [("a", NAN), ("b", 1e308)], "a"),
     ("min_by", "double", [("a", 0.0), ("b", -0.0)], "b"),  # -0.0 = 0.0: a tie
     ("min_by", "string", [("a", "é"), ("b", "z"), ("c", "Z")], "c"),  # by code point
 ])

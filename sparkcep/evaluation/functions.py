@@ -181,15 +181,6 @@ def square_root(value: float) -> float:
     return math.nan if value < 0 else math.sqrt(value)
 
 
-def _java_divide(a: float, b: float) -> float:
-    """Java's division of two doubles (a zero divisor gives an infinity or NaN)."""
-    if b:
-        return a / b
-    if a != a or a == 0:
-        return math.nan
-    return math.copysign(math.inf, a) * math.copysign(1.0, b)
-
-
 _LN_2 = strict_math.log(2.0)
 
 
@@ -213,7 +204,7 @@ def logarithm(base: float, x: float) -> float | None:
     (base 1 divides by zero: an infinity, or NaN for x = 1)."""
     if base <= 0 or x <= 0:
         return None
-    return _java_divide(strict_math.log(x), strict_math.log(base))
+    return strict_math.divide(strict_math.log(x), strict_math.log(base))
 
 
 def logarithm_one_plus(x: float) -> float | None:

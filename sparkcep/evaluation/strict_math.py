@@ -58,8 +58,8 @@ def _chopped(x: float) -> float:
     return _unpack_double(_pack_bits(_unpack_bits(_pack_double(x))[0] & _LOW_CLEARED))[0]
 
 
-def _divide(a: float, b: float) -> float:
-    """IEEE 754 division (Python raises on a zero divisor; Java and C do not)."""
+def divide(a: float, b: float) -> float:
+    """IEEE 754 division, as Java and C divide doubles (Python raises on a zero divisor)."""
     if b:
         return a / b
     if a != a or a == 0:
@@ -439,7 +439,7 @@ def pow(x: float, y: float) -> float:  # noqa: A001 - Java's name
                 return y if hy >= 0 else 0.0
             return -y if hy < 0 else 0.0  # (|x| < 1)**∓Infinity = Infinity, 0
         if iy == 0x3FF00000:  # y is ±1
-            return _divide(1.0, x) if hy < 0 else x
+            return divide(1.0, x) if hy < 0 else x
         if hy == 0x40000000:  # y is 2
             return x * x
         if hy == 0x3FE00000 and hx >= 0:  # y is 0.5 and x >= +0
@@ -449,7 +449,7 @@ def pow(x: float, y: float) -> float:  # noqa: A001 - Java's name
     if lx == 0 and (ix == 0x7FF00000 or ix == 0 or ix == 0x3FF00000):  # x is ±0, ±Infinity, ±1
         z = ax
         if hy < 0:
-            z = _divide(1.0, z)  # 1/|x|
+            z = divide(1.0, z)  # 1/|x|
         if hx < 0:
             if ((ix - 0x3FF00000) | yisint) == 0:
                 return math.nan  # (-1)**non-integer

@@ -78,7 +78,26 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
     """``expression`` with every operator typed (see the module docstring). ``column_types``:
     the Spark type (``simpleString``) of each value column; ``source``: the statement the
     operators' spans refer to, for errors. Raises ``AnalysisError``."""
-    return _Binder(column_types, semantics, source).bind(expression)[0]
+    try:
+        return _Binder(column_types, semantics, source).bind(expression)[0]
+    except _YearMonthInterval as operand:
+        raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH",
+                            f"{str(operand.type).upper()} in a match-dependent expression: {_YEAR_MONTH_REFUSAL}") from None
+
+
+class _YearMonthInterval(Exception):
+    """A year-month interval reached the Python side, which PySpark cannot hand it to (Arrow
+    has no conversion for it): refused at the innermost operator over it."""
+
+    def __init__(self, t: SqlType) -> None:
+        super().__init__(str(t))
+        self.type = t
+
+
+_YEAR_MONTH_REFUSAL = ("PySpark passes no year-month interval to Python (Arrow has no conversion for "
+                       "them), so sparkcep cannot combine one between rows; convert it inside the "
+                       "navigation, e.g. CAST(B.ym AS INT) > CAST(A.ym AS INT) for INTERVAL MONTH "
+                       "values, which Spark computes per row")
 
 
 def literal_type(value) -> SqlType:
@@ -136,6 +155,8 @@ class _Binder:
         parsed = st.parse(text)
         if parsed is None:
             raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH", f"the type of value column {column} is unknown")
+        if parsed.name.startswith("interval") and not st.day_time_fields(parsed):
+            raise _YearMonthInterval(parsed)
         return parsed
 
     def bind(self, e: p.Expression) -> tuple[p.Expression, SqlType]:
@@ -270,6 +291,12 @@ class _Binder:
         return self.cast(bound, t, BOOLEAN)
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        try:
+            return self._operator(e)
+        except _YearMonthInterval as operand:  # refused at the innermost operator over it
+            raise self.refuse(e, [operand.type], _YEAR_MONTH_REFUSAL) from None
+
+    def _operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         name = e.name
         if name == "paren":
             return self.bind(e.operands[0])
@@ -279,6 +306,8 @@ class _Binder:
             return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
         if name in ARITHMETIC:
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            if _temporal(ta) or _temporal(tb):
+                return self.datetime_arithmetic(e, (a, ta), (b, tb))
             result = st.arithmetic_type(name, ta, tb, self.semantics.ansi)
             if result is None:
                 raise self.refuse(e, [ta, tb], "a number is required")
@@ -289,7 +318,7 @@ class _Binder:
             return self.explicit_cast(e)
         if name in ("neg", "abs"):
             a, t = self.bind(e.operands[0])
-            if not (t.numeric or t.null):
+            if not (t.numeric or t.null or st.day_time_fields(t)):
                 raise self.refuse(e, [t], "a number is required")
             if t.null:
                 t = DOUBLE
@@ -494,6 +523,35 @@ class _Binder:
             t = INT
         return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
 
+    def datetime_arithmetic(self, e: p.Operator, left, right) -> tuple[p.Expression, SqlType]:
+        """``+`` and ``-`` over dates, timestamps and day-time intervals, typed as Spark types
+        them (``sparkcep.evaluation.day_time_intervals``): datetime - datetime, datetime ±
+        interval, interval + datetime, interval ± interval. Year-month intervals and ``*``,
+        ``/``, ``%`` of intervals are refused."""
+        (a, ta), (b, tb) = left, right
+        name = e.name
+        interval_a, interval_b = st.day_time_fields(ta), st.day_time_fields(tb)
+        datetime_a, datetime_b = ta.name in st.DATETIME, tb.name in st.DATETIME
+        if name in ("add", "sub") and interval_a and interval_b:
+            t = st.common_type([ta, tb], ansi=self.semantics.ansi)
+            return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), t, t), t
+        if name == "sub" and datetime_a and datetime_b:
+            if ta.name == tb.name == "date":
+                return self.typed(e, name, (a, b), _INTERVAL_DAY, ta), _INTERVAL_DAY
+            operand = SqlType(max(ta.name, tb.name, "timestamp_ntz", key=st.DATETIME.index))
+            return self.typed(e, name, (self.cast(a, ta, operand), self.cast(b, tb, operand)),
+                              _INTERVAL_DAY_TO_SECOND, operand), _INTERVAL_DAY_TO_SECOND
+        if (name in ("add", "sub") and datetime_a and interval_b) or (name == "add" and interval_a and datetime_b):
+            moment, interval = (ta, interval_b) if datetime_a else (tb, interval_a)
+            if moment.name == "date" and interval == (0, 0):  # a DATE plus whole days
+                return self.typed(e, name, (a, b), moment, moment), moment
+            operand = SqlType("timestamp") if moment.name == "date" else moment
+            ca = self.cast(a, ta, operand) if datetime_a else a
+            cb = b if datetime_a else self.cast(b, tb, operand)
+            return self.typed(e, name, (ca, cb), operand, operand), operand
+        raise self.refuse(e, [ta, tb], "between rows sparkcep subtracts dates and timestamps, adds or "
+                                       "subtracts day-time intervals, and nothing else over them")
+
     def datetime_difference(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``datediff(end, start)`` of DATEs (an INT); ``timestampdiff(unit, start, end)`` of two
         TIMESTAMPs or two TIMESTAMP_NTZs, a DATE cast to the other's type (a BIGINT)."""
@@ -527,6 +585,14 @@ class _Binder:
         for test, then in zip(tests, results[1:]):
             flat += [test, then]
         return self.typed(e, "case", flat, t), t
+
+
+_INTERVAL_DAY, _INTERVAL_DAY_TO_SECOND = st.day_time_interval(0, 0), st.day_time_interval(0, 3)
+
+
+def _temporal(t: SqlType) -> bool:
+    """A DATE, a TIMESTAMP[_NTZ] or an interval: its arithmetic is ``datetime_arithmetic``'s."""
+    return t.name in st.DATETIME or t.name.startswith("interval")
 
 
 # the functions Spark computes with Java's StrictMath (``sparkcep.evaluation.strict_math``)

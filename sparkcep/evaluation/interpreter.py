@@ -18,10 +18,11 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import datetime_functions, functions, integral_functions, string_functions
+from sparkcep.evaluation import datetime_functions, day_time_intervals, functions, integral_functions, string_functions
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
+from sparkcep.evaluation.sql_types import DATETIME, SqlType, day_time_fields
 from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
 
@@ -600,6 +601,8 @@ def typed_function(operator: p.Operator):
         return ops.comparison(name, operand)
     if name == "cast":
         function = ops.cast(parse_type(options["source"]), result, ansi, options.get("zone", "UTC"))
+    elif name in ("add", "sub") and (result.name in DATETIME or day_time_fields(result)):
+        function = _datetime_arithmetic(name, operand, result, options.get("zone", "UTC"))
     elif name in ("add", "sub", "mul", "div", "mod"):
         function = ops.arithmetic(name, operand or result, result, ansi)
     elif name == "neg":
@@ -644,6 +647,16 @@ def typed_function(operator: p.Operator):
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
+
+
+def _datetime_arithmetic(name: str, operand: SqlType, result: SqlType, zone: str):
+    """``+`` / ``-`` bound by ``binding.datetime_arithmetic``: of two intervals, of two
+    datetimes (an interval), of a datetime and an interval (a datetime)."""
+    if day_time_fields(operand):
+        return day_time_intervals.interval_arithmetic(name)
+    if day_time_fields(result):
+        return day_time_intervals.subtract_datetimes(operand, zone)
+    return day_time_intervals.shift_datetime(name, operand, zone)
 
 
 def _located(function, span: tuple[int, int]):

@@ -119,7 +119,8 @@ from functools import lru_cache as _lru_cache
 
 from sparkcep.plan.like_pattern import like_regex
 
-from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
+from sparkcep.evaluation import day_time_intervals
+from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType, day_time_fields
 
 # exact for any two DECIMAL(38, s) operands (Python's default context has 28 digits)
 _EXACT = _decimal.Context(prec=160, rounding=_decimal.ROUND_HALF_UP, Emax=_decimal.MAX_EMAX,
@@ -232,6 +233,8 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
         return lambda v: to_decimal(v, target, ansi)
     if target.integral and source.integral:
         return lambda v: v
+    if day_time_fields(source) and day_time_fields(target):  # microseconds, whatever the fields
+        return lambda v: v
     if source.name == "date" and target.name == "timestamp":
         from zoneinfo import ZoneInfo
 
@@ -334,6 +337,8 @@ def arithmetic(name: str, operand: SqlType, result: SqlType, ansi: bool):
 
 @_lru_cache(maxsize=None)
 def negate(t: SqlType, ansi: bool):
+    if day_time_fields(t):
+        return day_time_intervals.negate
     if t.integral:
         fit = _integral(t, ansi, "unary '-'")
         return lambda v: fit(-v)
@@ -344,6 +349,8 @@ def negate(t: SqlType, ansi: bool):
 
 @_lru_cache(maxsize=None)
 def absolute(t: SqlType, ansi: bool):
+    if day_time_fields(t):
+        return day_time_intervals.absolute
     if t.integral:
         fit = _integral(t, ansi, "abs")
         return lambda v: fit(abs(v))

@@ -56,6 +56,32 @@ class SqlType:
         return self.name == "void"
 
 
+# the fields of Spark's day-time interval types, from the first to the last
+DAY_TIME_FIELDS = ("day", "hour", "minute", "second")
+
+
+def day_time_fields(t: SqlType) -> tuple[int, int] | None:
+    """(first, last) field of a day-time interval type (``interval hour to second``: (1, 3)),
+    None for any other type. A day-time interval is a BIGINT of microseconds whatever its
+    fields (``sparkcep.evaluation.day_time_intervals``)."""
+    words = t.name.split()
+    if len(words) not in (2, 4) or words[0] != "interval" or words[1] not in DAY_TIME_FIELDS:
+        return None
+    first = DAY_TIME_FIELDS.index(words[1])
+    if len(words) == 2:
+        return first, first
+    if words[2] != "to" or words[3] not in DAY_TIME_FIELDS:
+        return None
+    return first, DAY_TIME_FIELDS.index(words[3])
+
+
+def day_time_interval(first: int, last: int) -> SqlType:
+    """Spark's day-time interval type from field ``first`` to field ``last``."""
+    if first == last:
+        return SqlType(f"interval {DAY_TIME_FIELDS[first]}")
+    return SqlType(f"interval {DAY_TIME_FIELDS[first]} to {DAY_TIME_FIELDS[last]}")
+
+
 _DECIMAL = re.compile(r"decimal\((\d+),(\d+)\)")
 _ALIASES = {"integer": "int", "long": "bigint", "short": "smallint", "byte": "tinyint",
             "real": "float", "null": "void", "timestamp_ltz": "timestamp", "bool": "boolean"}
@@ -64,6 +90,8 @@ _ALIASES = {"integer": "int", "long": "bigint", "short": "smallint", "byte": "ti
 def parse(text: str | None) -> SqlType | None:
     if text is None:
         return None
+    if text.strip().lower().startswith("interval"):  # Spark's names: "interval hour to second"
+        return SqlType(" ".join(text.lower().split()))
     text = text.strip().lower().replace(" ", "")
     found = _DECIMAL.fullmatch(text)
     if found:
@@ -145,6 +173,9 @@ def common_type(types, *, ansi: bool) -> SqlType | None:
             result = _numeric_wider(result, t, ansi)
         elif result.name in DATETIME and t.name in DATETIME:
             result = SqlType(max(result.name, t.name, key=DATETIME.index))
+        elif day_time_fields(result) and day_time_fields(t):
+            (a_first, a_last), (b_first, b_last) = day_time_fields(result), day_time_fields(t)
+            result = day_time_interval(min(a_first, b_first), max(a_last, b_last))
         else:
             return None
     return result if result is not None else SqlType("void")

@@ -20,6 +20,7 @@ from tests.evaluation.grammar import (_DATE_EDGES, _DECIMAL_EDGES, _DOUBLE_EDGES
 
 ROWS = 32
 _dt = dt.datetime
+_td = dt.timedelta
 ZONE = "Europe/Berlin"  # daylight-saving changes on 2024-03-31 and 2024-10-27
 
 
@@ -62,7 +63,8 @@ PAIRED = {"w1": "DECIMAL(38,10)", "w2": "DECIMAL(38,0)", "g1": "DECIMAL(19,4)", 
           "u1": "BIGINT", "u2": "DECIMAL(38,0)", "y1": "DECIMAL(3,3)", "a1": "STRING", "a2": "STRING",
           "p3": "STRING", "p4": "STRING", "k1": "STRING", "k2": "STRING",
           "v1": "BIGINT", "v2": "BIGINT", "c1": "TIMESTAMP", "c2": "TIMESTAMP", "c3": "TIMESTAMP_NTZ",
-          "c4": "TIMESTAMP_NTZ"}
+          "c4": "TIMESTAMP_NTZ", "j1": "INTERVAL DAY TO SECOND", "j2": "INTERVAL MINUTE", "j3": "INTERVAL DAY",
+          "j4": "INTERVAL HOUR TO SECOND", "c5": "TIMESTAMP"}
 _PAIRED_EDGES = {
     "w1": ["9999999999999999999999.9999999999", "-9999999999999999999999.9999999999", "1", "0.0000000001",
            "999999999999999999.9999999999"],
@@ -98,6 +100,20 @@ _PAIRED_EDGES = {
            _dt(2024, 1, 1), _dt(2025, 2, 28, 12), _dt(2024, 5, 14, 9), _dt(2021, 7, 1, 0, 0, 0, 1)],
     "c3": [_dt(2024, 3, 31, 1, 30), _dt(2024, 1, 31, 10), _dt(2024, 10, 27, 2, 30), _dt(2020, 2, 29)],
     "c4": [_dt(2024, 3, 31, 3, 30), _dt(2024, 2, 29, 9), _dt(2024, 10, 27, 2, 29, 59), _dt(2021, 2, 28, 23)],
+    # day-time intervals: BIGINT's extreme microseconds (j1, at rows 4 and 5 beside a j2 that
+    # pushes them over, or 0), and shifts that carry the c and ts columns across both
+    # daylight-saving changes (j4) and month ends (j3)
+    "j1": [_td(0), _td(microseconds=1), -_td(days=1, hours=3), _td(hours=2), _td(microseconds=2**63 - 1),
+           _td(microseconds=-2**63), _td(hours=25), _td(microseconds=-1)],
+    "j2": [_td(minutes=1), _td(minutes=-90), _td(0), _td(minutes=1440), _td(minutes=60), _td(0), _td(minutes=10)],
+    "j3": [_td(days=1), _td(days=-1), _td(0), _td(days=366), _td(days=7), _td(days=-30)],
+    "j4": [_td(hours=24), _td(hours=-1), _td(0), _td(minutes=90, seconds=30, microseconds=500000),
+           _td(microseconds=1), _td(hours=-24), _td(hours=25), _td(hours=1)],
+    # moved by whole days into Europe/Berlin's changes (with j3): from 10-28 02:30 (CET) a day
+    # back into the overlap (row 25: the offset kept), from 03-30 02:30 a day on into the gap
+    # (row 6: forward by the gap), from 10-26 02:30 a day on into the overlap (row 12)
+    "c5": [_dt(2024, 10, 28, 2, 30), _dt(2024, 3, 30, 2, 30), _dt(2024, 10, 26, 2, 30), _dt(2024, 4, 1, 2, 30),
+           _dt(2024, 10, 28, 2, 30, 0, 500000)],
 }
 
 
@@ -284,4 +300,32 @@ def expressions() -> list[tuple[str, str]]:
     out.append(_pair("datediff(HOUR, {}, {})", "c1", "c2"))
     out.append(_pair("datediff({}, {})", "dt1", "dt2"))
     out.append(_pair("datediff({}, {})", "dt2", "dt1"))
+    # day-time intervals (PAIRED c, j): datetime - datetime on local date-times, datetime +
+    # interval on the local wall clock, interval arithmetic to BIGINT's microseconds
+    for x, y in (("c2", "c1"), ("c4", "c3"), ("c2", "c3"), ("ts1", "ts2"), ("tn1", "ts1"), ("dt1", "dt2"),
+                 ("dt1", "ts2"), ("tn1", "dt1")):
+        out.append(_pair("({} - {})", x, y))
+    out.append(_pair("(({} - {}) < INTERVAL '2' HOUR)", "c2", "c1"))
+    out.append(_pair("(({} - {}) = INTERVAL '2' HOUR)", "c4", "c3"))
+    out.append(_pair("(({} - {}) >= INTERVAL '1' DAY)", "dt1", "dt2"))
+    out.append(_pair("(({} - {}) BETWEEN INTERVAL '1' HOUR AND INTERVAL '3' HOUR)", "c2", "c1"))
+    for x, y in (("c1", "j4"), ("c2", "j3"), ("c3", "j4"), ("ts1", "j4"), ("dt1", "j3"), ("dt1", "j4"),
+                 ("dt2", "j2"), ("tn1", "j3")):
+        out.append(_pair("({} + {})", x, y))
+        out.append(_pair("({} - {})", x, y))
+    out.append(_pair("({} + {})", "j4", "c1"))
+    out.append(_pair("({} + {})", "j3", "dt2"))
+    for x, y in (("j1", "j2"), ("j2", "j3"), ("j4", "j3"), ("j1", "j4")):
+        for op in ("+", "-", "<", "=", "<=>"):
+            out.append(_pair("({} " + op + " {})", x, y))
+    out.append(_pair("(- ({} - {}))", "j1", "j2"))
+    out.append(_pair("abs({} - {})", "j1", "j2"))
+    out.append(_pair("abs({} + {})", "j2", "j3"))
+    out.append(_pair("greatest({}, {}, {})", "j1", "j2", "j3"))
+    out.append(_pair("coalesce({}, {}, {})", "j2", "j3", "j4"))
+    out.append(_pair("(({} + {}) - ({} - {}))", "c2", "j4", "c1", "j3"))
+    for y in ("j3", "j4"):
+        out.append(_pair("({} + {})", "c5", y))
+        out.append(_pair("({} - {})", "c5", y))
+    out.append(_pair("({} * {})", "j2", "i1"))  # refused: the interval times a number
     return out

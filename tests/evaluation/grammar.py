@@ -78,7 +78,28 @@ def _sql_value(spark_type: str, value) -> str:
         return f"{spark_type}'{value.isoformat(sep=' ')}'"
     if spark_type == "BOOLEAN":
         return "true" if value else "false"
+    if spark_type.startswith("INTERVAL"):  # a day-time interval (a timedelta), in its own fields
+        return _interval_literal(spark_type, value)
     raise ValueError(spark_type)
+
+
+def _interval_literal(spark_type: str, value: dt.timedelta) -> str:
+    micros = (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
+    sign, micros = ("-" if micros < 0 else ""), abs(micros)
+    fields = spark_type.split()[1:]  # e.g. DAY TO SECOND, MINUTE
+    if fields == ["DAY", "TO", "SECOND"]:
+        days, rest = divmod(micros, 86_400_000_000)
+        seconds, fraction = divmod(rest, 1_000_000)
+        return (f"INTERVAL '{sign}{days} {seconds // 3600:02}:{seconds // 60 % 60:02}:{seconds % 60:02}."
+                f"{fraction:06}' DAY TO SECOND")
+    if fields == ["HOUR", "TO", "SECOND"]:
+        seconds, fraction = divmod(micros, 1_000_000)
+        return (f"INTERVAL '{sign}{seconds // 3600}:{seconds // 60 % 60:02}:{seconds % 60:02}.{fraction:06}' "
+                "HOUR TO SECOND")
+    (field,) = fields
+    size = {"DAY": 86_400_000_000, "HOUR": 3_600_000_000, "MINUTE": 60_000_000}[field]
+    assert micros % size == 0, (spark_type, value)
+    return f"INTERVAL '{sign}{micros // size}' {field}"
 
 
 def _value(spark_type: str):

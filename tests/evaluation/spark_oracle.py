@@ -329,6 +329,8 @@ def encode(value):
         return {"timestamp": value.isoformat()}
     if isinstance(value, dt.date):
         return {"date": value.isoformat()}
+    if isinstance(value, dt.timedelta):  # a day-time interval
+        return {"interval": (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds}
     if isinstance(value, list):  # ARRAY<STRING>
         return [encode(element) for element in value]
     if isinstance(value, SparkFailed):
@@ -350,6 +352,8 @@ def decode(value):
         return dt.datetime.fromisoformat(text)
     if kind == "date":
         return dt.date.fromisoformat(text)
+    if kind == "interval":
+        return dt.timedelta(microseconds=text)
     if kind == "error":
         return SparkFailed(text == "analysis", value.get("message", ""))
     raise ValueError(value)

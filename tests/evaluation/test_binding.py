@@ -92,3 +92,40 @@ def test_try_cast_between_rows_is_null_when_out_of_range():
     operator = p.Operator("explicit_cast", (I,), options=(("to", "decimal(3,1)"), ("try", True)))
     bound = bind(operator, TYPES, Semantics(ansi=True, time_zone="UTC"))
     assert dict(bound.options)["ansi"] is False
+
+
+def test_year_month_intervals_are_refused_at_the_innermost_operator():
+    """PySpark cannot pass a year-month interval to Python (no Arrow conversion): combining one
+    between rows is refused at registration, located, instead of failing in the worker."""
+    sql = "DEFINE B AS B.ym + A.ym > INTERVAL '3' MONTH"
+    ym, other = p.CurrentRow(0), p.Navigation(frozenset({0}), False, 0, 1)
+    total = p.Operator("add", (ym, other), span=(12, 23))
+    with pytest.raises(AnalysisError) as raised:
+        bind(p.Operator("gt", (total, p.CurrentRow(2)), span=(12, 44)),
+             ["interval month", "interval year to month", "interval month"], Semantics(), sql)
+    assert raised.value.code == "MATCH_DEPENDENT_TYPE_MISMATCH"
+    assert (raised.value.line, raised.value.column) == (1, 13) and "year-month" in raised.value.message
+    # a day-time interval is accepted
+    bound = bind(p.Operator("gt", (p.Operator("sub", (TS, TS)), p.CurrentRow(0))),
+                 ["interval minute", "int", "int", "int", "timestamp"], Semantics())
+    assert bound.type == "boolean" and dict(bound.operands[0].options)["operand"] == "timestamp"
+
+
+@pytest.mark.parametrize("value, interval, code", [
+    ("9999-12-31 12:00:00", {"days": 1}, "DATETIME_OUT_OF_PYTHON_RANGE"),
+    ("0001-01-01 12:00:00", {"hours": -13}, "DATETIME_OUT_OF_PYTHON_RANGE"),
+])
+def test_datetimes_python_cannot_hold_are_a_typed_error(value, interval, code):
+    import datetime as dt
+
+    from sparkcep.errors import MatchRuntimeError
+    from sparkcep.evaluation.interpreter import compile_expression
+
+    from tests.evaluation.harness import TwoRowMatch
+
+    row = TwoRowMatch([dt.datetime.fromisoformat(value).replace(tzinfo=dt.timezone.utc), dt.timedelta(**interval)])
+    shift = bind(p.Operator("add", (p.CurrentRow(0), p.CurrentRow(1)), span=(0, 5)),
+                 ["timestamp", "interval day to second"], Semantics(time_zone="UTC"), "A + B")
+    with pytest.raises(MatchRuntimeError) as raised:
+        compile_expression(shift, ("A", "B"))(row)
+    assert raised.value.code == code

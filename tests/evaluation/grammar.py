@@ -213,12 +213,37 @@ def strings(depth: int):
     )
 
 
+_INTERVAL_LITERALS = ["INTERVAL '90' MINUTE", "INTERVAL '1' DAY", "INTERVAL '-2' HOUR",
+                      "INTERVAL '0 23:59:59.999999' DAY TO SECOND", "CAST(NULL AS INTERVAL SECOND)"]
+
+
 def temporals(depth: int):
     leaf = st.one_of(_column(TEMPORAL), _column(TEMPORAL), _literal(_TEMPORAL_LITERALS))
     if depth <= 0:
         return leaf
-    return st.one_of(leaf, st.tuples(st.sampled_from(["coalesce", "greatest", "least"]), leaf, leaf).map(
-        lambda t: _join(t[0] + "({}, {})", t[1], t[2])))
+    return st.one_of(
+        leaf,
+        st.tuples(st.sampled_from(["coalesce", "greatest", "least"]), leaf, leaf).map(
+            lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
+        # moved by an interval that combines rows (one row's interval alone is Catalyst's)
+        st.tuples(leaf, st.sampled_from(["+", "-"]), intervals(depth - 1)).map(
+            lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
+    )
+
+
+def intervals(depth: int):
+    """Day-time intervals: differences of dates and timestamps (on local date-times), literals,
+    and their sums, differences, negations and absolute values."""
+    t = temporals(0)
+    leaf = st.one_of(st.tuples(t, t).map(lambda x: _join("({} - {})", *x)), _literal(_INTERVAL_LITERALS))
+    if depth <= 0:
+        return leaf
+    sub = intervals(depth - 1)
+    return st.one_of(
+        leaf,
+        st.tuples(sub, st.sampled_from(["+", "-"]), sub).map(lambda x: _join("({} " + x[1] + " {})", x[0], x[2])),
+        st.tuples(st.sampled_from(["abs", "-"]), sub).map(lambda x: _join(x[0] + "({})", x[1])),
+    )
 
 
 def _comparison(left, right):
@@ -236,6 +261,7 @@ def booleans(depth: int):
         leaf,
         _comparison(n, n), _comparison(n, n), _comparison(s, s), _comparison(t, t),
         _comparison(s, n), _comparison(n, s), _comparison(s, t),
+        _comparison(intervals(max(depth - 1, 0)), intervals(max(depth - 1, 0))),
         st.tuples(n, n, n).map(lambda x: _join("({} BETWEEN {} AND {})", *x)),
         st.tuples(n, n, n).map(lambda x: _join("({} IN ({}, {}))", *x)),
         st.tuples(n, n, n, n).map(lambda x: _join("({} NOT IN ({}, {}, {}))", *x)),

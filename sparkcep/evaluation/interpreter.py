@@ -18,7 +18,8 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import datetime_functions, functions, integral_functions, string_functions
+from sparkcep.evaluation import (base_functions, datetime_functions, functions, hash_functions, integral_functions,
+                                 string_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -628,6 +629,10 @@ def typed_function(operator: p.Operator):
         function = string_functions.STRING_FUNCTIONS[name]
     elif name == "trim":
         function = string_functions.trim(options.get("side", "both"))
+    elif name == "conv":
+        function = base_functions.conversion(operand, ansi)
+    elif name in base_functions.BASE_FUNCTIONS:
+        function = base_functions.BASE_FUNCTIONS[name]
     elif name in TRY_ARITHMETIC:
         function = integral_functions.try_arithmetic(TRY_ARITHMETIC[name], operand or result, result)
     elif name == "intdiv":
@@ -644,6 +649,13 @@ def typed_function(operator: p.Operator):
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
+
+
+def row_hash(operator: p.Operator):
+    """The function of a bound ``hash`` / ``xxhash64`` over its operands' values, NULLs among
+    them (shared with the generated code)."""
+    types = tuple(parse_type(t) for t in dict(operator.options)["types"])
+    return hash_functions.row_hash(operator.name, types)
 
 
 def _located(function, span: tuple[int, int]):
@@ -698,6 +710,9 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return _concat(args)
     if name == "array":  # not strict: NULL elements are kept
         return lambda ctx: [arg(ctx) for arg in args]
+    if name in ("hash", "xxhash64"):  # not strict: a NULL leaves the running hash as it is
+        combined = row_hash(operator)
+        return lambda ctx: combined(*(arg(ctx) for arg in args))
     if name == "concat_ws":  # not strict: NULL parts are skipped
         return lambda ctx: functions.concat_ws(*(arg(ctx) for arg in args))
     if name in ("greatest", "least"):

@@ -128,7 +128,8 @@ GLUE: dict[type, str] = {
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
                                   "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length",
-                                  "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin"}
+                                  "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin",
+                                  "format_number": "format_number"}
 
 # round(x, d) (HALF_UP), bround(x, d) (HALF_EVEN), floor(x, d) and ceil(x, d): d must be an
 # integer literal (Spark requires a constant scale); it is an option of the plan operator, not
@@ -698,7 +699,7 @@ class Lowering:
                 "shiftleft, shiftright, shiftrightunsigned, try_add, try_subtract, try_multiply, try_divide, "
                 "try_mod, datediff, timestampdiff, substring_index, split_part, translate, levenshtein, ascii, chr, "
                 "octet_length, bit_length, md5, sha1, sha2, crc32, hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, "
-                "bin, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "bin, format_number, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )

@@ -316,7 +316,7 @@ class _Binder:
             result = SqlType("int") if name == "length" else STRING
             return self.typed(e, name, [x for x, _ in bound], result), result
         if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",
-                    "sqrt") or name in _STRICT_MATH:
+                    "sqrt", "format_number") or name in _STRICT_MATH:
             return self.function(e)
         if name in ("hash", "xxhash64"):
             return self.hash_function(e)
@@ -426,6 +426,12 @@ class _Binder:
             ca = self.cast(a, ta, operand)
             cb = self.cast(b, tb, st.operand_type("mod", tb, result))
             return self.typed(e, name, (ca, cb), result, operand), result
+        if name == "format_number":  # of an exact number (DecimalFormat of a DOUBLE: refused), INT decimals
+            if len(bound) != 2 or not (types[0].integral or types[0].decimal or types[0].null) or \
+                    types[1].name != "int":  # Spark takes exactly an INT (no implicit casts)
+                raise self.refuse(e, types, "an integral or DECIMAL number and INT decimals are required "
+                                            "(a DOUBLE is not formatted here)")
+            return self.typed(e, name, [x for x, _ in bound], STRING, types[0]), STRING
         if name == "array":  # of STRINGs only (what array_join and concat_ws take)
             if any(t.name not in ("string", "void") for t in types):
                 raise self.refuse(e, types, "STRINGs are required (CAST(x AS STRING))")

@@ -29,6 +29,7 @@ the results are signed.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import struct
 from decimal import Decimal
 from functools import lru_cache
@@ -186,11 +187,11 @@ _COMPACT_DIGITS = 18  # Spark's Decimal.MAX_LONG_DIGITS
 
 
 def _float_bits(value: float) -> int:
-    return 0x7FC00000 if value != value else struct.unpack("<i", struct.pack("<f", value))[0]
+    return 0x7FC00000 if math.isnan(value) else struct.unpack("<i", struct.pack("<f", value))[0]
 
 
 def _double_bits(value: float) -> int:
-    return 0x7FF8000000000000 if value != value else struct.unpack("<q", struct.pack("<d", value))[0]
+    return 0x7FF8000000000000 if math.isnan(value) else struct.unpack("<q", struct.pack("<d", value))[0]
 
 
 def big_integer_bytes(value: int) -> bytes:

@@ -625,6 +625,8 @@ def typed_function(operator: p.Operator):
         function = functions.positive_modulo(operand, result, ansi)
     elif name == "array_join":
         function = functions.array_join
+    elif name == "format_number":
+        function = functions.format_number
     elif name in string_functions.STRING_FUNCTIONS:
         function = string_functions.STRING_FUNCTIONS[name]
     elif name == "trim":

@@ -90,6 +90,7 @@ OPERATORS = set(BINARY) | {
     "sha2", "crc32", "lpad", "rpad", "repeat",
     "hash", "xxhash64",  # sparkcep.evaluation.hash_functions
     "conv", "hex", "unhex", "bin",  # sparkcep.evaluation.base_functions
+    "format_number",  # sparkcep.evaluation.functions
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

@@ -288,12 +288,12 @@ def expressions() -> list[tuple[str, str]]:
     return out
 
 
-# ---- hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, bin (begin) ----
+# ---- hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, bin, format_number (begin) ----
 def _hash_pad_conv_expressions() -> list[tuple[str, str]]:
     """hash and xxhash64 of every type (one argument seeding the next, NULL among them), lpad /
     rpad / repeat at TINYINT lengths (truncating, padding, negative; empty and multi-character
     pads, characters outside the BMP), conv between bases (invalid digits, signs, overflow past
-    2^64, negative to_base, invalid bases), hex / unhex / bin."""
+    2^64, negative to_base, invalid bases), hex / unhex / bin, format_number of exact numbers."""
     out = []
     for function in ("hash", "xxhash64"):
         for x, y in zip(FIRST, SECOND):
@@ -332,5 +332,13 @@ def _hash_pad_conv_expressions() -> list[tuple[str, str]]:
     out.append(_pair("hex(unhex(concat({}, {})))", "s1", "s2"))
     out.append(_pair("hex(unhex(concat({}, {})))", "k1", "k2"))
     out.append(_pair("(unhex(concat({}, {})) IS NULL)", "s1", "s2"))
+    # format_number of exact numbers (HALF_EVEN; negative values that round to zero)
+    for x in ("i1", "l1", "t1", "h1", "m1", "n1", "q1", "q2", "z1"):
+        out.append(_pair("format_number({}, {} % 8)", x, "i1"))
+    for x, y in (("n1", "q1"), ("q2", "n1"), ("y1", "q1")):
+        out.append(_pair("format_number(({} * {}), 2)", x, y))
+        out.append(_pair("format_number(({} - {}), 0)", x, y))
+    out.append(_pair("format_number(({} + {}), 3)", "g1", "g2"))
+    out.append(_pair("format_number(({} - {}), {})", "n1", "q1", "t1"))  # Spark: the decimals must be an INT
     return out
-# ---- hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, bin (end) ----
+# ---- hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, bin, format_number (end) ----

@@ -6,11 +6,13 @@ answers for the corpus: ``test_recorded_spark_answers.py``."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from sparkcep.compiler.lowering import ValueColumns
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import base_functions, string_functions
+from sparkcep.evaluation import base_functions, functions, string_functions
 from sparkcep.evaluation.binding import Semantics, bind
 from sparkcep.evaluation.interpreter import typed_function
 from sparkcep.evaluation.sql_types import SqlType
@@ -51,6 +53,15 @@ def test_hex_unhex_bin():
     assert base_functions.unhexadecimal("abc") == b"\x0a\xbc" and base_functions.unhexadecimal("0g") is None
     assert base_functions.unhexadecimal(" 1") is None  # bytes.fromhex would skip the space
     assert base_functions.binary(-1) == "1" * 64 and base_functions.binary(5) == "101"
+
+
+def test_format_number_rules():
+    assert functions.format_number(Decimal("-0.001"), 2) == "-0.00"
+    assert functions.format_number(Decimal("2.5"), 0) == "2" and functions.format_number(Decimal("3.5"), 0) == "4"
+    assert functions.format_number(-1234567, 1) == "-1,234,567.0" and functions.format_number(5, -1) is None
+    with pytest.raises(MatchRuntimeError) as caught:
+        functions.format_number(1, 1001)
+    assert caught.value.code == "MATCH_DEPENDENT_VALUE_TOO_LARGE"
 
 
 def _evaluate(qualified, values, types, ansi=True):
@@ -95,6 +106,9 @@ def test_budget_error_points_at_the_call():
     ("bin(concat(A.s, B.s))", ["string", "string"]),
     ("hash(array(A.s, B.s))", ["string", "string"]),
     ("xxhash64(A.b, B.s)", ["binary", "string"]),
+    ("format_number(A.d * B.d, 2)", ["double", "double"]),
+    ("format_number(A.n + B.n, '#.#')", ["int", "int"]),
+    ("format_number(A.n + B.n, A.t)", ["int", "tinyint"]),  # Spark: the decimals must be an INT
 ])
 def test_operands_spark_would_cast_are_refused(qualified, types):
     with pytest.raises(Refused) as caught:

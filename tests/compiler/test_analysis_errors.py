@@ -259,7 +259,7 @@ def test_errors_are_typed():
     ("array_contains(array(A.s, B.s), 'a')", "array_contains"),  # sqlglot: ArrayContains
     ("space(A.n + B.n) = ' '", "space"),  # sqlglot: Space
     ("SPACE(A.n - B.n) = ' '", "SPACE"),
-    ("format_number(A.n + B.n, 2) = 'x'", "format_number"),
+    ("mask(A.s || B.s) = 'x'", "mask"),
     ("months_between(A.t, B.t) > 1", "months_between"),  # sqlglot: MonthsBetween
     ("soundex(A.s || B.s) = 'x'", "soundex"),
     ("Initcap(A.s || B.s) = 'X'", "Initcap"),

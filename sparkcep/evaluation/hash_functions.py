@@ -15,7 +15,7 @@ type its own way (``InterpretedHashFunction.hash``):
 * DECIMAL(p, s) with p <= 18 (Spark's compact decimals) as the long of its unscaled value (the
   value times 10^s); a wider one as the bytes of that unscaled value (Java's
   ``BigInteger.toByteArray``: big-endian two's complement, as few bytes as hold the sign bit).
-* STRING as its UTF-8 bytes.
+* STRING as its UTF-8 bytes, BINARY as its bytes.
 
 The byte hashes are Spark's own. For Murmur3, Spark's ``hashUnsafeBytes`` mixes the bytes after
 the last whole 4-byte word one at a time, each *signed* byte as a full 32-bit block (through
@@ -178,7 +178,7 @@ _ALGORITHMS = {"hash": (murmur3_int, murmur3_long, murmur3_bytes),
 
 # the types hash and xxhash64 take between rows (others are refused at binding)
 HASHABLE = ("boolean", "tinyint", "smallint", "int", "bigint", "float", "double", "decimal", "string",
-            "date", "timestamp", "timestamp_ntz", "void")
+            "binary", "date", "timestamp", "timestamp_ntz", "void")
 
 _EPOCH_DATE = dt.date(1970, 1, 1)
 _EPOCH = dt.datetime(1970, 1, 1)
@@ -237,6 +237,8 @@ def _hasher(algorithm: str, t: SqlType):
         return lambda v, seed: hash_long(0 if v == 0 else _double_bits(v), seed)
     if name == "string":
         return lambda v, seed: hash_bytes(v.encode("utf-8"), seed)
+    if name == "binary":
+        return lambda v, seed: hash_bytes(bytes(v), seed)
     if name == "decimal":
         scale = t.scale
         if t.precision <= _COMPACT_DIGITS:

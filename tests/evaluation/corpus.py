@@ -303,6 +303,7 @@ def _hash_pad_conv_expressions() -> list[tuple[str, str]]:
             out.append(_pair(function + "({}, {})", x, y))
         out.append(_pair(function + "({}, NULL, {}, {})", "s1", "i1", "d2"))
         out.append(_pair(function + "(concat({}, {}))", "k1", "s2"))
+        out.append(_pair(function + "(unhex(concat({}, {})), {})", "s1", "s2", "k1"))
     for function in ("lpad", "rpad"):
         out.append(_pair(function + "({}, {}, {})", "k1", "t1", "k2"))
         out.append(_pair(function + "({}, {}, {})", "s1", "t1", "s2"))

@@ -10,7 +10,8 @@ The inputs (``inputs()``, deterministic: a seeded generator) are each type's edg
 values: integers over their whole range, FLOAT and DOUBLE from random bit patterns (NaNs with
 other payloads, subnormals, -0.0 among them), DECIMALs of compact (precision <= 18) and wide
 types at their extremes, STRINGs of every length up to 100 UTF-8 bytes and more (each tail
-length of Murmur3's words and of xxHash64's 32-byte stripes, characters of 1 to 4 bytes), DATEs,
+length of Murmur3's words and of xxHash64's 32-byte stripes, characters of 1 to 4 bytes),
+BINARYs of random bytes (bytes above 127 in the tail, which Spark's Murmur3 sign-extends), DATEs,
 TIMESTAMPs and TIMESTAMP_NTZs from year 1 to 9999, and NULLs. One Spark query hashes every
 column and a few chains of several columns (the hash of one argument seeding the next); the
 answers do not depend on the ANSI setting. The file holds each expression's answers as base64
@@ -34,10 +35,11 @@ ROWS = 2000
 COLUMNS = {
     "b": "BOOLEAN", "t": "TINYINT", "h": "SMALLINT", "i": "INT", "l": "BIGINT", "f": "FLOAT", "d": "DOUBLE",
     "s": "STRING", "n": "DECIMAL(10,2)", "q": "DECIMAL(18,4)", "g": "DECIMAL(19,4)", "m": "DECIMAL(38,10)",
-    "z": "DECIMAL(38,0)", "dt": "DATE", "ts": "TIMESTAMP", "tn": "TIMESTAMP_NTZ",
+    "z": "DECIMAL(38,0)", "dt": "DATE", "ts": "TIMESTAMP", "tn": "TIMESTAMP_NTZ", "y": "BINARY",
 }
 # several arguments: each hash seeds the next; NULL leaves the running value as it is
-CHAINS = [("s", "i", "d", "z"), ("b", "dt", "ts", "q", "f"), ("tn", "s", "s", "l", "m", "h", "t", "n", "g")]
+CHAINS = [("s", "i", "d", "z"), ("b", "dt", "ts", "q", "f"), ("tn", "s", "s", "l", "m", "h", "t", "n", "g"),
+          ("y", "s", "y")]
 
 
 def expressions() -> list[str]:
@@ -114,6 +116,8 @@ def _value(rng: random.Random, column: str, row: int):
         return _fractional(rng, spark_type == "FLOAT")
     if spark_type == "STRING":
         return _string(rng, row)
+    if spark_type == "BINARY":  # every byte value, every tail length
+        return bytes(rng.getrandbits(8) for _ in range(row % 37 if rng.random() < 0.7 else rng.randint(0, 80)))
     if spark_type.startswith("DECIMAL"):
         precision, scale = (int(x) for x in spark_type[8:-1].split(","))
         return _decimal(rng, precision, scale)
@@ -149,7 +153,7 @@ def main() -> None:
 
     spark_types = {"BOOLEAN": T.BooleanType(), "TINYINT": T.ByteType(), "SMALLINT": T.ShortType(),
                    "INT": T.IntegerType(), "BIGINT": T.LongType(), "FLOAT": T.FloatType(), "DOUBLE": T.DoubleType(),
-                   "STRING": T.StringType(), "DATE": T.DateType(), "TIMESTAMP": T.TimestampType(),
+                   "STRING": T.StringType(), "BINARY": T.BinaryType(), "DATE": T.DateType(), "TIMESTAMP": T.TimestampType(),
                    "TIMESTAMP_NTZ": T.TimestampNTZType()}
 
     def spark_type(text: str):

@@ -105,7 +105,7 @@ def test_budget_error_points_at_the_call():
     ("hex(A.d + B.d)", ["double", "double"]),
     ("bin(concat(A.s, B.s))", ["string", "string"]),
     ("hash(array(A.s, B.s))", ["string", "string"]),
-    ("xxhash64(A.b, B.s)", ["binary", "string"]),
+    ("xxhash64(A.b, B.s)", ["array<string>", "string"]),
     ("format_number(A.d * B.d, 2)", ["double", "double"]),
     ("format_number(A.n + B.n, '#.#')", ["int", "int"]),
     ("format_number(A.n + B.n, A.t)", ["int", "tinyint"]),  # Spark: the decimals must be an INT

@@ -119,11 +119,17 @@ GLUE: dict[type, str] = {
     exp.MD5: "md5",
     exp.SHA: "sha1",
     exp.SHA2: "sha2",
+    exp.Pad: "pad",  # lpad and rpad: the side is an option
+    exp.Repeat: "repeat",
+    exp.Hex: "hex",
+    exp.Unhex: "unhex",
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
-                                  "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length"}
+                                  "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length",
+                                  "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin",
+                                  "format_number": "format_number"}
 
 # round(x, d) (HALF_UP), bround(x, d) (HALF_EVEN), floor(x, d) and ceil(x, d): d must be an
 # integer literal (Spark requires a constant scale); it is an option of the plan operator, not
@@ -692,13 +698,16 @@ class Lowering:
                 "expm1, power/pow, cbrt, div, &, |, ^, ~, "
                 "shiftleft, shiftright, shiftrightunsigned, try_add, try_subtract, try_multiply, try_divide, "
                 "try_mod, datediff, timestampdiff, substring_index, split_part, translate, levenshtein, ascii, chr, "
-                "octet_length, bit_length, md5, sha1, sha2, crc32, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "octet_length, bit_length, md5, sha1, sha2, crc32, hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, "
+                "bin, format_number, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
         if isinstance(node, (exp.TimestampDiff, exp.DateDiff)) and node.args.get("unit") is not None:
             return self.lower_timestampdiff(node, written)
         options = (("side", (node.args.get("position") or "both").lower()),) if operator == "trim" else ()
+        if operator == "pad":
+            operator = "lpad" if node.args.get("is_left") else "rpad"
         return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
                           options=options, span=dialect.span(node))
 
@@ -1504,6 +1513,12 @@ def _operands(node: exp.Expression) -> list:
         return [node.this] + ([node.args["length"]] if node.args.get("length") else [])
     if isinstance(node, exp.SubstringIndex):
         return [node.this, node.args["delimiter"], node.args["count"]]
+    if isinstance(node, exp.Pad):
+        return [node.this, node.expression] + ([node.args["fill_pattern"]] if node.args.get("fill_pattern") else [])
+    if isinstance(node, exp.Repeat):
+        return [node.this, node.args["times"]]
+    if isinstance(node, (exp.Hex, exp.Unhex)):  # unhex(x, failOnError) is refused at binding
+        return [node.this] + [v for k, v in node.args.items() if k != "this" and v is not None]
     if isinstance(node, exp.Translate):
         return [node.this, node.args["from_"], node.args["to"]]
     if isinstance(node, exp.SplitPart):

@@ -20,13 +20,15 @@ from typing import Sequence
 
 from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
+from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
+from sparkcep.evaluation.hash_functions import HASHABLE
 from sparkcep.evaluation.integral_functions import BITWISE, SHIFTS, TRY_ARITHMETIC
 from sparkcep.evaluation.sql_types import SqlType
 from sparkcep.evaluation.string_functions import STRING_FUNCTIONS
 from sparkcep.plan import expressions as p
 
-BOOLEAN, INT, BIGINT, DOUBLE, STRING, VOID = (
-    SqlType(n) for n in ("boolean", "int", "bigint", "double", "string", "void"))
+BOOLEAN, INT, BIGINT, DOUBLE, STRING, VOID, BINARY = (
+    SqlType(n) for n in ("boolean", "int", "bigint", "double", "string", "void", "binary"))
 COMPARISONS = ("eq", "neq", "gt", "gte", "lt", "lte", "null_safe_eq", "null_safe_neq")
 ARITHMETIC = ("add", "sub", "mul", "div", "mod")
 _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "null_safe_eq": "<=>",
@@ -57,11 +59,12 @@ _INT_ARGUMENTS = ("tinyint", "smallint", "int", "void")
 INTEGRAL_FUNCTIONS = ("intdiv", *BITWISE, *SHIFTS)
 # string functions whose operands from this position on are INTs (positions, counts, a threshold)
 _FIRST_INT_OPERAND = {"locate": 2, "left": 1, "right": 1, "substring_index": 2, "split_part": 2,
-                      "levenshtein": 2, "sha2": 1}
+                      "levenshtein": 2, "sha2": 1, "repeat": 1}
 # the number of operands of the string functions that take more than one
 _ARITY = {"contains": (2, 2), "startswith": (2, 2), "endswith": (2, 2), "locate": (2, 3), "trim": (1, 2),
           "replace": (2, 3), "left": (2, 2), "right": (2, 2), "substring_index": (3, 3), "split_part": (3, 3),
-          "levenshtein": (2, 3), "sha2": (2, 2), "translate": (3, 3)}
+          "levenshtein": (2, 3), "sha2": (2, 2), "translate": (3, 3),
+          "lpad": (2, 3), "rpad": (2, 3), "repeat": (2, 2)}
 _INT_RESULTS = ("locate", "levenshtein", "ascii", "octet_length", "bit_length")
 
 
@@ -342,8 +345,12 @@ class _Binder:
             result = SqlType("int") if name == "length" else STRING
             return self.typed(e, name, [x for x, _ in bound], result), result
         if name in ("round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",
-                    "sqrt") or name in _STRICT_MATH:
+                    "sqrt", "format_number") or name in _STRICT_MATH:
             return self.function(e)
+        if name in ("hash", "xxhash64"):
+            return self.hash_function(e)
+        if name in BASE_FUNCTIONS:
+            return self.base_function(e)
         if name in STRING_FUNCTIONS or name == "trim":
             return self.string_function(e)
         if name in INTEGRAL_FUNCTIONS or name in TRY_ARITHMETIC:
@@ -448,6 +455,12 @@ class _Binder:
             ca = self.cast(a, ta, operand)
             cb = self.cast(b, tb, st.operand_type("mod", tb, result))
             return self.typed(e, name, (ca, cb), result, operand), result
+        if name == "format_number":  # of an exact number (DecimalFormat of a DOUBLE: refused), INT decimals
+            if len(bound) != 2 or not (types[0].integral or types[0].decimal or types[0].null) or \
+                    types[1].name != "int":  # Spark takes exactly an INT (no implicit casts)
+                raise self.refuse(e, types, "an integral or DECIMAL number and INT decimals are required "
+                                            "(a DOUBLE is not formatted here)")
+            return self.typed(e, name, [x for x, _ in bound], STRING, types[0]), STRING
         if name == "array":  # of STRINGs only (what array_join and concat_ws take)
             if any(t.name not in ("string", "void") for t in types):
                 raise self.refuse(e, types, "STRINGs are required (CAST(x AS STRING))")
@@ -477,8 +490,13 @@ class _Binder:
             raise self.refuse(e, [t for _, t in bound], f"it takes {low} to {high} arguments" if low < high
                               else f"it takes {low} argument{'s' if low > 1 else ''}")
         first_int = _FIRST_INT_OPERAND.get(name, len(bound))
-        if any(t.name not in ("string", "void") for _, t in bound[:first_int]) or \
-                any(t.name not in _INT_ARGUMENTS for _, t in bound[first_int:]):
+        if name in ("lpad", "rpad"):  # lpad(str, len[, pad]): the length is the only INT
+            strings = [t for k, (_, t) in enumerate(bound) if k != 1]
+            ints = [bound[1][1]]
+        else:
+            strings = [t for _, t in bound[:first_int]]
+            ints = [t for _, t in bound[first_int:]]
+        if any(t.name not in ("string", "void") for t in strings) or any(t.name not in _INT_ARGUMENTS for t in ints):
             why = "STRINGs are required (CAST(x AS STRING))" if first_int == len(bound) else \
                 "a STRING and INT positions are required"
             raise self.refuse(e, [t for _, t in bound], why)
@@ -491,6 +509,47 @@ class _Binder:
             unknown = self.typed(e, "is_null", (position,), BOOLEAN)
             return self.typed(e, "if", (unknown, p.Constant(0, "int"), typed), INT), INT
         return typed, result
+
+    def hash_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``hash(e1, ...)`` (an INT) and ``xxhash64(e1, ...)`` (a BIGINT) of one or more values of
+        the types ``hash_functions`` hashes as Spark does (not arrays, maps, structs or
+        intervals); each operand keeps its own type (the ``types`` option)."""
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if not bound:
+            raise self.refuse(e, types, "it takes at least one argument")
+        if any(t.name not in HASHABLE for t in types):
+            raise self.refuse(e, types, "numbers, STRING, BINARY, BOOLEAN, DATE and TIMESTAMP values are hashed here")
+        result = INT if e.name == "hash" else BIGINT
+        typed = self.typed(e, e.name, [x for x, _ in bound], result)
+        return dataclasses.replace(typed, options=typed.options + (("types", tuple(str(t) for t in types)),)), result
+
+    def base_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``base_functions``: ``conv(num, from_base, to_base)`` of a STRING (or an integral
+        number, which Spark casts to its decimal digits) and INT bases; ``hex`` of an integral
+        number (as a BIGINT), a STRING or a BINARY; ``unhex`` of a STRING (a BINARY); ``bin`` of an
+        integral number (as a BIGINT)."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        arity = 3 if name == "conv" else 1
+        if len(bound) != arity:
+            raise self.refuse(e, types, f"it takes {arity} argument{'s' if arity > 1 else ''}")
+        (a, t) = bound[0]
+        if name == "conv":
+            if not (t.name in ("string", "void") or t.integral) or any(b.name not in _INT_ARGUMENTS for b in types[1:]):
+                raise self.refuse(e, types, "a STRING (or an integral number) and INT bases are required")
+            typed = self.typed(e, name, [x for x, _ in bound], STRING, STRING if t.null else t)
+            return typed, STRING
+        if name == "unhex":
+            if t.name not in ("string", "void"):
+                raise self.refuse(e, types, "a STRING is required")
+            return self.typed(e, name, (a,), BINARY, STRING), BINARY
+        if name == "hex" and t.name in ("string", "binary"):
+            return self.typed(e, name, (a,), STRING, t), STRING
+        if not (t.integral or t.null):
+            raise self.refuse(e, types, "an integral number" + (" or a STRING" if name == "hex" else "") + " is required")
+        return self.typed(e, name, (self.cast(a, t, BIGINT),), STRING, BIGINT), STRING
 
     def integral_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``sparkcep.evaluation.integral_functions``, typed as Spark types them."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
-from sparkcep.evaluation.interpreter import typed_function
+from sparkcep.evaluation.interpreter import row_hash, typed_function
 from sparkcep.evaluation.operators import BINARY
 from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
@@ -230,6 +230,9 @@ class _Generator:
             return f"({self(ops[0])} is None)"
         if name in ("is_true", "is_false"):
             return f"({self(ops[0])} is {name == 'is_true'})"
+        if name in ("hash", "xxhash64"):  # not strict: every operand's value, NULL or not
+            combined = self.bind(row_hash(e))
+            return f"{combined}({', '.join(self(o) for o in ops)})"
         function = typed_function(e)
         if function is None:
             return self.delegate(e)

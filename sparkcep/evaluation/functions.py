@@ -33,6 +33,11 @@ which also gives the result type) and the session's ANSI setting, with Spark's o
 * ``concat_ws(sep, ...)``: NULL when sep is; NULL strings (and NULL array elements) skipped.
 * ``array_join(a, delimiter[, null_replacement])``: NULL when an operand is; NULL elements
   skipped, or replaced by ``null_replacement``.
+* ``format_number(x, d)`` of an integral or DECIMAL x (Java's ``DecimalFormat`` with the pattern
+  ``#,##0.00...``, d zeros, in the US locale, rounding HALF_EVEN, as Spark formats the exact
+  value): groups of three integral digits separated by commas, exactly d decimals (no point
+  when d is 0), a minus sign for a negative value even when it rounds to zero (``-0.00``);
+  NULL when d < 0. More than ``FORMAT_DECIMALS`` decimals is ``MATCH_DEPENDENT_VALUE_TOO_LARGE``.
 """
 
 from __future__ import annotations
@@ -288,6 +293,25 @@ def concat_ws(separator: str | None, *parts) -> str | None:
         elif part is not None:
             kept.append(part)
     return separator.join(kept)
+
+
+# the most decimals format_number writes between rows (Spark writes d of them, whatever d is)
+FORMAT_DECIMALS = 1000
+
+
+def format_number(value, decimals: int) -> str | None:
+    """Spark's ``format_number(x, d)`` of a non-NULL integral (int) or DECIMAL x."""
+    if decimals < 0:
+        return None
+    if decimals > FORMAT_DECIMALS:
+        raise MatchRuntimeError(
+            "MATCH_DEPENDENT_VALUE_TOO_LARGE",
+            f"format_number would write {decimals:,} decimals in a DEFINE or MEASURES expression; "
+            f"sparkcep writes at most {FORMAT_DECIMALS:,} here")
+    exact = Decimal(value)
+    rounded = exact.quantize(Decimal((0, (1,), -decimals)), rounding=decimal.ROUND_HALF_EVEN, context=_ROUNDING)
+    text = format(rounded.copy_abs(), f",.{decimals}f")
+    return "-" + text if exact < 0 else text
 
 
 def array_join(array: list, delimiter: str, null_replacement: str | None = None) -> str:

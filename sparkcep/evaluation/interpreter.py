@@ -18,7 +18,8 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import datetime_functions, day_time_intervals, functions, integral_functions, string_functions
+from sparkcep.evaluation import (base_functions, datetime_functions, day_time_intervals, functions, hash_functions,
+                                 integral_functions, string_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -627,10 +628,16 @@ def typed_function(operator: p.Operator):
         function = functions.positive_modulo(operand, result, ansi)
     elif name == "array_join":
         function = functions.array_join
+    elif name == "format_number":
+        function = functions.format_number
     elif name in string_functions.STRING_FUNCTIONS:
         function = string_functions.STRING_FUNCTIONS[name]
     elif name == "trim":
         function = string_functions.trim(options.get("side", "both"))
+    elif name == "conv":
+        function = base_functions.conversion(operand, ansi)
+    elif name in base_functions.BASE_FUNCTIONS:
+        function = base_functions.BASE_FUNCTIONS[name]
     elif name in TRY_ARITHMETIC:
         function = integral_functions.try_arithmetic(TRY_ARITHMETIC[name], operand or result, result)
     elif name == "intdiv":
@@ -657,6 +664,11 @@ def _datetime_arithmetic(name: str, operand: SqlType, result: SqlType, zone: str
     if day_time_fields(result):
         return day_time_intervals.subtract_datetimes(operand, zone)
     return day_time_intervals.shift_datetime(name, operand, zone)
+def row_hash(operator: p.Operator):
+    """The function of a bound ``hash`` / ``xxhash64`` over its operands' values, NULLs among
+    them (shared with the generated code)."""
+    types = tuple(parse_type(t) for t in dict(operator.options)["types"])
+    return hash_functions.row_hash(operator.name, types)
 
 
 def _located(function, span: tuple[int, int]):
@@ -711,6 +723,9 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return _concat(args)
     if name == "array":  # not strict: NULL elements are kept
         return lambda ctx: [arg(ctx) for arg in args]
+    if name in ("hash", "xxhash64"):  # not strict: a NULL leaves the running hash as it is
+        combined = row_hash(operator)
+        return lambda ctx: combined(*(arg(ctx) for arg in args))
     if name == "concat_ws":  # not strict: NULL parts are skipped
         return lambda ctx: functions.concat_ws(*(arg(ctx) for arg in args))
     if name in ("greatest", "least"):

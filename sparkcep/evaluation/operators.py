@@ -87,7 +87,10 @@ OPERATORS = set(BINARY) | {
     "shiftrightunsigned", "try_add", "try_sub", "try_mul", "try_div", "try_mod", "datediff",
     "timestampdiff",  # sparkcep.evaluation.datetime_functions
     "substring_index", "translate", "split_part", "levenshtein", "ascii", "chr", "octet_length", "bit_length", "md5", "sha1",
-    "sha2", "crc32",
+    "sha2", "crc32", "lpad", "rpad", "repeat",
+    "hash", "xxhash64",  # sparkcep.evaluation.hash_functions
+    "conv", "hex", "unhex", "bin",  # sparkcep.evaluation.base_functions
+    "format_number",  # sparkcep.evaluation.functions
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

@@ -34,6 +34,16 @@ Spark's ``UTF8String`` treats an empty operand specially, so does this module:
 * ``translate(str, from, to)``: each character of str found in ``from`` replaced by the
   character at the same place in ``to``, or removed when ``to`` is shorter; a character
   repeated in ``from`` keeps its first place (as Spark's ``StringTranslate.buildDict``).
+* ``lpad(str, len[, pad])`` / ``rpad(str, len[, pad])`` (pad a space by default): str cut to its
+  first ``len`` characters when it has at least ``len`` (both keep the *start*: ``lpad('abc',
+  2)`` is ``'ab'``), none when ``len`` <= 0; else padded on the left / right to ``len``
+  characters with copies of pad, the last one cut short, and unchanged when pad is empty (as
+  ``UTF8String.lpad`` / ``rpad``).
+* ``repeat(str, n)``: str n times, empty when n <= 0.
+* ``lpad``, ``rpad`` and ``repeat`` refuse to build a result of more than
+  ``MAX_RESULT_CHARACTERS`` (2^20) characters: ``MATCH_DEPENDENT_VALUE_TOO_LARGE``. Spark would
+  build it (up to 2 GiB, or fail allocating it); a condition evaluated per candidate row in the
+  Python worker must not grow without bound on one row's count.
 * ``md5``, ``sha1`` / ``sha``, ``sha2(str, bits)`` (224, 256 (also 0), 384 or 512; others give
   NULL) and ``crc32`` of the UTF-8 bytes (Spark casts a STRING to BINARY so): lower-case hex
   STRINGs, and a BIGINT for crc32.
@@ -159,6 +169,42 @@ def bit_length(value: str) -> int:
     return 8 * len(value.encode("utf-8"))
 
 
+MAX_RESULT_CHARACTERS = 1 << 20
+
+
+def _budget(function: str, characters: int) -> None:
+    if characters > MAX_RESULT_CHARACTERS:
+        raise MatchRuntimeError(
+            "MATCH_DEPENDENT_VALUE_TOO_LARGE",
+            f"{function} would build a string of {characters:,} characters in a DEFINE or MEASURES "
+            f"expression; sparkcep evaluates at most {MAX_RESULT_CHARACTERS:,} characters here (apply "
+            f"it inside the navigation, where Spark computes it, or bound the length)")
+
+
+def _pad(function: str, left: bool):
+    def pad(value: str, length: int, padding: str = " ") -> str:
+        missing = length - len(value)
+        if missing <= 0 or not padding:
+            return value[:max(length, 0)]
+        _budget(function, length)
+        copies, rest = divmod(missing, len(padding))
+        fill = padding * copies + padding[:rest]
+        return fill + value if left else value + fill
+
+    return pad
+
+
+lpad = _pad("lpad", left=True)
+rpad = _pad("rpad", left=False)
+
+
+def repeat(value: str, times: int) -> str:
+    if times <= 0 or not value:
+        return ""
+    _budget("repeat", len(value) * times)
+    return value * times
+
+
 def md5(value: str) -> str:
     return hashlib.md5(value.encode("utf-8")).hexdigest()
 
@@ -185,5 +231,5 @@ STRING_FUNCTIONS = {
     "replace": replace, "left": left, "right": right, "reverse": reverse,
     "substring_index": substring_index, "translate": translate, "split_part": split_part, "levenshtein": levenshtein,
     "ascii": ascii_code, "chr": character, "octet_length": octet_length, "bit_length": bit_length,
-    "md5": md5, "sha1": sha1, "sha2": sha2, "crc32": crc32,
+    "md5": md5, "sha1": sha1, "sha2": sha2, "crc32": crc32, "lpad": lpad, "rpad": rpad, "repeat": repeat,
 }

@@ -257,9 +257,9 @@ def test_errors_are_typed():
 
 @pytest.mark.parametrize(("condition", "written"), [
     ("array_contains(array(A.s, B.s), 'a')", "array_contains"),  # sqlglot: ArrayContains
-    ("lpad(A.s, 3, B.s) = 'x'", "lpad"),  # sqlglot: Pad
-    ("LPad(A.s, 3, B.s) = 'x'", "LPad"),
-    ("bin(A.n + B.n) = 'x'", "bin"),
+    ("space(A.n + B.n) = ' '", "space"),  # sqlglot: Space
+    ("SPACE(A.n - B.n) = ' '", "SPACE"),
+    ("mask(A.s || B.s) = 'x'", "mask"),
     ("months_between(A.t, B.t) > 1", "months_between"),  # sqlglot: MonthsBetween
     ("soundex(A.s || B.s) = 'x'", "soundex"),
     ("Initcap(A.s || B.s) = 'X'", "Initcap"),

@@ -328,4 +328,62 @@ def expressions() -> list[tuple[str, str]]:
         out.append(_pair("({} + {})", "c5", y))
         out.append(_pair("({} - {})", "c5", y))
     out.append(_pair("({} * {})", "j2", "i1"))  # refused: the interval times a number
+    out += _hash_pad_conv_expressions()
     return out
+
+
+# ---- hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, bin, format_number (begin) ----
+def _hash_pad_conv_expressions() -> list[tuple[str, str]]:
+    """hash and xxhash64 of every type (one argument seeding the next, NULL among them), lpad /
+    rpad / repeat at TINYINT lengths (truncating, padding, negative; empty and multi-character
+    pads, characters outside the BMP), conv between bases (invalid digits, signs, overflow past
+    2^64, negative to_base, invalid bases), hex / unhex / bin, format_number of exact numbers."""
+    out = []
+    for function in ("hash", "xxhash64"):
+        for x, y in zip(FIRST, SECOND):
+            out.append(_pair(function + "({}, {})", x, y))
+        for x, y in (("s1", "s2"), ("k1", "k2"), ("dt1", "dt2"), ("ts1", "ts2"), ("tn1", "ts1"), ("b1", "b2"),
+                     ("g1", "g2"), ("w1", "w2"), ("d1", "f1")):
+            out.append(_pair(function + "({}, {})", x, y))
+        out.append(_pair(function + "({}, NULL, {}, {})", "s1", "i1", "d2"))
+        out.append(_pair(function + "(concat({}, {}))", "k1", "s2"))
+        out.append(_pair(function + "(unhex(concat({}, {})), {})", "s1", "s2", "k1"))
+    for function in ("lpad", "rpad"):
+        out.append(_pair(function + "({}, {}, {})", "k1", "t1", "k2"))
+        out.append(_pair(function + "({}, {}, {})", "s1", "t1", "s2"))
+        out.append(_pair(function + "({}, {})", "k1", "t1"))
+        out.append(_pair(function + "(concat({}, {}), 3, {})", "k1", "s2", "k2"))
+    out.append(_pair("repeat({}, {})", "k1", "t1"))
+    out.append(_pair("repeat(concat({}, {}), 3)", "k2", "s2"))
+    for x, y in (("s1", "s2"), ("k1", "s1")):
+        for bases in ("10, 16", "10, -16", "16, 10", "36, -10", "2, 10", "10, 2"):
+            out.append(_pair("conv(concat({}, {}), " + bases + ")", x, y))
+    out.append(_pair("conv(concat({}, {}), 10, {} % 37)", "s1", "s2", "t1"))
+    out.append(_pair("conv(concat({}, {}), {} % 37, 10)", "k1", "s2", "t1"))
+    out.append(_pair("conv(concat({}, {}), {}, 10)", "s1", "s2", "i1"))
+    out.append(_pair("conv(concat({}, {}, {}), 10, 16)", "s1", "s2", "s1"))  # past 2^64
+    out.append(_pair("conv(concat({}, {}, {}), 10, -10)", "s1", "s2", "s1"))
+    out.append(_pair("conv(concat('-', {}, {}), 10, 16)", "s1", "s2"))
+    out.append(_pair("conv(concat('-', {}, {}), 10, -16)", "s1", "s2"))
+    out.append(_pair("conv(concat('-', {}, {}, {}), 10, 16)", "s1", "s2", "s1"))
+    out.append(_pair("conv(concat('ffffffffffffff', {}, {}), 16, -10)", "k2", "s2"))
+    out.append(_pair("conv(concat('7fffffffffffffff', {}, {}), 16, -10)", "k2", "s2"))
+    out.append(_pair("conv(({} ^ {}), 10, 16)", "l1", "l2"))
+    out.append(_pair("conv(({} | {}), 10, -36)", "i1", "t1"))
+    for x, y in (("l1", "l2"), ("i1", "i2"), ("t1", "h1")):
+        out.append(_pair("hex(({} ^ {}))", x, y))
+        out.append(_pair("bin(({} ^ {}))", x, y))
+    out.append(_pair("hex(concat({}, {}))", "k1", "s2"))
+    out.append(_pair("hex(unhex(concat({}, {})))", "s1", "s2"))
+    out.append(_pair("hex(unhex(concat({}, {})))", "k1", "k2"))
+    out.append(_pair("(unhex(concat({}, {})) IS NULL)", "s1", "s2"))
+    # format_number of exact numbers (HALF_EVEN; negative values that round to zero)
+    for x in ("i1", "l1", "t1", "h1", "m1", "n1", "q1", "q2", "z1"):
+        out.append(_pair("format_number({}, {} % 8)", x, "i1"))
+    for x, y in (("n1", "q1"), ("q2", "n1"), ("y1", "q1")):
+        out.append(_pair("format_number(({} * {}), 2)", x, y))
+        out.append(_pair("format_number(({} - {}), 0)", x, y))
+    out.append(_pair("format_number(({} + {}), 3)", "g1", "g2"))
+    out.append(_pair("format_number(({} - {}), {})", "n1", "q1", "t1"))  # Spark: the decimals must be an INT
+    return out
+# ---- hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, bin, format_number (end) ----

@@ -25,8 +25,8 @@ from sparkcep.evaluation.sql_types import SqlType
 from sparkcep.evaluation.string_functions import STRING_FUNCTIONS
 from sparkcep.plan import expressions as p
 
-BOOLEAN, INT, BIGINT, DOUBLE, STRING, VOID = (
-    SqlType(n) for n in ("boolean", "int", "bigint", "double", "string", "void"))
+BOOLEAN, INT, BIGINT, DOUBLE, STRING, VOID, DATE, TIMESTAMP = (
+    SqlType(n) for n in ("boolean", "int", "bigint", "double", "string", "void", "date", "timestamp"))
 COMPARISONS = ("eq", "neq", "gt", "gte", "lt", "lte", "null_safe_eq", "null_safe_neq")
 ARITHMETIC = ("add", "sub", "mul", "div", "mod")
 _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "null_safe_eq": "<=>",
@@ -279,6 +279,8 @@ class _Binder:
             return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
         if name in ARITHMETIC:
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            if name in ("add", "sub") and "date" in (ta.name, tb.name):
+                return self.date_arithmetic(e, (a, ta), (b, tb))
             result = st.arithmetic_type(name, ta, tb, self.semantics.ansi)
             if result is None:
                 raise self.refuse(e, [ta, tb], "a number is required")
@@ -321,6 +323,8 @@ class _Binder:
             return self.integral_function(e)
         if name in ("datediff", "timestampdiff"):
             return self.datetime_difference(e)
+        if name in DATE_FUNCTIONS:
+            return self.date_function(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":
@@ -510,6 +514,56 @@ class _Binder:
         typed = self.typed(e, "timestampdiff", [self.cast(x, t, operand) for x, t in bound], BIGINT, operand)
         return dataclasses.replace(typed, options=typed.options + e.options), BIGINT
 
+    def date_arithmetic(self, e: p.Operator, left, right) -> tuple[p.Expression, SqlType]:
+        """``d + n`` and ``n + d`` are Spark's ``date_add(d, n)``, ``d - n`` its ``date_sub(d, n)``,
+        for a DATE d and a TINYINT, SMALLINT or INT n. ``d1 - d2`` (Spark: an INTERVAL DAY) and
+        every other mix are refused."""
+        (a, ta), (b, tb) = left, right
+        if e.name == "add" and ta.name != "date":
+            (a, ta), (b, tb) = (b, tb), (a, ta)
+        if ta.name != "date" or tb.name not in _INT_ARGUMENTS:
+            why = ("Spark's DATE - DATE is an INTERVAL DAY, which is not evaluated between rows here "
+                   "(datediff(end, start) gives the days as an INT)" if ta.name == tb.name == "date"
+                   else "a DATE and a TINYINT, SMALLINT or INT number of days are required")
+            raise self.refuse(e, [ta, tb], why)
+        name = "date_add" if e.name == "add" else "date_sub"
+        return self.typed(e, name, (a, b), DATE), DATE
+
+    def date_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """The date functions of ``sparkcep.evaluation.datetime_functions``, with the operand
+        types Spark takes (``DATE_FUNCTIONS``): a TIMESTAMP or TIMESTAMP_NTZ where Spark takes a
+        DATE is cast to it (the local date, a TIMESTAMP's in the session time zone), a DATE or
+        TIMESTAMP_NTZ where it takes a TIMESTAMP to that; day and month counts must be TINYINT,
+        SMALLINT or INT (Spark casts a BIGINT, DECIMAL or STRING to INT, with its own overflow
+        and parsing rules: refused here, as is a STRING date)."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        wanted = DATE_FUNCTIONS[name]
+        if len(bound) != len(wanted):
+            raise self.refuse(e, types, f"it takes {len(wanted)} argument{'s' if len(wanted) > 1 else ''}")
+        operands = []
+        for (x, t), kind in zip(bound, wanted):
+            if t.null:
+                operands.append(x)
+            elif kind == "int" and t.name in _INT_ARGUMENTS:
+                operands.append(x)
+            elif kind == "string" and t.name == "string":
+                operands.append(x)
+            elif kind == "date" and t.name in ("date", "timestamp", "timestamp_ntz") or \
+                    kind == "timestamp" and t.name in ("date", "timestamp", "timestamp_ntz") or \
+                    kind == "date only" and t.name == "date":
+                target = DATE if kind != "timestamp" else TIMESTAMP
+                operands.append(self.cast(x, t, target))
+            else:
+                expected = {"int": "TINYINT, SMALLINT or INT", "string": "STRING", "date only": "DATE",
+                            "date": "DATE (or TIMESTAMP)", "timestamp": "TIMESTAMP (or DATE)"}[kind]
+                raise self.refuse(e, types, f"{name} takes {', '.join(expected_of(k) for k in wanted)} "
+                                            f"(not {str(t).upper()} where {expected} is expected)")
+        result = DOUBLE if name == "months_between" else INT if name == "unix_date" else DATE
+        typed = self.typed(e, name, operands, result)
+        return dataclasses.replace(typed, options=typed.options + e.options), result
+
     def case(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         subject, default, *branches = e.operands
         whens, thens = branches[0::2], branches[1::2]
@@ -527,6 +581,20 @@ class _Binder:
         for test, then in zip(tests, results[1:]):
             flat += [test, then]
         return self.typed(e, "case", flat, t), t
+
+
+# the date functions (``sparkcep.evaluation.datetime_functions``) and the kinds of their operands
+DATE_FUNCTIONS = {
+    "date_add": ("date", "int"), "date_sub": ("date", "int"), "add_months": ("date", "int"),
+    "months_between": ("timestamp", "timestamp"), "make_date": ("int", "int", "int"),
+    "last_day": ("date",), "next_day": ("date", "string"), "unix_date": ("date only",),
+    "date_from_unix_date": ("int",),
+}
+
+
+def expected_of(kind: str) -> str:
+    return {"int": "an INT", "string": "a STRING", "date only": "a DATE", "date": "a DATE",
+            "timestamp": "a TIMESTAMP"}[kind]
 
 
 # the functions Spark computes with Java's StrictMath (``sparkcep.evaluation.strict_math``)

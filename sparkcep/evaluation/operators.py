@@ -85,7 +85,8 @@ OPERATORS = set(BINARY) | {
     # sparkcep.evaluation.integral_functions
     "intdiv", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shiftleft", "shiftright",
     "shiftrightunsigned", "try_add", "try_sub", "try_mul", "try_div", "try_mod", "datediff",
-    "timestampdiff",  # sparkcep.evaluation.datetime_functions
+    "timestampdiff", "date_add", "date_sub", "add_months", "months_between", "make_date", "last_day",
+    "next_day", "unix_date", "date_from_unix_date",  # sparkcep.evaluation.datetime_functions
     "substring_index", "translate", "split_part", "levenshtein", "ascii", "chr", "octet_length", "bit_length", "md5", "sha1",
     "sha2", "crc32",
 }
@@ -244,6 +245,13 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
 
         tz = ZoneInfo(zone)  # a local time in a DST gap moves forward, in an overlap takes the earlier offset
         return lambda v: v.replace(tzinfo=tz)
+    if source.name == "timestamp" and target.name == "date":  # the local date in the session time zone
+        from zoneinfo import ZoneInfo
+
+        tz = ZoneInfo(zone)
+        return lambda v: v.astimezone(tz).date()
+    if source.name == "timestamp_ntz" and target.name == "date":
+        return lambda v: v.date()
     raise ValueError(f"no implicit cast from {source} to {target}")
 
 

@@ -99,7 +99,7 @@ def _python_values(column) -> list:
                 values.append(scalar.as_py())
             except (ValueError, OverflowError):
                 days = scalar.cast("int32").as_py()
-                values.append(SparkFailed(False, f"DATE_OUTSIDE_PYTHON: Spark's DATE {days} days from "
+                values.append(SparkFailed(False, f"[DATE_OUTSIDE_PYTHON] Spark's DATE {days} days from "
                                                  "1970-01-01, outside 0001-01-01 .. 9999-12-31"))
         return values
 

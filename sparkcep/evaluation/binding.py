@@ -521,9 +521,11 @@ class _Binder:
         (a, ta), (b, tb) = left, right
         if e.name == "add" and ta.name != "date":
             (a, ta), (b, tb) = (b, tb), (a, ta)
-        if ta.name != "date" or tb.name not in _INT_ARGUMENTS:
+        if ta.name != "date" or tb.name not in _INT_ARGUMENTS or tb.null:
             why = ("Spark's DATE - DATE is an INTERVAL DAY, which is not evaluated between rows here "
                    "(datediff(end, start) gives the days as an INT)" if ta.name == tb.name == "date"
+                   else "Spark reads an untyped NULL here as an interval (DATE + NULL is a TIMESTAMP); "
+                   "write CAST(NULL AS INT)" if tb.null
                    else "a DATE and a TINYINT, SMALLINT or INT number of days are required")
             raise self.refuse(e, [ta, tb], why)
         name = "date_add" if e.name == "add" else "date_sub"
@@ -548,6 +550,8 @@ class _Binder:
                 operands.append(x)
             elif kind == "int" and t.name in _INT_ARGUMENTS:
                 operands.append(x)
+            elif kind == "int" and t.name == "bigint" and name in _BIGINT_CAST_TO_INT:
+                operands.append(self.cast(x, t, INT))  # CAST_OVERFLOW with ANSI on, else wrapped
             elif kind == "string" and t.name == "string":
                 operands.append(x)
             elif kind == "date" and t.name in ("date", "timestamp", "timestamp_ntz") or \
@@ -590,6 +594,11 @@ DATE_FUNCTIONS = {
     "last_day": ("date",), "next_day": ("date", "string"), "unix_date": ("date only",),
     "date_from_unix_date": ("int",),
 }
+
+
+# the date functions whose INT operands Spark also takes as BIGINTs, cast to INT (date_add and
+# date_sub refuse a BIGINT)
+_BIGINT_CAST_TO_INT = ("add_months", "make_date", "date_from_unix_date")
 
 
 def expected_of(kind: str) -> str:

@@ -232,7 +232,9 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
             return _fractional_to_decimal(target, ansi)
         return lambda v: to_decimal(v, target, ansi)
     if target.integral and source.integral:
-        return lambda v: v
+        if INTEGRAL_BITS[target.name] >= INTEGRAL_BITS[source.name]:
+            return lambda v: v
+        return _narrowing(source, target, ansi)  # a BIGINT where Spark takes an INT (add_months, ...)
     if source.name == "date" and target.name == "timestamp":
         from zoneinfo import ZoneInfo
 
@@ -253,6 +255,25 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
     if source.name == "timestamp_ntz" and target.name == "date":
         return lambda v: v.date()
     raise ValueError(f"no implicit cast from {source} to {target}")
+
+
+def _narrowing(source: SqlType, target: SqlType, ansi: bool):
+    """Spark's CAST of an integral value to a narrower integral type: out of range, its
+    CAST_OVERFLOW with ANSI on, else Java's cast (the low bits, two's complement)."""
+    bits = INTEGRAL_BITS[target.name]
+    low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    suffix = {"bigint": "L", "smallint": "S", "tinyint": "Y"}.get(source.name, "")
+
+    def narrowed(v):
+        if low <= v <= high:
+            return v
+        if ansi:
+            raise MatchRuntimeError(
+                "CAST_OVERFLOW", f'The value {v}{suffix} of the type "{source.name.upper()}" cannot be cast to '
+                f'"{target.name.upper()}" due to an overflow')
+        return (v - low) % (1 << bits) + low
+
+    return narrowed
 
 
 @_lru_cache(maxsize=None)

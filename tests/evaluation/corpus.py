@@ -159,6 +159,11 @@ def _date_expressions() -> list[tuple[str, str]]:
     out.append(_pair("date_from_unix_date({} + {})", "dn", "t1"))
     out.append(_pair("date_from_unix_date({} - {})", "i1", "i1"))
     out.append(_pair("date_from_unix_date(datediff({}, {}))", "dd", "dt2"))
+    # a BIGINT where Spark takes an INT, cast to INT: CAST_OVERFLOW with ANSI on, else wrapped
+    out.append(_pair("add_months({}, {})", "dd", "v1"))
+    out.append(_pair("add_months({}, {})", "dt1", "l1"))
+    out.append(_pair("make_date({}, {}, {})", "v1", "mm", "md"))
+    out.append(_pair("date_from_unix_date(greatest({}, {}))", "l1", "l2"))
     return out
 # -- date arithmetic between rows (end) ----------------------------------------------------------
 

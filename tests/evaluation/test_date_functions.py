@@ -4,7 +4,8 @@ errors Spark raises and the types it refuses.
 The values are checked against Spark's recorded answers for the corpus by
 ``test_recorded_spark_answers.py``; here, from the same recording, the *codes*: where Spark
 raised DATETIME_FIELD_OUT_OF_BOUNDS (make_date), ILLEGAL_DAY_OF_WEEK (next_day) or
-ARITHMETIC_OVERFLOW (add_months), each Python form raises the same code, and where Spark's DATE
+ARITHMETIC_OVERFLOW (add_months) or CAST_OVERFLOW (a BIGINT month count, year or day count
+beyond INT), each Python form raises the same code, and where Spark's DATE
 lies outside Python's dates (recorded as DATE_OUTSIDE_PYTHON) each raises DATE_OUT_OF_RANGE.
 And the refusals, at the operator, of what Spark refuses or casts with rules not reproduced.
 """
@@ -30,7 +31,8 @@ RECORDED = json.loads(Path(__file__).with_name("spark_answers.json").read_text(e
 # Spark's error class -> sparkcep's code for the same row
 EXPECTED_CODES = {"DATE_OUTSIDE_PYTHON": "DATE_OUT_OF_RANGE",
                   "DATETIME_FIELD_OUT_OF_BOUNDS": "DATETIME_FIELD_OUT_OF_BOUNDS",
-                  "ILLEGAL_DAY_OF_WEEK": "ILLEGAL_DAY_OF_WEEK", "ARITHMETIC_OVERFLOW": "ARITHMETIC_OVERFLOW"}
+                  "ILLEGAL_DAY_OF_WEEK": "ILLEGAL_DAY_OF_WEEK", "ARITHMETIC_OVERFLOW": "ARITHMETIC_OVERFLOW",
+                  "CAST_OVERFLOW": "CAST_OVERFLOW"}
 
 
 def _code(answer) -> str | None:
@@ -64,11 +66,12 @@ def test_date_functions_raise_sparks_error_codes(setting):
                     f"{record['expression']} on {row} ({form}): {python!r}, Spark: {answer['message']}"
             seen[code] = seen.get(code, 0) + 1
     wanted = {"DATE_OUT_OF_RANGE", "ARITHMETIC_OVERFLOW"} | (
-        {"DATETIME_FIELD_OUT_OF_BOUNDS", "ILLEGAL_DAY_OF_WEEK"} if setting == "ansi" else set())
+        {"DATETIME_FIELD_OUT_OF_BOUNDS", "ILLEGAL_DAY_OF_WEEK", "CAST_OVERFLOW"} if setting == "ansi" else set())
     assert set(seen) == wanted, seen
 
 
-_TYPES = {"d": "date", "e": "date", "n": "int", "l": "bigint", "s": "string", "t": "timestamp", "x": "decimal(10,2)"}
+_TYPES = {"d": "date", "e": "date", "n": "int", "l": "bigint", "s": "string", "t": "timestamp", "x": "decimal(10,2)",
+          "CAST(NULL AS INT": "int"}  # a value column Spark computes
 
 
 def _bind(condition: str):
@@ -85,8 +88,9 @@ def _bind(condition: str):
     "date_add(A.s, B.n)",  # Spark parses the STRING
     "(B.n - A.d)",  # Spark refuses INT - DATE
     "(A.d - B.e)",  # Spark: an INTERVAL DAY
-    "add_months(A.d, B.l)",  # Spark casts the BIGINT to INT
-    "make_date(A.n, B.l, 1)",
+    "(greatest(A.d, B.e) + NULL)",  # Spark: a TIMESTAMP (the NULL read as an interval)
+    "(greatest(A.d, B.e) - NULL)",  # Spark: an INTERVAL DAY
+    "make_date(A.n, B.x, 1)",  # Spark casts the DECIMAL to INT
     "next_day(A.d, B.n)",
     "unix_date(greatest(A.t, B.t))",  # Spark: DATE only
     "months_between(A.s, B.t)",
@@ -110,6 +114,8 @@ def test_refused_forms(condition):
 def test_result_types():
     assert _bind("(A.d + B.n)").type == "date" and _bind("(A.d - B.n)").name == "date_sub"
     assert _bind("(B.n + A.d)").name == "date_add"
+    assert _bind("(greatest(A.d, B.e) + CAST(NULL AS INT))").type == "date"
+    assert _bind("date_add(greatest(A.d, B.e), NULL)").type == "date"  # as Spark types it
     assert _bind("months_between(A.t, B.d)").type == "double"
     assert _bind("unix_date(greatest(A.d, B.e))").type == "int"
 

@@ -123,13 +123,21 @@ GLUE: dict[type, str] = {
     exp.Repeat: "repeat",
     exp.Hex: "hex",
     exp.Unhex: "unhex",
+    exp.TsOrDsAdd: "date_add",  # date_add, dateadd and date_sub (Lowering.lower_date_add)
+    exp.AddMonths: "add_months",
+    exp.MonthsBetween: "months_between",  # roundOff: Lowering.lower_months_between
+    exp.LastDay: "last_day",
+    exp.NextDay: "next_day",
+    exp.UnixDate: "unix_date",
+    exp.DateFromUnixDate: "date_from_unix_date",
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
                                   "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length",
                                   "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin",
-                                  "format_number": "format_number"}
+                                  "format_number": "format_number",
+                                  "make_date": "make_date"}
 
 # round(x, d) (HALF_UP), bround(x, d) (HALF_EVEN), floor(x, d) and ceil(x, d): d must be an
 # integer literal (Spark requires a constant scale); it is an option of the plan operator, not
@@ -699,12 +707,22 @@ class Lowering:
                 "shiftleft, shiftright, shiftrightunsigned, try_add, try_subtract, try_multiply, try_divide, "
                 "try_mod, datediff, timestampdiff, substring_index, split_part, translate, levenshtein, ascii, chr, "
                 "octet_length, bit_length, md5, sha1, sha2, crc32, hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, "
-                "bin, format_number, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "bin, format_number, date_add/dateadd, date_sub, add_months, months_between, make_date, last_day, "
+                "next_day, unix_date, date_from_unix_date, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
         if isinstance(node, (exp.TimestampDiff, exp.DateDiff)) and node.args.get("unit") is not None:
             return self.lower_timestampdiff(node, written)
+        if isinstance(node, exp.TsOrDsAdd):
+            return self.lower_date_add(node, written)
+        if isinstance(node, exp.MonthsBetween):
+            return self.lower_months_between(node, written)
+        if isinstance(node, (exp.LastDay, exp.AddMonths)) and any(
+                v is not None for k, v in node.args.items() if k not in ("this", "expression")):
+            raise self.scope.error("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                                   f"'{written}' with these arguments cannot combine values from different "
+                                   "rows of a match in DEFINE", node)
         options = (("side", (node.args.get("position") or "both").lower()),) if operator == "trim" else ()
         if operator == "pad":
             operator = "lpad" if node.args.get("is_left") else "rpad"
@@ -764,6 +782,39 @@ class Lowering:
                 f"{-ROUNDING_SCALE} to {ROUNDING_SCALE} (Spark requires a constant scale)", scale)
         return p.Operator(name, (self.lower_operand(value),),
                           options=(("scale", digits), ("mode", ROUNDING[name])), span=dialect.span(node))
+
+    def lower_date_add(self, node: exp.TsOrDsAdd, written: str) -> p.Expression:
+        """``date_add(d, n)`` / ``dateadd(d, n)``, and ``date_sub(d, n)``, which the parser writes
+        as ``date_add(d, n * -1)``: the plan operator ``date_sub`` of n itself, as Spark's
+        ``DateSub`` (its INT subtraction wraps around as Spark's does)."""
+        unit = node.args.get("unit")
+        days = node.expression
+        subtract = written.lower() == "date_sub"
+        if subtract:
+            if not (isinstance(days, exp.Mul) and isinstance(days.expression, exp.Neg)):
+                raise self.scope.error("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                                       f"'{written}' takes a date and a number of days", node)
+            days = days.this
+        if written.lower() not in ("date_add", "dateadd", "date_sub") or \
+                (unit is not None and unit.name.upper() != "DAY"):
+            raise self.scope.error("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                                   f"'{written}' with these arguments cannot combine values from different "
+                                   "rows of a match in DEFINE; date_add(d, n) and date_sub(d, n) can", node)
+        return p.Operator("date_sub" if subtract else "date_add",
+                          (self.lower_operand(node.this), self.lower_operand(days)), span=dialect.span(node))
+
+    def lower_months_between(self, node: exp.MonthsBetween, written: str) -> p.Expression:
+        """``months_between(end, start [, roundOff])``: roundOff, when written, must be the
+        literal TRUE or FALSE (an option of the plan operator)."""
+        round_off = node.args.get("roundoff")
+        if round_off is not None and not isinstance(round_off, exp.Boolean):
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"the roundOff of '{written}' between rows of a match must be the literal TRUE or FALSE",
+                round_off)
+        options = (("round_off", round_off is None or bool(round_off.this)),)
+        return p.Operator("months_between", (self.lower_operand(node.this), self.lower_operand(node.expression)),
+                          options=options, span=dialect.span(node))
 
     def lower_timestampdiff(self, node: exp.Expression, written: str) -> p.Expression:
         """``timestampdiff(unit, start, end)``, also written ``datediff(unit, start, end)``: the
@@ -1492,7 +1543,8 @@ def _operands(node: exp.Expression) -> list:
         return list(node.expressions)
     if isinstance(node, exp.ArrayToString):
         return [node.this, node.expression] + ([node.args["null"]] if node.args.get("null") else [])
-    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt)):
+    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt, exp.LastDay, exp.UnixDate,
+                         exp.DateFromUnixDate)):
         return [node.this]
     if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
         return [node.this, *node.expressions]

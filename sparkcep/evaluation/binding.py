@@ -27,8 +27,8 @@ from sparkcep.evaluation.sql_types import SqlType
 from sparkcep.evaluation.string_functions import STRING_FUNCTIONS
 from sparkcep.plan import expressions as p
 
-BOOLEAN, INT, BIGINT, DOUBLE, STRING, VOID, BINARY = (
-    SqlType(n) for n in ("boolean", "int", "bigint", "double", "string", "void", "binary"))
+BOOLEAN, INT, BIGINT, DOUBLE, STRING, VOID, BINARY, DATE, TIMESTAMP = (
+    SqlType(n) for n in ("boolean", "int", "bigint", "double", "string", "void", "binary", "date", "timestamp"))
 COMPARISONS = ("eq", "neq", "gt", "gte", "lt", "lte", "null_safe_eq", "null_safe_neq")
 ARITHMETIC = ("add", "sub", "mul", "div", "mod")
 _SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "null_safe_eq": "<=>",
@@ -309,8 +309,12 @@ class _Binder:
             return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
         if name in ARITHMETIC:
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            if st.day_time_fields(ta) or st.day_time_fields(tb) or (_temporal(ta) and _temporal(tb)):
+                return self.datetime_arithmetic(e, (a, ta), (b, tb))  # intervals, datetime - datetime
+            if name in ("add", "sub") and "date" in (ta.name, tb.name):
+                return self.date_arithmetic(e, (a, ta), (b, tb))  # a DATE and a number of days
             if _temporal(ta) or _temporal(tb):
-                return self.datetime_arithmetic(e, (a, ta), (b, tb))
+                return self.datetime_arithmetic(e, (a, ta), (b, tb))  # refused there
             result = st.arithmetic_type(name, ta, tb, self.semantics.ansi)
             if result is None:
                 raise self.refuse(e, [ta, tb], "a number is required")
@@ -357,6 +361,8 @@ class _Binder:
             return self.integral_function(e)
         if name in ("datediff", "timestampdiff"):
             return self.datetime_difference(e)
+        if name in DATE_FUNCTIONS:
+            return self.date_function(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":
@@ -627,6 +633,58 @@ class _Binder:
         typed = self.typed(e, "timestampdiff", [self.cast(x, t, operand) for x, t in bound], BIGINT, operand)
         return dataclasses.replace(typed, options=typed.options + e.options), BIGINT
 
+    def date_arithmetic(self, e: p.Operator, left, right) -> tuple[p.Expression, SqlType]:
+        """``d + n`` and ``n + d`` are Spark's ``date_add(d, n)``, ``d - n`` its ``date_sub(d, n)``,
+        for a DATE d and a TINYINT, SMALLINT or INT n (``d1 - d2`` is ``datetime_arithmetic``'s);
+        every other mix is refused."""
+        (a, ta), (b, tb) = left, right
+        if e.name == "add" and ta.name != "date":
+            (a, ta), (b, tb) = (b, tb), (a, ta)
+        if ta.name != "date" or tb.name not in _INT_ARGUMENTS or tb.null:
+            why = ("Spark reads an untyped NULL here as an interval (DATE + NULL is a TIMESTAMP); "
+                   "write CAST(NULL AS INT)" if tb.null
+                   else "a DATE and a TINYINT, SMALLINT or INT number of days are required")
+            raise self.refuse(e, [ta, tb], why)
+        name = "date_add" if e.name == "add" else "date_sub"
+        return self.typed(e, name, (a, b), DATE), DATE
+
+    def date_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """The date functions of ``sparkcep.evaluation.datetime_functions``, with the operand
+        types Spark takes (``DATE_FUNCTIONS``): a TIMESTAMP or TIMESTAMP_NTZ where Spark takes a
+        DATE is cast to it (the local date, a TIMESTAMP's in the session time zone), a DATE or
+        TIMESTAMP_NTZ where it takes a TIMESTAMP to that; day and month counts must be TINYINT,
+        SMALLINT or INT (Spark casts a BIGINT, DECIMAL or STRING to INT, with its own overflow
+        and parsing rules: refused here, as is a STRING date)."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        wanted = DATE_FUNCTIONS[name]
+        if len(bound) != len(wanted):
+            raise self.refuse(e, types, f"it takes {len(wanted)} argument{'s' if len(wanted) > 1 else ''}")
+        operands = []
+        for (x, t), kind in zip(bound, wanted):
+            if t.null:
+                operands.append(x)
+            elif kind == "int" and t.name in _INT_ARGUMENTS:
+                operands.append(x)
+            elif kind == "int" and t.name == "bigint" and name in _BIGINT_CAST_TO_INT:
+                operands.append(self.cast(x, t, INT))  # CAST_OVERFLOW with ANSI on, else wrapped
+            elif kind == "string" and t.name == "string":
+                operands.append(x)
+            elif kind == "date" and t.name in ("date", "timestamp", "timestamp_ntz") or \
+                    kind == "timestamp" and t.name in ("date", "timestamp", "timestamp_ntz") or \
+                    kind == "date only" and t.name == "date":
+                target = DATE if kind != "timestamp" else TIMESTAMP
+                operands.append(self.cast(x, t, target))
+            else:
+                expected = {"int": "TINYINT, SMALLINT or INT", "string": "STRING", "date only": "DATE",
+                            "date": "DATE (or TIMESTAMP)", "timestamp": "TIMESTAMP (or DATE)"}[kind]
+                raise self.refuse(e, types, f"{name} takes {', '.join(expected_of(k) for k in wanted)} "
+                                            f"(not {str(t).upper()} where {expected} is expected)")
+        result = DOUBLE if name == "months_between" else INT if name == "unix_date" else DATE
+        typed = self.typed(e, name, operands, result)
+        return dataclasses.replace(typed, options=typed.options + e.options), result
+
     def case(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         subject, default, *branches = e.operands
         whens, thens = branches[0::2], branches[1::2]
@@ -652,6 +710,25 @@ _INTERVAL_DAY, _INTERVAL_DAY_TO_SECOND = st.day_time_interval(0, 0), st.day_time
 def _temporal(t: SqlType) -> bool:
     """A DATE, a TIMESTAMP[_NTZ] or an interval: its arithmetic is ``datetime_arithmetic``'s."""
     return t.name in st.DATETIME or t.name.startswith("interval")
+
+
+# the date functions (``sparkcep.evaluation.datetime_functions``) and the kinds of their operands
+DATE_FUNCTIONS = {
+    "date_add": ("date", "int"), "date_sub": ("date", "int"), "add_months": ("date", "int"),
+    "months_between": ("timestamp", "timestamp"), "make_date": ("int", "int", "int"),
+    "last_day": ("date",), "next_day": ("date", "string"), "unix_date": ("date only",),
+    "date_from_unix_date": ("int",),
+}
+
+
+# the date functions whose INT operands Spark also takes as BIGINTs, cast to INT (date_add and
+# date_sub refuse a BIGINT)
+_BIGINT_CAST_TO_INT = ("add_months", "make_date", "date_from_unix_date")
+
+
+def expected_of(kind: str) -> str:
+    return {"int": "an INT", "string": "a STRING", "date only": "a DATE", "date": "a DATE",
+            "timestamp": "a TIMESTAMP"}[kind]
 
 
 # the functions Spark computes with Java's StrictMath (``sparkcep.evaluation.strict_math``)

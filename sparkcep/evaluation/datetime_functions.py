@@ -19,7 +19,10 @@ Python evaluates them, for non-NULL operands:
 from __future__ import annotations
 
 import datetime as dt
+import math
 from functools import lru_cache
+
+from sparkcep.errors import MatchRuntimeError
 
 from sparkcep.plan.expressions import TIMESTAMPDIFF_UNITS
 
@@ -76,3 +79,199 @@ def timestampdiff(unit: str, zone: str | None):
         return _toward_zero(_toward_zero(packed_end - packed_start, 32), months_per_unit)
 
     return months
+
+
+# ---------------------------------------------------------------------------------------------
+# Date arithmetic (Spark's DateAdd, DateSub, AddMonths, MonthsBetween, MakeDate, LastDay,
+# NextDay, UnixDate, DateFromUnixDate) of non-NULL operands. Spark's DATE is an INT of days since
+# 1970-01-01 and holds dates Python's ``datetime.date`` does not (years 0 and before, 10000 and
+# after); a result outside 0001-01-01 .. 9999-12-31 raises DATETIME_OUT_OF_PYTHON_RANGE here rather than
+# give another value than Spark's.
+# ---------------------------------------------------------------------------------------------
+
+_EPOCH = dt.date(1970, 1, 1)
+_EPOCH_ORDINAL = _EPOCH.toordinal()
+_INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def _out_of_range(days: int) -> MatchRuntimeError:
+    return MatchRuntimeError(
+        "DATETIME_OUT_OF_PYTHON_RANGE",
+        f"a date {days:+d} days from 1970-01-01 is outside 0001-01-01 .. 9999-12-31, the dates "
+        "sparkcep evaluates between rows of a match (Spark's DATE holds it); compute it inside the "
+        "navigation, where Spark evaluates it")
+
+
+def from_epoch_days(days: int) -> dt.date:
+    """The DATE ``days`` days after 1970-01-01, or DATETIME_OUT_OF_PYTHON_RANGE."""
+    ordinal = days + _EPOCH_ORDINAL
+    if not 1 <= ordinal <= _MAX_ORDINAL:
+        raise _out_of_range(days)
+    return dt.date.fromordinal(ordinal)
+
+
+_MAX_ORDINAL = dt.date.max.toordinal()
+
+
+def _wrapped_int(value: int) -> int:
+    """``value`` as Java's 32-bit ``int`` arithmetic leaves it."""
+    return (value - _INT_MIN) % (1 << 32) + _INT_MIN
+
+
+def epoch_days_of(year: int, month: int, day: int) -> int:
+    """Days from 1970-01-01 to a date of the proleptic Gregorian calendar, for any year (as
+    Java's ``LocalDate.toEpochDay``)."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
+def _month_length(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def date_add(start: dt.date, days: int) -> dt.date:
+    """``date_add(start, days)`` (and ``start + days``): Spark adds the INTs with Java's wrapping
+    ``+``; a sum beyond INT wraps far outside Python's dates, so the exact sum decides."""
+    return from_epoch_days(_wrapped_int(start.toordinal() - _EPOCH_ORDINAL + days))
+
+
+def date_sub(start: dt.date, days: int) -> dt.date:
+    """``date_sub(start, days)`` (and ``start - days``)."""
+    return from_epoch_days(_wrapped_int(start.toordinal() - _EPOCH_ORDINAL - days))
+
+
+def add_months(start: dt.date, months: int) -> dt.date:
+    """``add_months(start, months)`` as Java's ``LocalDate.plusMonths``: the day of month kept,
+    clamped to the new month's last day (2024-01-31 plus one month is 2024-02-29). A result
+    whose day count exceeds INT is Spark's ARITHMETIC_OVERFLOW (ANSI on or off)."""
+    count = start.year * 12 + start.month - 1 + months
+    year, month = count // 12, count % 12 + 1
+    day = min(start.day, _month_length(year, month))
+    days = epoch_days_of(year, month, day)
+    if not _INT_MIN <= days <= _INT_MAX:
+        raise MatchRuntimeError("ARITHMETIC_OVERFLOW", "overflow in add_months (the date's day count exceeds INT)")
+    return from_epoch_days(days)
+
+
+_SECONDS_PER_DAY = 86_400
+_SECONDS_PER_MONTH = 31 * _SECONDS_PER_DAY
+
+
+def _java_round(value: float) -> int:
+    """Java's ``Math.round`` of a finite double: the nearest integer, halves toward +infinity."""
+    floor = math.floor(value)
+    return floor + 1 if value - floor >= 0.5 else floor
+
+
+@lru_cache(maxsize=None)
+def months_between(round_off: bool, zone: str):
+    """``months_between(end, start[, roundOff])`` of two TIMESTAMPs read in ``zone`` (Spark's
+    ``DateTimeUtils.monthsBetween``): the difference of the local dates' months, a whole number
+    when both have the same day of month or both are their months' last days; otherwise plus
+    (the difference of the days of month and of the seconds since the local midnights) / 31
+    days, rounded to 8 decimal places (Java's ``Math.round(x * 1e8) / 1e8``) unless
+    ``round_off`` is false. The seconds count real time since the start of the local day, so
+    a time after a daylight-saving change counts the hour skipped or repeated."""
+    from zoneinfo import ZoneInfo
+
+    tz = ZoneInfo(zone)
+
+    def split(value: dt.datetime):
+        local = value.astimezone(tz)
+        day = local.date()
+        midnight = dt.datetime(day.year, day.month, day.day, tzinfo=tz)
+        # real time: Python subtracts two datetimes of one tzinfo by their wall clocks, so the
+        # change of UTC offset since midnight (a daylight-saving change) is taken off
+        elapsed = (local.replace(tzinfo=None) - midnight.replace(tzinfo=None)) - \
+            (local.utcoffset() - midnight.utcoffset())
+        seconds = (elapsed.days * 86_400_000_000 + elapsed.seconds * 1_000_000 + elapsed.microseconds) // 1_000_000
+        return day, seconds
+
+    def between(end: dt.datetime, start: dt.datetime) -> float:
+        (day1, seconds1), (day2, seconds2) = split(end), split(start)
+        month_difference = float((day1.year * 12 + day1.month) - (day2.year * 12 + day2.month))
+        last1 = day1.day == _month_length(day1.year, day1.month)
+        last2 = day2.day == _month_length(day2.year, day2.month)
+        if day1.day == day2.day or (last1 and last2):
+            return month_difference
+        seconds = (day1.day - day2.day) * _SECONDS_PER_DAY + seconds1 - seconds2
+        difference = month_difference + seconds / float(_SECONDS_PER_MONTH)
+        return _java_round(difference * 1e8) / 1e8 if round_off else difference
+
+    return between
+
+
+_MONTH_NAMES = ("JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER",
+                "OCTOBER", "NOVEMBER", "DECEMBER")
+
+
+@lru_cache(maxsize=None)
+def make_date(ansi: bool):
+    """``make_date(year, month, day)``: NULL for a field out of its range (a month outside 1 to
+    12, a day past the month's end, a year beyond Java's +-999,999,999), or with ANSI on
+    Spark's DATETIME_FIELD_OUT_OF_BOUNDS."""
+
+    def make(year: int, month: int, day: int) -> dt.date | None:
+        problem = None
+        if not -999_999_999 <= year <= 999_999_999:
+            problem = f"Invalid value for Year (valid values -999999999 - 999999999): {year}"
+        elif not 1 <= month <= 12:
+            problem = f"Invalid value for MonthOfYear (valid values 1 - 12): {month}"
+        elif not 1 <= day <= 31:
+            problem = f"Invalid value for DayOfMonth (valid values 1 - 28/31): {day}"
+        elif day > _month_length(year, month):
+            problem = (f"Invalid date 'February 29' as '{year}' is not a leap year" if day == 29
+                       else f"Invalid date '{_MONTH_NAMES[month - 1]} {day}'")
+        if problem is not None:
+            if ansi:
+                raise MatchRuntimeError("DATETIME_FIELD_OUT_OF_BOUNDS", problem)
+            return None
+        return from_epoch_days(epoch_days_of(year, month, day))
+
+    return make
+
+
+def last_day(value: dt.date) -> dt.date:
+    """``last_day(d)``: the last day of d's month."""
+    return value.replace(day=_month_length(value.year, value.month))
+
+
+# Spark's names of the days of the week (``DateTimeUtils.getDayOfWeekFromString``), upper case,
+# with Python's weekday() (Monday 0)
+_DAYS_OF_WEEK = {name: number for number, names in enumerate(
+    (("MO", "MON", "MONDAY"), ("TU", "TUE", "TUESDAY"), ("WE", "WED", "WEDNESDAY"), ("TH", "THU", "THURSDAY"),
+     ("FR", "FRI", "FRIDAY"), ("SA", "SAT", "SATURDAY"), ("SU", "SUN", "SUNDAY"))) for name in names}
+
+
+@lru_cache(maxsize=None)
+def next_day(ansi: bool):
+    """``next_day(d, dayOfWeek)``: the first date after d (never d itself) on that day of the
+    week, named by two letters, three or in full, in any case. Another name is NULL, or with
+    ANSI on Spark's ILLEGAL_DAY_OF_WEEK."""
+
+    def following(value: dt.date, name: str) -> dt.date | None:
+        weekday = _DAYS_OF_WEEK.get(name.upper())
+        if weekday is None:
+            if ansi:
+                raise MatchRuntimeError("ILLEGAL_DAY_OF_WEEK", f"Illegal input for day of week: {name}")
+            return None
+        ahead = (weekday - value.weekday() - 1) % 7 + 1
+        return from_epoch_days(value.toordinal() - _EPOCH_ORDINAL + ahead)
+
+    return following
+
+
+def unix_date(value: dt.date) -> int:
+    """``unix_date(d)``: days from 1970-01-01 to d, an INT."""
+    return value.toordinal() - _EPOCH_ORDINAL
+
+
+def date_from_unix_date(days: int) -> dt.date:
+    """``date_from_unix_date(n)``: the date n days after 1970-01-01."""
+    return from_epoch_days(days)

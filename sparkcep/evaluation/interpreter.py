@@ -651,6 +651,12 @@ def typed_function(operator: p.Operator):
     elif name == "timestampdiff":
         zone = options.get("zone", "UTC") if operand.name == "timestamp" else None
         function = datetime_functions.timestampdiff(options["unit"], zone)
+    elif name in ("date_add", "date_sub", "add_months", "last_day", "unix_date", "date_from_unix_date"):
+        function = getattr(datetime_functions, name)
+    elif name == "months_between":
+        function = datetime_functions.months_between(options.get("round_off", True), options.get("zone", "UTC"))
+    elif name in ("make_date", "next_day"):
+        function = getattr(datetime_functions, name)(ansi)
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function

@@ -85,7 +85,8 @@ OPERATORS = set(BINARY) | {
     # sparkcep.evaluation.integral_functions
     "intdiv", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shiftleft", "shiftright",
     "shiftrightunsigned", "try_add", "try_sub", "try_mul", "try_div", "try_mod", "datediff",
-    "timestampdiff",  # sparkcep.evaluation.datetime_functions
+    "timestampdiff", "date_add", "date_sub", "add_months", "months_between", "make_date", "last_day",
+    "next_day", "unix_date", "date_from_unix_date",  # sparkcep.evaluation.datetime_functions
     "substring_index", "translate", "split_part", "levenshtein", "ascii", "chr", "octet_length", "bit_length", "md5", "sha1",
     "sha2", "crc32", "lpad", "rpad", "repeat",
     "hash", "xxhash64",  # sparkcep.evaluation.hash_functions
@@ -235,7 +236,9 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
             return _fractional_to_decimal(target, ansi)
         return lambda v: to_decimal(v, target, ansi)
     if target.integral and source.integral:
-        return lambda v: v
+        if INTEGRAL_BITS[target.name] >= INTEGRAL_BITS[source.name]:
+            return lambda v: v
+        return _narrowing(source, target, ansi)  # a BIGINT where Spark takes an INT (add_months, ...)
     if day_time_fields(source) and day_time_fields(target):  # microseconds, whatever the fields
         return lambda v: v
     if source.name == "date" and target.name == "timestamp":
@@ -250,7 +253,33 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
 
         tz = ZoneInfo(zone)  # a local time in a DST gap moves forward, in an overlap takes the earlier offset
         return lambda v: v.replace(tzinfo=tz)
+    if source.name == "timestamp" and target.name == "date":  # the local date in the session time zone
+        from zoneinfo import ZoneInfo
+
+        tz = ZoneInfo(zone)
+        return lambda v: v.astimezone(tz).date()
+    if source.name == "timestamp_ntz" and target.name == "date":
+        return lambda v: v.date()
     raise ValueError(f"no implicit cast from {source} to {target}")
+
+
+def _narrowing(source: SqlType, target: SqlType, ansi: bool):
+    """Spark's CAST of an integral value to a narrower integral type: out of range, its
+    CAST_OVERFLOW with ANSI on, else Java's cast (the low bits, two's complement)."""
+    bits = INTEGRAL_BITS[target.name]
+    low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    suffix = {"bigint": "L", "smallint": "S", "tinyint": "Y"}.get(source.name, "")
+
+    def narrowed(v):
+        if low <= v <= high:
+            return v
+        if ansi:
+            raise MatchRuntimeError(
+                "CAST_OVERFLOW", f'The value {v}{suffix} of the type "{source.name.upper()}" cannot be cast to '
+                f'"{target.name.upper()}" due to an overflow')
+        return (v - low) % (1 << bits) + low
+
+    return narrowed
 
 
 @_lru_cache(maxsize=None)

@@ -260,7 +260,7 @@ def test_errors_are_typed():
     ("space(A.n + B.n) = ' '", "space"),  # sqlglot: Space
     ("SPACE(A.n - B.n) = ' '", "SPACE"),
     ("mask(A.s || B.s) = 'x'", "mask"),
-    ("months_between(A.t, B.t) > 1", "months_between"),  # sqlglot: MonthsBetween
+    ("trunc(A.t, B.s) > A.t", "trunc"),  # sqlglot: DateTrunc
     ("soundex(A.s || B.s) = 'x'", "soundex"),
     ("Initcap(A.s || B.s) = 'X'", "Initcap"),
 ])

@@ -117,6 +117,73 @@ _PAIRED_EDGES = {
 }
 
 
+# -- date arithmetic between rows (begin) --------------------------------------------------------
+# dates and INT day / month counts paired row by row: the first and last dates Python holds, the
+# INT extremes (Spark's INT addition wraps around far outside Python's dates), month ends for
+# add_months' clamping (2024-01-31 + 1 month = 2024-02-29); make_date's fields (Feb 29 in a leap
+# year and not, month 13 and 0, day 0, years 0, 10000 and beyond Java's); next_day's names
+# (two letters, three, in full, any case; a trailing space and 'xx' are no names)
+_D = dt.date
+PAIRED.update({"dd": "DATE", "dn": "INT", "my": "INT", "mm": "INT", "md": "INT", "wd": "STRING"})
+_PAIRED_EDGES.update({
+    "dd": [_D(1970, 1, 1), _D(9999, 12, 31), _D(1, 1, 1), _D(2024, 1, 31), _D(2024, 2, 29), _D(2023, 12, 31),
+           _D(1969, 12, 31), _D(2024, 3, 31)],
+    "dn": [str(2**31 - 1), "1", "-1", "1", "12", str(-2**31), "2932896", "-1"],
+    "my": ["2024", "2023", "2024", "2024", "0", "10000", "9999", str(2**31 - 1), "1"],
+    "mm": ["2", "2", "13", "0", "1", "1", "12", "1", "1"],
+    "md": ["29", "29", "1", "1", "1", "1", "31", "1", "0"],
+    "wd": ["MO", "tue", "Wednesday", "thu ", "FRIDAY", "sa", "SUN", "xx"],
+})
+
+
+def _date_expressions() -> list[tuple[str, str]]:
+    out = []
+    for function in ("date_add", "date_sub", "dateadd"):
+        out.append(_pair(function + "({}, {})", "dd", "dn"))
+        out.append(_pair(function + "({}, {})", "dt1", "i1"))
+        out.append(_pair(function + "({}, {})", "dt2", "t1"))
+    out.append(_pair("date_add({}, {})", "dt1", "h1"))
+    # a TIMESTAMP is cast to its local date (00:00 in Berlin is the day before in UTC), a
+    # TIMESTAMP_NTZ to its date
+    out.append(_pair("date_add(greatest({}, {}), {})", "ts1", "ts2", "t1"))
+    out.append(_pair("date_sub(greatest({}, {}), {})", "tn1", "tn1", "t1"))
+    for template in ("({} + {})", "({} - {})"):
+        out.append(_pair(template, "dd", "dn"))
+        out.append(_pair(template, "dt1", "t1"))
+        out.append(_pair(template, "dt2", "i1"))
+    out.append(_pair("({} + {})", "h1", "dt2"))
+    out.append(_pair("({} > date_add({}, {}))", "dt2", "dt1", "t1"))
+    out.append(_pair("(add_months({}, 1) <= {})", "dt1", "dt2"))
+    for x, n in (("dd", "dn"), ("dt1", "t1"), ("dt2", "h1"), ("dt1", "i1")):
+        out.append(_pair("add_months({}, {})", x, n))
+    out.append(_pair("add_months(greatest({}, {}), {})", "ts1", "ts2", "t1"))
+    for x, y in (("c1", "c2"), ("c2", "c1"), ("c3", "c4"), ("ts1", "ts2"), ("dt1", "dt2"), ("dt1", "ts2"),
+                 ("tn1", "ts1"), ("dd", "dt2")):
+        out.append(_pair("months_between({}, {})", x, y))
+        out.append(_pair("months_between({}, {}, false)", x, y))
+    out.append(_pair("months_between({}, {}, true)", "ts2", "ts1"))
+    out.append(_pair("make_date({}, {}, {})", "my", "mm", "md"))
+    out.append(_pair("make_date({}, {}, 1)", "my", "mm"))
+    out.append(_pair("make_date({}, {}, {})", "t1", "h1", "t1"))
+    for x, y in (("dd", "dt2"), ("dt1", "dt2")):
+        out.append(_pair("last_day(greatest({}, {}))", x, y))
+        out.append(_pair("unix_date(greatest({}, {}))", x, y))
+    out.append(_pair("last_day(greatest({}, {}))", "ts1", "ts2"))
+    out.append(_pair("last_day(date_add({}, {}))", "dt1", "i1"))
+    for x, name in (("dd", "wd"), ("dt1", "wd"), ("dt2", "s1"), ("dd", "k1")):
+        out.append(_pair("next_day({}, {})", x, name))
+    out.append(_pair("date_from_unix_date({} + {})", "dn", "t1"))
+    out.append(_pair("date_from_unix_date({} - {})", "i1", "i1"))
+    out.append(_pair("date_from_unix_date(datediff({}, {}))", "dd", "dt2"))
+    # a BIGINT where Spark takes an INT, cast to INT: CAST_OVERFLOW with ANSI on, else wrapped
+    out.append(_pair("add_months({}, {})", "dd", "v1"))
+    out.append(_pair("add_months({}, {})", "dt1", "l1"))
+    out.append(_pair("make_date({}, {}, {})", "v1", "mm", "md"))
+    out.append(_pair("date_from_unix_date(greatest({}, {}))", "l1", "l2"))
+    return out
+# -- date arithmetic between rows (end) ----------------------------------------------------------
+
+
 def row_values() -> list[dict]:
     """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
     columns meet in many pairs of edges; each column is NULL in a few rows. The PAIRED columns
@@ -329,6 +396,7 @@ def expressions() -> list[tuple[str, str]]:
         out.append(_pair("({} - {})", "c5", y))
     out.append(_pair("({} * {})", "j2", "i1"))  # refused: the interval times a number
     out += _hash_pad_conv_expressions()
+    out += _date_expressions()  # date arithmetic between rows
     return out
 
 

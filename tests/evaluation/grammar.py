@@ -182,6 +182,8 @@ def numbers(depth: int):
             lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
         st.tuples(st.sampled_from(["try_add", "try_subtract", "try_multiply", "try_divide", "try_mod"]), sub, sub).map(
             lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
+        st.tuples(temporals(depth - 1), temporals(depth - 1), st.sampled_from(["", ", false"])).map(
+            lambda t: _join("months_between({}, {}" + t[2] + ")", t[0], t[1])),
         st.tuples(booleans(depth - 1), sub, sub).map(lambda t: _join("IF({}, {}, {})", *t)),
         st.tuples(booleans(depth - 1), sub, sub).map(
             lambda t: _join("CASE WHEN {} THEN {} ELSE {} END", *t)),
@@ -225,6 +227,14 @@ def temporals(depth: int):
         leaf,
         st.tuples(st.sampled_from(["coalesce", "greatest", "least"]), leaf, leaf).map(
             lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
+        # date arithmetic (a TIMESTAMP is cast to its local date); day and month counts at INT's extremes
+        st.tuples(st.sampled_from(["date_add", "date_sub", "add_months"]), leaf, _column(["t1", "h1", "i1"])).map(
+            lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
+        st.tuples(leaf, st.sampled_from(["+", "-"]), _column(["t1", "h1"])).map(
+            lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
+        leaf.map(lambda a: _join("last_day({})", a)),
+        st.tuples(leaf, st.sampled_from(["'MO'", "'sun'", "'Friday'", "'x'"])).map(
+            lambda t: _join("next_day({}, " + t[1] + ")", t[0])),
         # moved by an interval that combines rows (one row's interval alone is Catalyst's)
         st.tuples(leaf, st.sampled_from(["+", "-"]), intervals(depth - 1)).map(
             lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),

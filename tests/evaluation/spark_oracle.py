@@ -85,6 +85,25 @@ def _rows_of(spark, sql: str, batch: Batch):
     return table
 
 
+def _python_values(column) -> list:
+    """The values of an Arrow column of Spark's answers. A DATE Python's ``datetime.date`` cannot
+    hold (Spark's DATE reaches years before 1 and after 9999: ``date_add(DATE'9999-12-31', 1)``)
+    becomes a SparkFailed naming Spark's value: sparkcep raises DATETIME_OUT_OF_PYTHON_RANGE for it, and
+    the comparison counts the two as agreeing (both have no Python value)."""
+    try:
+        return column.to_pylist()
+    except (ValueError, OverflowError):
+        values = []
+        for scalar in column:
+            try:
+                values.append(scalar.as_py())
+            except (ValueError, OverflowError):
+                days = scalar.cast("int32").as_py()
+                values.append(SparkFailed(False, f"[DATE_OUTSIDE_PYTHON] Spark's DATE {days} days from "
+                                                 "1970-01-01, outside 0001-01-01 .. 9999-12-31"))
+        return values
+
+
 def _spark_types(spark, table: str, texts: list[str]) -> list[str | None]:
     from pyspark.errors import AnalysisException
 
@@ -207,14 +226,14 @@ def _answer(spark, table, rows, expressions, semantics, error_cells, rng) -> Bat
 
     def one_row(i: int, r: int):
         result = _rows_of(spark, f"SELECT ({accepted[i][1]}) AS e FROM {table} WHERE r = {r}", batch)
-        return result if isinstance(result, SparkFailed) else result.column("e")[0].as_py()
+        return result if isinstance(result, SparkFailed) else _python_values(result.column("e"))[0]
 
     def reference_query(group):
         result = _rows_of(spark, f"SELECT {', '.join(['r'] + [cell(i) for i in group])} FROM {table} ORDER BY r",
                           batch)
         if not isinstance(result, SparkFailed):
             for i in group:
-                for r, value in enumerate(result.column(f"e{i}").to_pylist()):
+                for r, value in enumerate(_python_values(result.column(f"e{i}"))):
                     if r not in raising[i]:
                         answers[i][r] = value
         elif len(group) > 1:

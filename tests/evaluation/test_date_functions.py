@@ -1,0 +1,142 @@
+"""Date arithmetic between rows of a match (``sparkcep.evaluation.datetime_functions``): the
+errors Spark raises and the types it refuses.
+
+The values are checked against Spark's recorded answers for the corpus by
+``test_recorded_spark_answers.py``; here, from the same recording, the *codes*: where Spark
+raised DATETIME_FIELD_OUT_OF_BOUNDS (make_date), ILLEGAL_DAY_OF_WEEK (next_day) or
+ARITHMETIC_OVERFLOW (add_months) or CAST_OVERFLOW (a BIGINT month count, year or day count
+beyond INT), each Python form raises the same code, and where Spark's DATE
+lies outside Python's dates (recorded as DATE_OUTSIDE_PYTHON) each raises DATETIME_OUT_OF_PYTHON_RANGE.
+And the refusals, at the operator, of what Spark refuses or casts with rules not reproduced.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from sparkcep.compiler.lowering import ValueColumns
+from sparkcep.errors import AnalysisError
+from sparkcep.evaluation import datetime_functions as f
+from sparkcep.evaluation.binding import Semantics, bind
+from tests.evaluation import corpus
+from tests.evaluation.harness import _Error, evaluators, lower
+from tests.evaluation.spark_oracle import decode
+
+RECORDED = json.loads(Path(__file__).with_name("spark_answers.json").read_text(encoding="utf-8"))
+# Spark's error class -> sparkcep's code for the same row
+EXPECTED_CODES = {"DATE_OUTSIDE_PYTHON": "DATETIME_OUT_OF_PYTHON_RANGE",
+                  "DATETIME_FIELD_OUT_OF_BOUNDS": "DATETIME_FIELD_OUT_OF_BOUNDS",
+                  "ILLEGAL_DAY_OF_WEEK": "ILLEGAL_DAY_OF_WEEK", "ARITHMETIC_OVERFLOW": "ARITHMETIC_OVERFLOW",
+                  "CAST_OVERFLOW": "CAST_OVERFLOW"}
+
+
+def _code(answer) -> str | None:
+    if isinstance(answer, dict) and "error" in answer:
+        match = re.match(r"\[([A-Z_]+)", answer["message"])
+        return match and match.group(1)
+    return None
+
+
+@pytest.mark.parametrize("setting", ["ansi", "legacy"])
+def test_date_functions_raise_sparks_error_codes(setting):
+    semantics = Semantics(ansi=setting == "ansi", time_zone=RECORDED["zone"])
+    columns = {text: (column["type"], [decode(v) for v in column["values"]])
+               for text, column in RECORDED[setting]["columns"].items()}
+    dates = {q for q, _ in corpus._date_expressions()}
+    seen: dict[str, int] = {}
+    for record in RECORDED[setting]["cases"]:
+        if record["expression"] not in dates:
+            continue
+        values = ValueColumns()
+        expression = lower(record["expression"], values)
+        forms = evaluators(expression, [columns[t][0] for t in values.texts], semantics)
+        for r, answer in enumerate(record["answers"]):
+            code = EXPECTED_CODES.get(_code(answer))
+            if code is None:
+                continue
+            row = [columns[t][1][r] for t in values.texts]
+            for form, evaluate in forms.items():
+                python = evaluate(row)
+                assert isinstance(python, _Error) and python.error == code, \
+                    f"{record['expression']} on {row} ({form}): {python!r}, Spark: {answer['message']}"
+            seen[code] = seen.get(code, 0) + 1
+    wanted = {"DATETIME_OUT_OF_PYTHON_RANGE", "ARITHMETIC_OVERFLOW"} | (
+        {"DATETIME_FIELD_OUT_OF_BOUNDS", "ILLEGAL_DAY_OF_WEEK", "CAST_OVERFLOW"} if setting == "ansi" else set())
+    assert set(seen) == wanted, seen
+
+
+_TYPES = {"d": "date", "e": "date", "n": "int", "l": "bigint", "s": "string", "t": "timestamp", "x": "decimal(10,2)",
+          "CAST(NULL AS INT": "int"}  # a value column Spark computes
+
+
+def _bind(condition: str):
+    values = ValueColumns()
+    expression = lower(condition, values)
+    return bind(expression, [_TYPES[t.strip("()`")] for t in values.texts],
+                Semantics(ansi=True, time_zone="Europe/Berlin"), "")
+
+
+@pytest.mark.parametrize("condition", [
+    "date_add(A.d, B.l)",  # Spark: DATATYPE_MISMATCH (BIGINT days)
+    "(A.d + B.l)",
+    "date_sub(A.d, B.x)",
+    "date_add(A.s, B.n)",  # Spark parses the STRING
+    "(B.n - A.d)",  # Spark refuses INT - DATE
+    "(greatest(A.d, B.e) + NULL)",  # Spark: a TIMESTAMP (the NULL read as an interval)
+    "(greatest(A.d, B.e) - NULL)",  # Spark: an INTERVAL DAY
+    "make_date(A.n, B.x, 1)",  # Spark casts the DECIMAL to INT
+    "next_day(A.d, B.n)",
+    "unix_date(greatest(A.t, B.t))",  # Spark: DATE only
+    "months_between(A.s, B.t)",
+])
+def test_refused_types(condition):
+    with pytest.raises(AnalysisError) as error:
+        _bind(condition)
+    assert error.value.code == "MATCH_DEPENDENT_TYPE_MISMATCH"
+
+
+@pytest.mark.parametrize("condition", [
+    "months_between(A.t, B.t, B.n > 0)",  # roundOff must be a literal
+    "dateadd(DAY, A.n, B.t)",  # three arguments: timestampadd, a TIMESTAMP
+])
+def test_refused_forms(condition):
+    with pytest.raises(AnalysisError) as error:
+        _bind(condition)
+    assert error.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+
+
+def test_result_types():
+    assert _bind("(A.d + B.n)").type == "date" and _bind("(A.d - B.n)").name == "date_sub"
+    assert _bind("(B.n + A.d)").name == "date_add"
+    assert _bind("(greatest(A.d, B.e) + CAST(NULL AS INT))").type == "date"
+    assert _bind("date_add(greatest(A.d, B.e), NULL)").type == "date"  # as Spark types it
+    assert _bind("months_between(A.t, B.d)").type == "double"
+    assert _bind("unix_date(greatest(A.d, B.e))").type == "int"
+
+
+def test_spot_values():
+    """A few values worked out by hand from Spark's documented rules."""
+    assert f.add_months(dt.date(2024, 1, 31), 1) == dt.date(2024, 2, 29)
+    assert f.add_months(dt.date(2024, 3, 31), -1) == dt.date(2024, 2, 29)
+    assert f.date_sub(dt.date(2024, 3, 1), 1) == dt.date(2024, 2, 29)
+    assert f.next_day(True)(dt.date(2024, 2, 12), "mon") == dt.date(2024, 2, 19)  # never the day itself
+    assert f.last_day(dt.date(2100, 2, 3)) == dt.date(2100, 2, 28)
+    berlin = __import__("zoneinfo").ZoneInfo("Europe/Berlin")
+    between = f.months_between(True, "Europe/Berlin")
+    # 1997-02-28 10:30 to 1996-10-30: 4 months, then (28 - 30 days + 10.5 hours) / 31 days
+    assert between(dt.datetime(1997, 2, 28, 10, 30, tzinfo=berlin), dt.datetime(1996, 10, 30, tzinfo=berlin)) \
+        == 3.94959677
+    assert f.months_between(False, "Europe/Berlin")(
+        dt.datetime(1997, 2, 28, 10, 30, tzinfo=berlin), dt.datetime(1996, 10, 30, tzinfo=berlin)) \
+        == 4 + (-2 * 86400 + 37800) / (31 * 86400)
+    # both last days of their months: whole months, the times of day ignored
+    assert between(dt.datetime(2024, 2, 29, 23, tzinfo=berlin), dt.datetime(2024, 1, 31, 1, tzinfo=berlin)) == 1.0
+    # 03:30 on the night the clocks go forward is 2.5 hours after midnight
+    assert f.months_between(False, "Europe/Berlin")(
+        dt.datetime(2024, 3, 31, 3, 30, tzinfo=berlin), dt.datetime(2024, 3, 30, tzinfo=berlin)) \
+        == (86400 + 9000) / (31 * 86400)

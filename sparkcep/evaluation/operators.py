@@ -88,6 +88,8 @@ OPERATORS = set(BINARY) | {
     "timestampdiff",  # sparkcep.evaluation.datetime_functions
     "substring_index", "translate", "split_part", "levenshtein", "ascii", "chr", "octet_length", "bit_length", "md5", "sha1",
     "sha2", "crc32",
+    # sparkcep.evaluation.regex_functions
+    "regexp_extract", "regexp_replace", "regexp_count", "regexp_substr", "regexp_instr",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

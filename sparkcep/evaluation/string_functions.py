@@ -46,6 +46,7 @@ import zlib
 
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation.operators import substring
+from sparkcep.evaluation.regex_functions import REGEX_FUNCTIONS
 
 
 def contains(value: str, search: str) -> bool:
@@ -186,4 +187,5 @@ STRING_FUNCTIONS = {
     "substring_index": substring_index, "translate": translate, "split_part": split_part, "levenshtein": levenshtein,
     "ascii": ascii_code, "chr": character, "octet_length": octet_length, "bit_length": bit_length,
     "md5": md5, "sha1": sha1, "sha2": sha2, "crc32": crc32,
+    **REGEX_FUNCTIONS,  # regexp_extract, regexp_replace, regexp_count, regexp_substr, regexp_instr
 }

@@ -847,7 +847,7 @@ class Lowering:
                 f"The `{written}` requires {expected} parameters but the actual number is {len(arguments)}",
                 node)
         subject, pattern = node.this, node.expression
-        self.check_constant_pattern("rlike", pattern, "\\")
+        self.check_constant_pattern("rlike", pattern, "\\")  # the same Java patterns as RLIKE
         operands = [self.lower_operand(subject), self.lower_operand(pattern)]
         if name == "regexp_extract":
             group = node.args.get("group")

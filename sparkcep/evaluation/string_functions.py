@@ -34,6 +34,9 @@ Spark's ``UTF8String`` treats an empty operand specially, so does this module:
 * ``translate(str, from, to)``: each character of str found in ``from`` replaced by the
   character at the same place in ``to``, or removed when ``to`` is shorter; a character
   repeated in ``from`` keeps its first place (as Spark's ``StringTranslate.buildDict``).
+* ``regexp_extract``, ``regexp_replace``, ``regexp_count``, ``regexp_substr`` and
+  ``regexp_instr`` are ``sparkcep.evaluation.regex_functions`` (Java's regular expressions),
+  listed in ``STRING_FUNCTIONS`` with the others.
 * ``md5``, ``sha1`` / ``sha``, ``sha2(str, bits)`` (224, 256 (also 0), 384 or 512; others give
   NULL) and ``crc32`` of the UTF-8 bytes (Spark casts a STRING to BINARY so): lower-case hex
   STRINGs, and a BIGINT for crc32.

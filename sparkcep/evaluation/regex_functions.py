@@ -25,9 +25,11 @@ replaces inside the pair), which Python cannot: ``UNSUPPORTED_REGEX_PATTERN`` th
   (``INVALID_REGEXP_REPLACE``, Spark's class). The search starts at ``position`` as Java's
   ``Matcher.region`` does, with ``^`` and ``\\A`` matching there; ``str`` is returned
   unchanged when ``position`` is past its last character (but an empty ``str`` is searched
-  at position 1). ``${name}`` is refused (``UNSUPPORTED_REGEX_REPLACEMENT``): named groups
-  are refused in patterns, and Spark 4 answers an empty string for ``${name}`` where Java's
-  ``appendReplacement`` raises.
+  at position 1). Java's ``$`` still reads the character before the position (no ``$``
+  between the ``\\r`` and ``\\n`` of a final ``\\r\\n``): a position just between them, with
+  a ``$`` in the pattern, is refused (``UNSUPPORTED_REGEX_PATTERN``). ``${name}`` is refused
+  (``UNSUPPORTED_REGEX_REPLACEMENT``): named groups are refused in patterns, and Spark 4
+  answers an empty string for ``${name}`` where Java's ``appendReplacement`` raises.
 * ``regexp_count(str, regexp)``: the number of matches (an empty pattern matches at every
   position, the end included: length + 1).
 * ``regexp_substr(str, regexp)``: the first match, NULL when nothing or only the empty string
@@ -101,6 +103,12 @@ def regexp_replace(value: str, pattern: str, replacement: str, position: int = 1
     if not (start == 0 or start < len(value)):
         return value
     region = value[start:]
+    if region == "\n" and start > 0 and value[start - 1] == "\r" and "$" in pattern:
+        # Java's $ looks before the region for the \r of a final \r\n; the region alone hides it
+        raise MatchRuntimeError(
+            "UNSUPPORTED_REGEX_PATTERN",
+            f"regexp_replace of '{pattern}' from a position between the \\r and the \\n that end the "
+            "string: Java's $ reads the \\r before the position, which sparkcep does not reproduce")
     template = None
     pieces = [value[:start]]
     last = 0

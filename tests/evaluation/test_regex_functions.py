@@ -60,6 +60,11 @@ def _run(function, *arguments):
     (("😀a", "a", "X", 3), "😀a"),
     (("😀😀", "😀", "x", 2), "😀x"),
     (("😀", "", "-"), (ERROR, "UNSUPPORTED_REGEX_PATTERN")),  # Spark splits the surrogate pair
+    (("a\r\n", "$", "X", 2), "aX\r\nX"),
+    (("ab\n", "$", "X", 3), "abX\nX"),
+    (("😀ab", "^a", "X", 2), "😀Xb"),
+    (("a\r\n", "$", "X", 3), (ERROR, "UNSUPPORTED_REGEX_PATTERN")),  # Spark: 'a\r\nX'
+    (("a\r\n", "b", "X", 3), "a\r\n"),
 ])
 def test_regexp_replace_gives_sparks_answers(arguments, expected):
     assert _run(regexp_replace, *arguments) == expected

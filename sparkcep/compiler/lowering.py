@@ -40,6 +40,15 @@ AGGREGATES: dict[type, str] = {
     exp.ArrayAgg: "collect_list",
 }
 
+# Spark's regular-expression functions Python evaluates between rows (Lowering.lower_regex_function)
+REGEX_FUNCTIONS: dict[type, str] = {
+    exp.RegexpExtract: "regexp_extract",
+    exp.RegexpReplace: "regexp_replace",
+    exp.RegexpCount: "regexp_count",
+    exp.RegexpSubstr: "regexp_substr",
+    exp.RegexpInstr: "regexp_instr",
+}
+
 # Operators Python evaluates over match-dependent operands (sparkcep.evaluation implements them).
 GLUE: dict[type, str] = {
     exp.And: "and",
@@ -673,6 +682,8 @@ class Lowering:
             return self.define_aggregate(node)
         if isinstance(node, (exp.Like, exp.ILike, exp.Escape, exp.RegexpLike)) or _is_regexp_call(node):
             return self.lower_string_match(node)
+        if isinstance(node, tuple(REGEX_FUNCTIONS)):
+            return self.lower_regex_function(node)
         if isinstance(node, exp.Cast):  # CAST, TRY_CAST (a subclass) and x::t
             start, end = dialect.span(node)
             written = self.scope.sql[start:end].lstrip().upper()
@@ -700,7 +711,7 @@ class Lowering:
                 "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
                 "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
                 "NVL/IFNULL, NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], "
-                "RLIKE/REGEXP, concat, ||, concat_ws, array_join, array (of STRINGs), lower, upper, length, substring, "
+                "RLIKE/REGEXP, regexp_extract, regexp_replace, regexp_count, regexp_substr, regexp_instr, concat, ||, concat_ws, array_join, array (of STRINGs), lower, upper, length, substring, "
                 "contains, startswith, endswith, instr, locate, position, trim, ltrim, rtrim, replace, left, "
                 "right, reverse, round, bround, floor, ceil, sign/signum, pmod, sqrt, ln, log, log10, log2, log1p, exp, "
                 "expm1, power/pow, cbrt, div, &, |, ^, ~, "
@@ -874,6 +885,67 @@ class Lowering:
         if len(matches) == 1:
             return matches[0]
         return p.Operator("or" if isinstance(pattern, exp.Any) else "and", tuple(matches), span=span)
+
+    def lower_regex_function(self, node: exp.Expression) -> p.Expression:
+        """``regexp_extract(s, p[, idx])`` (idx 1 when omitted), ``regexp_replace(s, p, r[,
+        position])`` (position an integer literal from 1, as Spark requires a constant one),
+        ``regexp_count(s, p)``, ``regexp_substr(s, p)`` and ``regexp_instr(s, p[, idx])``
+        (``sparkcep.evaluation.regex_functions``). A pattern written as a string literal is
+        checked here, at the pattern, as for RLIKE; so is a literal replacement's ``${name}``."""
+        name = REGEX_FUNCTIONS[type(node)]
+        written = _written_name(node, self.scope.sql)
+        allowed = {"regexp_extract": ("this", "expression", "group"),
+                   "regexp_replace": ("this", "expression", "replacement", "position"),
+                   "regexp_instr": ("this", "expression", "position")}.get(name, ("this", "expression"))
+        extra = [k for k, v in node.args.items() if v is not None and k not in allowed
+                 and k != "null_if_pos_overflow"]
+        if extra or node.args.get("expression") is None:
+            arguments = [v for k, v in node.args.items() if isinstance(v, exp.Expression)]
+            expected = "2" if len(allowed) == 2 else f"{len(allowed) - 1} or {len(allowed)}"
+            raise self.scope.error(
+                "WRONG_NUM_ARGS",
+                f"The `{written}` requires {expected} parameters but the actual number is {len(arguments)}",
+                node)
+        subject, pattern = node.this, node.expression
+        self.check_constant_pattern("rlike", pattern, "\\")  # the same Java patterns as RLIKE
+        operands = [self.lower_operand(subject), self.lower_operand(pattern)]
+        if name == "regexp_extract":
+            group = node.args.get("group")
+            operands.append(self.lower_operand(group) if group is not None else p.Constant(1))
+        elif name == "regexp_instr" and node.args.get("position") is not None:
+            operands.append(self.lower_operand(node.args["position"]))
+        elif name == "regexp_replace":
+            replacement = node.args["replacement"]
+            if isinstance(replacement, exp.Literal) and replacement.is_string:
+                from sparkcep.errors import MatchRuntimeError
+                from sparkcep.evaluation.regex_functions import check_replacement
+
+                try:
+                    check_replacement(replacement.this)
+                except MatchRuntimeError as error:
+                    raise self.scope.error(error.code, error.message, replacement) from None
+            operands.append(self.lower_operand(replacement))
+            operands.append(p.Constant(self.regexp_replace_position(node, written)))
+        return p.Operator(name, tuple(operands), span=dialect.span(node))
+
+    def regexp_replace_position(self, node: exp.Expression, written: str) -> int:
+        """The position of ``regexp_replace``: an integer literal from 1 to 2147483647, as Spark
+        checks a constant one (``DATATYPE_MISMATCH``, at the position)."""
+        position = node.args.get("position")
+        if position is None:
+            return 1
+        value = _integer_literal(position)
+        if value is None:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"the position of '{written}' between rows of a match must be an integer literal "
+                "(Spark requires a constant position)", position)
+        if not 0 < value <= (1 << 31) - 1:
+            raise self.scope.error(
+                "DATATYPE_MISMATCH",
+                f"Cannot resolve \"{written}\" due to data type mismatch: The position must be "
+                f"between (0, 2147483647] (current value = {value})", position)
+        return value
 
     def escape_character(self, node: exp.Expression) -> str:
         if not (isinstance(node, exp.Literal) and node.is_string and len(node.this) == 1):

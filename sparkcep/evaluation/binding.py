@@ -59,13 +59,17 @@ _INT_ARGUMENTS = ("tinyint", "smallint", "int", "void")
 INTEGRAL_FUNCTIONS = ("intdiv", *BITWISE, *SHIFTS)
 # string functions whose operands from this position on are INTs (positions, counts, a threshold)
 _FIRST_INT_OPERAND = {"locate": 2, "left": 1, "right": 1, "substring_index": 2, "split_part": 2,
-                      "levenshtein": 2, "sha2": 1, "repeat": 1}
+                      "levenshtein": 2, "sha2": 1, "repeat": 1, "regexp_extract": 2, "regexp_replace": 3,
+                      "regexp_instr": 2}
 # the number of operands of the string functions that take more than one
 _ARITY = {"contains": (2, 2), "startswith": (2, 2), "endswith": (2, 2), "locate": (2, 3), "trim": (1, 2),
           "replace": (2, 3), "left": (2, 2), "right": (2, 2), "substring_index": (3, 3), "split_part": (3, 3),
           "levenshtein": (2, 3), "sha2": (2, 2), "translate": (3, 3),
-          "lpad": (2, 3), "rpad": (2, 3), "repeat": (2, 2)}
-_INT_RESULTS = ("locate", "levenshtein", "ascii", "octet_length", "bit_length")
+          "lpad": (2, 3), "rpad": (2, 3), "repeat": (2, 2),
+          # lowering gives regexp_extract its default group and regexp_replace its position
+          "regexp_extract": (3, 3), "regexp_replace": (4, 4), "regexp_count": (2, 2), "regexp_substr": (2, 2),
+          "regexp_instr": (2, 3)}
+_INT_RESULTS = ("locate", "levenshtein", "ascii", "octet_length", "bit_length", "regexp_count", "regexp_instr")
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,8 @@ OPERATORS = set(BINARY) | {
     "hash", "xxhash64",  # sparkcep.evaluation.hash_functions
     "conv", "hex", "unhex", "bin",  # sparkcep.evaluation.base_functions
     "format_number",  # sparkcep.evaluation.functions
+    # sparkcep.evaluation.regex_functions
+    "regexp_extract", "regexp_replace", "regexp_count", "regexp_substr", "regexp_instr",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

@@ -44,6 +44,9 @@ Spark's ``UTF8String`` treats an empty operand specially, so does this module:
   ``MAX_RESULT_CHARACTERS`` (2^20) characters: ``MATCH_DEPENDENT_VALUE_TOO_LARGE``. Spark would
   build it (up to 2 GiB, or fail allocating it); a condition evaluated per candidate row in the
   Python worker must not grow without bound on one row's count.
+* ``regexp_extract``, ``regexp_replace``, ``regexp_count``, ``regexp_substr`` and
+  ``regexp_instr`` are ``sparkcep.evaluation.regex_functions`` (Java's regular expressions),
+  listed in ``STRING_FUNCTIONS`` with the others.
 * ``md5``, ``sha1`` / ``sha``, ``sha2(str, bits)`` (224, 256 (also 0), 384 or 512; others give
   NULL) and ``crc32`` of the UTF-8 bytes (Spark casts a STRING to BINARY so): lower-case hex
   STRINGs, and a BIGINT for crc32.
@@ -56,6 +59,7 @@ import zlib
 
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation.operators import substring
+from sparkcep.evaluation.regex_functions import REGEX_FUNCTIONS
 
 
 def contains(value: str, search: str) -> bool:
@@ -232,4 +236,5 @@ STRING_FUNCTIONS = {
     "substring_index": substring_index, "translate": translate, "split_part": split_part, "levenshtein": levenshtein,
     "ascii": ascii_code, "chr": character, "octet_length": octet_length, "bit_length": bit_length,
     "md5": md5, "sha1": sha1, "sha2": sha2, "crc32": crc32, "lpad": lpad, "rpad": rpad, "repeat": repeat,
+    **REGEX_FUNCTIONS,  # regexp_extract, regexp_replace, regexp_count, regexp_substr, regexp_instr
 }

@@ -65,6 +65,30 @@ PAIRED = {"w1": "DECIMAL(38,10)", "w2": "DECIMAL(38,0)", "g1": "DECIMAL(19,4)", 
           "v1": "BIGINT", "v2": "BIGINT", "c1": "TIMESTAMP", "c2": "TIMESTAMP", "c3": "TIMESTAMP_NTZ",
           "c4": "TIMESTAMP_NTZ", "j1": "INTERVAL DAY TO SECOND", "j2": "INTERVAL MINUTE", "j3": "INTERVAL DAY",
           "j4": "INTERVAL HOUR TO SECOND", "c5": "TIMESTAMP"}
+# ---- regular-expression functions between rows (regexp_extract, regexp_replace, regexp_count,
+# regexp_substr, regexp_instr): PAIRED columns, one designed case per row -----------------------
+PAIRED.update({"rx1": "STRING", "rx2": "STRING", "rxp": "STRING", "rxr": "STRING", "rxi": "INT", "rx3": "STRING"})
+# per row: (subject start, subject end, Java pattern, replacement, group index), as values (the
+# SQL text doubles each backslash): Java's empty matches (after a non-empty one, of a lazy
+# quantifier), groups that took part in no match, replacement references ($n taking the longest
+# run of digits naming a group, $ or \ wrong, \ escaping), $ before a final line terminator,
+# characters outside the BMP (no empty match before one: see regex_functions), patterns Java
+# rejects, NULLs
+_REGEX_CASES = [
+    ("ab", "c", "b", "[$0]", 0), ("x7y", "x88", "x(\\d+)", "<$1>", 1), ("", "", "", "-", 0),
+    ("abc", "", "", "-", 1), ("abxd", "", "x*", "-", 0), ("a", "", "a??", "-", 0), ("aaa", "b", "a|", "$0$0", 0),
+    ("abc", "", "(a)|(z)", "[$2]", 2), ("abc", "", "(b)", "$2", 1), ("abc", "", "(b)", "$x", 1),
+    ("abc", "", "(b)", "x\\", 1), ("abc", "", "(b)", "\\$1", 1), ("abc", "", "(b)", "$12", 1),
+    ("abc", "", "(b)(c)", "$12", 2), ("abc", "", "z", "$", 5), ("abc", "", "(b)", "$10", -1),
+    ("a\nb", "\n", "$", "E", 0), ("a\r\n", "", ".$", "E", 0), ("😀a", "😀", "a", "X", 0),
+    ("é日本", "é", "[é日]", "_", 0), ("x1y22", "z333", "\\d+", "#", 0), ("abab", "ab", "^a", "X", 0),
+    ("a-c", "", "[a\\-c]+", "=", 0), ("aaa", "a", "a{2,}+a", "?", 0), ("ac", "abc", "(?>a|ab)c", "!", 0),
+    ("abc", "", "[", "x", 0), (None, "x", "x", "y", 0), ("abc", "", None, "x", 0), ("abc", "", "b", None, None),
+    ("aXbX", "", "X", "\\\\", 0), ("Hello world", " ", "(\\w+) (\\w+)", "$2 $1", 2),
+    ("a.b", "", "\\.", "\\\\$0", 0),
+]
+assert len(_REGEX_CASES) == ROWS
+# ---- end of the regular-expression columns ------------------------------------------------------
 _PAIRED_EDGES = {
     "w1": ["9999999999999999999999.9999999999", "-9999999999999999999999.9999999999", "1", "0.0000000001",
            "999999999999999999.9999999999"],
@@ -114,6 +138,12 @@ _PAIRED_EDGES = {
     # (row 6: forward by the gap), from 10-26 02:30 a day on into the overlap (row 12)
     "c5": [_dt(2024, 10, 28, 2, 30), _dt(2024, 3, 30, 2, 30), _dt(2024, 10, 26, 2, 30), _dt(2024, 4, 1, 2, 30),
            _dt(2024, 10, 28, 2, 30, 0, 500000)],
+    # ---- regular-expression functions between rows ----
+    **{name: [None if case[k] is None else str(case[k]).replace("\\", "\\\\") for case in _REGEX_CASES]
+       for k, name in enumerate(("rx1", "rx2", "rxp", "rxr", "rxi"))},
+    # subjects of patterns that match the empty string, inside the BMP only
+    "rx3": ["abxd", "a", "", "aaa", "xax", "b\n", "\r\n", "é日", None, "ab"],
+    # ---- end of the regular-expression columns ----
 }
 
 
@@ -397,6 +427,39 @@ def expressions() -> list[tuple[str, str]]:
     out.append(_pair("({} * {})", "j2", "i1"))  # refused: the interval times a number
     out += _hash_pad_conv_expressions()
     out += _date_expressions()  # date arithmetic between rows
+    out += _regex_expressions()
+    return out
+
+
+def _regex_expressions() -> list[tuple[str, str]]:
+    """regexp_extract, regexp_replace, regexp_count, regexp_substr and regexp_instr between rows:
+    patterns read from a row (rxp) and written as literals (SQL text: each backslash doubled)."""
+    out = []
+    subject = "concat({}, {})"
+    for template, columns in (
+            ("regexp_extract(" + subject + ", {}, {})", ("rx1", "rx2", "rxp", "rxi")),
+            ("regexp_extract(" + subject + ", {})", ("rx1", "rx2", "rxp")),
+            ("regexp_extract(" + subject + ", {}, 0)", ("rx1", "rx2", "rxp")),
+            ("regexp_replace(" + subject + ", {}, {})", ("rx1", "rx2", "rxp", "rxr")),
+            ("regexp_replace(" + subject + ", {}, {}, 2)", ("rx1", "rx2", "rxp", "rxr")),
+            ("regexp_replace(" + subject + ", {}, {}, 4)", ("rx1", "rx2", "rxp", "rxr")),
+            ("regexp_count(" + subject + ", {})", ("rx1", "rx2", "rxp")),
+            ("regexp_substr(" + subject + ", {})", ("rx1", "rx2", "rxp")),
+            ("regexp_instr(" + subject + ", {})", ("rx1", "rx2", "rxp")),
+            ("regexp_instr(" + subject + ", {}, {})", ("rx1", "rx2", "rxp", "rxi")),
+            ("regexp_replace({}, '(b)', {})", ("rx1", "rxr")),
+            ("regexp_extract({}, {}, 1)", ("rx1", "rxp"))):
+        out.append(_pair(template, *columns))
+    for call in ("regexp_extract({}, '(\\\\d+)', 1)", "regexp_extract({}, '([a-c])([a-c])?', 2)",
+                 "regexp_replace({}, '[aeiou]', '<$0>')", "regexp_replace({}, '(\\\\w)(\\\\w)', '$2$1', 2)",
+                 "regexp_count({}, '[a-z]')", "regexp_count({}, '.')", "regexp_substr({}, '\\\\d+')",
+                 "regexp_instr({}, '[b-d]')", "regexp_instr({}, '\\\\d', 1)"):
+        out.append(_pair(call.replace("{}", subject, 1), "rx1", "rx2"))
+    for call in ("regexp_count({}, '')", "regexp_count({}, 'x*')", "regexp_count({}, 'a??')",
+                 "regexp_replace({}, '', '-')", "regexp_replace({}, 'x*', '-')", "regexp_replace({}, 'a??', '-')",
+                 "regexp_replace({}, '$', '!', 3)", "regexp_substr({}, 'x*')", "regexp_instr({}, 'x*|b')",
+                 "regexp_extract({}, '', 0)"):
+        out.append(_pair(call.replace("{}", subject, 1), "rx3", "rx3"))
     return out
 
 

@@ -158,6 +158,11 @@ def _join(template: str, *parts):
     return template.format(*(q for q, _ in parts)), template.format(*(t for _, t in parts))
 
 
+# regexp_* patterns (SQL text): one group each, none matching the empty string (an empty match
+# before a character outside the BMP is refused, see regex_functions)
+_REGEX_PATTERNS = ["'([0-9])'", "'(a|é)'", "'(\\\\d)+'", "'(.)$'", "'^(.)'", "'(日)'"]
+
+
 def numbers(depth: int):
     leaf = st.one_of(_column(NUMERIC), _column(NUMERIC), _column(NUMERIC), _literal(_NUMBER_LITERALS))
     if depth == 0:
@@ -178,6 +183,8 @@ def numbers(depth: int):
         st.tuples(sub, sub, sub).map(lambda t: _join("nvl2({}, {}, {})", *t)),
         strings(depth - 1).map(lambda a: _join("length({})", a)),
         st.tuples(strings(depth - 1), strings(depth - 1)).map(lambda t: _join("instr({}, {})", *t)),
+        st.tuples(st.sampled_from(["regexp_count", "regexp_instr"]), strings(depth - 1),
+                  st.sampled_from(_REGEX_PATTERNS)).map(lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
         st.tuples(_column(INTEGRAL), st.sampled_from(["div", "&", "|", "^"]), _column(INTEGRAL)).map(
             lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
         st.tuples(st.sampled_from(["try_add", "try_subtract", "try_multiply", "try_divide", "try_mod"]), sub, sub).map(
@@ -207,6 +214,11 @@ def strings(depth: int):
         st.tuples(sub, st.sampled_from(["1", "0", "-2", "3"]), st.sampled_from(["", ", 2", ", 0", ", -1"])).map(
             lambda t: _join("substring({}, " + t[1] + t[2] + ")", t[0])),
         st.tuples(sub, sub, sub).map(lambda t: _join("replace({}, {}, {})", *t)),
+        st.tuples(sub, st.sampled_from(_REGEX_PATTERNS), st.sampled_from(["'<$0>'", "'-'", "''", "'$1$1'"])).map(
+            lambda t: _join("regexp_replace({}, " + t[1] + ", " + t[2] + ")", t[0])),
+        st.tuples(sub, st.sampled_from(_REGEX_PATTERNS), st.sampled_from(["", ", 0", ", 1"])).map(
+            lambda t: _join("regexp_extract({}, " + t[1] + t[2] + ")", t[0])),
+        st.tuples(sub, st.sampled_from(_REGEX_PATTERNS)).map(lambda t: _join("regexp_substr({}, " + t[1] + ")", t[0])),
         st.tuples(st.sampled_from(["trim", "ltrim", "rtrim", "reverse"]), sub).map(lambda t: _join(t[0] + "({})", t[1])),
         st.tuples(st.sampled_from(["BOTH", "LEADING", "TRAILING"]), sub, sub).map(
             lambda t: _join("trim(" + t[0] + " {} FROM {})", t[1], t[2])),

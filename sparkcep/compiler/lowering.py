@@ -918,7 +918,7 @@ class Lowering:
             replacement = node.args["replacement"]
             if isinstance(replacement, exp.Literal) and replacement.is_string:
                 from sparkcep.errors import MatchRuntimeError
-                from sparkcep.evaluation.regex_functions import check_replacement
+                from sparkcep.plan.java_regex import check_replacement
 
                 try:
                     check_replacement(replacement.this)

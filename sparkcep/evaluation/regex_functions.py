@@ -44,7 +44,7 @@ import re
 from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.plan.java_regex import compile_java_regex
+from sparkcep.plan.java_regex import compile_java_regex, java_replacement
 
 _BMP_END = 0xFFFF
 
@@ -127,72 +127,6 @@ def regexp_replace(value: str, pattern: str, replacement: str, position: int = 1
         last = found.end()
     pieces.append(region[last:])
     return "".join(pieces)
-
-
-def check_replacement(replacement: str) -> None:
-    """Refuse ``${name}`` in ``replacement`` (``UNSUPPORTED_REGEX_REPLACEMENT``) before any row
-    is read; other mistakes depend on the pattern's groups and on a match (Java's rules)."""
-    j = 0
-    while j < len(replacement):
-        c = replacement[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "$" and replacement[j + 1:j + 2] == "{":
-            raise MatchRuntimeError(
-                "UNSUPPORTED_REGEX_REPLACEMENT",
-                f"the replacement '{replacement}' refers to a named group with '${{...}}', which "
-                "sparkcep does not reproduce (named groups are refused in patterns; Spark answers "
-                "an empty string for it); use $n")
-        j += 1
-
-
-@lru_cache(maxsize=256)
-def java_replacement(replacement: str, groups: int):
-    """``replacement`` as Java's ``appendReplacement`` reads it for a pattern of ``groups``
-    groups: a tuple of literal strings and group numbers, or the ``MatchRuntimeError`` Java's
-    rules give it (raised by the caller only when something matches)."""
-    check_replacement(replacement)
-    pieces: list = []
-    literal: list[str] = []
-    j = 0
-    while j < len(replacement):
-        c = replacement[j]
-        if c == "\\":
-            if j + 1 >= len(replacement):
-                return _invalid_replacement("it ends with a backslash, which escapes nothing")
-            literal.append(replacement[j + 1])
-            j += 2
-        elif c == "$":
-            if j + 1 >= len(replacement):
-                return _invalid_replacement("it ends with '$', which names no group")
-            digit = replacement[j + 1]
-            if digit not in "0123456789":
-                return _invalid_replacement(f"'${digit}' is not a group reference")
-            number = int(digit)
-            if number > groups:
-                return _invalid_replacement(f"there is no group {number}")
-            j += 2
-            while j < len(replacement) and replacement[j] in "0123456789":
-                longer = number * 10 + int(replacement[j])
-                if longer > groups:
-                    break
-                number = longer
-                j += 1
-            if literal:
-                pieces.append("".join(literal))
-                literal = []
-            pieces.append(number)
-        else:
-            literal.append(c)
-            j += 1
-    if literal:
-        pieces.append("".join(literal))
-    return tuple(pieces)
-
-
-def _invalid_replacement(why: str) -> MatchRuntimeError:
-    return MatchRuntimeError("INVALID_REGEXP_REPLACE", f"the replacement is invalid in Java: {why}")
 
 
 REGEX_FUNCTIONS = {

@@ -27,6 +27,11 @@ back references, ``\\b \\B`` (Unicode-aware in Java 17, ASCII in Java 19+), ``\\
 Java itself rejects (a quantifier with nothing to repeat, an unbalanced parenthesis, an
 unterminated class, ``{`` that is not a quantifier, a reversed range) is
 ``INVALID_REGEX_PATTERN``, as Spark raises its own error.
+
+Replacement strings of ``regexp_replace`` are read as Java's ``Matcher.appendReplacement``
+reads them (``java_replacement``): ``$n`` takes the longest run of digits that names a group,
+``\\c`` is the character c; ``${name}`` is refused before any row is read
+(``check_replacement``), as named groups are.
 """
 
 from __future__ import annotations
@@ -255,3 +260,71 @@ def compile_java_regex(pattern: str) -> re.Pattern:
 def rlike(value: str, pattern: str) -> bool:
     """``value RLIKE pattern`` of two non-NULL strings, as Spark: some substring matches."""
     return compile_java_regex(pattern).search(value) is not None
+
+
+# -- replacement strings (Matcher.appendReplacement), for regexp_replace ----------------------
+
+def check_replacement(replacement: str) -> None:
+    """Refuse ``${name}`` in ``replacement`` (``UNSUPPORTED_REGEX_REPLACEMENT``) before any row
+    is read; other mistakes depend on the pattern's groups and on a match (Java's rules)."""
+    j = 0
+    while j < len(replacement):
+        c = replacement[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "$" and replacement[j + 1:j + 2] == "{":
+            raise MatchRuntimeError(
+                "UNSUPPORTED_REGEX_REPLACEMENT",
+                f"the replacement '{replacement}' refers to a named group with '${{...}}', which "
+                "sparkcep does not reproduce (named groups are refused in patterns; Spark answers "
+                "an empty string for it); use $n")
+        j += 1
+
+
+@lru_cache(maxsize=256)
+def java_replacement(replacement: str, groups: int):
+    """``replacement`` as Java's ``appendReplacement`` reads it for a pattern of ``groups``
+    groups: a tuple of literal strings and group numbers, or the ``MatchRuntimeError`` Java's
+    rules give it (raised by the caller only when something matches)."""
+    check_replacement(replacement)
+    pieces: list = []
+    literal: list[str] = []
+    j = 0
+    while j < len(replacement):
+        c = replacement[j]
+        if c == "\\":
+            if j + 1 >= len(replacement):
+                return _invalid_replacement("it ends with a backslash, which escapes nothing")
+            literal.append(replacement[j + 1])
+            j += 2
+        elif c == "$":
+            if j + 1 >= len(replacement):
+                return _invalid_replacement("it ends with '$', which names no group")
+            digit = replacement[j + 1]
+            if digit not in "0123456789":
+                return _invalid_replacement(f"'${digit}' is not a group reference")
+            number = int(digit)
+            if number > groups:
+                return _invalid_replacement(f"there is no group {number}")
+            j += 2
+            while j < len(replacement) and replacement[j] in "0123456789":
+                longer = number * 10 + int(replacement[j])
+                if longer > groups:
+                    break
+                number = longer
+                j += 1
+            if literal:
+                pieces.append("".join(literal))
+                literal = []
+            pieces.append(number)
+        else:
+            literal.append(c)
+            j += 1
+    if literal:
+        pieces.append("".join(literal))
+    return tuple(pieces)
+
+
+def _invalid_replacement(why: str) -> MatchRuntimeError:
+    return MatchRuntimeError("INVALID_REGEXP_REPLACE", f"the replacement is invalid in Java: {why}")

@@ -12,7 +12,7 @@ import datetime as dt
 
 import pytest
 
-import sparkcep
+from tests.evaluation.two_row_matches import matched_and_joined
 
 pytestmark = pytest.mark.spark
 
@@ -50,19 +50,13 @@ def test_define_with_day_time_intervals_between_rows_matches_as_spark_evaluates_
     try:
         spark.sql("SELECT * FROM VALUES " + ", ".join(rows) + " AS t(g, i, kind, ts, d, slack)") \
             .localCheckpoint().createOrReplaceTempView("sparkcep_interval_rows")
-        matched = sparkcep.sql(spark, f"""
-            SELECT g FROM sparkcep_interval_rows MATCH_RECOGNIZE (
-                PARTITION BY g ORDER BY i MEASURES A.i AS ai ONE ROW PER MATCH
-                PATTERN (A B) DEFINE B AS {_condition('A', 'B')})""").collect()
-        joined = spark.sql(f"""
+        ours, sparks = matched_and_joined(spark, "sparkcep_interval_rows", _condition)
+        joined = spark.sql("""
             SELECT A.g, A.ts AS a, B.ts AS b, B.slack FROM sparkcep_interval_rows A
             JOIN sparkcep_interval_rows B ON A.g = B.g AND A.i = 0 AND B.i = 1""").collect()
-        sparks = sorted(r.g for r in spark.sql(f"""
-            SELECT A.g FROM sparkcep_interval_rows A JOIN sparkcep_interval_rows B
-            ON A.g = B.g AND A.i = 0 AND B.i = 1 WHERE {_condition('A', 'B')}""").collect())
     finally:
         spark.conf.set("spark.sql.session.timeZone", previous)
-    assert sorted(r.g for r in matched) == sparks
+    assert ours == sparks
     # the data tells local-time arithmetic from elapsed time: on instants (PySpark's datetimes
     # are the same instants) the 'within' and 'slack' kinds would match other groups
     elapsed = set()

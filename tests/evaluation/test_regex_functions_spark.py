@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-import sparkcep
+from tests.evaluation.two_row_matches import matched_and_joined
 
 pytestmark = pytest.mark.spark
 
@@ -79,14 +79,7 @@ def test_define_with_regexp_functions_between_rows_matches_as_spark_evaluates_it
             g += 1
     spark.createDataFrame(rows, "g INT, i INT, f STRING, s STRING, p STRING, want STRING, n INT") \
         .localCheckpoint().createOrReplaceTempView("sparkcep_regex_rows")
-    matched = sparkcep.sql(spark, f"""
-        SELECT g FROM sparkcep_regex_rows MATCH_RECOGNIZE (
-            PARTITION BY g ORDER BY i MEASURES A.i AS ai ONE ROW PER MATCH
-            PATTERN (A B) DEFINE B AS {_condition('A', 'B')})""").collect()
-    joined = spark.sql(f"""
-        SELECT A.g FROM sparkcep_regex_rows A JOIN sparkcep_regex_rows B
-        ON A.g = B.g AND A.i = 0 AND B.i = 1 WHERE {_condition('A', 'B')}""").collect()
-    ours, sparks = sorted(r.g for r in matched), sorted(r.g for r in joined)
+    ours, sparks = matched_and_joined(spark, "sparkcep_regex_rows", _condition)
     assert ours == sparks
     # Java's rules differ from Python's re on some cases: there Spark matched the other answer
     python_wanted = {2 * k for k in range(len(CASES))}

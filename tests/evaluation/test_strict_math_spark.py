@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-import sparkcep
 from sparkcep.evaluation import strict_math
+from tests.evaluation.two_row_matches import matched_and_joined
 
 pytestmark = pytest.mark.spark
 
@@ -66,14 +66,7 @@ def test_define_with_strict_math_between_rows_matches_as_spark_evaluates_it(spar
         rows += [(g, 0, name, ax, ay, c), (g, 1, name, bx, 0.0, c)]
     spark.createDataFrame(rows, "g INT, i INT, f STRING, x DOUBLE, y DOUBLE, c DOUBLE") \
         .localCheckpoint().createOrReplaceTempView("sparkcep_strict_math_rows")
-    matched = sparkcep.sql(spark, f"""
-        SELECT g FROM sparkcep_strict_math_rows MATCH_RECOGNIZE (
-            PARTITION BY g ORDER BY i MEASURES A.i AS ai ONE ROW PER MATCH
-            PATTERN (A B) DEFINE B AS {_condition('A', 'B')})""").collect()
-    joined = spark.sql(f"""
-        SELECT A.g FROM sparkcep_strict_math_rows A JOIN sparkcep_strict_math_rows B
-        ON A.g = B.g AND A.i = 0 AND B.i = 1 WHERE {_condition('A', 'B')}""").collect()
-    ours, sparks = sorted(r.g for r in matched), sorted(r.g for r in joined)
+    ours, sparks = matched_and_joined(spark, "sparkcep_strict_math_rows", _condition)
     assert ours == sparks
     # the data tells the two apart: for every function Spark matched some groups, not all,
     # and Python's math would have matched exactly the others

@@ -815,7 +815,14 @@ class SparkCepParser(Spark.Parser):
             and self._curr.text.upper() in SPECIAL_CALLS
         ):
             return self._cep_parse_special_call()
-        return super()._parse_function_call(*args, **kwargs)
+        name = self._curr
+        try:
+            return super()._parse_function_call(*args, **kwargs)
+        except ValueError:  # a builder of sqlglot's refusing its arguments
+            # (datediff(x, s, e) whose unit is no name, date_trunc()): Spark's parser refuses
+            # them too; a typed error at the function's name, never a traceback
+            self._cep_fail("PARSE_SYNTAX_ERROR", f"invalid arguments to {name.text if name else 'a function'}(...)",
+                           name)
 
     def _cep_parse_special_call(self) -> exp.Expr:
         name_tok = self._curr

@@ -737,7 +737,11 @@ class Lowering:
         options = (("side", (node.args.get("position") or "both").lower()),) if operator == "trim" else ()
         if operator == "pad":
             operator = "lpad" if node.args.get("is_left") else "rpad"
-        return p.Operator(operator, tuple(self.lower_operand(child) for child in _operands(node)),
+        children = _operands(node)
+        if any(child is None for child in children):  # a required argument is missing
+            raise self.scope.error(
+                "WRONG_NUM_ARGS", f"`{_written_name(node, self.scope.sql)}` is called with too few arguments", node)
+        return p.Operator(operator, tuple(self.lower_operand(child) for child in children),
                           options=options, span=dialect.span(node))
 
     def lower_strict_math(self, node: exp.Expression) -> p.Expression:
@@ -899,7 +903,8 @@ class Lowering:
                    "regexp_instr": ("this", "expression", "position")}.get(name, ("this", "expression"))
         extra = [k for k, v in node.args.items() if v is not None and k not in allowed
                  and k != "null_if_pos_overflow"]
-        if extra or node.args.get("expression") is None:
+        if extra or node.args.get("expression") is None or (
+                name == "regexp_replace" and node.args.get("replacement") is None):
             arguments = [v for k, v in node.args.items() if isinstance(v, exp.Expression)]
             expected = "2" if len(allowed) == 2 else f"{len(allowed) - 1} or {len(allowed)}"
             raise self.scope.error(
@@ -1051,6 +1056,8 @@ class Lowering:
         count = self.top_count(inner.args.get("count"))
         argument, ordering = inner.this, inner.expression
         what = f"{name}(...)"
+        if argument is None or ordering is None:
+            raise self.scope.error("WRONG_NUM_ARGS", f"`{name}` requires 2 or 3 parameters (x, y[, k])", inner)
         self.check_no_nested(argument, what, allow_logical=False)
         self.check_no_nested(ordering, what, allow_logical=False)
         sets = self.consistent_set(inner, argument, what) | self.consistent_set(inner, ordering, what)
@@ -1614,7 +1621,7 @@ def _operands(node: exp.Expression) -> list:
     if isinstance(node, (exp.ConcatWs, exp.Array)):
         return list(node.expressions)
     if isinstance(node, exp.ArrayToString):
-        return [node.this, node.expression] + ([node.args["null"]] if node.args.get("null") else [])
+        return [node.this, node.expression] + ([node.args.get("null")] if node.args.get("null") else [])
     if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt, exp.LastDay, exp.UnixDate,
                          exp.DateFromUnixDate)):
         return [node.this]
@@ -1625,36 +1632,36 @@ def _operands(node: exp.Expression) -> list:
     if isinstance(node, exp.In):
         return [node.this, list(node.expressions)]
     if isinstance(node, exp.Between):
-        return [node.this, node.args["low"], node.args["high"]]
+        return [node.this, node.args.get("low"), node.args.get("high")]
     if isinstance(node, exp.Substring):
-        return [node.this, node.args["start"]] + ([node.args["length"]] if node.args.get("length") else [])
+        return [node.this, node.args.get("start")] + ([node.args.get("length")] if node.args.get("length") else [])
     if isinstance(node, (exp.Lower, exp.Upper, exp.Length, exp.Reverse, exp.BitwiseNot, exp.Ascii, exp.BitLength,
                          exp.MD5, exp.SHA)):
         return [node.this]
     if isinstance(node, exp.Chr):
         return list(node.expressions)
     if isinstance(node, exp.SHA2):  # sha2(x) alone is refused at binding (Spark: WRONG_NUM_ARGS)
-        return [node.this] + ([node.args["length"]] if node.args.get("length") else [])
+        return [node.this] + ([node.args.get("length")] if node.args.get("length") else [])
     if isinstance(node, exp.SubstringIndex):
-        return [node.this, node.args["delimiter"], node.args["count"]]
+        return [node.this, node.args.get("delimiter"), node.args.get("count")]
     if isinstance(node, exp.Pad):
-        return [node.this, node.expression] + ([node.args["fill_pattern"]] if node.args.get("fill_pattern") else [])
+        return [node.this, node.expression] + ([node.args.get("fill_pattern")] if node.args.get("fill_pattern") else [])
     if isinstance(node, exp.Repeat):
-        return [node.this, node.args["times"]]
+        return [node.this, node.args.get("times")]
     if isinstance(node, (exp.Hex, exp.Unhex)):  # unhex(x, failOnError) is refused at binding
         return [node.this] + [v for k, v in node.args.items() if k != "this" and v is not None]
     if isinstance(node, exp.Translate):
-        return [node.this, node.args["from_"], node.args["to"]]
+        return [node.this, node.args.get("from_"), node.args.get("to")]
     if isinstance(node, exp.SplitPart):
-        return [node.this, node.args["delimiter"], node.args["part_index"]]
+        return [node.this, node.args.get("delimiter"), node.args.get("part_index")]
     if isinstance(node, exp.Levenshtein):  # sqlglot names Spark's third argument, the threshold, ins_cost
-        return [node.this, node.expression] + ([node.args["ins_cost"]] if node.args.get("ins_cost") else [])
+        return [node.this, node.expression] + ([node.args.get("ins_cost")] if node.args.get("ins_cost") else [])
     if isinstance(node, exp.StrPosition):  # locate(substr, str[, pos])
-        return [node.args["substr"], node.this] + ([node.args["position"]] if node.args.get("position") else [])
+        return [node.args.get("substr"), node.this] + ([node.args.get("position")] if node.args.get("position") else [])
     if isinstance(node, exp.Trim):  # trim(str[, characters])
         return [node.this] + ([node.expression] if node.expression else [])
     if isinstance(node, exp.Replace):
-        return [node.this, node.expression] + ([node.args["replacement"]] if node.args.get("replacement") else [])
+        return [node.this, node.expression] + ([node.args.get("replacement")] if node.args.get("replacement") else [])
     if isinstance(node, exp.DateDiff):  # the parser wraps each operand in a TO_DATE of its own
         return [_written_operand(node.this), _written_operand(node.expression)]
     if isinstance(node, (exp.If, exp.Nvl2)):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import sparkcep
+from sparkcep.compiler.rewrite import compile_statement
 from sparkcep.errors import AnalysisError, SparkCepError, line_and_column
 
 
@@ -305,3 +306,40 @@ def test_pattern_variable_not_visible_outside_the_clause(sql, marker):
 def test_pattern_variable_names_bound_around_the_clause_are_not_refused(sql):
     sparkcep.transpile(sql)
 
+
+
+# every function name PySpark knows, and the ones sparkcep evaluates between rows, called with
+# 0 to 4 arguments that combine rows (DEFINE), read one row (DEFINE), or sit in MEASURES
+_FUNCTION_NAMES = sorted(
+    {n for n, f in vars(__import__("pyspark.sql.functions", fromlist=["_"])).items()
+     if callable(f) and not n.startswith("_") and n.islower()}
+    | {"dateadd", "date_sub", "left", "right", "locate", "position", "instr", "substr", "substring_index",
+       "translate", "levenshtein", "chr", "char", "sha", "sha2", "trim", "ltrim", "rtrim", "replace", "lpad",
+       "rpad", "repeat", "conv", "timestampdiff", "datediff", "make_date", "next_day", "pmod", "nvl2", "nullif",
+       "if", "ifnull", "nvl", "concat_ws", "array_join", "try_add", "try_divide", "format_number", "hash",
+       "xxhash64", "regexp_count", "regexp_substr", "regexp_instr", "regexp_extract", "regexp_replace",
+       "power", "log", "shiftleft", "months_between", "add_months", "date_add", "split_part", "min_by",
+       "max_by", "date_trunc", "substring"})
+
+
+@pytest.mark.parametrize("place", ["between rows", "one row", "measures"])
+def test_no_call_of_any_function_fails_compilation_with_a_python_exception(place):
+    """Whatever the arguments, compiling gives a clause or a typed SparkCepError: found by this
+    sweep, a missing argument of substring, split_part, regexp_replace or max_by was a KeyError
+    or an AttributeError, and sqlglot's builders of datediff(x, s, e) and date_trunc() raised a
+    ValueError."""
+    arguments = {"between rows": ["A.x + B.x", "B.s", "A.n", "3"], "one row": ["B.x", "B.s", "B.n", "3"],
+                 "measures": ["A.x + B.x", "B.s", "A.n", "3"]}[place]
+    crashed = []
+    for name in _FUNCTION_NAMES:
+        for count in range(5):
+            call = f"{name}({', '.join(arguments[:count])})"
+            clause = (f"MEASURES {call} AS m PATTERN (A B) DEFINE B AS B.x > 0" if place == "measures"
+                      else f"MEASURES A.r AS m PATTERN (A B) DEFINE B AS {call} IS NULL")
+            try:
+                compile_statement(f"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY r {clause})")
+            except SparkCepError:
+                pass
+            except Exception as error:  # noqa: BLE001 - any other exception is the failure
+                crashed.append(f"{call}: {type(error).__name__}: {error}")
+    assert not crashed, "\n".join(crashed[:20])

@@ -738,7 +738,8 @@ class Lowering:
         if operator == "pad":
             operator = "lpad" if node.args.get("is_left") else "rpad"
         children = _operands(node)
-        if any(child is None for child in children):  # a required argument is missing
+        if not isinstance(node, (exp.Case, exp.If)) and any(child is None for child in children):
+            # a required argument is missing (CASE's subject and ELSE and IF's else may be)
             raise self.scope.error(
                 "WRONG_NUM_ARGS", f"`{_written_name(node, self.scope.sql)}` is called with too few arguments", node)
         return p.Operator(operator, tuple(self.lower_operand(child) for child in children),

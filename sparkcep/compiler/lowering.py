@@ -146,7 +146,11 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
                                   "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length",
                                   "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin",
                                   "format_number": "format_number",
-                                  "make_date": "make_date"}
+                                  "make_date": "make_date", "find_in_set": "find_in_set"}
+
+# functions that are another operator (Lowering.lower_synonym): their numbers of arguments
+SYNONYM_ARGUMENTS = {"isnull": (1, 1), "isnotnull": (1, 1), "nullifzero": (1, 1), "zeroifnull": (1, 1),
+                     "btrim": (1, 2)}
 
 # round(x, d) (HALF_UP), bround(x, d) (HALF_EVEN), floor(x, d) and ceil(x, d): d must be an
 # integer literal (Spark requires a constant scale); it is an option of the plan operator, not
@@ -701,6 +705,9 @@ class Lowering:
         if isinstance(node, _STRICT_MATH_NODES) and \
                 _written_name(node, self.scope.sql).lower() in STRICT_MATH:
             return self.lower_strict_math(node)
+        synonym = self.lower_synonym(node)
+        if synonym is not None:
+            return synonym
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         written = _written_name(node, self.scope.sql)
         if operator is None:
@@ -719,7 +726,8 @@ class Lowering:
                 "try_mod, datediff, timestampdiff, substring_index, split_part, translate, levenshtein, ascii, chr, "
                 "octet_length, bit_length, md5, sha1, sha2, crc32, hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, "
                 "bin, format_number, date_add/dateadd, date_sub, add_months, months_between, make_date, last_day, "
-                "next_day, unix_date, date_from_unix_date, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
+                "next_day, unix_date, date_from_unix_date, equal_null, negative, isnull, isnotnull, nullifzero, "
+                "zeroifnull, btrim, find_in_set, +/- of dates, timestamps and day-time intervals, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
                 "instead of f(LAST(A.x)))",
                 node,
             )
@@ -744,6 +752,38 @@ class Lowering:
                 "WRONG_NUM_ARGS", f"`{_written_name(node, self.scope.sql)}` is called with too few arguments", node)
         return p.Operator(operator, tuple(self.lower_operand(child) for child in children),
                           options=options, span=dialect.span(node))
+
+    def lower_synonym(self, node: exp.Expression) -> p.Expression | None:
+        """Spark functions that are another operator (Spark's own definitions): ``equal_null(a,
+        b)`` is ``a <=> b``, ``negative(x)`` is ``-x``, ``isnull(x)`` / ``isnotnull(x)`` are ``x
+        IS [NOT] NULL``, ``nullifzero(x)`` is ``nullif(x, 0)``, ``zeroifnull(x)`` is
+        ``coalesce(x, 0)`` and ``btrim(s [, chars])`` is ``trim(BOTH [chars] FROM s)``; None for
+        any other node."""
+        span = dialect.span(node)
+        if isinstance(node, exp.EqualNull):
+            return p.Operator("null_safe_eq", (self.lower_operand(node.this), self.lower_operand(node.expression)),
+                              span=span)
+        if isinstance(node, exp.Negative):
+            return p.Operator("neg", (self.lower_operand(node.this),), span=span)
+        name = _anonymous_name(node)
+        counts = SYNONYM_ARGUMENTS.get(name or "")
+        if counts is None:
+            return None
+        arguments = list(node.expressions)
+        if not counts[0] <= len(arguments) <= counts[1]:
+            expected = str(counts[0]) if counts[0] == counts[1] else f"{counts[0]} or {counts[1]}"
+            raise self.scope.error(
+                "WRONG_NUM_ARGS", f"The `{_written_name(node, self.scope.sql)}` requires {expected} parameters but "
+                f"the actual number is {len(arguments)}", node)
+        operands = tuple(self.lower_operand(a) for a in arguments)
+        if name in ("isnull", "isnotnull"):
+            test = p.Operator("is", (operands[0], p.Constant(None)), span=span)
+            return test if name == "isnull" else p.Operator("not", (test,), span=span)
+        if name == "nullifzero":
+            return p.Operator("nullif", (operands[0], p.Constant(0)), span=span)
+        if name == "zeroifnull":
+            return p.Operator("coalesce", (operands[0], p.Constant(0)), span=span)
+        return p.Operator("trim", operands, options=(("side", "both"),), span=span)  # btrim
 
     def lower_strict_math(self, node: exp.Expression) -> p.Expression:
         """``ln``, ``log`` (one or two arguments), ``log10``, ``log2``, ``log1p``, ``exp``,

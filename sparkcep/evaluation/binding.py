@@ -68,8 +68,9 @@ _ARITY = {"contains": (2, 2), "startswith": (2, 2), "endswith": (2, 2), "locate"
           "lpad": (2, 3), "rpad": (2, 3), "repeat": (2, 2),
           # lowering gives regexp_extract its default group and regexp_replace its position
           "regexp_extract": (3, 3), "regexp_replace": (4, 4), "regexp_count": (2, 2), "regexp_substr": (2, 2),
-          "regexp_instr": (2, 3)}
-_INT_RESULTS = ("locate", "levenshtein", "ascii", "octet_length", "bit_length", "regexp_count", "regexp_instr")
+          "regexp_instr": (2, 3), "find_in_set": (2, 2)}
+_INT_RESULTS = ("locate", "levenshtein", "ascii", "octet_length", "bit_length", "regexp_count", "regexp_instr",
+                "find_in_set")
 
 
 @dataclass(frozen=True)

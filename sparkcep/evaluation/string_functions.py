@@ -157,6 +157,16 @@ def translate(value: str, matching: str, replacing: str) -> str:
     return "".join(table.get(char, char) for char in value)
 
 
+def find_in_set(value: str, members: str) -> int:
+    """``find_in_set(str, strlist)``: the 1-based place of ``str`` among the comma-separated
+    members of ``strlist`` (empty members count), 0 when it is none of them, as when it holds a
+    comma itself (``UTF8String.findInSet``)."""
+    for place, member in enumerate(members.split(","), 1):
+        if member == value:
+            return place
+    return 0
+
+
 def ascii_code(value: str) -> int:
     return ord(value[0]) if value else 0
 
@@ -234,7 +244,7 @@ STRING_FUNCTIONS = {
     "contains": contains, "startswith": startswith, "endswith": endswith, "locate": locate,
     "replace": replace, "left": left, "right": right, "reverse": reverse,
     "substring_index": substring_index, "translate": translate, "split_part": split_part, "levenshtein": levenshtein,
-    "ascii": ascii_code, "chr": character, "octet_length": octet_length, "bit_length": bit_length,
+    "find_in_set": find_in_set, "ascii": ascii_code, "chr": character, "octet_length": octet_length, "bit_length": bit_length,
     "md5": md5, "sha1": sha1, "sha2": sha2, "crc32": crc32, "lpad": lpad, "rpad": rpad, "repeat": repeat,
     **REGEX_FUNCTIONS,  # regexp_extract, regexp_replace, regexp_count, regexp_substr, regexp_instr
 }

@@ -67,7 +67,6 @@ def test_lambdas_in_measures_are_spark_expressions_over_the_components() -> None
 @pytest.mark.parametrize("define, culprit", [
     # Spark gives a value for a NULL operand (checked on Spark 4, ANSI on and off), so
     # f(A.x) with no A row is not LAST(A.f(x)), which is NULL
-    ("equal_null(A.v, 1) = false", "equal_null"),      # false
     ("format_string('%s', A.v) = 'null'", "format_string"),  # 'null'
     ("elt(2, A.s, 'x') = 'x'", "elt"),                  # 'x'
     ("map(1, A.v)[1] IS NULL", "map"),                  # {1: NULL}
@@ -79,3 +78,12 @@ def test_functions_that_are_not_null_for_null_are_not_pushed(define, culprit) ->
         compile_statement(sql)
     assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
     assert caught.value.column == sql.index(culprit, sql.index("B AS")) + 1
+
+
+def test_equal_null_of_a_missing_row_is_evaluated_over_the_navigation() -> None:
+    # equal_null(NULL, 1) is false (not NULL): with no A row, LAST(A.v) is NULL and the
+    # condition must see false, so equal_null is <=> over the navigation's value, not pushed
+    # into the navigation's column (where it would read as NULL)
+    (match,) = compile_statement(CLAUSE.format(m="1", d="equal_null(A.v, 1) = false")).matches
+    (condition,) = match.plan.conditions.values()
+    assert repr(condition).count("null_safe_eq") == 1 and "Navigation" in repr(condition.operands[0])

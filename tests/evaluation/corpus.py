@@ -425,6 +425,21 @@ def expressions() -> list[tuple[str, str]]:
         out.append(_pair("({} + {})", "c5", y))
         out.append(_pair("({} - {})", "c5", y))
     out.append(_pair("({} * {})", "j2", "i1"))  # refused: the interval times a number
+    # functions that are another operator (lower_synonym), and find_in_set
+    for x, y in (("i1", "l2"), ("d1", "d2"), ("s1", "s2"), ("ts1", "dt2"), ("a1", "a2")):
+        out.append(_pair("equal_null({}, {})", x, y))
+        out.append(_pair("isnull(nullif({}, {}))", x, y))
+        out.append(_pair("isnotnull(coalesce({}, {}))", x, y))
+    for x, y in (("i1", "i2"), ("l1", "l2"), ("d1", "d2"), ("m1", "n1"), ("t1", "h1")):
+        out.append(_pair("negative({} - {})", x, y))
+        out.append(_pair("nullifzero({} - {})", x, y))
+        out.append(_pair("zeroifnull(nullif({}, {}))", x, y))
+    for x, y in (("k1", "k2"), ("a1", "a2")):
+        out.append(_pair("btrim(concat({}, {}))", x, y))
+        out.append(_pair("btrim({}, {})", x, y))
+        out.append(_pair("find_in_set({}, {})", x, y))
+        out.append(_pair("find_in_set({}, concat({}, ',', {}))", y, x, y))
+    out.append(_pair("find_in_set(concat({}, ','), {})", "a1", "a2"))
     out += _hash_pad_conv_expressions()
     out += _date_expressions()  # date arithmetic between rows
     out += _regex_expressions()

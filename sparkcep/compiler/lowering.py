@@ -714,21 +714,10 @@ class Lowering:
             self.refuse_lambda_between_rows(node)
             raise self.scope.error(
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                f"'{written}' cannot combine values from different rows of "
-                "a match in DEFINE; supported: comparisons, arithmetic, AND/OR/NOT, IS [NOT] "
-                "NULL/TRUE/FALSE, IS [NOT] DISTINCT FROM, IN, BETWEEN, CASE, IF, COALESCE, NULLIF, "
-                "NVL/IFNULL, NVL2, ABS, GREATEST, LEAST, [NOT] LIKE/ILIKE [ANY|ALL] [ESCAPE], "
-                "RLIKE/REGEXP, regexp_extract, regexp_replace, regexp_count, regexp_substr, regexp_instr, concat, ||, concat_ws, array_join, array (of STRINGs), lower, upper, length, substring, "
-                "contains, startswith, endswith, instr, locate, position, trim, ltrim, rtrim, replace, left, "
-                "right, reverse, round, bround, floor, ceil, sign/signum, pmod, sqrt, ln, log, log10, log2, log1p, exp, "
-                "expm1, power/pow, cbrt, div, &, |, ^, ~, "
-                "shiftleft, shiftright, shiftrightunsigned, try_add, try_subtract, try_multiply, try_divide, "
-                "try_mod, datediff, timestampdiff, substring_index, split_part, translate, levenshtein, ascii, chr, "
-                "octet_length, bit_length, md5, sha1, sha2, crc32, hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, "
-                "bin, format_number, date_add/dateadd, date_sub, add_months, months_between, make_date, last_day, "
-                "next_day, unix_date, date_from_unix_date, equal_null, negative, isnull, isnotnull, nullifzero, "
-                "zeroifnull, btrim, find_in_set, +/- of dates, timestamps and day-time intervals, CAST, TRY_CAST (apply other functions inside the navigation, e.g. LAST(f(A.x)) "
-                "instead of f(LAST(A.x)))",
+                f"'{written}' cannot combine values from different rows of a match in DEFINE: "
+                "sparkcep evaluates the functions listed in docs/semantics.md, 'Functions between rows "
+                "in DEFINE', there; apply this one inside the navigation instead, where Spark computes it "
+                "per row (LAST(f(A.x)) instead of f(LAST(A.x)))",
                 node,
             )
         if isinstance(node, (exp.TimestampDiff, exp.DateDiff)) and node.args.get("unit") is not None:

@@ -110,6 +110,8 @@ GLUE: dict[type, str] = {
     exp.BitwiseOr: "bitwise_or",
     exp.BitwiseXor: "bitwise_xor",
     exp.BitwiseNot: "bitwise_not",
+    exp.BitwiseCount: "bit_count",
+    exp.Getbit: "bit_get",  # getbit and bit_get
     exp.BitwiseLeftShift: "shiftleft",
     exp.BitwiseRightShift: "shiftright",
     exp.SafeAdd: "try_add",
@@ -1665,8 +1667,8 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, node.args.get("low"), node.args.get("high")]
     if isinstance(node, exp.Substring):
         return [node.this, node.args.get("start")] + ([node.args.get("length")] if node.args.get("length") else [])
-    if isinstance(node, (exp.Lower, exp.Upper, exp.Length, exp.Reverse, exp.BitwiseNot, exp.Ascii, exp.BitLength,
-                         exp.MD5, exp.SHA)):
+    if isinstance(node, (exp.Lower, exp.Upper, exp.Length, exp.Reverse, exp.BitwiseNot, exp.BitwiseCount, exp.Ascii,
+                         exp.BitLength, exp.MD5, exp.SHA)):
         return [node.this]
     if isinstance(node, exp.Chr):
         return list(node.expressions)

@@ -22,7 +22,7 @@ from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
 from sparkcep.evaluation.hash_functions import HASHABLE
-from sparkcep.evaluation.integral_functions import BITWISE, SHIFTS, TRY_ARITHMETIC
+from sparkcep.evaluation.integral_functions import BITS, BITWISE, SHIFTS, TRY_ARITHMETIC
 from sparkcep.evaluation.sql_types import SqlType
 from sparkcep.evaluation.string_functions import STRING_FUNCTIONS
 from sparkcep.plan import expressions as p
@@ -56,7 +56,7 @@ _ORDERED = ("string", "binary", "boolean", "date", "timestamp", "timestamp_ntz")
 # to INT, with its own overflow rules: refused here)
 _INT_ARGUMENTS = ("tinyint", "smallint", "int", "void")
 
-INTEGRAL_FUNCTIONS = ("intdiv", *BITWISE, *SHIFTS)
+INTEGRAL_FUNCTIONS = ("intdiv", *BITWISE, *SHIFTS, *BITS)
 # string functions whose operands from this position on are INTs (positions, counts, a threshold)
 _FIRST_INT_OPERAND = {"locate": 2, "left": 1, "right": 1, "substring_index": 2, "split_part": 2,
                       "levenshtein": 2, "sha2": 1, "repeat": 1, "regexp_extract": 2, "regexp_replace": 3,
@@ -578,8 +578,19 @@ class _Binder:
             ca = self.cast(a, ta, st.operand_type(operator, ta, result))
             cb = self.cast(b, tb, st.operand_type(operator, tb, result))
             return self.typed(e, name, (ca, cb), result), result
+        if name == "bit_count":  # of an integral value or a BOOLEAN, as it is
+            (a, ta), = bound
+            if not (ta.integral or ta.name in ("boolean", "void")):
+                raise self.refuse(e, types, "an integral number or a BOOLEAN is required")
+            return self.typed(e, name, (a,), INT, ta), INT
         if any(not (t.integral or t.null) for t in types):
             raise self.refuse(e, types, "integral numbers are required")
+        if name == "bit_get":  # bit pos of a, a TINYINT; pos an INT (or smaller)
+            (a, ta), (n, tn) = bound
+            if tn.name not in _INT_ARGUMENTS:
+                raise self.refuse(e, types, "the bit position must be an INT")
+            operand = INT if ta.null else ta
+            return self.typed(e, name, (self.cast(a, ta, operand), n), _TINYINT, operand), _TINYINT
         if name == "intdiv":  # Spark's IntegralDivide: both operands cast to BIGINT
             return self.typed(e, name, [self.cast(x, t, BIGINT) for x, t in bound], BIGINT, BIGINT), BIGINT
         if name in SHIFTS:  # an INT or a BIGINT (smaller types widen to INT), shifted by an INT
@@ -710,6 +721,7 @@ class _Binder:
 
 
 _INTERVAL_DAY, _INTERVAL_DAY_TO_SECOND = st.day_time_interval(0, 0), st.day_time_interval(0, 3)
+_TINYINT = SqlType("tinyint")
 
 
 def _temporal(t: SqlType) -> bool:

@@ -12,6 +12,11 @@ types, with Spark's rules):
   ``shiftrightunsigned(a, n)`` (zeros shifted in) of an INT or a BIGINT: as Java's ``<<``,
   ``>>`` and ``>>>``, whose shift distance is n modulo 32 (INT) or 64 (BIGINT), and whose
   result keeps the low 32 or 64 bits.
+* ``bit_count(a)`` of an integral value or a BOOLEAN: the bits set in the value sign-extended
+  to 64 bits (``Long.bitCount``: ``bit_count(-1)`` is 64 for every integral type), 1 or 0 for
+  TRUE or FALSE; an INT.
+* ``getbit(a, pos)`` / ``bit_get(a, pos)``: bit ``pos`` of ``a``'s two's complement, a TINYINT;
+  ``pos`` outside ``[0, bits of a's type)`` is Spark's ``INVALID_PARAMETER_VALUE``, ANSI on or off.
 * ``try_add``, ``try_subtract``, ``try_multiply``, ``try_divide`` and ``try_mod``: typed as
   ``+ - * / %`` are, evaluated as under ANSI, and NULL where ANSI would raise (overflow,
   division by zero, a DECIMAL out of range), whatever the session's ANSI setting.
@@ -55,6 +60,27 @@ BITWISE = {
 }
 
 SHIFTS = ("shiftleft", "shiftright", "shiftrightunsigned")
+BITS = ("bit_count", "bit_get")
+
+
+def bit_count(value: int | bool) -> int:
+    return (int(value) & 0xFFFF_FFFF_FFFF_FFFF).bit_count()
+
+
+@lru_cache(maxsize=None)
+def bit_get(operand: SqlType):
+    """``getbit(a, pos)`` of an ``operand`` (TINYINT ... BIGINT) value ``a``."""
+    bits = INTEGRAL_BITS[operand.name]
+
+    def get(value: int, position: int) -> int:
+        if not 0 <= position < bits:
+            raise MatchRuntimeError(
+                "INVALID_PARAMETER_VALUE",
+                f"the value of parameter `pos` in `getbit` is invalid: expects an integer value in [0, {bits}), "
+                f"but got {position}")
+        return (value >> position) & 1
+
+    return get
 
 # the plan operators try_add ... try_mod, and the arithmetic operator each is typed as
 TRY_ARITHMETIC = {"try_add": "add", "try_sub": "sub", "try_mul": "mul", "try_div": "div", "try_mod": "mod"}

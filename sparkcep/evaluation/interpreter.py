@@ -642,6 +642,10 @@ def typed_function(operator: p.Operator):
         function = integral_functions.try_arithmetic(TRY_ARITHMETIC[name], operand or result, result)
     elif name == "intdiv":
         function = integral_functions.integral_divide(ansi)
+    elif name == "bit_count":
+        function = integral_functions.bit_count
+    elif name == "bit_get":
+        function = integral_functions.bit_get(operand)
     elif name in integral_functions.BITWISE:
         function = integral_functions.BITWISE[name]
     elif name in integral_functions.SHIFTS:

@@ -94,7 +94,7 @@ OPERATORS = set(BINARY) | {
     "format_number",  # sparkcep.evaluation.functions
     # sparkcep.evaluation.regex_functions
     "regexp_extract", "regexp_replace", "regexp_count", "regexp_substr", "regexp_instr",
-    "find_in_set",
+    "find_in_set", "bit_count", "bit_get",  # sparkcep.evaluation.integral_functions
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

@@ -440,6 +440,15 @@ def expressions() -> list[tuple[str, str]]:
         out.append(_pair("find_in_set({}, {})", x, y))
         out.append(_pair("find_in_set({}, concat({}, ',', {}))", y, x, y))
     out.append(_pair("find_in_set(concat({}, ','), {})", "a1", "a2"))
+    # bit_count (64-bit two's complement of every integral type) and getbit (positions out of
+    # the type's range: INVALID_PARAMETER_VALUE)
+    for x, y in (("i1", "i2"), ("l1", "l2"), ("t1", "t1"), ("h1", "h1"), ("i1", "l2")):
+        out.append(_pair("bit_count({} ^ {})", x, y))
+        out.append(_pair("getbit({} | {}, {})", x, y, "t1"))
+        out.append(_pair("bit_get({} & {}, {} % 8)", x, y, "h1"))
+    out.append(_pair("bit_count(({} < {}))", "d1", "d2"))
+    for x, y, position in (("i1", "i2", 31), ("i1", "i2", 32), ("t1", "t1", 8), ("l1", "l2", 63), ("l1", "l2", 64)):
+        out.append(_pair("getbit({} | {}, " + str(position) + ")", x, y))
     out += _hash_pad_conv_expressions()
     out += _date_expressions()  # date arithmetic between rows
     out += _regex_expressions()

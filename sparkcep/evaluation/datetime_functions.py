@@ -36,33 +36,39 @@ def datediff(end: dt.date, start: dt.date) -> int:
     return (end - start).days
 
 
-def _toward_zero(numerator: int, denominator: int) -> int:
+def toward_zero(numerator: int, denominator: int) -> int:
+    """``numerator / denominator`` (a positive denominator) truncated toward zero, as Java's ``/``."""
     quotient = abs(numerator) // denominator
     return quotient if numerator >= 0 else -quotient
+
+
+def micros(delta: dt.timedelta) -> int:
+    """A ``timedelta`` as a whole number of microseconds."""
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def local_reader(zone: str | None):
+    """A value's local date-time: a TIMESTAMP's in ``zone``, a TIMESTAMP_NTZ (``zone`` None)
+    as it is."""
+    if zone is None:
+        return lambda value: value
+    from zoneinfo import ZoneInfo
+
+    tz = ZoneInfo(zone)
+    return lambda value: value.astimezone(tz).replace(tzinfo=None)
 
 
 @lru_cache(maxsize=None)
 def timestampdiff(unit: str, zone: str | None):
     """``timestampdiff`` in ``unit`` (one of ``TIMESTAMPDIFF_UNITS``) of two TIMESTAMPs read in ``zone``, or of
     two TIMESTAMP_NTZs (``zone`` None)."""
-    if zone is None:
-        def local(value: dt.datetime) -> dt.datetime:
-            return value
-    else:
-        from zoneinfo import ZoneInfo
-
-        tz = ZoneInfo(zone)
-
-        def local(value: dt.datetime) -> dt.datetime:
-            return value.astimezone(tz).replace(tzinfo=None)
+    local = local_reader(zone)
 
     if unit in _MICROSECONDS:
         size = _MICROSECONDS[unit]
 
         def difference(start: dt.datetime, end: dt.datetime) -> int:
-            delta = local(end) - local(start)
-            micros = (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-            return _toward_zero(micros, size)
+            return toward_zero(micros(local(end) - local(start)), size)
 
         return difference
     months_per_unit = _MONTHS[unit]
@@ -76,7 +82,7 @@ def timestampdiff(unit: str, zone: str | None):
             end_date += dt.timedelta(days=1)
         packed_start = (start.year * 12 + start.month - 1) * 32 + start.day
         packed_end = (end_date.year * 12 + end_date.month - 1) * 32 + end_date.day
-        return _toward_zero(_toward_zero(packed_end - packed_start, 32), months_per_unit)
+        return toward_zero(toward_zero(packed_end - packed_start, 32), months_per_unit)
 
     return months
 

@@ -35,6 +35,7 @@ import datetime as dt
 from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
+from sparkcep.evaluation.datetime_functions import local_reader, micros, toward_zero
 from sparkcep.evaluation.sql_types import SqlType
 
 _LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
@@ -42,12 +43,8 @@ _DAY = 86_400_000_000  # microseconds
 _UTC = dt.timezone.utc
 
 
-def _micros(delta: dt.timedelta) -> int:
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
 def _fit(delta: dt.timedelta, what: str) -> dt.timedelta:
-    if not _LONG_MIN <= _micros(delta) <= _LONG_MAX:
+    if not _LONG_MIN <= micros(delta) <= _LONG_MAX:
         raise MatchRuntimeError(
             "INTERVAL_ARITHMETIC_OVERFLOW",
             f"{what} of day-time intervals overflowed a BIGINT of microseconds in a DEFINE expression")
@@ -62,23 +59,12 @@ def _out_of_range(what: str) -> MatchRuntimeError:
         "(LAST(A.ts + INTERVAL ...)), where Spark does")
 
 
-def _local_reader(zone: str | None):
-    """A value's local date-time: a TIMESTAMP's in ``zone``, a TIMESTAMP_NTZ (``zone`` None)
-    as it is."""
-    if zone is None:
-        return lambda value: value
-    from zoneinfo import ZoneInfo
-
-    tz = ZoneInfo(zone)
-    return lambda value: value.astimezone(tz).replace(tzinfo=None)
-
-
 @lru_cache(maxsize=None)
 def subtract_datetimes(operand: SqlType, zone: str):
     """``end - start`` of two values of ``operand`` (DATE, TIMESTAMP or TIMESTAMP_NTZ)."""
     if operand.name == "date":
         return lambda end, start: end - start
-    local = _local_reader(zone if operand.name == "timestamp" else None)
+    local = local_reader(zone if operand.name == "timestamp" else None)
 
     def subtract(end, start):
         try:
@@ -122,9 +108,9 @@ def _zoned_shift(zone: str):
     tz = ZoneInfo(zone)
 
     def move(value: dt.datetime, delta: dt.timedelta) -> dt.datetime:
-        micros = _micros(delta)
-        days = abs(micros) // _DAY * (1 if micros >= 0 else -1)
-        rest = dt.timedelta(microseconds=micros - days * _DAY)
+        total = micros(delta)
+        days = toward_zero(total, _DAY)
+        rest = dt.timedelta(microseconds=total - days * _DAY)
         if days == 0:
             return value.astimezone(_UTC) + rest
         zoned = value.astimezone(tz)

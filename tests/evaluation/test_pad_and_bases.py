@@ -33,6 +33,10 @@ def test_padding_rules(function, value, length, pad, expected):
     ("FFFFFFFFFFFFFFFF", 16, 10, "18446744073709551615"), ("12x3", 10, 10, "12"), ("x", 10, 10, "0"),
     (" 255 ", 10, 2, "11111111"), ("zz", 36, 10, "1295"), ("8000000000000000", 16, -10, "-9223372036854775808"),
     ("-255", 10, -16, "-FF"), ("1", 1, 10, None), ("1", 10, 37, None), ("   ", 10, 10, None),
+    ("1", 37, 10, None), ("1", 10, -37, None),  # bases beyond Character.MAX_RADIX, 36
+    # Spark reads num's UTF-8 bytes: a non-ASCII character is no digit, even one whose upper
+    # case is an ASCII letter (dotless i, long s, the ligature st)
+    ("ı", 36, 10, "0"), ("1ſ", 36, 10, "1"), ("9ﬅ", 36, 10, "9"),
 ])
 def test_conv_rules(number, source, target, expected):
     assert base_functions.conversion(SqlType("string"), True)(number, source, target) == expected

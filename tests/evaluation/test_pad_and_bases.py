@@ -90,6 +90,14 @@ def test_results_at_the_budget_are_built():
     assert _evaluate("repeat(A.s, B.n)", ["", 2**31 - 1], ["string", "int"])["interpreter"] == ""
 
 
+def test_a_string_already_past_the_budget_is_not_padded_or_cut():
+    """lpad / rpad to a string's own length build nothing: Spark's answer, the string itself, even
+    past the budget (it came from the rows, not from the pad)."""
+    value = "x" * (string_functions.MAX_RESULT_CHARACTERS + 1)
+    for function in ("lpad", "rpad"):
+        assert string_functions.STRING_FUNCTIONS[function](value, len(value), "0") == value
+
+
 def test_budget_error_points_at_the_call():
     """The error carries the call's span in the statement (turned into line:column and a caret
     where the statement is at hand, as for ARITHMETIC_OVERFLOW)."""

@@ -149,10 +149,17 @@ def test_add_months_at_the_int_bound_of_days():
     Python's date does not; the next day is Spark's ARITHMETIC_OVERFLOW."""
     from sparkcep.errors import MatchRuntimeError
 
-    months = (5881580 - 2024) * 12
-    for start, code in ((dt.date(2024, 7, 11), "DATETIME_OUT_OF_PYTHON_RANGE"), (dt.date(2024, 7, 12), "ARITHMETIC_OVERFLOW")):
+    cases = [(dt.date(2024, 7, 11), "DATETIME_OUT_OF_PYTHON_RANGE"), (dt.date(2024, 7, 12), "ARITHMETIC_OVERFLOW")]
+    for start, code in cases:
         with pytest.raises(MatchRuntimeError) as raised:
-            f.add_months(start, months)
+            f.add_months(start, (5881580 - 2024) * 12)
+        assert raised.value.code == code, start
+    # and day -2^31 is -5877641-06-23: 10957 days to 2000-01-01 back, 14700 cycles back reach
+    # -5878000-01-01, then 131295 days, as from 2000-01-01 to 2359-06-23; the day before overflows
+    cases = [(dt.date(2024, 6, 23), "DATETIME_OUT_OF_PYTHON_RANGE"), (dt.date(2024, 6, 22), "ARITHMETIC_OVERFLOW")]
+    for start, code in cases:
+        with pytest.raises(MatchRuntimeError) as raised:
+            f.add_months(start, (-5877641 - 2024) * 12)
         assert raised.value.code == code, start
 
 
@@ -164,9 +171,13 @@ def test_timestampdiff_counts_as_chronounit_between():
     assert weeks(start, dt.datetime(2024, 1, 7, 23, 59, 59, 999999)) == 0
     assert weeks(start, dt.datetime(2024, 1, 8)) == 1
     assert weeks(dt.datetime(2024, 1, 8), start) == -1
+    assert f.timestampdiff("day", None)(start, dt.datetime(2024, 1, 1, 23, 59, 59, 999999)) == 0
     # MONTH: LocalDateTime.until moves an end whose time of day is before the start's back one
     # day: 2024-02-16 09:00 is 1 month after 2024-01-15 10:00 (2024-02-15 counts), not 2 days
     assert f.timestampdiff("month", None)(dt.datetime(2024, 1, 15, 10), dt.datetime(2024, 2, 16, 9)) == 1
+    assert f.timestampdiff("month", None)(dt.datetime(2024, 1, 15, 10), dt.datetime(2024, 2, 15, 10)) == 1  # same time
+    # and an end before the start whose time of day is after the start's moves one day forward
+    assert f.timestampdiff("month", None)(dt.datetime(2024, 2, 16, 9), dt.datetime(2024, 1, 15, 10)) == -1
 
 
 def test_months_between_counts_the_real_seconds_of_a_25_hour_day():
@@ -206,6 +217,7 @@ def test_make_date_years_at_javas_bounds(year):
     ((2024, 2, 30), "Invalid date 'FEBRUARY 30'"),
     ((2024, 4, 31), "Invalid date 'APRIL 31'"),
     ((2023, 11, 31), "Invalid date 'NOVEMBER 31'"),
+    ((2024, 1, 32), "Invalid value for DayOfMonth (valid values 1 - 28/31): 32"),  # as Spark's recorded 127
 ])
 def test_make_date_messages_are_javas(fields, message):
     from sparkcep.errors import MatchRuntimeError

@@ -23,6 +23,7 @@ from tests.evaluation.harness import Refused, evaluate_all, lower
     ("lpad", "abc", 2, " ", "ab"), ("rpad", "abc", 2, " ", "ab"),  # both keep the start
     ("lpad", "abc", 7, "xy", "xyxyabc"), ("rpad", "abc", 6, "xy", "abcxyx"),
     ("lpad", "abc", 5, "", "abc"), ("lpad", "abc", -1, "x", ""), ("rpad", "a😀", 4, "😀b", "a😀😀b"),
+    ("lpad", "ab", 3, "xy", "xab"), ("rpad", "ab", 3, "xy", "abx"),  # one character short
 ])
 def test_padding_rules(function, value, length, pad, expected):
     assert string_functions.STRING_FUNCTIONS[function](value, length, pad) == expected

@@ -66,3 +66,19 @@ def test_sha2_bit_lengths(bits, expected):
     from sparkcep.evaluation.string_functions import sha2
 
     assert sha2("abc", bits) == expected
+
+
+def test_ascii_of_the_empty_string_is_zero():
+    """Spark's ``ascii``: the first character's code point, 0 for the empty string."""
+    from sparkcep.evaluation.string_functions import ascii_code
+
+    assert ascii_code("") == 0 and ascii_code("é!") == 233
+
+
+@pytest.mark.parametrize(("part", "expected"), [(1, "a"), (2, "b"), (3, ""), (-1, "b"), (-2, "a"), (-3, "")])
+def test_split_part_past_either_end_is_empty(part, expected):
+    """Spark's ``split_part``: the n-th part from the start, or from the end when n < 0; an empty
+    string past the first or the last part."""
+    from sparkcep.evaluation.string_functions import split_part
+
+    assert split_part("a,b", ",", part) == expected

@@ -21,6 +21,7 @@ from typing import Sequence
 from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
+from sparkcep.evaluation.datetime_fields import DATE_FIELDS, EPOCH_FUNCTIONS, TIME_FIELDS
 from sparkcep.evaluation.hash_functions import HASHABLE
 from sparkcep.evaluation.integral_functions import BITS, BITWISE, SHIFTS, TRY_ARITHMETIC
 from sparkcep.evaluation.sql_types import SqlType
@@ -368,6 +369,14 @@ class _Binder:
             return self.datetime_difference(e)
         if name in DATE_FUNCTIONS:
             return self.date_function(e)
+        if name in DATE_FIELDS or name in TIME_FIELDS or name in EPOCH_FUNCTIONS or name in ("date_trunc", "trunc"):
+            return self.datetime_field(e)
+        if name in ("isnan", "nanvl"):
+            return self.not_a_number(e)
+        if name == "width_bucket":
+            return self.width_bucket(e)
+        if name == "elt":
+            return self.elt(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":
@@ -700,6 +709,86 @@ class _Binder:
         result = DOUBLE if name == "months_between" else INT if name == "unix_date" else DATE
         typed = self.typed(e, name, operands, result)
         return dataclasses.replace(typed, options=typed.options + e.options), result
+
+    def datetime_field(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``sparkcep.evaluation.datetime_fields``, with the operand types Spark takes: a
+        TIMESTAMP or TIMESTAMP_NTZ where Spark takes a DATE is cast to its local date; a DATE
+        where it takes a time of day is its local midnight (a TIMESTAMP); ``date_trunc`` casts a
+        TIMESTAMP_NTZ to a TIMESTAMP, while the seconds since the epoch count a TIMESTAMP_NTZ
+        from its own 1970-01-01 00:00; ``unix_seconds`` / ``unix_millis`` / ``unix_micros``
+        refuse a DATE, as Spark does. A STRING date or time is refused (Spark parses it;
+        CAST it inside the navigation)."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if name in ("date_trunc", "trunc"):
+            (x, tx), (unit, tu) = bound[::-1] if name == "date_trunc" else bound
+            if tu.name not in ("string", "void"):
+                raise self.refuse(e, types, "the unit must be a STRING")
+        else:
+            (x, tx), = bound
+        allowed = ("timestamp", "timestamp_ntz") if name in ("unix_seconds", "unix_millis", "unix_micros") else \
+            ("date", "timestamp", "timestamp_ntz")
+        if not (tx.null or tx.name in allowed):
+            raise self.refuse(e, types, f"{' or '.join(a.upper() for a in allowed)} is required")
+        if tx.null:
+            tx = DATE if name in DATE_FIELDS or name == "trunc" else TIMESTAMP
+        if name in DATE_FIELDS or name == "trunc":
+            operand = DATE
+        elif name in TIME_FIELDS or name in EPOCH_FUNCTIONS:
+            operand = TIMESTAMP if tx.name == "date" else tx
+        else:  # date_trunc
+            operand = TIMESTAMP
+        x = self.cast(x, tx, operand)
+        result = {"trunc": DATE, "date_trunc": TIMESTAMP, "second_with_fraction": st.decimal_type(8, 6)}.get(
+            name, BIGINT if name in EPOCH_FUNCTIONS else INT)
+        operands = (unit, x) if name == "date_trunc" else (x, unit) if name == "trunc" else (x,)
+        return self.typed(e, name, operands, result, operand), result
+
+    def not_a_number(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``isnan(x)``: ``coalesce(is_nan(x), FALSE)``; ``nanvl(a, b)``: ``if(is_nan(a), b, a)``
+        (NULL when a is). Numbers are cast to DOUBLE, or both kept as FLOATs (Spark's
+        ``NaNvl`` of two FLOATs is a FLOAT)."""
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if any(not (t.numeric or t.null) for t in types):
+            raise self.refuse(e, types, "numbers are required")
+        floats = all(t.name in ("float", "void") for t in types) and any(t.name == "float" for t in types)
+        t = SqlType("float") if floats else DOUBLE
+        (a, ta), *rest = bound
+        a = self.cast(a, ta, t)
+        test = self.typed(e, "is_nan", (a,), BOOLEAN, t)
+        if e.name == "isnan":
+            return self.typed(e, "coalesce", (test, p.Constant(False, "boolean")), BOOLEAN, BOOLEAN), BOOLEAN
+        (b, tb), = rest
+        return self.typed(e, "if", (test, self.cast(b, tb, t), a), t), t
+
+    def width_bucket(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``width_bucket(v, min, max, n)``: v, min and max cast to DOUBLE, n to BIGINT (Spark's
+        interval forms are refused)."""
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if any(not (t.numeric or t.null) for t in types[:3]) or not (types[3].integral or types[3].null):
+            raise self.refuse(e, types, "three numbers and an integral number of buckets are required")
+        operands = [self.cast(x, t, DOUBLE) for x, t in bound[:3]] + [self.cast(bound[3][0], types[3], BIGINT)]
+        return self.typed(e, "width_bucket", operands, BIGINT), BIGINT
+
+    def elt(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``elt(n, s1, s2, ...)`` of an INT (or smaller) n and STRINGs: ``CASE WHEN n = 1 THEN s1
+        WHEN n = 2 THEN s2 ... ELSE elt_out_of_range(n) END``, which reads only the chosen
+        string (as Spark's ``Elt``); Spark casts other inputs to STRING, not reproduced here."""
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        (n, tn), inputs = bound[0], bound[1:]
+        if tn.name not in _INT_ARGUMENTS or any(t.name not in ("string", "void") for _, t in inputs):
+            raise self.refuse(e, types, "an INT index and STRINGs are required (CAST(x AS STRING))")
+        index = self.cast(n, tn, INT)
+        out_of_range = self.typed(e, "elt_out_of_range", (index,), STRING, INT)
+        flat: list[p.Expression] = [p.Constant(None), dataclasses.replace(
+            out_of_range, options=out_of_range.options + (("inputs", len(inputs)),))]
+        for k, (x, t) in enumerate(inputs, 1):
+            flat += [self.typed(e, "eq", (index, p.Constant(k, "int")), BOOLEAN, INT), self.cast(x, t, STRING)]
+        return self.typed(e, "case", flat, STRING), STRING
 
     def case(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         subject, default, *branches = e.operands

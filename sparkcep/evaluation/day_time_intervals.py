@@ -115,12 +115,12 @@ def _zoned_shift(zone: str):
             return value.astimezone(_UTC) + rest
         zoned = value.astimezone(tz)
         local = zoned.replace(tzinfo=None) + dt.timedelta(days=days)
-        return _resolve(local, tz, zoned.utcoffset()).astimezone(_UTC) + rest
+        return resolve_local(local, tz, zoned.utcoffset()).astimezone(_UTC) + rest
 
     return move
 
 
-def _resolve(local: dt.datetime, tz, preferred: dt.timedelta) -> dt.datetime:
+def resolve_local(local: dt.datetime, tz, preferred: dt.timedelta | None) -> dt.datetime:
     """``local`` in ``tz`` as Java's ``ZonedDateTime.ofLocal(local, tz, preferred)``: in an
     overlap the ``preferred`` offset if it is one of the two, else the earlier (the offset
     before the change); in a gap the offset before it, which moves the time forward by the

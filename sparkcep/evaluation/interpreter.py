@@ -18,8 +18,8 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import (base_functions, datetime_functions, day_time_intervals, functions, hash_functions,
-                                 integral_functions, string_functions)
+from sparkcep.evaluation import (base_functions, datetime_fields, datetime_functions, day_time_intervals, functions,
+                                 hash_functions, integral_functions, string_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -661,6 +661,22 @@ def typed_function(operator: p.Operator):
         function = datetime_functions.months_between(options.get("round_off", True), options.get("zone", "UTC"))
     elif name in ("make_date", "next_day"):
         function = getattr(datetime_functions, name)(ansi)
+    elif name in datetime_fields.DATE_FIELDS:
+        function = datetime_fields.DATE_FIELDS[name]
+    elif name in datetime_fields.TIME_FIELDS:
+        function = datetime_fields.time_field(name, options.get("zone", "UTC") if operand.name == "timestamp" else None)
+    elif name == "date_trunc":
+        function = datetime_fields.date_trunc(options.get("zone", "UTC"))
+    elif name == "trunc":
+        function = datetime_fields.trunc
+    elif name in datetime_fields.EPOCH_FUNCTIONS:
+        function = datetime_fields.EPOCH_FUNCTIONS[name]
+    elif name == "is_nan":
+        function = functions.is_nan
+    elif name == "width_bucket":
+        function = functions.width_bucket
+    elif name == "elt_out_of_range":
+        function = string_functions.elt_out_of_range(ansi, options["inputs"])
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function

@@ -95,6 +95,12 @@ OPERATORS = set(BINARY) | {
     # sparkcep.evaluation.regex_functions
     "regexp_extract", "regexp_replace", "regexp_count", "regexp_substr", "regexp_instr",
     "find_in_set", "bit_count", "bit_get",  # sparkcep.evaluation.integral_functions
+    # sparkcep.evaluation.datetime_fields
+    "year", "yearofweek", "quarter", "month", "weekofyear", "day", "dayofweek", "dayofweek_iso", "weekday",
+    "dayofyear", "hour", "minute", "second", "second_with_fraction", "date_trunc", "trunc", "unix_timestamp",
+    "unix_seconds", "unix_millis", "unix_micros",
+    "isnan", "nanvl", "is_nan", "width_bucket",  # sparkcep.evaluation.functions
+    "initcap", "elt", "elt_out_of_range",  # sparkcep.evaluation.string_functions
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

@@ -213,6 +213,107 @@ def _date_expressions() -> list[tuple[str, str]]:
     return out
 # -- date arithmetic between rows (end) ----------------------------------------------------------
 
+# -- fields of dates and timestamps, truncation, seconds since the epoch (begin) ------------------
+# TIMESTAMPs (fz) in Europe/Berlin: 02:30 of the night the clocks go back (Spark's literal takes
+# the first pass, +02:00), just before the change, ISO weeks at a year's edge (2024-12-30 is in
+# week 1 of 2025, 2021-01-03 in week 53 of 2020), half a second before 1970 in UTC (seconds since
+# the epoch truncate toward zero, unix_seconds floors), 1893-03-31 in local mean time (+00:53:28:
+# a MINUTE truncated on the local clock is not one truncated on the instant), a leap day, the
+# first instant after the gap, the last microsecond of 9999; moved by the intervals fy (0, a
+# microsecond each way, an hour, a day); TIMESTAMP_NTZs (fn) and DATEs (fd) at the same edges
+PAIRED.update({"fz": "TIMESTAMP", "fy": "INTERVAL DAY TO SECOND", "fn": "TIMESTAMP_NTZ", "fd": "DATE",
+               "fu": "STRING"})
+_PAIRED_EDGES.update({
+    "fz": [_dt(2024, 10, 27, 2, 30), _dt(2024, 10, 27, 1, 59, 59, 999999), _dt(2024, 12, 30, 12), _dt(2021, 1, 3, 23, 59),
+           _dt(1970, 1, 1, 0, 59, 59, 500000), _dt(1893, 3, 31, 23, 59, 59), _dt(2024, 2, 29, 0, 0), _dt(2024, 3, 31, 3, 0),
+           _dt(9999, 12, 31, 23, 59, 59, 999999)],
+    "fy": [_td(0), _td(microseconds=1), -_td(microseconds=1), _td(hours=1), _td(days=1), -_td(hours=1)],
+    "fn": [_dt(1969, 12, 31, 23, 59, 59, 500000), _dt(2024, 12, 30, 12), _dt(2021, 1, 3, 23, 59, 59, 999999),
+           _dt(2024, 10, 27, 2, 30), _dt(2024, 2, 29, 0, 0, 0, 1), _dt(1, 1, 2, 0, 0), _dt(2024, 3, 31, 2, 30)],
+    "fd": [_D(2024, 12, 30), _D(2021, 1, 3), _D(2020, 12, 31), _D(2024, 2, 29), _D(1969, 12, 31), _D(9999, 12, 31),
+           _D(1, 1, 1), _D(2024, 3, 31)],
+    "fu": ["MM", "mon", "week", "Q", "dd", "YEAR", "quarter", "yy", "Day", "hour"],
+})
+_TRUNC_UNITS = ("MICROSECOND", "millisecond", "SECOND", "MINUTE", "HOUR", "DAY", "dd", "WEEK", "MON", "month",
+                "MM", "QUARTER", "YEAR", "yyyy", "YY", "Q", "days", "")
+_FIELD_FUNCTIONS = ("year", "quarter", "month", "day", "dayofmonth", "dayofweek", "weekday", "dayofyear",
+                    "weekofyear", "hour", "minute", "second", "unix_timestamp", "to_unix_timestamp")
+_EXTRACT_FIELDS = ("YEAR", "y", "YEAROFWEEK", "QUARTER", "MONTH", "WEEK", "DAY", "DAYOFWEEK", "dow_iso", "DOY",
+                   "HOUR", "MINUTE", "SECOND", "secs")
+
+
+def _datetime_field_expressions() -> list[tuple[str, str]]:
+    out = []
+    moved, ntz, dates = ("({} + {})", "fz", "fy"), ("({} + {})", "fn", "fy"), ("(greatest({}, {}))", "fd", "fd")
+    for function in _FIELD_FUNCTIONS:
+        for template, x, y in (moved, ntz, dates):
+            out.append(_pair(f"{function}{template}", x, y))
+    for field in _EXTRACT_FIELDS:
+        for template, x, y in (moved, ntz, dates):
+            out.append(_pair(f"date_part('{field}', {template})", x, y))
+    out.append(_pair("extract(SECOND FROM ({} + {}))", "fz", "fy"))
+    out.append(_pair("extract(DOW FROM greatest({}, {}))", "fd", "fd"))
+    out.append(_pair("datepart('hour', greatest({}, {}))", "ts1", "ts2"))
+    for unit in _TRUNC_UNITS:
+        out.append(_pair(f"date_trunc('{unit}', ({{}} + {{}}))", "fz", "fy"))
+    for unit in ("HOUR", "DAY", "WEEK", "MONTH"):
+        out.append(_pair(f"date_trunc('{unit}', ({{}} + {{}}))", "fn", "fy"))
+        out.append(_pair(f"date_trunc('{unit}', greatest({{}}, {{}}))", "fd", "fd"))
+    for x, y in (("fd", "fd"), ("fz", "fz"), ("dt1", "dt2")):
+        out.append(_pair("trunc(greatest({}, {}), {})", x, y, "fu"))
+    out.append(_pair("trunc(({} + {}), 'WEEK')", "fz", "fy"))
+    for function in ("unix_seconds", "unix_millis", "unix_micros"):
+        out.append(_pair(function + "(({} + {}))", "fz", "fy"))
+        out.append(_pair(function + "(({} + {}))", "fn", "fy"))
+    out.append(_pair("unix_timestamp(({} + {}), 'yyyy')", "fz", "fy"))
+    out.append(_pair("hour(greatest({}, {}))", "ts1", "ts2"))
+    out.append(_pair("weekofyear(greatest({}, {}))", "dt1", "dt2"))
+    return out
+# -- fields of dates and timestamps (end) --------------------------------------------------------
+
+# -- isnan, nanvl, width_bucket, elt, initcap between rows (begin) --------------------------------
+# width_bucket's cases, one a row (value, min, max, buckets): inside, below, at max, past it, at
+# min, a reversed range (and its ends), min = max, NaN value, infinite or NaN bounds, 0, -1 and
+# the largest BIGINT buckets, v - min and max - min both rounding to 1.0 below max with n = 2^63 - 2
+# (n * 1.0 is 2^63 as a DOUBLE: (long) saturates and + 1 wraps to the smallest BIGINT), NULL
+# buckets
+PAIRED.update({"bv": "DOUBLE", "bl": "DOUBLE", "bh": "DOUBLE", "bn": "BIGINT", "en": "INT", "ic": "STRING"})
+_WIDTH_CASES = [
+    ("5.3", "0.2", "10.6", "5"), ("-0.9", "5.2", "0.5", "2"), ("10.0", "0", "10", "4"), ("11", "0", "10", "4"),
+    ("0", "0", "10", "4"), ("2.5", "10", "0", "4"), ("10", "10", "0", "4"), ("0", "10", "0", "4"),
+    ("1", "3", "3", "4"), ("NaN", "0", "10", "4"), ("1", "-Infinity", "10", "4"), ("1", "0", "NaN", "4"),
+    ("1", "0", "10", "0"), ("1", "0", "10", "-1"), ("1", "0", "10", str(2**63 - 1)), ("1", "0", "10", str(2**63 - 2)),
+    ("0", "-1", "1E-17", str(2**63 - 2)),
+    ("-0.0", "0.0", "1", "3"), ("0.999999999999", "0", "1", "1000000000000"), ("1", "0", "10", None),
+]
+_PAIRED_EDGES.update({
+    "bv": [c[0] for c in _WIDTH_CASES], "bl": [c[1] for c in _WIDTH_CASES], "bh": [c[2] for c in _WIDTH_CASES],
+    "bn": [c[3] for c in _WIDTH_CASES],
+    "en": ["1", "2", "3", "0", "-1", None, str(2**31 - 1)],
+    # initcap: full title-case mappings (ǆ, ß, ŉ, ligatures), a word after a space only (not a tab
+    # or a hyphen), final sigma in lower case, İ's lower case of two code points, outside the BMP
+    "ic": ["ǆa ßb  x-y ÿz iİ", "a\tb", "ΑΣ ΟΣ", "", " lead  two", "ŉx ﬀ ﬁx", "hello WORLD", "𐐨x 𐐀y", "ǈ Ǉ"],
+})
+
+
+def _scalar_function_expressions() -> list[tuple[str, str]]:
+    out = []
+    for x, y in (("d1", "d2"), ("f1", "f1"), ("i1", "d1"), ("f1", "i1"), ("m1", "d2"), ("bv", "bl")):
+        out.append(_pair("nanvl({}, {})", x, y))
+        out.append(_pair("isnan(({} * {}))", x, y))
+    out.append(_pair("nanvl(({} / {}), {})", "d1", "d2", "d1"))
+    out.append(_pair("nanvl(({} / {}), {})", "f1", "f1", "f1"))
+    out.append(_pair("width_bucket({}, {}, {}, {})", "bv", "bl", "bh", "bn"))
+    out.append(_pair("width_bucket({}, {}, {}, 3)", "d1", "d2", "i1"))
+    out.append(_pair("width_bucket({}, {}, {}, {})", "i1", "n1", "m1", "t1"))
+    out.append(_pair("elt({}, {}, {})", "en", "s1", "s2"))
+    out.append(_pair("elt({}, {}, {}, 'x')", "t1", "s1", "s2"))
+    out.append(_pair("elt(({} % 4), {})", "i1", "s2"))
+    out.append(_pair("initcap(({} || {}))", "ic", "ic"))
+    out.append(_pair("initcap(({} || {}))", "s1", "s2"))
+    return out
+# -- isnan, nanvl, width_bucket, elt, initcap between rows (end) ----------------------------------
+
 
 def row_values() -> list[dict]:
     """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
@@ -452,6 +553,8 @@ def expressions() -> list[tuple[str, str]]:
     out += _hash_pad_conv_expressions()
     out += _date_expressions()  # date arithmetic between rows
     out += _regex_expressions()
+    out += _datetime_field_expressions()
+    out += _scalar_function_expressions()
     return out
 
 

@@ -86,7 +86,7 @@ def _rows_of(spark, sql: str, batch: Batch):
 
 
 def _python_values(column) -> list:
-    """The values of an Arrow column of Spark's answers. A DATE Python's ``datetime.date`` cannot
+    """The values of an Arrow column of Spark's answers. A DATE (or TIMESTAMP) Python's ``datetime`` cannot
     hold (Spark's DATE reaches years before 1 and after 9999: ``date_add(DATE'9999-12-31', 1)``)
     becomes a SparkFailed naming Spark's value: sparkcep raises DATETIME_OUT_OF_PYTHON_RANGE for it, and
     the comparison counts the two as agreeing (both have no Python value)."""
@@ -98,6 +98,11 @@ def _python_values(column) -> list:
             try:
                 values.append(scalar.as_py())
             except (ValueError, OverflowError):
+                if str(scalar.type).startswith("timestamp"):
+                    micros = scalar.cast("int64").as_py()
+                    values.append(SparkFailed(False, f"[DATE_OUTSIDE_PYTHON] Spark's TIMESTAMP {micros} microseconds "
+                                                     "from 1970-01-01 00:00 UTC, outside 0001-01-01 .. 9999-12-31"))
+                    continue
                 days = scalar.cast("int32").as_py()
                 values.append(SparkFailed(False, f"[DATE_OUTSIDE_PYTHON] Spark's DATE {days} days from "
                                                  "1970-01-01, outside 0001-01-01 .. 9999-12-31"))

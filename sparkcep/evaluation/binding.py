@@ -22,6 +22,7 @@ from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
 from sparkcep.evaluation.datetime_fields import DATE_FIELDS, EPOCH_FUNCTIONS, TIME_FIELDS
+from sparkcep.evaluation import explicit_casts
 from sparkcep.evaluation.hash_functions import HASHABLE
 from sparkcep.evaluation.integral_functions import BITS, BITWISE, SHIFTS, TRY_ARITHMETIC
 from sparkcep.evaluation.sql_types import SqlType
@@ -258,14 +259,19 @@ class _Binder:
 
     def explicit_cast(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``CAST(x AS t)`` / ``TRY_CAST(x AS t)`` of a value that combines rows: the casts whose
-        Spark semantics Python has (``operators.cast``, checked against Spark): a number to a
-        wider integral type, to DECIMAL (rounded half up; out of range an error under ANSI
-        CAST, else NULL) or to DOUBLE, INT or smaller to FLOAT, FLOAT to DOUBLE, DATE to
-        TIMESTAMP[_NTZ], TIMESTAMP_NTZ to TIMESTAMP. Others are refused (apply them inside the
-        navigation, where Spark computes them per row)."""
+        Spark semantics Python has (checked against Spark): the widening ones of
+        ``operators.cast`` (a number to a wider integral type, to DECIMAL (rounded half up; out
+        of range an error under ANSI CAST, else NULL) or to DOUBLE, INT or smaller to FLOAT,
+        FLOAT to DOUBLE, DATE to TIMESTAMP[_NTZ], TIMESTAMP_NTZ to TIMESTAMP), and those of
+        ``explicit_casts`` (to a narrower integral type, to and from BOOLEAN, to STRING, a
+        STRING to an integral type), the operator ``converting_cast``. Others are refused (apply
+        them inside the navigation, where Spark computes them per row)."""
         options = dict(e.options)
         operand, source = self.bind(e.operands[0])
         target = st.parse(options["to"])
+        if not _exact_cast(source, target) and explicit_casts.supported(source, target):
+            typed = self.typed(e, "converting_cast", (operand,), target, source)
+            return dataclasses.replace(typed, options=typed.options + (("try", options["try"]),)), target
         if not _exact_cast(source, target):
             what = "TRY_CAST" if options["try"] else "CAST"
             message = (f"'{what}' from {str(source).upper()} to {str(target).upper()} cannot be "
@@ -277,7 +283,7 @@ class _Binder:
                                               e.span[0], max(1, e.span[1] - e.span[0]))
             raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH", message)
         cast = self.cast(operand, source, target)
-        if isinstance(cast, p.Operator):
+        if isinstance(cast, p.Operator) and cast is not operand:  # TRY_CAST tolerates the cast's own errors only
             cast_options = tuple((k, False if k == "ansi" and options["try"] else v)
                                  for k, v in cast.options)
             cast = dataclasses.replace(cast, options=cast_options, span=e.span)

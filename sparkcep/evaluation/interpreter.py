@@ -18,8 +18,8 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import (base_functions, datetime_fields, datetime_functions, day_time_intervals, functions,
-                                 hash_functions, integral_functions, string_functions)
+from sparkcep.evaluation import (base_functions, datetime_fields, datetime_functions, day_time_intervals,
+                                 explicit_casts, functions, hash_functions, integral_functions, string_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -602,6 +602,8 @@ def typed_function(operator: p.Operator):
         return ops.comparison(name, operand)
     if name == "cast":
         function = ops.cast(parse_type(options["source"]), result, ansi, options.get("zone", "UTC"))
+    elif name == "converting_cast":
+        function = explicit_casts.explicit_cast(operand, result, ansi, options.get("zone", "UTC"), options["try"])
     elif name in ("add", "sub") and (result.name in DATETIME or day_time_fields(result)):
         function = _datetime_arithmetic(name, operand, result, options.get("zone", "UTC"))
     elif name in ("add", "sub", "mul", "div", "mod"):

@@ -101,6 +101,7 @@ OPERATORS = set(BINARY) | {
     "unix_seconds", "unix_millis", "unix_micros",
     "isnan", "nanvl", "is_nan", "width_bucket",  # sparkcep.evaluation.functions
     "initcap", "elt", "elt_out_of_range",  # sparkcep.evaluation.string_functions
+    "converting_cast",  # sparkcep.evaluation.explicit_casts
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

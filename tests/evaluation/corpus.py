@@ -314,6 +314,56 @@ def _scalar_function_expressions() -> list[tuple[str, str]]:
     return out
 # -- isnan, nanvl, width_bucket, elt, initcap between rows (end) ----------------------------------
 
+# -- CAST / TRY_CAST between rows beyond widening (begin) ----------------------------------------
+# strings Spark parses as integral numbers or BOOLEANs (ASCII white space and control characters
+# trimmed, not U+00A0; a fraction dropped without ANSI; the types' bounds; signs alone; full-width
+# and exponent forms that are no numbers), DOUBLEs at the integral types' bounds (floor/ceil
+# tests, 2^63 itself, NaN, infinities, -0.0), DECIMALs whose Java toString is scientific (an
+# exponent below -6) or not
+PAIRED.update({"cs": "STRING", "cd": "DOUBLE", "ce": "DECIMAL(20,10)"})
+_PAIRED_EDGES.update({
+    "cs": [" 12 ", "1.9", ".5", "1.", "\t7\n", "2147483648", "-2147483648", "+", "-", "", "300", "-129", " yes ",
+           "TRUE", "No", "2", "0", "\uff11", "1e3", "0x1F", "9223372036854775807", "-9223372036854775809", "+.",
+           " ", "1 2", "\x7f5\x01", "\u00a05", "-0", "32768", "t", None],
+    "cd": ["300.7", "-128.5", "-129.5", "1e10", "9.223372036854775807E18", "-9.223372036854775808E18",
+           "9.2233720368547748E18", "2147483647.9", "-2147483648.9", "-2147483649.0", "NaN", "Infinity", "-0.0",
+           "0.5", "-0.5", "32767.5", "-Infinity", "127.99999999999999"],
+    "ce": ["0.0000001", "0", "-0.0000000001", "123.45", "0.000001", "-0.000001", "99999.9999999999", "1E-10"],
+})
+
+
+def _cast_expressions() -> list[tuple[str, str]]:
+    out = []
+    integral = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+    for target in integral + ("BOOLEAN",):
+        out.append(_pair(f"CAST(coalesce({{}}, {{}}) AS {target})", "cs", "cs"))
+        out.append(_pair(f"TRY_CAST(coalesce({{}}, {{}}) AS {target})", "cs", "cs"))
+    for target in integral:
+        out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "cd", "cd"))
+        out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "z1", "z1"))
+        out.append(_pair(f"CAST(({{}} + {{}}) AS {target})", "m1", "m2"))
+        out.append(_pair(f"CAST(({{}} * {{}}) AS {target})", "d1", "d2"))
+        out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "f1", "f1"))
+        out.append(_pair(f"CAST((({{}} OR {{}})) AS {target})", "b1", "b2"))
+    out.append(_pair("TRY_CAST(greatest({}, {}) AS INT)", "cd", "cd"))
+    out.append(_pair("TRY_CAST(({} + {}) AS TINYINT)", "m1", "m2"))
+    for target in ("INT", "SMALLINT", "TINYINT"):
+        out.append(_pair(f"CAST(({{}} + {{}}) AS {target})", "l1", "l2"))
+        out.append(_pair(f"TRY_CAST(({{}} * {{}}) AS {target})", "i1", "i2"))
+    for template, x, y in (("({} + {})", "i1", "i2"), ("({} - {})", "l1", "l2"), ("({} + {})", "m1", "m2"),
+                           ("({} * {})", "q1", "q2"), ("({} - {})", "n1", "n1"), ("greatest({}, {})", "ce", "ce"),
+                           ("({} AND {})", "b1", "b2"), ("greatest({}, {})", "dt1", "dt2"),
+                           ("greatest({}, {})", "ts1", "ts2"), ("({} + {})", "fz", "fy"), ("({} + {})", "fn", "fy"),
+                           ("greatest({}, {})", "fd", "fd"), ("greatest({}, {})", "t1", "h1")):
+        out.append(_pair(f"CAST({template} AS STRING)", x, y))
+    for template, x, y in (("({} * {})", "d1", "d2"), ("({} - {})", "m1", "m2"), ("({} + {})", "i1", "i2"),
+                           ("greatest({}, {})", "cd", "cd"), ("greatest({}, {})", "f1", "f1")):
+        out.append(_pair(f"CAST({template} AS BOOLEAN)", x, y))
+    for target in ("DECIMAL(5,2)", "DOUBLE", "FLOAT", "BIGINT"):
+        out.append(_pair(f"CAST(({{}} OR {{}}) AS {target})", "b1", "b2"))
+    return out
+# -- CAST / TRY_CAST between rows beyond widening (end) ------------------------------------------
+
 
 def row_values() -> list[dict]:
     """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
@@ -555,6 +605,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _regex_expressions()
     out += _datetime_field_expressions()
     out += _scalar_function_expressions()
+    out += _cast_expressions()
     return out
 
 

@@ -223,15 +223,17 @@ def _date_expressions() -> list[tuple[str, str]]:
 # DECIMALs of two scales; strings outside the BMP; dates against timestamps in Europe/Berlin,
 # TIMESTAMP_NTZs in its daylight-saving gap and overlap; maps with NULL values and NaN keys
 _NAN, _INF = "NaN", "Infinity"
-PAIRED.update({
+_COLLECTION_TYPES = {
     "ai": "ARRAY<INT>", "ai2": "ARRAY<INT>", "vi": "INT", "vl": "BIGINT", "ad": "ARRAY<DOUBLE>", "vd": "DOUBLE",
     "af": "ARRAY<FLOAT>", "ax": "ARRAY<DECIMAL(5,2)>", "vx": "DECIMAL(3,1)", "as1": "ARRAY<STRING>", "vs": "STRING",
     "ab": "ARRAY<BOOLEAN>", "vb": "BOOLEAN", "adt": "ARRAY<DATE>", "vdt": "DATE", "ats": "ARRAY<TIMESTAMP>",
     "vts": "TIMESTAMP", "ant": "ARRAY<TIMESTAMP_NTZ>", "mi": "MAP<INT,STRING>", "ms": "MAP<STRING,INT>",
     "mdk": "MAP<DOUBLE,INT>", "aai": "ARRAY<ARRAY<INT>>",
-})
+}
+assert not set(_COLLECTION_TYPES) & set(PAIRED), "a PAIRED column's name is taken"
+PAIRED.update(_COLLECTION_TYPES)
 _MIN, _MAX = str(-2**31), str(2**31 - 1)
-_PAIRED_EDGES.update({
+_COLLECTION_EDGES = {
     "ai": [["1", "2", "3"], [], None, [None], ["1", None, "3"], [_MAX, _MIN], ["7"], ["0", "0", "1"], ["16777217"],
            ["3", "2", "1"], ["5"], [None, "5"], ["1", "2"], ["-1"], ["4", "4"], ["2"]],
     "ai2": [["3", "9"], [None], ["1"], [None], ["2"], [_MIN], None, [], ["16777217"], [None, "4"], ["5", None], ["5"],
@@ -287,7 +289,9 @@ _PAIRED_EDGES.update({
            [("2.0", "12")], [("1.0", "13")], [("16777217", "14")]],
     "aai": [[["1"], None], [], None, [[None]], [["1", "2"]], [[_MIN]], [[]], [["0"]], [["16777217"]], [["3"]],
             [["5"]], [["5"]], [["1"]], [["-1"]], [["4"]], [["2"]]],
-})
+}
+assert not set(_COLLECTION_EDGES) & set(_PAIRED_EDGES), "a PAIRED column's name is taken"
+_PAIRED_EDGES.update(_COLLECTION_EDGES)
 
 
 def _collection_expressions() -> list[tuple[str, str]]:

@@ -165,6 +165,16 @@ GLUE: dict[type, str] = {
     exp.WidthBucket: "width_bucket",
     exp.Initcap: "initcap",
     exp.Elt: "elt",
+    # arrays and maps (sparkcep.evaluation.collection_functions); element_at, try_element_at
+    # and x[i] parse as exp.Bracket (Lowering.lower_bracket)
+    exp.ArrayContains: "array_contains",
+    exp.ArrayPosition: "array_position",
+    exp.MapContainsKey: "map_contains_key",
+    exp.ArraySize: "size",  # size; array_size (NULL for NULL, ANSI on or off) by its written name
+    exp.ArrayDistinct: "array_distinct",
+    exp.ArrayMax: "array_max",
+    exp.ArrayMin: "array_min",
+    exp.ArraySlice: "slice",
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
@@ -172,7 +182,8 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
                                   "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length",
                                   "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin",
                                   "format_number": "format_number",
-                                  "make_date": "make_date", "find_in_set": "find_in_set", "weekday": "weekday"}
+                                  "make_date": "make_date", "find_in_set": "find_in_set", "weekday": "weekday",
+                                  "cardinality": "size", "arrays_overlap": "arrays_overlap"}
 
 # functions that are another operator (Lowering.lower_synonym): their numbers of arguments
 SYNONYM_ARGUMENTS = {"isnull": (1, 1), "isnotnull": (1, 1), "nullifzero": (1, 1), "zeroifnull": (1, 1),
@@ -739,8 +750,17 @@ class Lowering:
             return synonym
         if isinstance(node, exp.Extract) or _anonymous_name(node) in ("date_part", "datepart"):
             return self.lower_datetime_field(node)
+        if isinstance(node, exp.Bracket):
+            return self.lower_bracket(node)
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         written = _written_name(node, self.scope.sql)
+        if isinstance(node, exp.ArraySize) and written.lower() == "array_size":
+            operator = "array_size"
+        if isinstance(node, exp.ArraySize) and node.args.get("expression") is not None:
+            operator = None  # size takes one argument
+        if isinstance(node, exp.ArraySlice) and (not node.args.get("is_length") or any(
+                node.args.get(k) for k in ("step", "zero_based"))):
+            operator = None  # not Spark's slice(arr, start, length)
         if operator is None:
             self.refuse_lambda_between_rows(node)
             raise self.scope.error(
@@ -776,6 +796,23 @@ class Lowering:
                 "WRONG_NUM_ARGS", f"`{_written_name(node, self.scope.sql)}` is called with too few arguments", node)
         return p.Operator(operator, tuple(self.lower_operand(child) for child in children),
                           options=options, span=dialect.span(node))
+
+    def lower_bracket(self, node: exp.Bracket) -> p.Expression:
+        """``element_at(x, i)`` (1-based for an array), ``try_element_at(x, i)`` and ``x[i]``
+        (0-based for an array), of an array or a map (``map_value`` at binding, which knows
+        which it is): sqlglot parses the three as ``exp.Bracket``."""
+        span = dialect.span(node)
+        if len(node.expressions) != 1 or any(node.args.get(k) for k in ("returns_list_for_maps", "json_access")):
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                "this subscript cannot combine values from different rows of a match in DEFINE", node)
+        offset = node.args.get("offset") or 0
+        name = "try_element_at" if node.args.get("safe") else "element_at" if offset == 1 else "subscript"
+        if name == "try_element_at" and offset != 1:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                "this subscript cannot combine values from different rows of a match in DEFINE", node)
+        return p.Operator(name, (self.lower_operand(node.this), self.lower_operand(node.expressions[0])), span=span)
 
     def lower_synonym(self, node: exp.Expression) -> p.Expression | None:
         """Spark functions that are another operator (Spark's own definitions): ``equal_null(a,
@@ -1729,7 +1766,8 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, node.expression] + ([node.args.get("null")] if node.args.get("null") else [])
     if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt, exp.LastDay, exp.UnixDate,
                          exp.DateFromUnixDate, exp.Quarter, exp.Hour, exp.Minute, exp.Second, exp.UnixSeconds,
-                         exp.UnixMillis, exp.UnixMicros, exp.IsNan, exp.Initcap, exp.StrToUnix)):
+                         exp.UnixMillis, exp.UnixMicros, exp.IsNan, exp.Initcap, exp.StrToUnix,
+                         exp.ArraySize, exp.ArrayDistinct, exp.ArrayMax, exp.ArrayMin)):
         return [node.this]  # unix_timestamp's format is not read for a DATE or TIMESTAMP
     if isinstance(node, (exp.Year, exp.Month, exp.Day, exp.DayOfMonth, exp.DayOfWeek, exp.DayOfYear,
                          exp.WeekOfYear)):  # the parser wraps the operand in a TO_DATE of its own
@@ -1742,6 +1780,10 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, *node.expressions]
     if isinstance(node, exp.WidthBucket):
         return [node.this, node.args.get("min_value"), node.args.get("max_value"), node.args.get("num_buckets")]
+    if isinstance(node, exp.MapContainsKey):
+        return [node.this, node.args.get("key")]
+    if isinstance(node, exp.ArraySlice):  # slice(arr, start, length)
+        return [node.this, node.args.get("start"), node.args.get("end")]
     if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
         return [node.this, *node.expressions]
     if isinstance(node, exp.Concat):

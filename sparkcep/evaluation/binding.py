@@ -21,8 +21,9 @@ from typing import Sequence
 from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
-from sparkcep.evaluation.datetime_fields import DATE_FIELDS, EPOCH_FUNCTIONS, TIME_FIELDS
 from sparkcep.evaluation import explicit_casts
+from sparkcep.evaluation.collection_functions import COLLECTION_FUNCTIONS
+from sparkcep.evaluation.datetime_fields import DATE_FIELDS, EPOCH_FUNCTIONS, TIME_FIELDS
 from sparkcep.evaluation.hash_functions import HASHABLE
 from sparkcep.evaluation.integral_functions import BITS, BITWISE, SHIFTS, TRY_ARITHMETIC
 from sparkcep.evaluation.sql_types import SqlType
@@ -299,6 +300,16 @@ class _Binder:
             raise self.refuse(e, types)
         return t
 
+    def comparable(self, e: p.Operator, types: Sequence[SqlType]) -> SqlType:
+        """The common type of values compared (=, <, IN, GREATEST, CASE x WHEN ...): not a MAP
+        (Spark refuses to compare maps), and an ARRAY only of the element types
+        ``collection_functions`` orders as Spark does."""
+        t = self.common(e, types)
+        if st.map_types(t) is not None or (st.element_type(t) is not None
+                                           and not st.collection_element(st.element_type(t))):
+            raise self.refuse(e, types, "maps, and arrays of arrays, maps or structs, are not compared here")
+        return t
+
     def boolean(self, e: p.Operator, operand: p.Expression) -> p.Expression:
         bound, t = self.bind(operand)
         if t.name not in ("boolean", "void"):
@@ -317,7 +328,7 @@ class _Binder:
             return self.bind(e.operands[0])
         if name in COMPARISONS:
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
-            t = self.common(e, [ta, tb])
+            t = self.comparable(e, [ta, tb])
             return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
         if name in ARITHMETIC:
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
@@ -365,6 +376,8 @@ class _Binder:
             return self.function(e)
         if name in ("hash", "xxhash64"):
             return self.hash_function(e)
+        if name in COLLECTION_FUNCTIONS or name == "array_size":
+            return self.collection_function(e)
         if name in BASE_FUNCTIONS:
             return self.base_function(e)
         if name in STRING_FUNCTIONS or name == "trim":
@@ -396,11 +409,12 @@ class _Binder:
             return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
         if name in ("coalesce", "greatest", "least"):
             bound = [self.bind(o) for o in e.operands]
-            t = self.common(e, [b for _, b in bound])
+            t = self.common(e, [b for _, b in bound]) if name == "coalesce" else \
+                self.comparable(e, [b for _, b in bound])
             return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
         if name == "nullif":  # NULLIF(a, b) = IF(a = b, NULL, a), typed as a
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
-            t = self.common(e, [ta, tb])
+            t = self.comparable(e, [ta, tb])
             equal = self.typed(e, "eq", (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t)
             return self.typed(e, "if", (equal, p.Constant(None, str(ta)), a), ta), ta
         if name == "nvl2":  # NVL2(a, b, c) = IF(a IS NOT NULL, b, c)
@@ -416,7 +430,7 @@ class _Binder:
         if name == "in":
             subject, options = e.operands
             bound = [self.bind(subject)] + [self.bind(o) for o in options.operands]
-            t = self.common(e, [b for _, b in bound])
+            t = self.comparable(e, [b for _, b in bound])
             casts = [self.cast(x, tx, t) for x, tx in bound]
             listed = p.Operator("list", tuple(casts[1:]), str(t))
             return self.typed(e, "in", (casts[0], listed), BOOLEAN, t), BOOLEAN
@@ -487,16 +501,18 @@ class _Binder:
                 raise self.refuse(e, types, "an integral or DECIMAL number and INT decimals are required "
                                             "(a DOUBLE is not formatted here)")
             return self.typed(e, name, [x for x, _ in bound], STRING, types[0]), STRING
-        if name == "array":  # of STRINGs only (what array_join and concat_ws take)
-            if any(t.name not in ("string", "void") for t in types):
-                raise self.refuse(e, types, "STRINGs are required (CAST(x AS STRING))")
-            result = SqlType("array<string>")
-            return self.typed(e, name, [x for x, _ in bound], result), result
+        if name == "array":  # of values of one type (Spark's CreateArray: their common type)
+            if any(not (st.collection_element(t) or t.null) for t in types):
+                raise self.refuse(e, types, "numbers, STRINGs, BOOLEANs, DATEs and TIMESTAMPs are required")
+            element = self.common(e, types) if types else VOID
+            casts = [self.exact_cast(e, x, t, element, types) for x, t in bound]
+            result = st.array_of(element)
+            return self.typed(e, name, casts, result), result
         # concat_ws(sep, STRING or ARRAY<STRING>, ...) / array_join(ARRAY<STRING>, STRING[, STRING])
         arrays = types[:1] if name == "array_join" else types[1:] if name == "concat_ws" else []
         strings = types[1:] if name == "array_join" else types[:1]
         if any(t.name not in ("string", "void") for t in strings) or \
-                any(t.name not in ("array<string>", "void") and (name == "array_join" or t.name != "string")
+                any(t.name not in ("array<string>", "array<void>", "void") and (name == "array_join" or t.name != "string")
                     for t in arrays):
             raise self.refuse(e, types, "STRINGs (and ARRAY<STRING>) are required (CAST(x AS STRING))")
         return self.typed(e, name, [x for x, _ in bound], STRING), STRING
@@ -549,6 +565,107 @@ class _Binder:
         result = INT if e.name == "hash" else BIGINT
         typed = self.typed(e, e.name, [x for x, _ in bound], result)
         return dataclasses.replace(typed, options=typed.options + (("types", tuple(str(t) for t in types)),)), result
+
+    def exact_cast(self, e: p.Operator, x: p.Expression, source: SqlType, target: SqlType,
+                   types: Sequence[SqlType]) -> p.Expression:
+        """``x`` cast from ``source`` to ``target`` (an array's elements, a map's keys, one by
+        one), refusing ``e`` when ``operators.cast`` does not compute Spark's cast exactly."""
+        inner_source, inner_target = source, target
+        if st.element_type(source) is not None and st.element_type(target) is not None:
+            inner_source, inner_target = st.element_type(source), st.element_type(target)
+        elif st.map_types(source) is not None and st.map_types(target) is not None:
+            (inner_source, values), (inner_target, target_values) = st.map_types(source), st.map_types(target)
+            if values != target_values:
+                raise self.refuse(e, types)
+        if not _exact_cast(inner_source, inner_target):
+            raise self.refuse(e, types, f"Spark casts {str(inner_source).upper()} to {str(inner_target).upper()} "
+                                        "here, which sparkcep does not reproduce between rows")
+        return self.cast(x, source, target)
+
+    def collection_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """The array and map functions of ``collection_functions``, typed as Spark 4.3 types
+        them: ``array_contains`` and ``map_contains_key`` cast the array's elements (the map's
+        keys) and the value to ``wider_type_without_string_promotion`` of the two,
+        ``array_position``, ``arrays_overlap`` and ``element_at`` / ``try_element_at`` of a map
+        to their ``tightest_common_type``, ``m[k]`` casts k to the map's key type; an array
+        index is an INT (or smaller) for ``element_at``, any integral number for ``arr[i]``.
+        Arrays and maps of other element types (nested arrays, maps, structs, binaries,
+        intervals) are refused, but for ``size``."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        ansi = self.semantics.ansi
+        arity = {"size": 1, "array_size": 1, "array_distinct": 1, "array_max": 1, "array_min": 1, "slice": 3}.get(name, 2)
+        if len(bound) != arity:
+            raise self.refuse(e, types, f"it takes {arity} argument{'s' if arity > 1 else ''}")
+        (x, t) = bound[0]
+        element, entries = st.element_type(t), st.map_types(t)
+        if name in ("size", "array_size"):
+            if element is None and (entries is None or name == "array_size") and not t.null:
+                raise self.refuse(e, types, "an ARRAY" + (" or a MAP" if name == "size" else "") + " is required")
+            typed = self.typed(e, "size", (x,), INT, t)
+            if ansi or name == "array_size":
+                return typed, INT
+            # Spark's legacy size of NULL (spark.sql.legacy.sizeOfNull, on unless ANSI is): -1
+            unknown = self.typed(e, "is_null", (x,), BOOLEAN)
+            return self.typed(e, "if", (unknown, p.Constant(-1, "int"), typed), INT), INT
+        if entries is not None and name in ("element_at", "try_element_at", "subscript", "map_contains_key"):
+            key, value = entries
+            (k, tk) = bound[1]
+            if not (st.collection_element(key) and (st.collection_element(tk) or tk.null)):
+                raise self.refuse(e, types, "a MAP with keys of a number, STRING, BOOLEAN, DATE or TIMESTAMP type "
+                                            "and a key of a compatible type are required")
+            if name == "subscript":  # GetMapValue: the key cast to the map's key type
+                common = key if st.tightest_common_type(key, tk, ansi=ansi) == key else None
+            elif name == "map_contains_key":
+                common = None if tk.null else st.wider_type_without_string_promotion(key, tk, ansi=ansi)
+            else:
+                common = st.tightest_common_type(key, tk, ansi=ansi)
+            if common is None:
+                raise self.refuse(e, types, "Spark does not cast the map's keys and this key to one type")
+            target = st.map_of(common, value)
+            operands = (self.exact_cast(e, x, t, target, types), self.exact_cast(e, k, tk, common, types))
+            if name == "map_contains_key":
+                return self.typed(e, name, operands, BOOLEAN, common), BOOLEAN
+            return self.typed(e, "map_value", operands, value, common), value
+        if element is None and name != "arrays_overlap" or (element is not None and not st.collection_element(element)):
+            raise self.refuse(e, types, "an ARRAY of numbers, STRINGs, BOOLEANs, DATEs or TIMESTAMPs is required")
+        if name in ("array_contains", "array_position"):
+            (v, tv) = bound[1]
+            if name == "array_contains" and tv.null:
+                raise self.refuse(e, types, "Spark refuses an untyped NULL here")
+            if not (st.collection_element(tv) or tv.null):
+                raise self.refuse(e, types, "a value of the array's element type is required")
+            rule = st.wider_type_without_string_promotion if name == "array_contains" else st.tightest_common_type
+            common = rule(element, tv, ansi=ansi)
+            if common is None:
+                raise self.refuse(e, types, "Spark does not cast the array's elements and this value to one type")
+            operands = (self.exact_cast(e, x, t, st.array_of(common), types), self.exact_cast(e, v, tv, common, types))
+            result = BOOLEAN if name == "array_contains" else BIGINT
+            return self.typed(e, name, operands, result, common), result
+        if name == "arrays_overlap":
+            (y, ty) = bound[1]
+            other = st.element_type(ty)
+            if element is None or other is None or not st.collection_element(other):
+                raise self.refuse(e, types, "two ARRAYs of numbers, STRINGs, BOOLEANs, DATEs or TIMESTAMPs are required")
+            common = st.tightest_common_type(element, other, ansi=ansi)
+            if common is None:
+                raise self.refuse(e, types, "Spark does not cast the two arrays' elements to one type")
+            target = st.array_of(common)
+            operands = (self.exact_cast(e, x, t, target, types), self.exact_cast(e, y, ty, target, types))
+            return self.typed(e, name, operands, BOOLEAN, common), BOOLEAN
+        if name in ("element_at", "try_element_at", "subscript"):
+            (i, ti) = bound[1]
+            if not (ti.name in ("tinyint", "smallint", "int") or name == "subscript" and ti.integral):
+                raise self.refuse(e, types, "an INT index is required" if name != "subscript"
+                                  else "an integral index is required")
+            return self.typed(e, name, (x, i), element, element), element
+        if name == "slice":
+            if any(tn.name not in ("tinyint", "smallint", "int", "void") for tn in types[1:]):
+                raise self.refuse(e, types, "an ARRAY and an INT start and length are required")
+            return self.typed(e, name, [o for o, _ in bound], t, element), t
+        result = t if name == "array_distinct" else element  # array_max, array_min
+        return self.typed(e, name, (x,), result, element), result
 
     def base_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``base_functions``: ``conv(num, from_base, to_base)`` of a STRING (or an integral
@@ -806,7 +923,7 @@ class _Binder:
             tests = [self.boolean(e, w) for w in whens]
         else:  # CASE x WHEN v ...: x = v, x and every v cast to one type
             keys = [self.bind(subject)] + [self.bind(w) for w in whens]
-            k = self.common(e, [b for _, b in keys])
+            k = self.comparable(e, [b for _, b in keys])
             x = self.cast(keys[0][0], keys[0][1], k)
             tests = [self.typed(e, "eq", (x, self.cast(w, tw, k)), BOOLEAN, k) for w, tw in keys[1:]]
         flat: list[p.Expression] = [p.Constant(None), results[0]]

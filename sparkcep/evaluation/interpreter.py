@@ -18,8 +18,9 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import (base_functions, datetime_fields, datetime_functions, day_time_intervals,
-                                 explicit_casts, functions, hash_functions, integral_functions, string_functions)
+from sparkcep.evaluation import (base_functions, collection_functions, datetime_fields, datetime_functions,
+                                 day_time_intervals, explicit_casts, functions, hash_functions, integral_functions,
+                                 string_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -679,9 +680,31 @@ def typed_function(operator: p.Operator):
         function = functions.width_bucket
     elif name == "elt_out_of_range":
         function = string_functions.elt_out_of_range(ansi, options["inputs"])
+    elif name in _COLLECTION_FUNCTIONS:
+        function = _collection_function(name, operand, ansi)
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
+
+
+_COLLECTION_FUNCTIONS = (*collection_functions.COLLECTION_FUNCTIONS, "map_value")
+
+
+def _collection_function(name: str, operand: SqlType, ansi: bool):
+    """A bound array or map function (``collection_functions``); ``operand`` is the element (or
+    key) type its operands were cast to."""
+    if name in ("array_contains", "array_position", "arrays_overlap", "map_contains_key", "map_value",
+                "array_distinct"):
+        return getattr(collection_functions, name)(operand)
+    if name in ("array_max", "array_min"):
+        return collection_functions.array_extreme(name, operand)
+    if name in ("element_at", "try_element_at"):
+        return collection_functions.element_at(ansi, tolerant=name == "try_element_at")
+    if name == "subscript":
+        return collection_functions.subscript(ansi)
+    if name == "slice":
+        return collection_functions.array_slice
+    return collection_functions.size
 
 
 def _datetime_arithmetic(name: str, operand: SqlType, result: SqlType, zone: str):
@@ -758,8 +781,7 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return lambda ctx: functions.concat_ws(*(arg(ctx) for arg in args))
     if name in ("greatest", "least"):
         pick = max if name == "greatest" else min
-        key = None if operand is None else ops.nan_aware_key if operand.fractional else \
-            ops.string_array_key if operand.name == "array<string>" else None
+        key = None if operand is None else ops.order_key(operand)
 
         def extreme(ctx):  # Spark's greatest/least skip NULLs; NaN is above every number, a
             # NULL element of an array below every string

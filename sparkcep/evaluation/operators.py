@@ -102,6 +102,10 @@ OPERATORS = set(BINARY) | {
     "isnan", "nanvl", "is_nan", "width_bucket",  # sparkcep.evaluation.functions
     "initcap", "elt", "elt_out_of_range",  # sparkcep.evaluation.string_functions
     "converting_cast",  # sparkcep.evaluation.explicit_casts
+    # sparkcep.evaluation.collection_functions (map_value: element_at, try_element_at and m[k]
+    # of a map, after binding)
+    "array_contains", "array_position", "arrays_overlap", "map_contains_key", "element_at", "try_element_at",
+    "subscript", "size", "array_size", "array_distinct", "array_max", "array_min", "slice", "map_value",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
@@ -134,7 +138,7 @@ from functools import lru_cache as _lru_cache
 from sparkcep.plan.like_pattern import like_regex
 
 from sparkcep.evaluation import day_time_intervals
-from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType, day_time_fields
+from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType, day_time_fields, element_type, map_types
 
 # exact for any two DECIMAL(38, s) operands (Python's default context has 28 digits)
 _EXACT = _decimal.Context(prec=160, rounding=_decimal.ROUND_HALF_UP, Emax=_decimal.MAX_EMAX,
@@ -211,15 +215,24 @@ def decimal_to_double(value: _decimal.Decimal, t: SqlType) -> float:
     return float(value)
 
 
-def string_array_key(value: list):
-    """Spark's order of ARRAY<STRING> values: element by element, a NULL element below every
-    string, then the shorter array first (Python's list order, NULLs made comparable)."""
-    return [(0, "") if element is None else (1, element) for element in value]
-
-
 def nan_aware_key(value):
     """Spark's order of DOUBLE values: NaN above every number (and equal to itself)."""
     return (1, 0.0) if value != value else (0, value)
+
+
+def order_key(operand: SqlType):
+    """A key function giving Python's order of values of type ``operand`` Spark's order, or
+    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; for an ARRAY,
+    element by element in its element type's order, a NULL element below every value, then the
+    shorter array first (``collection_functions.array_key``)."""
+    if operand.fractional:
+        return nan_aware_key
+    element = element_type(operand)
+    if element is not None:
+        from sparkcep.evaluation.collection_functions import array_key
+
+        return array_key(element)
+    return None
 
 
 @_lru_cache(maxsize=None)
@@ -227,6 +240,12 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
     """The implicit cast ``source`` -> ``target`` the binding inserted (widening only)."""
     if source == target or source.null:
         return lambda v: v
+    if element_type(source) is not None and element_type(target) is not None:  # element by element
+        each = cast(element_type(source), element_type(target), ansi, zone)
+        return lambda v: [None if e is None else each(e) for e in v]
+    if map_types(source) is not None and map_types(target) is not None:  # the keys (never NULL)
+        each = cast(map_types(source)[0], map_types(target)[0], ansi, zone)
+        return lambda v: [(each(k), value) for k, value in v]
     if target.name == "float":  # rounded to the nearest FLOAT, as the JVM's (float) cast does
         import struct
 
@@ -295,8 +314,8 @@ def _narrowing(source: SqlType, target: SqlType, ansi: bool):
 @_lru_cache(maxsize=None)
 def comparison(name: str, operand: SqlType):
     """A comparison of two non-NULL values of type ``operand``."""
-    if operand.fractional or operand.name == "array<string>":
-        key = nan_aware_key if operand.fractional else string_array_key
+    key = order_key(operand)
+    if key is not None:
         return {
             "eq": lambda a, b: key(a) == key(b), "neq": lambda a, b: key(a) != key(b),
             "gt": lambda a, b: key(a) > key(b), "gte": lambda a, b: key(a) >= key(b),

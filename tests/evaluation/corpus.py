@@ -365,6 +365,147 @@ def _cast_expressions() -> list[tuple[str, str]]:
 # -- CAST / TRY_CAST between rows beyond widening (end) ------------------------------------------
 
 
+# -- arrays and maps between rows (begin) ------------------------------------------------------
+# PAIRED columns, one designed case per row (16 cases, each twice): arrays with NULL elements,
+# empty and NULL arrays; values and indexes at INT's ends, BIGINT subscripts whose low 32 bits
+# are in range (Spark takes Number.intValue), 0 (INVALID_INDEX_OF_ZERO) and negative indexes;
+# NaN, -0.0 and 0.0 elements and keys (Spark's ordering finds NaN = NaN and -0.0 = 0.0); an INT
+# 16777217 against a FLOAT 16777216 (Spark casts the INT to FLOAT, where they are equal);
+# DECIMALs of two scales; strings outside the BMP; dates against timestamps in Europe/Berlin,
+# TIMESTAMP_NTZs in its daylight-saving gap and overlap; maps with NULL values and NaN keys
+_NAN, _INF = "NaN", "Infinity"
+_COLLECTION_TYPES = {
+    "ai": "ARRAY<INT>", "ai2": "ARRAY<INT>", "vi": "INT", "vl": "BIGINT", "ad": "ARRAY<DOUBLE>", "vd": "DOUBLE",
+    "af": "ARRAY<FLOAT>", "ax": "ARRAY<DECIMAL(5,2)>", "vx": "DECIMAL(3,1)", "as1": "ARRAY<STRING>", "vs": "STRING",
+    "ab": "ARRAY<BOOLEAN>", "vb": "BOOLEAN", "adt": "ARRAY<DATE>", "vdt": "DATE", "ats": "ARRAY<TIMESTAMP>",
+    "vts": "TIMESTAMP", "ant": "ARRAY<TIMESTAMP_NTZ>", "mi": "MAP<INT,STRING>", "ms": "MAP<STRING,INT>",
+    "mdk": "MAP<DOUBLE,INT>", "aai": "ARRAY<ARRAY<INT>>",
+}
+assert not set(_COLLECTION_TYPES) & set(PAIRED), "a PAIRED column's name is taken"
+PAIRED.update(_COLLECTION_TYPES)
+_MIN, _MAX = str(-2**31), str(2**31 - 1)
+_COLLECTION_EDGES = {
+    "ai": [["1", "2", "3"], [], None, [None], ["1", None, "3"], [_MAX, _MIN], ["7"], ["0", "0", "1"], ["16777217"],
+           ["3", "2", "1"], ["5"], [None, "5"], ["1", "2"], ["-1"], ["4", "4"], ["2"]],
+    "ai2": [["3", "9"], [None], ["1"], [None], ["2"], [_MIN], None, [], ["16777217"], [None, "4"], ["5", None], ["5"],
+            [None], ["1"], ["4"], ["2"]],
+    "vi": ["2", "1", "1", "1", "3", _MIN, None, "0", "16777217", "0", "-1", "2", "-3", _MIN, "4", _MAX],
+    "vl": ["1", "0", "0", "0", "4294967298", "-1", "2", "4294967296", "0", "2", "0", "1", "1", "-4294967295", "1",
+           str(2**63 - 1)],
+    "ad": [[_NAN], ["0.0"], ["-0.0"], ["1.5", _NAN, None], [], None, ["-0.0", "0.0"], ["0.0", "-0.0"], [_INF, "-" + _INF],
+           [_NAN, "1.0"], ["1.0E300"], ["0.1"], [None], ["2.0", "2.0"], ["-1.0", _NAN], ["3.0"]],
+    "vd": [_NAN, "-0.0", "0.0", "2.0", "1.0", "1.0", "0.0", "-0.0", "-" + _INF, _NAN, "1.0E300", "0.1", None, "2.0",
+           "1.0", "16777217"],
+    "af": [["1.5"], [], [_NAN], [None], ["3.0"], ["-0.0"], ["7.0"], ["0.0"], ["16777216"], ["1.0", "2.0"], ["5.0"],
+           [None, "5.0"], ["0.1"], ["-1.0"], ["4.0"], ["2.0"]],
+    "ax": [["1.10"], ["0.00", "-1.50"], ["999.99"], None, [None, "1.00"], [], ["1.05"], ["-999.99"], ["3.00"],
+           ["0.10", "0.01"], ["5.00"], ["2.50"], ["-0.50"], ["99.90"], ["4.00"], ["2.00"]],
+    "vx": ["1.1", "-1.5", "99.9", "1.0", "1.0", "0.0", "1.1", None, "3.0", "0.1", "5.0", "2.5", "-0.5", "99.9", "4.0",
+           "2.0"],
+    "as1": [["a", "b"], [], None, [None], ["", None], ["é"], ["a"], ["A"], ["b", "a", "b"], ["😀"], ["x", "y"],
+            [None, "z"], ["abc"], ["a b"], ["ß"], ["1"]],
+    "vs": ["b", "", "a", "a", "", "e\u0301", "a", "a", "b", "😀", None, "z", "ab", "a b", "SS", "1"],
+    "ab": [["true"], ["false", None], [], None, ["true", "true"], ["false"], [None], ["true", "false"], ["false"],
+           ["true"], [None, "false"], ["true"], ["false"], [], ["true"], ["false", "true"]],
+    "vb": ["true", "true", "false", "true", "false", "false", "true", "true", None, "false", "false", "true", "false",
+           "true", "true", "false"],
+    "adt": [[_D(2024, 3, 31)], [_D(2024, 10, 27), None], [], None, [_D(1970, 1, 1)], [_D(2024, 3, 30)],
+            [_D(2000, 2, 29)], [_D(2024, 3, 31), _D(2024, 3, 30)], [_D(1969, 12, 31)], [None], [_D(2024, 1, 1)],
+            [_D(2024, 10, 27)], [_D(2024, 3, 31)], [_D(2024, 6, 1)], [_D(2023, 12, 31)], [_D(2024, 2, 29)]],
+    "vdt": [_D(2024, 3, 31), _D(2024, 10, 27), _D(2024, 1, 1), _D(2024, 1, 1), _D(1970, 1, 1), _D(2024, 3, 31),
+            _D(2000, 2, 29), None, _D(1969, 12, 31), _D(2024, 1, 1), _D(2024, 1, 1), _D(2024, 10, 27),
+            _D(2024, 3, 31), _D(2024, 6, 1), _D(2023, 12, 31), _D(2024, 2, 29)],
+    "ats": [[_dt(2024, 3, 31, 0, 0)], [_dt(2024, 10, 27, 0, 0)], [_dt(2024, 3, 31, 3, 0)], None, [],
+            [_dt(2024, 10, 27, 2, 30), None], [_dt(2000, 2, 29, 0, 0)], [_dt(2024, 3, 31, 3, 30)],
+            [_dt(1969, 12, 31, 23, 59, 59, 999999)], [None], [_dt(2024, 1, 1, 0, 0, 0, 1)], [_dt(2024, 10, 27, 2, 30)],
+            [_dt(2024, 3, 31, 1, 30)], [_dt(2024, 6, 1)], [_dt(2023, 12, 31, 23)], [_dt(2024, 2, 29)]],
+    "vts": [_dt(2024, 3, 31, 0, 0), _dt(2024, 10, 27, 0, 0), _dt(2024, 3, 31, 3, 0), _dt(2024, 1, 1), None,
+            _dt(2024, 10, 27, 2, 30), _dt(2000, 2, 29), _dt(2024, 3, 31, 2, 30), _dt(1970, 1, 1), _dt(2024, 1, 1),
+            _dt(2024, 1, 1), _dt(2024, 10, 27, 2, 30), _dt(2024, 3, 31, 1, 30), _dt(2024, 6, 1), _dt(2024, 1, 1),
+            _dt(2024, 2, 29)],
+    # local times: in Berlin's gap (02:30 on 2024-03-31 is 03:30 CEST) and overlap (02:30 on 2024-10-27
+    # takes the earlier offset, CEST)
+    "ant": [[_dt(2024, 3, 31, 0, 0)], [_dt(2024, 10, 27, 0, 0)], [_dt(2024, 3, 31, 2, 30)], [None], None,
+            [_dt(2024, 10, 27, 2, 30)], [_dt(2000, 2, 29)], [_dt(2024, 3, 31, 3, 30)], [], [_dt(2024, 1, 1)],
+            [_dt(2024, 1, 1)], [_dt(2024, 10, 27, 2, 30), _dt(2024, 10, 27, 3, 30)], [_dt(2024, 3, 31, 1, 30)],
+            [_dt(2024, 6, 1)], [_dt(2024, 1, 1)], [_dt(2024, 2, 29)]],
+    "mi": [[("1", "a"), ("2", None)], [], None, [("1", "x")], [(_MIN, "min")], [(_MIN, "m"), (_MAX, "M")], [("0", "z")],
+           [("0", "zero")], [("16777217", "f")], [("0", "a")], [("-1", "n")], [("2", "b"), ("1", "a")], [("3", "c")],
+           [("0", "x")], [("4", None)], [(_MAX, "max")]],
+    "ms": [[("b", "1")], [("", "0")], [("a", None)], None, [], [("e\u0301", "5"), ("é", "6")], [("A", "1")],
+           [("a", "2")], [("b", "3"), ("a", "4")], [("😀", "9")], [("x", "1")], [("z", None)], [("a", "1")],
+           [("a b", "7")], [("ß", "8")], [("1", "1")]],
+    "mdk": [[(_NAN, "1")], [("0.0", "2")], [("-0.0", "3")], [("2.0", "4")], [], None, [("0.0", "5")], [(_NAN, "6")],
+           [("-" + _INF, "7")], [(_NAN, "8"), ("1.0", "9")], [("1.0E300", None)], [("0.1", "10")], [("1.0", "11")],
+           [("2.0", "12")], [("1.0", "13")], [("16777217", "14")]],
+    "aai": [[["1"], None], [], None, [[None]], [["1", "2"]], [[_MIN]], [[]], [["0"]], [["16777217"]], [["3"]],
+            [["5"]], [["5"]], [["1"]], [["-1"]], [["4"]], [["2"]]],
+}
+assert not set(_COLLECTION_EDGES) & set(_PAIRED_EDGES), "a PAIRED column's name is taken"
+_PAIRED_EDGES.update(_COLLECTION_EDGES)
+
+
+def _collection_expressions() -> list[tuple[str, str]]:
+    """Array and map functions between rows (``sparkcep.evaluation.collection_functions``)."""
+    out = []
+    for arr, value in (("ai", "vi"), ("ai", "vl"), ("ad", "vd"), ("ad", "vi"), ("af", "vi"), ("af", "vd"),
+                       ("ax", "vx"), ("ax", "vi"), ("ax", "vd"), ("as1", "vs"), ("ab", "vb"), ("adt", "vdt"),
+                       ("adt", "vts"), ("ats", "vdt"), ("ats", "vts"), ("ant", "vts"), ("ant", "vdt"), ("ai", "vx"),
+                       ("ai", "vd"), ("ai", "vs"), ("aai", "ai")):
+        out.append(_pair("array_contains({}, {})", arr, value))
+        out.append(_pair("array_position({}, {})", arr, value))
+    for arr, other in (("ai", "ai2"), ("ai", "af"), ("ad", "af"), ("ai", "ad"), ("as1", "as1"), ("adt", "ats"),
+                       ("ant", "ats"), ("ax", "ai"), ("ab", "ab")):
+        out.append(_pair("arrays_overlap({}, {})", arr, other))
+    out.append(_pair("arrays_overlap({}, array({}, {}))", "ad", "vd", "vd"))
+    out.append(_pair("arrays_overlap({}, array({}, {}))", "as1", "vs", "vs"))
+    for arr in ("ai", "ad", "as1", "ax", "adt", "ats", "ab"):
+        out.append(_pair("element_at({}, {})", arr, "vi"))
+        out.append(_pair("try_element_at({}, {})", arr, "vi"))
+        out.append(_pair("{}[{}]", arr, "vl"))
+        out.append(_pair("{}[{}]", arr, "vi"))
+    out.append(_pair("element_at({}, {})", "ai", "vl"))  # refused: Spark takes an INT index only
+    out.append(_pair("element_at({}, CAST({} AS TINYINT) + CAST({} AS TINYINT))", "ai", "vx", "vx"))
+    for arr in ("ai", "ad", "as1", "mi", "ms"):
+        out.append(_pair("(size({}) + {})", arr, "vi"))
+        out.append(_pair("(cardinality({}) - {})", arr, "vi"))
+    out.append(_pair("(array_size({}) + {})", "ai", "vi"))
+    for m, key in (("mi", "vi"), ("mi", "vl"), ("mi", "vd"), ("ms", "vs"), ("mdk", "vd"), ("mdk", "vi"), ("mi", "vs")):
+        out.append(_pair("element_at({}, {})", m, key))
+        out.append(_pair("try_element_at({}, {})", m, key))
+        out.append(_pair("{}[{}]", m, key))
+        out.append(_pair("map_contains_key({}, {})", m, key))
+    # (coalesce(A.x, B.x) is a value between rows: a function of it is evaluated in Python)
+    for arr in ("ai", "ad", "af", "ax", "as1", "ab", "adt", "ats", "ant"):
+        out.append(_pair("array_distinct(coalesce({}, {}))", arr, arr))
+        out.append(_pair("array_max(coalesce({}, {}))", arr, arr))
+        out.append(_pair("array_min(coalesce({}, {}))", arr, arr))
+    for x, y in (("ad", "ad"), ("ai", "ai2"), ("af", "af")):
+        out.append(_pair("array_distinct(concat({}, {}))", x, y))  # refused: concat of arrays
+    out.append(_pair("array_distinct(array({}, {}, {}))", "vd", "vd", "vd"))
+    out.append(_pair("array_distinct(array({}, {}, {}, {}))", "vd", "vi", "vd", "vi"))
+    out.append(_pair("array_max(array({}, {}))", "vd", "vd"))
+    out.append(_pair("array_min(array({}, {}))", "vd", "vd"))
+    for arr in ("ai", "as1", "ad"):
+        out.append(_pair("slice({}, {}, 2)", arr, "vi"))
+        out.append(_pair("slice({}, -1, {})", arr, "vi"))
+        out.append(_pair("slice({}, {}, {})", arr, "vi", "vi"))
+    # the array constructor: Spark's common type of the elements (INT and FLOAT: DOUBLE with ANSI
+    # on, FLOAT without)
+    for x, y in (("vi", "vl"), ("vi", "vd"), ("vi", "vx"), ("vdt", "vts"), ("vi", "f1"), ("l1", "f1"), ("vx", "vd"),
+                 ("vs", "vs"), ("vb", "vb"), ("vi", "vs"), ("vdt", "tn1")):
+        out.append(_pair("array({}, {})", x, y))
+        out.append(_pair("element_at(array({}, {}), 2)", x, y))
+    # arrays compared: element by element in the element type's order, NULL elements first
+    for x, y in (("ai", "ai2"), ("ad", "ad"), ("ai", "ai"), ("as1", "as1"), ("ats", "ats"), ("ax", "ax")):
+        for op in ("=", "<", "<=>"):
+            out.append(_pair("({} " + op + " {})", x, y))
+        out.append(_pair("greatest({}, {})", x, y))
+    out.append(_pair("({} = {})", "mi", "mi"))  # refused: Spark does not compare maps
+    return out
+# -- arrays and maps between rows (end) ----------------------------------------------------------
+
+
 def row_values() -> list[dict]:
     """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
     columns meet in many pairs of edges; each column is NULL in a few rows. The PAIRED columns
@@ -606,6 +747,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _datetime_field_expressions()
     out += _scalar_function_expressions()
     out += _cast_expressions()
+    out += _collection_expressions()
     return out
 
 

@@ -65,9 +65,31 @@ _TIME_EDGES = [dt.datetime(2024, 3, 31, 2, 30), dt.datetime(2024, 3, 31, 0, 0),
                dt.datetime(2024, 10, 27, 3, 0), dt.datetime(2024, 3, 31, 3, 0, 0, 1)]
 
 
+def _split_type_arguments(text: str) -> list[str]:
+    """``K,V`` of ``MAP<K,V>`` (commas inside parentheses and brackets kept)."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += c in "(<"
+        depth -= c in ")>"
+        if c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
 def _sql_value(spark_type: str, value) -> str:
     if value is None:
         return f"CAST(NULL AS {spark_type})"
+    if spark_type.startswith("ARRAY<"):  # a list of elements (None: a NULL element)
+        element = spark_type[len("ARRAY<"):-1]
+        return f"CAST(array({', '.join(_sql_value(element, e) for e in value)}) AS {spark_type})"
+    if spark_type.startswith("MAP<"):  # a list of (key, value) pairs, in the map's order
+        key, item = _split_type_arguments(spark_type[len("MAP<"):-1])
+        if not value:
+            return f"CAST(map() AS {spark_type})"
+        keys = ", ".join(_sql_value(key, k) for k, _ in value)
+        items = ", ".join(_sql_value(item, v) for _, v in value)
+        return f"CAST(map_from_arrays(array({keys}), array({items})) AS {spark_type})"
     if spark_type in ("INT", "BIGINT", "TINYINT", "SMALLINT", "DOUBLE", "FLOAT") or spark_type.startswith("DECIMAL"):
         return f"CAST('{value}' AS {spark_type})"
     if spark_type == "STRING":

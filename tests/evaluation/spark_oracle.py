@@ -355,8 +355,10 @@ def encode(value):
         return {"date": value.isoformat()}
     if isinstance(value, dt.timedelta):  # a day-time interval
         return {"interval": (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds}
-    if isinstance(value, list):  # ARRAY<STRING>
+    if isinstance(value, list):  # an ARRAY, or a MAP as PyArrow gives it: a list of entries
         return [encode(element) for element in value]
+    if isinstance(value, tuple):  # a MAP's (key, value) entry
+        return {"entry": [encode(element) for element in value]}
     if isinstance(value, SparkFailed):
         return {"error": "analysis" if value.analysis else "runtime", "message": value.message}
     raise TypeError(f"no JSON form for {value!r}")
@@ -378,6 +380,8 @@ def decode(value):
         return dt.date.fromisoformat(text)
     if kind == "interval":
         return dt.timedelta(microseconds=text)
+    if kind == "entry":
+        return tuple(decode(element) for element in text)
     if kind == "error":
         return SparkFailed(text == "analysis", value.get("message", ""))
     raise ValueError(value)

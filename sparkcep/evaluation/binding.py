@@ -739,8 +739,9 @@ class _Binder:
     def datetime_arithmetic(self, e: p.Operator, left, right) -> tuple[p.Expression, SqlType]:
         """``+`` and ``-`` over dates, timestamps and day-time intervals, typed as Spark types
         them (``sparkcep.evaluation.day_time_intervals``): datetime - datetime, datetime ±
-        interval, interval + datetime, interval ± interval. Year-month intervals and ``*``,
-        ``/``, ``%`` of intervals are refused."""
+        interval, interval + datetime, interval ± interval, interval * number, number *
+        interval, interval / number. Year-month intervals and the rest (``%``, an interval
+        times an interval) are refused."""
         (a, ta), (b, tb) = left, right
         name = e.name
         interval_a, interval_b = st.day_time_fields(ta), st.day_time_fields(tb)
@@ -762,8 +763,14 @@ class _Binder:
             ca = self.cast(a, ta, operand) if datetime_a else a
             cb = b if datetime_a else self.cast(b, tb, operand)
             return self.typed(e, name, (ca, cb), operand, operand), operand
+        if (name == "mul" and ((interval_a and tb.numeric) or (interval_b and ta.numeric))) or \
+                (name == "div" and interval_a and tb.numeric):
+            number = tb if interval_a else ta
+            operator = "interval_multiply" if name == "mul" else "interval_divide"
+            return self.typed(e, operator, (a, b), _INTERVAL_DAY_TO_SECOND, number), _INTERVAL_DAY_TO_SECOND
         raise self.refuse(e, [ta, tb], "between rows sparkcep subtracts dates and timestamps, adds or "
-                                       "subtracts day-time intervals, and nothing else over them")
+                                       "subtracts day-time intervals, multiplies or divides them by numbers, "
+                                       "and nothing else over them")
 
     def datetime_difference(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``datediff(end, start)`` of DATEs (an INT); ``timestampdiff(unit, start, end)`` of two

@@ -603,6 +603,10 @@ def typed_function(operator: p.Operator):
         return ops.comparison(name, operand)
     if name == "cast":
         function = ops.cast(parse_type(options["source"]), result, ansi, options.get("zone", "UTC"))
+    elif name == "interval_multiply":
+        function = day_time_intervals.multiply(operand)
+    elif name == "interval_divide":
+        function = day_time_intervals.divide(operand)
     elif name == "converting_cast":
         function = explicit_casts.explicit_cast(operand, result, ansi, options.get("zone", "UTC"), options["try"])
     elif name in ("add", "sub") and (result.name in DATETIME or day_time_fields(result)):

@@ -102,6 +102,7 @@ OPERATORS = set(BINARY) | {
     "isnan", "nanvl", "is_nan", "width_bucket",  # sparkcep.evaluation.functions
     "initcap", "elt", "elt_out_of_range",  # sparkcep.evaluation.string_functions
     "converting_cast",  # sparkcep.evaluation.explicit_casts
+    "interval_multiply", "interval_divide",  # sparkcep.evaluation.day_time_intervals
     # sparkcep.evaluation.collection_functions (map_value: element_at, try_element_at and m[k]
     # of a map, after binding)
     "array_contains", "array_position", "arrays_overlap", "map_contains_key", "element_at", "try_element_at",

@@ -364,6 +364,45 @@ def _cast_expressions() -> list[tuple[str, str]]:
     return out
 # -- CAST / TRY_CAST between rows beyond widening (end) ------------------------------------------
 
+# -- an interval times or divided by a number (begin) ---------------------------------------------
+# designed rows (interval xi, DOUBLE xr, INT xk, DECIMAL(38,30) xq): halves rounded away from zero
+# both ways, the extremes of a BIGINT of microseconds (times 1, -1, 2; divided by -1), zeros of
+# every type as divisors (0.0, -0.0, a DECIMAL zero), a DECIMAL quotient whose 38th place decides
+# the rounding, NaN and infinite DOUBLEs, a DOUBLE product past a BIGINT
+PAIRED.update({"xi": "INTERVAL DAY TO SECOND", "xr": "DOUBLE", "xk": "INT", "xq": "DECIMAL(38,30)",
+               "xc": "INTERVAL DAY TO SECOND", "xe": "DECIMAL(38,30)"})
+_PAIRED_EDGES.update({
+    "xi": [_td(microseconds=1), -_td(microseconds=1), _td(microseconds=3), -_td(microseconds=3),
+           _td(microseconds=2**63 - 1), -_td(microseconds=2**63), _td(seconds=1), _td(days=1), _td(0),
+           _td(microseconds=5)],
+    "xr": ["0.5", "-0.5", "0.5", "2", "1", "-1", "3.0", "NaN", "-0.0", "Infinity", "1e300", "0.1"],
+    "xk": ["2", "2", "-2", "2", "2", "-1", "3", "0", "7", "-4", "1"],
+    "xq": ["0.5", "-0.5", "0.333333333333333333333333333333", "0", "2.000000000000000000000000000001",
+           "-1", "0.000000000000000000000000000001", "3", "1.5"],
+    # a product (row 0: 9000000003 us times xe is ...730999999.4999..., thirty 9s) and a quotient
+    # (row 1: 9000000040 us / xe is 178.4999..., thirty-eight 9s) just below a half, where a first
+    # rounding to 38 significant digits (Decimal's MathContext in some Spark versions) would round
+    # up; Spark 4.3 rounds both down
+    "xc": [_td(microseconds=9000000003), _td(microseconds=9000000040)],
+    "xe": ["49999999.842333333330333333334333333333", "50420168.291316526610644257703081232493"],
+})
+
+
+def _interval_product_expressions() -> list[tuple[str, str]]:
+    out = []
+    for template, x, y in (("({} * {})", "xi", "xr"), ("({} * {})", "xk", "xi"), ("({} * {})", "xi", "xq"),
+                           ("({} / {})", "xi", "xr"), ("({} / {})", "xi", "xk"), ("({} / {})", "xi", "xq"),
+                           ("({} * {})", "j1", "i1"), ("({} * {})", "j1", "l1"), ("({} * {})", "j2", "d1"),
+                           ("({} * {})", "f1", "j1"), ("({} * {})", "j4", "m1"), ("({} / {})", "j1", "t1"),
+                           ("({} / {})", "j1", "l1"), ("({} / {})", "j2", "d2"), ("({} / {})", "j3", "q2"),
+                           ("({} / {})", "j4", "f1"), ("({} * {})", "j3", "z1"), ("({} / {})", "j1", "n1"),
+                           ("({} * {})", "xc", "xe"), ("({} / {})", "xc", "xe")):
+        out.append(_pair(template, x, y))
+    out.append(_pair("(({} - {}) * {} > INTERVAL '1' HOUR)", "c2", "c1", "xr"))
+    out.append(_pair("(({} - {}) / {})", "c2", "c1", "xk"))
+    return out
+# -- an interval times or divided by a number (end) -----------------------------------------------
+
 
 # -- arrays and maps between rows (begin) ------------------------------------------------------
 # PAIRED columns, one designed case per row (16 cases, each twice): arrays with NULL elements,
@@ -747,6 +786,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _datetime_field_expressions()
     out += _scalar_function_expressions()
     out += _cast_expressions()
+    out += _interval_product_expressions()
     out += _collection_expressions()
     return out
 

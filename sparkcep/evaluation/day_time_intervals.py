@@ -22,7 +22,8 @@ written. Python holds it as a ``datetime.timedelta``. For non-NULL operands (mea
   local midnight).
 * an interval plus or minus an interval: typed from the first field of either to the last field
   of either; unary minus and ``abs`` keep the type. A result beyond a BIGINT of microseconds is
-  Spark's ``INTERVAL_ARITHMETIC_OVERFLOW``, ANSI on or off.
+  Spark's ``INTERVAL_ARITHMETIC_OVERFLOW``, ANSI on or off (``ARITHMETIC_OVERFLOW`` for
+  ``abs``, as Spark names it).
 * comparisons: by the number of microseconds, whatever the fields.
 * an interval times a number (either order) or divided by one (Spark's ``MultiplyDTInterval``
   and ``DivideDTInterval``): an ``INTERVAL DAY TO SECOND``, whatever the interval's fields.
@@ -33,7 +34,7 @@ written. Python holds it as a ``datetime.timedelta``. For non-NULL operands (mea
   digits round down in Spark 4.3, so no rounding to 38 digits comes first); by a DOUBLE or FLOAT, the microseconds as a DOUBLE times or divided by it in
   DOUBLE arithmetic, then rounded half away from zero (``DoubleMath.roundToLong``). A division
   by zero (0, 0.0, -0.0 or a DECIMAL zero) is Spark's ``INTERVAL_DIVIDED_BY_ZERO``, the
-  smallest interval divided by -1 its ``INTERVAL_ARITHMETIC_OVERFLOW``; a NaN or infinite
+  smallest interval divided by -1 its ``ARITHMETIC_OVERFLOW``; a NaN or infinite
   DOUBLE result, or a result past a BIGINT, is ``INTERVAL_ARITHMETIC_OVERFLOW`` here (Spark
   raises a Java ``ArithmeticException`` without an error class: ``input is infinite or NaN``,
   ``long overflow``, ``Overflow``), ANSI on or off.
@@ -59,10 +60,10 @@ _DAY = 86_400_000_000  # microseconds
 _UTC = dt.timezone.utc
 
 
-def _fit(delta: dt.timedelta, what: str) -> dt.timedelta:
+def _fit(delta: dt.timedelta, what: str, code: str = "INTERVAL_ARITHMETIC_OVERFLOW") -> dt.timedelta:
     if not _LONG_MIN <= micros(delta) <= _LONG_MAX:
         raise MatchRuntimeError(
-            "INTERVAL_ARITHMETIC_OVERFLOW",
+            code,
             f"{what} of day-time intervals overflowed a BIGINT of microseconds in a DEFINE expression")
     return delta
 
@@ -165,7 +166,7 @@ def negate(value: dt.timedelta) -> dt.timedelta:
 
 
 def absolute(value: dt.timedelta) -> dt.timedelta:
-    return _fit(abs(value), "abs")
+    return _fit(abs(value), "abs", "ARITHMETIC_OVERFLOW")  # Spark's class for abs
 
 
 def _overflow(message: str) -> MatchRuntimeError:
@@ -222,8 +223,9 @@ def divide(number: SqlType):
 
     def quotient(interval: dt.timedelta, n) -> dt.timedelta:
         count = micros(interval)
-        if number.integral and count == _LONG_MIN and n == -1:
-            raise _overflow("Interval value overflows after being divided by -1")
+        if number.integral and count == _LONG_MIN and n == -1:  # Spark's generated code's class
+            raise MatchRuntimeError("ARITHMETIC_OVERFLOW", "the smallest interval divided by -1 overflows "
+                                                           "(in a DEFINE expression)")
         if n == 0:
             raise MatchRuntimeError("INTERVAL_DIVIDED_BY_ZERO", "Division by zero (an interval divided by a number "
                                                                 "in a DEFINE expression)")

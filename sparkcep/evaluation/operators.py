@@ -155,7 +155,7 @@ def _error(code: str, message: str) -> MatchRuntimeError:
     return MatchRuntimeError(code, message)
 
 
-def _integral(t: SqlType, ansi: bool, what: str):
+def _integral(t: SqlType, ansi: bool, what: str, code: str = "ARITHMETIC_OVERFLOW"):
     bits = INTEGRAL_BITS[t.name]
     low, high, span = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, 1 << bits
 
@@ -163,7 +163,7 @@ def _integral(t: SqlType, ansi: bool, what: str):
         if low <= value <= high:
             return value
         if ansi:
-            raise _error("ARITHMETIC_OVERFLOW", f"{what} overflowed {str(t).upper()} in a DEFINE or MEASURES expression")
+            raise _error(code, f"{what} overflowed {str(t).upper()} in a DEFINE or MEASURES expression")
         return (value - low) % span + low  # two's complement wrap-around, as the JVM does
 
     return fit
@@ -368,7 +368,9 @@ def arithmetic(name: str, operand: SqlType, result: SqlType, ansi: bool):
             return apply
 
     if result.integral:
-        fit = _integral(result, ansi, f"'{symbol}'")
+        # Spark names a TINYINT or SMALLINT + - * overflow BINARY_ARITHMETIC_OVERFLOW
+        code = "BINARY_ARITHMETIC_OVERFLOW" if result.name in ("tinyint", "smallint") else "ARITHMETIC_OVERFLOW"
+        fit = _integral(result, ansi, f"'{symbol}'", code)
         exact = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
                  "mod": _java_remainder}[name]
         return guarded(lambda a, b: fit(exact(a, b)))

@@ -398,6 +398,8 @@ def _interval_product_expressions() -> list[tuple[str, str]]:
                            ("({} / {})", "j4", "f1"), ("({} * {})", "j3", "z1"), ("({} / {})", "j1", "n1"),
                            ("({} * {})", "xc", "xe"), ("({} / {})", "xc", "xe")):
         out.append(_pair(template, x, y))
+    out.append(_pair("(- greatest({}, {}))", "xi", "xi"))  # the smallest interval negated
+    out.append(_pair("abs(greatest({}, {}))", "xi", "xi"))
     out.append(_pair("(({} - {}) * {} > INTERVAL '1' HOUR)", "c2", "c1", "xr"))
     out.append(_pair("(({} - {}) / {})", "c2", "c1", "xk"))
     return out

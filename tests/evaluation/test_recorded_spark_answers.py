@@ -66,3 +66,44 @@ def test_python_evaluator_gives_sparks_recorded_answers(setting):
           f"{failed} raise in both, {len(bad)} disagree; known differences (form x row): {known}")
     assert not bad, "\n".join(bad[:30])
     assert agreed >= 10_000
+
+
+# sparkcep's own codes where Spark's class is a general one: a more specific code, documented in
+# docs/errors.md (Spark's sub-class names the same thing)
+_SPECIFIC_CODES = {("INVALID_PARAMETER_VALUE", "INVALID_REGEX_GROUP_INDEX"),  # .REGEX_GROUP_INDEX
+                   ("INVALID_PARAMETER_VALUE", "INVALID_REGEX_PATTERN")}  # .PATTERN
+
+
+@pytest.mark.parametrize("setting", ["ansi", "legacy"])
+def test_python_raises_sparks_error_class(setting):
+    """Where Spark raised an error with a class (``[CLASS]`` or ``[CLASS.SUB]``), every Python
+    form raises that class as its code (Java exceptions without a class, such as ``long
+    overflow``, and values Python's dates cannot hold are not compared)."""
+    import re
+
+    from tests.evaluation.harness import _Error, evaluators
+    from tests.evaluation.spark_oracle import SparkFailed
+
+    part = RECORDED[setting]
+    semantics = Semantics(ansi=setting == "ansi", time_zone=RECORDED["zone"])
+    columns = {text: (column["type"], [decode(v) for v in column["values"]])
+               for text, column in part["columns"].items()}
+    compared, wrong = 0, []
+    for record in part["cases"]:
+        answers = [decode(a) for a in record["answers"]]
+        classes = {r: m.group(1) for r, a in enumerate(answers) if isinstance(a, SparkFailed)
+                   and (m := re.match(r"\[([A-Z_]+)", a.message)) and m.group(1) != "DATE_OUTSIDE_PYTHON"}
+        if not classes:
+            continue
+        expression, texts = _lowered(record["expression"])
+        forms = evaluators(expression, [columns[t][0] for t in texts], semantics)
+        for r, spark in classes.items():
+            values = [columns[t][1][r] for t in texts]
+            for form, evaluate in forms.items():
+                python = evaluate(values)
+                code = python.error if isinstance(python, _Error) else repr(python)
+                if code != spark and (spark, code) not in _SPECIFIC_CODES:
+                    wrong.append(f"{record['expression']} @ row {r} ({form}): Spark [{spark}], Python {code}")
+                compared += 1
+    assert not wrong, "\n".join(wrong[:30])
+    assert compared >= (1_000 if setting == "ansi" else 50)

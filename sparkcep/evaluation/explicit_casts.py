@@ -157,17 +157,18 @@ def _fractional_to_integral(source: SqlType, target: SqlType, ansi: bool):
 
 
 def _java_double_text(value: float) -> str:
-    """A DOUBLE in an error message, near Java's spelling (``1.0E10``); only for messages."""
+    """A DOUBLE in an error message as Java's ``Double.toString`` spells it (scientific below
+    10^-3 and from 10^7: ``1.0E10``), with the shortest digits; only for messages."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
         return "Infinity" if value > 0 else "-Infinity"
-    text = repr(value)
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        mantissa = mantissa if "." in mantissa else mantissa + ".0"
-        return f"{mantissa}E{int(exponent)}"
-    return text
+    magnitude = abs(value)
+    if magnitude == 0 or 1e-3 <= magnitude < 1e7:
+        return repr(value)
+    digits = Decimal(repr(magnitude)).normalize()
+    first, *rest = (str(d) for d in digits.as_tuple().digits)
+    return f"{'-' if value < 0 else ''}{first}.{''.join(rest) or '0'}E{digits.adjusted()}"
 
 
 def _trimmed(value: str) -> str:

@@ -320,7 +320,7 @@ def _scalar_function_expressions() -> list[tuple[str, str]]:
 # and exponent forms that are no numbers), DOUBLEs at the integral types' bounds (floor/ceil
 # tests, 2^63 itself, NaN, infinities, -0.0), DECIMALs whose Java toString is scientific (an
 # exponent below -6) or not
-PAIRED.update({"cs": "STRING", "cd": "DOUBLE", "ce": "DECIMAL(20,10)"})
+PAIRED.update({"cs": "STRING", "cd": "DOUBLE", "ce": "DECIMAL(20,10)", "cb": "DECIMAL(20,1)", "cq": "STRING"})
 _PAIRED_EDGES.update({
     "cs": [" 12 ", "1.9", ".5", "1.", "\t7\n", "2147483648", "-2147483648", "+", "-", "", "300", "-129", " yes ",
            "TRUE", "No", "2", "0", "\uff11", "1e3", "0x1F", "9223372036854775807", "-9223372036854775809", "+.",
@@ -329,6 +329,11 @@ _PAIRED_EDGES.update({
            "9.2233720368547748E18", "2147483647.9", "-2147483648.9", "-2147483649.0", "NaN", "Infinity", "-0.0",
            "0.5", "-0.5", "32767.5", "-Infinity", "127.99999999999999"],
     "ce": ["0.0000001", "0", "-0.0000000001", "123.45", "0.000001", "-0.000001", "99999.9999999999", "1E-10"],
+    # DECIMALs truncating to each integral type's bounds and one past them; strings around the
+    # trimmed characters ('!' and '"', U+0021 and U+0022, are the first ones kept)
+    "cb": ["127.9", "-128.9", "32767.5", "-32768.5", "2147483647.9", "-2147483648.9", "9223372036854775807.9",
+           "-9223372036854775808.9", "128.0", "-2147483649.0"],
+    "cq": ["5!", "\"7\"", "!5", "\x205\x20", "\x1f5", "5\x21"],
 })
 
 
@@ -339,6 +344,7 @@ def _cast_expressions() -> list[tuple[str, str]]:
         out.append(_pair(f"CAST(coalesce({{}}, {{}}) AS {target})", "cs", "cs"))
         out.append(_pair(f"TRY_CAST(coalesce({{}}, {{}}) AS {target})", "cs", "cs"))
     for target in integral:
+        out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "cb", "cb"))
         out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "cd", "cd"))
         out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "z1", "z1"))
         out.append(_pair(f"CAST(({{}} + {{}}) AS {target})", "m1", "m2"))
@@ -346,6 +352,8 @@ def _cast_expressions() -> list[tuple[str, str]]:
         out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "f1", "f1"))
         out.append(_pair(f"CAST((({{}} OR {{}})) AS {target})", "b1", "b2"))
     out.append(_pair("TRY_CAST(greatest({}, {}) AS INT)", "cd", "cd"))
+    out.append(_pair("CAST(coalesce({}, {}) AS INT)", "cq", "cq"))
+    out.append(_pair("CAST(coalesce({}, {}) AS BOOLEAN)", "cq", "cq"))
     out.append(_pair("TRY_CAST(({} + {}) AS TINYINT)", "m1", "m2"))
     for target in ("INT", "SMALLINT", "TINYINT"):
         out.append(_pair(f"CAST(({{}} + {{}}) AS {target})", "l1", "l2"))

@@ -89,6 +89,9 @@ _REGEX_CASES = [
 ]
 assert len(_REGEX_CASES) == ROWS
 # ---- end of the regular-expression columns ------------------------------------------------------
+# conv's digits: non-ASCII letters whose upper case is an ASCII letter (dotless i, long s, the
+# ligature st), which Spark reads as UTF-8 bytes, none of them a digit
+PAIRED.update({"cv": "STRING"})
 _PAIRED_EDGES = {
     "w1": ["9999999999999999999999.9999999999", "-9999999999999999999999.9999999999", "1", "0.0000000001",
            "999999999999999999.9999999999"],
@@ -143,6 +146,7 @@ _PAIRED_EDGES = {
        for k, name in enumerate(("rx1", "rx2", "rxp", "rxr", "rxi"))},
     # subjects of patterns that match the empty string, inside the BMP only
     "rx3": ["abxd", "a", "", "aaa", "xax", "b\n", "\r\n", "é日", None, "ab"],
+    "cv": ["ı", "1ſ", "9ﬅ", "zz"],
     # ---- end of the regular-expression columns ----
 }
 
@@ -862,6 +866,9 @@ def _hash_pad_conv_expressions() -> list[tuple[str, str]]:
     out.append(_pair("conv(concat({}, {}), 10, {} % 37)", "s1", "s2", "t1"))
     out.append(_pair("conv(concat({}, {}), {} % 37, 10)", "k1", "s2", "t1"))
     out.append(_pair("conv(concat({}, {}), {}, 10)", "s1", "s2", "i1"))
+    out.append(_pair("conv(concat({}, {}), 37, 10)", "s1", "s2"))  # bases beyond 36: NULL
+    out.append(_pair("conv(concat({}, {}), 10, -37)", "s1", "s2"))
+    out.append(_pair("conv(concat({}, {}), 36, 10)", "cv", "cv"))
     out.append(_pair("conv(concat({}, {}, {}), 10, 16)", "s1", "s2", "s1"))  # past 2^64
     out.append(_pair("conv(concat({}, {}, {}), 10, -10)", "s1", "s2", "s1"))
     out.append(_pair("conv(concat('-', {}, {}), 10, 16)", "s1", "s2"))

@@ -131,3 +131,30 @@ def test_datetimes_python_cannot_hold_are_a_typed_error(value, interval, code):
     with pytest.raises(MatchRuntimeError) as raised:
         compile_expression(shift, ("A", "B"))(row)
     assert raised.value.code == code
+
+
+@pytest.mark.parametrize("operator, types, values, message", [
+    # a TIMESTAMP minus an interval before 0001-01-01: the message names the operator, '-'
+    ("sub", ["timestamp", "interval day to second"], ["0001-01-01 12:00:00", {"hours": 13}],
+     "'-' of TIMESTAMP and an interval"),
+    ("add", ["timestamp", "interval day to second"], ["9999-12-31 12:00:00", {"days": 1}],
+     "'+' of TIMESTAMP and an interval"),
+    # 9999-12-31 23:30 UTC is 10000-01-01 00:30 in Berlin: the local date-time the difference of
+    # two TIMESTAMPs reads (Spark's SubtractTimestamps) is past 9999-12-31
+    ("sub", ["timestamp", "timestamp"], ["9999-12-31 23:30:00", "2024-01-01 00:00:00"], "'-' of two TIMESTAMPs"),
+])
+def test_datetime_results_python_cannot_hold_name_the_operator(operator, types, values, message):
+    import datetime as dt
+
+    from sparkcep.errors import MatchRuntimeError
+    from sparkcep.evaluation.interpreter import compile_expression
+
+    from tests.evaluation.harness import TwoRowMatch
+
+    row = TwoRowMatch([dt.datetime.fromisoformat(v).replace(tzinfo=dt.timezone.utc) if isinstance(v, str)
+                       else dt.timedelta(**v) for v in values])
+    bound = bind(p.Operator(operator, (p.CurrentRow(0), p.CurrentRow(1)), span=(0, 5)), types,
+                 Semantics(time_zone="Europe/Berlin"), "A - B")
+    with pytest.raises(MatchRuntimeError) as raised:
+        compile_expression(bound, ("A", "B"))(row)
+    assert raised.value.code == "DATETIME_OUT_OF_PYTHON_RANGE" and message in raised.value.message

@@ -112,3 +112,21 @@ def test_big_integer_bytes_are_javas():
     assert hf.big_integer_bytes(-128) == b"\x80"
     assert hf.big_integer_bytes(-129) == b"\xff\x7f"
     assert hf.big_integer_bytes(-1) == b"\xff"
+
+
+@pytest.mark.parametrize("function", ["hash", "xxhash64"])
+@pytest.mark.parametrize("column", ["n", "q", "g", "m", "z"])
+def test_decimals_hash_by_value_whatever_their_exponent(function, column):
+    """A DECIMAL is hashed by its value at the type's scale (the unscaled long or its bytes): the
+    recorded values written with the fewest digits (441.00 as 4.41E+2) or with more zeros
+    (441.00000) give Spark's recorded answers too."""
+    from decimal import Context, Decimal
+
+    combined = hf.row_hash(function, (parse(COLUMNS[column]),))
+    for row, answer in zip(_rows(), _answers(f"{function}({column})")):
+        value = row[column]
+        if value is None:
+            continue
+        sign, digits, exponent = value.as_tuple()
+        for written in (value.normalize(Context(prec=60)), Decimal((sign, digits + (0, 0, 0), exponent - 3))):
+            assert written == value and combined(written) == answer, (value, written)

@@ -33,6 +33,10 @@ def test_padding_rules(function, value, length, pad, expected):
     ("FFFFFFFFFFFFFFFF", 16, 10, "18446744073709551615"), ("12x3", 10, 10, "12"), ("x", 10, 10, "0"),
     (" 255 ", 10, 2, "11111111"), ("zz", 36, 10, "1295"), ("8000000000000000", 16, -10, "-9223372036854775808"),
     ("-255", 10, -16, "-FF"), ("1", 1, 10, None), ("1", 10, 37, None), ("   ", 10, 10, None),
+    ("1", 37, 10, None), ("1", 10, -37, None),  # bases beyond Character.MAX_RADIX, 36
+    # Spark reads num's UTF-8 bytes: a non-ASCII character is no digit, even one whose upper
+    # case is an ASCII letter (dotless i, long s, the ligature st)
+    ("ı", 36, 10, "0"), ("1ſ", 36, 10, "1"), ("9ﬅ", 36, 10, "9"),
 ])
 def test_conv_rules(number, source, target, expected):
     assert base_functions.conversion(SqlType("string"), True)(number, source, target) == expected
@@ -84,6 +88,14 @@ def test_results_at_the_budget_are_built():
     assert set(map(len, _evaluate("lpad(A.s, B.n, '0')", ["x", limit], ["string", "int"]).values())) == {limit}
     assert _evaluate("lpad(A.s, B.n, '')", ["x", 2**31 - 1], ["string", "int"])["interpreter"] == "x"
     assert _evaluate("repeat(A.s, B.n)", ["", 2**31 - 1], ["string", "int"])["interpreter"] == ""
+
+
+def test_a_string_already_past_the_budget_is_not_padded_or_cut():
+    """lpad / rpad to a string's own length build nothing: Spark's answer, the string itself, even
+    past the budget (it came from the rows, not from the pad)."""
+    value = "x" * (string_functions.MAX_RESULT_CHARACTERS + 1)
+    for function in ("lpad", "rpad"):
+        assert string_functions.STRING_FUNCTIONS[function](value, len(value), "0") == value
 
 
 def test_budget_error_points_at_the_call():

@@ -64,6 +64,7 @@ def _run(function, *arguments):
     (("ab\n", "$", "X", 3), "abX\nX"),
     (("😀ab", "^a", "X", 2), "😀Xb"),
     (("a\r\n", "$", "X", 3), (ERROR, "UNSUPPORTED_REGEX_PATTERN")),  # Spark: 'a\r\nX'
+    (("\r\n", "$", "X", 2), (ERROR, "UNSUPPORTED_REGEX_PATTERN")),  # the \r at the first character
     (("a\r\n", "b", "X", 3), "a\r\n"),
 ])
 def test_regexp_replace_gives_sparks_answers(arguments, expected):
@@ -93,6 +94,11 @@ def test_regexp_extract_gives_sparks_answers(arguments, expected):
     (regexp_count, ("abxd", "x*"), 5),
     (regexp_count, ("a\nb", "$"), 1),
     (regexp_count, ("😀", ""), (ERROR, "UNSUPPORTED_REGEX_PATTERN")),  # Spark: 3
+    # the first code point outside the BMP, U+10000, is a surrogate pair in Java; U+FFFF, the
+    # last inside, one UTF-16 unit: Java's matcher steps over it as Python does
+    (regexp_count, ("\U00010000", ""), (ERROR, "UNSUPPORTED_REGEX_PATTERN")),
+    (regexp_count, ("\uffff", ""), 2),
+    (regexp_count, ("a\uffffb", "x*"), 4),
     (regexp_count, ("abc", "["), (ERROR, "INVALID_REGEX_PATTERN")),
     (regexp_substr, ("abc", ""), None),  # an empty match is NULL
     (regexp_substr, ("abc", "z"), None),

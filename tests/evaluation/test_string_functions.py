@@ -47,3 +47,22 @@ def test_operands_spark_would_cast_are_refused(qualified, types):
     with pytest.raises(Refused) as caught:
         evaluate_all(lower(qualified, ValueColumns()), [None] * len(types), types, Semantics())
     assert str(caught.value) == "MATCH_DEPENDENT_TYPE_MISMATCH"
+
+
+# FIPS 180-2's examples: the SHA-2 digests of "abc"
+_SHA2_OF_ABC = {
+    224: "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+    256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    384: "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+    512: "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+}
+
+
+@pytest.mark.parametrize(("bits", "expected"), [
+    *_SHA2_OF_ABC.items(), (0, _SHA2_OF_ABC[256]),  # Spark: 0 is SHA-256
+    (225, None), (128, None), (-256, None),  # any other bit length: NULL
+])
+def test_sha2_bit_lengths(bits, expected):
+    from sparkcep.evaluation.string_functions import sha2
+
+    assert sha2("abc", bits) == expected

@@ -119,7 +119,7 @@ def test_big_integer_bytes_are_javas():
 def test_decimals_hash_by_value_whatever_their_exponent(function, column):
     """A DECIMAL is hashed by its value at the type's scale (the unscaled long or its bytes): the
     recorded values written with the fewest digits (441.00 as 4.41E+2) or with more zeros
-    (441.00000) give Spark's recorded answers too."""
+    (441.000, 441.00000) give Spark's recorded answers too."""
     from decimal import Context, Decimal
 
     combined = hf.row_hash(function, (parse(COLUMNS[column]),))
@@ -128,5 +128,6 @@ def test_decimals_hash_by_value_whatever_their_exponent(function, column):
         if value is None:
             continue
         sign, digits, exponent = value.as_tuple()
-        for written in (value.normalize(Context(prec=60)), Decimal((sign, digits + (0, 0, 0), exponent - 3))):
+        for written in (value.normalize(Context(prec=60)), Decimal((sign, digits + (0,), exponent - 1)),
+                        Decimal((sign, digits + (0, 0, 0), exponent - 3))):
             assert written == value and combined(written) == answer, (value, written)

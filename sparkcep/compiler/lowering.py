@@ -141,6 +141,40 @@ GLUE: dict[type, str] = {
     exp.NextDay: "next_day",
     exp.UnixDate: "unix_date",
     exp.DateFromUnixDate: "date_from_unix_date",
+    # fields of a date or timestamp, truncation, seconds since the epoch (Lowering.lower_datetime_field
+    # for date_part / extract, lower_date_trunc for date_trunc)
+    exp.Year: "year",
+    exp.Quarter: "quarter",
+    exp.Month: "month",
+    exp.Day: "day",
+    exp.DayOfMonth: "day",
+    exp.DayOfWeek: "dayofweek",
+    exp.DayOfYear: "dayofyear",
+    exp.WeekOfYear: "weekofyear",
+    exp.Hour: "hour",
+    exp.Minute: "minute",
+    exp.Second: "second",
+    exp.DateTrunc: "trunc",  # trunc(date, unit)
+    exp.TimestampTrunc: "date_trunc",  # Lowering.lower_date_trunc
+    exp.StrToUnix: "unix_timestamp",  # and to_unix_timestamp
+    exp.UnixSeconds: "unix_seconds",
+    exp.UnixMillis: "unix_millis",
+    exp.UnixMicros: "unix_micros",
+    exp.IsNan: "isnan",
+    exp.Nanvl: "nanvl",
+    exp.WidthBucket: "width_bucket",
+    exp.Initcap: "initcap",
+    exp.Elt: "elt",
+    # arrays and maps (sparkcep.evaluation.collection_functions); element_at, try_element_at
+    # and x[i] parse as exp.Bracket (Lowering.lower_bracket)
+    exp.ArrayContains: "array_contains",
+    exp.ArrayPosition: "array_position",
+    exp.MapContainsKey: "map_contains_key",
+    exp.ArraySize: "size",  # size; array_size (NULL for NULL, ANSI on or off) by its written name
+    exp.ArrayDistinct: "array_distinct",
+    exp.ArrayMax: "array_max",
+    exp.ArrayMin: "array_min",
+    exp.ArraySlice: "slice",
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
@@ -148,7 +182,8 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
                                   "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length",
                                   "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin",
                                   "format_number": "format_number",
-                                  "make_date": "make_date", "find_in_set": "find_in_set"}
+                                  "make_date": "make_date", "find_in_set": "find_in_set", "weekday": "weekday",
+                                  "cardinality": "size", "arrays_overlap": "arrays_overlap"}
 
 # functions that are another operator (Lowering.lower_synonym): their numbers of arguments
 SYNONYM_ARGUMENTS = {"isnull": (1, 1), "isnotnull": (1, 1), "nullifzero": (1, 1), "zeroifnull": (1, 1),
@@ -202,6 +237,9 @@ NON_STRICT = (
     # format_string('%s', NULL) is 'null', map(1, NULL) {1: NULL}, elt(2, NULL, 'x') 'x',
     # equal_null(NULL, 1) false, and size(NULL) -1 with ANSI off (Spark's legacy size of NULL)
     exp.Format, exp.VarMap, exp.Map, exp.Elt, exp.EqualNull, exp.ArraySize,
+    # isnan(NULL) is false, typeof(NULL of INT) 'int', decode(NULL, 1, 'a', 'b') 'b', and
+    # array_append(array(1), NULL) [1, NULL] (likewise array_prepend and array_insert)
+    exp.IsNan, exp.Typeof, exp.DecodeCase, exp.ArrayAppend, exp.ArrayPrepend, exp.ArrayInsert,
 )
 
 
@@ -710,8 +748,19 @@ class Lowering:
         synonym = self.lower_synonym(node)
         if synonym is not None:
             return synonym
+        if isinstance(node, exp.Extract) or _anonymous_name(node) in ("date_part", "datepart"):
+            return self.lower_datetime_field(node)
+        if isinstance(node, exp.Bracket):
+            return self.lower_bracket(node)
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         written = _written_name(node, self.scope.sql)
+        if isinstance(node, exp.ArraySize) and written.lower() == "array_size":
+            operator = "array_size"
+        if isinstance(node, exp.ArraySize) and node.args.get("expression") is not None:
+            operator = None  # size takes one argument
+        if isinstance(node, exp.ArraySlice) and (not node.args.get("is_length") or any(
+                node.args.get(k) for k in ("step", "zero_based"))):
+            operator = None  # not Spark's slice(arr, start, length)
         if operator is None:
             self.refuse_lambda_between_rows(node)
             raise self.scope.error(
@@ -728,6 +777,10 @@ class Lowering:
             return self.lower_date_add(node, written)
         if isinstance(node, exp.MonthsBetween):
             return self.lower_months_between(node, written)
+        if isinstance(node, exp.TimestampTrunc):
+            return self.lower_date_trunc(node, written)
+        if isinstance(node, exp.Initcap) and dialect.span(node.expression) != dialect.span(node):
+            raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` takes one argument", node)
         if isinstance(node, (exp.LastDay, exp.AddMonths)) and any(
                 v is not None for k, v in node.args.items() if k not in ("this", "expression")):
             raise self.scope.error("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
@@ -743,6 +796,23 @@ class Lowering:
                 "WRONG_NUM_ARGS", f"`{_written_name(node, self.scope.sql)}` is called with too few arguments", node)
         return p.Operator(operator, tuple(self.lower_operand(child) for child in children),
                           options=options, span=dialect.span(node))
+
+    def lower_bracket(self, node: exp.Bracket) -> p.Expression:
+        """``element_at(x, i)`` (1-based for an array), ``try_element_at(x, i)`` and ``x[i]``
+        (0-based for an array), of an array or a map (``map_value`` at binding, which knows
+        which it is): sqlglot parses the three as ``exp.Bracket``."""
+        span = dialect.span(node)
+        if len(node.expressions) != 1 or any(node.args.get(k) for k in ("returns_list_for_maps", "json_access")):
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                "this subscript cannot combine values from different rows of a match in DEFINE", node)
+        offset = node.args.get("offset") or 0
+        name = "try_element_at" if node.args.get("safe") else "element_at" if offset == 1 else "subscript"
+        if name == "try_element_at" and offset != 1:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                "this subscript cannot combine values from different rows of a match in DEFINE", node)
+        return p.Operator(name, (self.lower_operand(node.this), self.lower_operand(node.expressions[0])), span=span)
 
     def lower_synonym(self, node: exp.Expression) -> p.Expression | None:
         """Spark functions that are another operator (Spark's own definitions): ``equal_null(a,
@@ -862,6 +932,46 @@ class Lowering:
         options = (("round_off", round_off is None or bool(round_off.this)),)
         return p.Operator("months_between", (self.lower_operand(node.this), self.lower_operand(node.expression)),
                           options=options, span=dialect.span(node))
+
+    def lower_datetime_field(self, node: exp.Expression) -> p.Expression:
+        """``extract(field FROM x)``, ``date_part(field, x)`` / ``datepart``: the plan operator of
+        the field (``p.EXTRACT_FIELDS``; Spark requires the field to be a constant)."""
+        written = _written_name(node, self.scope.sql)
+        if isinstance(node, exp.Extract):
+            field_node, source = node.this, node.expression
+            name = field_node.name if isinstance(field_node, (exp.Var, exp.Column, exp.Identifier)) else None
+        else:
+            if len(node.expressions) != 2:
+                raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` takes two arguments", node)
+            field_node, source = node.expressions
+            name = field_node.this if isinstance(field_node, exp.Literal) and field_node.is_string else None
+        if name is None:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"the field of '{written}' must be a constant, such as 'HOUR'", field_node)
+        operator = p.EXTRACT_FIELDS.get(name.upper())
+        if operator is None:
+            raise self.scope.error(
+                "INVALID_EXTRACT_FIELD",
+                f"'{written}' has no field {name}; the fields are YEAR, YEAROFWEEK, QUARTER, MONTH, WEEK, DAY, "
+                "DAYOFWEEK, DAYOFWEEK_ISO, DOY, HOUR, MINUTE and SECOND (and their abbreviations)", field_node)
+        return p.Operator(operator, (self.lower_operand(source),), span=dialect.span(node))
+
+    def lower_date_trunc(self, node: exp.TimestampTrunc, written: str) -> p.Expression:
+        """``date_trunc(unit, x)``: the unit, a STRING operand, must be written as a string
+        literal here (the parser keeps only its name, and would keep a column's name the same
+        way, so the literal is read from the statement's text)."""
+        start, _end = dialect.span(node)
+        operand_start = dialect.span(node.this)[0]
+        opening = self.scope.sql.find("(", start, operand_start)
+        unit = self.scope.sql[opening + 1:operand_start].strip().removesuffix(",").strip()
+        literal = re.fullmatch(r"'([A-Za-z]*)'|\"([A-Za-z]*)\"", unit)
+        if opening < 0 or literal is None:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"the unit of '{written}' between rows of a match must be a string literal, such as 'HOUR'", node)
+        constant = p.Constant(literal.group(1) if literal.group(1) is not None else literal.group(2))
+        return p.Operator("date_trunc", (constant, self.lower_operand(node.this)), span=dialect.span(node))
 
     def lower_timestampdiff(self, node: exp.Expression, written: str) -> p.Expression:
         """``timestampdiff(unit, start, end)``, also written ``datediff(unit, start, end)``: the
@@ -1655,8 +1765,25 @@ def _operands(node: exp.Expression) -> list:
     if isinstance(node, exp.ArrayToString):
         return [node.this, node.expression] + ([node.args.get("null")] if node.args.get("null") else [])
     if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt, exp.LastDay, exp.UnixDate,
-                         exp.DateFromUnixDate)):
-        return [node.this]
+                         exp.DateFromUnixDate, exp.Quarter, exp.Hour, exp.Minute, exp.Second, exp.UnixSeconds,
+                         exp.UnixMillis, exp.UnixMicros, exp.IsNan, exp.Initcap, exp.StrToUnix,
+                         exp.ArraySize, exp.ArrayDistinct, exp.ArrayMax, exp.ArrayMin)):
+        return [node.this]  # unix_timestamp's format is not read for a DATE or TIMESTAMP
+    if isinstance(node, (exp.Year, exp.Month, exp.Day, exp.DayOfMonth, exp.DayOfWeek, exp.DayOfYear,
+                         exp.WeekOfYear)):  # the parser wraps the operand in a TO_DATE of its own
+        return [_written_operand(node.this)]
+    if isinstance(node, exp.DateTrunc):
+        return [node.this, node.args.get("unit")]
+    if isinstance(node, exp.Nanvl):
+        return [node.this, node.expression]
+    if isinstance(node, exp.Elt):
+        return [node.this, *node.expressions]
+    if isinstance(node, exp.WidthBucket):
+        return [node.this, node.args.get("min_value"), node.args.get("max_value"), node.args.get("num_buckets")]
+    if isinstance(node, exp.MapContainsKey):
+        return [node.this, node.args.get("key")]
+    if isinstance(node, exp.ArraySlice):  # slice(arr, start, length)
+        return [node.this, node.args.get("start"), node.args.get("end")]
     if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
         return [node.this, *node.expressions]
     if isinstance(node, exp.Concat):

@@ -21,6 +21,9 @@ from typing import Sequence
 from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
+from sparkcep.evaluation import explicit_casts
+from sparkcep.evaluation.collection_functions import COLLECTION_FUNCTIONS
+from sparkcep.evaluation.datetime_fields import DATE_FIELDS, EPOCH_FUNCTIONS, TIME_FIELDS
 from sparkcep.evaluation.hash_functions import HASHABLE
 from sparkcep.evaluation.integral_functions import BITS, BITWISE, SHIFTS, TRY_ARITHMETIC
 from sparkcep.evaluation.sql_types import SqlType
@@ -257,14 +260,19 @@ class _Binder:
 
     def explicit_cast(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``CAST(x AS t)`` / ``TRY_CAST(x AS t)`` of a value that combines rows: the casts whose
-        Spark semantics Python has (``operators.cast``, checked against Spark): a number to a
-        wider integral type, to DECIMAL (rounded half up; out of range an error under ANSI
-        CAST, else NULL) or to DOUBLE, INT or smaller to FLOAT, FLOAT to DOUBLE, DATE to
-        TIMESTAMP[_NTZ], TIMESTAMP_NTZ to TIMESTAMP. Others are refused (apply them inside the
-        navigation, where Spark computes them per row)."""
+        Spark semantics Python has (checked against Spark): the widening ones of
+        ``operators.cast`` (a number to a wider integral type, to DECIMAL (rounded half up; out
+        of range an error under ANSI CAST, else NULL) or to DOUBLE, INT or smaller to FLOAT,
+        FLOAT to DOUBLE, DATE to TIMESTAMP[_NTZ], TIMESTAMP_NTZ to TIMESTAMP), and those of
+        ``explicit_casts`` (to a narrower integral type, to and from BOOLEAN, to STRING, a
+        STRING to an integral type), the operator ``converting_cast``. Others are refused (apply
+        them inside the navigation, where Spark computes them per row)."""
         options = dict(e.options)
         operand, source = self.bind(e.operands[0])
         target = st.parse(options["to"])
+        if not _exact_cast(source, target) and explicit_casts.supported(source, target):
+            typed = self.typed(e, "converting_cast", (operand,), target, source)
+            return dataclasses.replace(typed, options=typed.options + (("try", options["try"]),)), target
         if not _exact_cast(source, target):
             what = "TRY_CAST" if options["try"] else "CAST"
             message = (f"'{what}' from {str(source).upper()} to {str(target).upper()} cannot be "
@@ -276,7 +284,7 @@ class _Binder:
                                               e.span[0], max(1, e.span[1] - e.span[0]))
             raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH", message)
         cast = self.cast(operand, source, target)
-        if isinstance(cast, p.Operator):
+        if isinstance(cast, p.Operator) and cast is not operand:  # TRY_CAST tolerates the cast's own errors only
             cast_options = tuple((k, False if k == "ansi" and options["try"] else v)
                                  for k, v in cast.options)
             cast = dataclasses.replace(cast, options=cast_options, span=e.span)
@@ -290,6 +298,16 @@ class _Binder:
         t = st.common_type(types, ansi=self.semantics.ansi)
         if t is None:
             raise self.refuse(e, types)
+        return t
+
+    def comparable(self, e: p.Operator, types: Sequence[SqlType]) -> SqlType:
+        """The common type of values compared (=, <, IN, GREATEST, CASE x WHEN ...): not a MAP
+        (Spark refuses to compare maps), and an ARRAY only of the element types
+        ``collection_functions`` orders as Spark does."""
+        t = self.common(e, types)
+        if st.map_types(t) is not None or (st.element_type(t) is not None
+                                           and not st.collection_element(st.element_type(t))):
+            raise self.refuse(e, types, "maps, and arrays of arrays, maps or structs, are not compared here")
         return t
 
     def boolean(self, e: p.Operator, operand: p.Expression) -> p.Expression:
@@ -310,7 +328,7 @@ class _Binder:
             return self.bind(e.operands[0])
         if name in COMPARISONS:
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
-            t = self.common(e, [ta, tb])
+            t = self.comparable(e, [ta, tb])
             return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
         if name in ARITHMETIC:
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
@@ -358,6 +376,8 @@ class _Binder:
             return self.function(e)
         if name in ("hash", "xxhash64"):
             return self.hash_function(e)
+        if name in COLLECTION_FUNCTIONS or name == "array_size":
+            return self.collection_function(e)
         if name in BASE_FUNCTIONS:
             return self.base_function(e)
         if name in STRING_FUNCTIONS or name == "trim":
@@ -368,6 +388,14 @@ class _Binder:
             return self.datetime_difference(e)
         if name in DATE_FUNCTIONS:
             return self.date_function(e)
+        if name in DATE_FIELDS or name in TIME_FIELDS or name in EPOCH_FUNCTIONS or name in ("date_trunc", "trunc"):
+            return self.datetime_field(e)
+        if name in ("isnan", "nanvl"):
+            return self.not_a_number(e)
+        if name == "width_bucket":
+            return self.width_bucket(e)
+        if name == "elt":
+            return self.elt(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":
@@ -381,11 +409,12 @@ class _Binder:
             return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
         if name in ("coalesce", "greatest", "least"):
             bound = [self.bind(o) for o in e.operands]
-            t = self.common(e, [b for _, b in bound])
+            t = self.common(e, [b for _, b in bound]) if name == "coalesce" else \
+                self.comparable(e, [b for _, b in bound])
             return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
         if name == "nullif":  # NULLIF(a, b) = IF(a = b, NULL, a), typed as a
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
-            t = self.common(e, [ta, tb])
+            t = self.comparable(e, [ta, tb])
             equal = self.typed(e, "eq", (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t)
             return self.typed(e, "if", (equal, p.Constant(None, str(ta)), a), ta), ta
         if name == "nvl2":  # NVL2(a, b, c) = IF(a IS NOT NULL, b, c)
@@ -401,7 +430,7 @@ class _Binder:
         if name == "in":
             subject, options = e.operands
             bound = [self.bind(subject)] + [self.bind(o) for o in options.operands]
-            t = self.common(e, [b for _, b in bound])
+            t = self.comparable(e, [b for _, b in bound])
             casts = [self.cast(x, tx, t) for x, tx in bound]
             listed = p.Operator("list", tuple(casts[1:]), str(t))
             return self.typed(e, "in", (casts[0], listed), BOOLEAN, t), BOOLEAN
@@ -472,16 +501,18 @@ class _Binder:
                 raise self.refuse(e, types, "an integral or DECIMAL number and INT decimals are required "
                                             "(a DOUBLE is not formatted here)")
             return self.typed(e, name, [x for x, _ in bound], STRING, types[0]), STRING
-        if name == "array":  # of STRINGs only (what array_join and concat_ws take)
-            if any(t.name not in ("string", "void") for t in types):
-                raise self.refuse(e, types, "STRINGs are required (CAST(x AS STRING))")
-            result = SqlType("array<string>")
-            return self.typed(e, name, [x for x, _ in bound], result), result
+        if name == "array":  # of values of one type (Spark's CreateArray: their common type)
+            if any(not (st.collection_element(t) or t.null) for t in types):
+                raise self.refuse(e, types, "numbers, STRINGs, BOOLEANs, DATEs and TIMESTAMPs are required")
+            element = self.common(e, types) if types else VOID
+            casts = [self.exact_cast(e, x, t, element, types) for x, t in bound]
+            result = st.array_of(element)
+            return self.typed(e, name, casts, result), result
         # concat_ws(sep, STRING or ARRAY<STRING>, ...) / array_join(ARRAY<STRING>, STRING[, STRING])
         arrays = types[:1] if name == "array_join" else types[1:] if name == "concat_ws" else []
         strings = types[1:] if name == "array_join" else types[:1]
         if any(t.name not in ("string", "void") for t in strings) or \
-                any(t.name not in ("array<string>", "void") and (name == "array_join" or t.name != "string")
+                any(t.name not in ("array<string>", "array<void>", "void") and (name == "array_join" or t.name != "string")
                     for t in arrays):
             raise self.refuse(e, types, "STRINGs (and ARRAY<STRING>) are required (CAST(x AS STRING))")
         return self.typed(e, name, [x for x, _ in bound], STRING), STRING
@@ -534,6 +565,107 @@ class _Binder:
         result = INT if e.name == "hash" else BIGINT
         typed = self.typed(e, e.name, [x for x, _ in bound], result)
         return dataclasses.replace(typed, options=typed.options + (("types", tuple(str(t) for t in types)),)), result
+
+    def exact_cast(self, e: p.Operator, x: p.Expression, source: SqlType, target: SqlType,
+                   types: Sequence[SqlType]) -> p.Expression:
+        """``x`` cast from ``source`` to ``target`` (an array's elements, a map's keys, one by
+        one), refusing ``e`` when ``operators.cast`` does not compute Spark's cast exactly."""
+        inner_source, inner_target = source, target
+        if st.element_type(source) is not None and st.element_type(target) is not None:
+            inner_source, inner_target = st.element_type(source), st.element_type(target)
+        elif st.map_types(source) is not None and st.map_types(target) is not None:
+            (inner_source, values), (inner_target, target_values) = st.map_types(source), st.map_types(target)
+            if values != target_values:
+                raise self.refuse(e, types)
+        if not _exact_cast(inner_source, inner_target):
+            raise self.refuse(e, types, f"Spark casts {str(inner_source).upper()} to {str(inner_target).upper()} "
+                                        "here, which sparkcep does not reproduce between rows")
+        return self.cast(x, source, target)
+
+    def collection_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """The array and map functions of ``collection_functions``, typed as Spark 4.3 types
+        them: ``array_contains`` and ``map_contains_key`` cast the array's elements (the map's
+        keys) and the value to ``wider_type_without_string_promotion`` of the two,
+        ``array_position``, ``arrays_overlap`` and ``element_at`` / ``try_element_at`` of a map
+        to their ``tightest_common_type``, ``m[k]`` casts k to the map's key type; an array
+        index is an INT (or smaller) for ``element_at``, any integral number for ``arr[i]``.
+        Arrays and maps of other element types (nested arrays, maps, structs, binaries,
+        intervals) are refused, but for ``size``."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        ansi = self.semantics.ansi
+        arity = {"size": 1, "array_size": 1, "array_distinct": 1, "array_max": 1, "array_min": 1, "slice": 3}.get(name, 2)
+        if len(bound) != arity:
+            raise self.refuse(e, types, f"it takes {arity} argument{'s' if arity > 1 else ''}")
+        (x, t) = bound[0]
+        element, entries = st.element_type(t), st.map_types(t)
+        if name in ("size", "array_size"):
+            if element is None and (entries is None or name == "array_size") and not t.null:
+                raise self.refuse(e, types, "an ARRAY" + (" or a MAP" if name == "size" else "") + " is required")
+            typed = self.typed(e, "size", (x,), INT, t)
+            if ansi or name == "array_size":
+                return typed, INT
+            # Spark's legacy size of NULL (spark.sql.legacy.sizeOfNull, on unless ANSI is): -1
+            unknown = self.typed(e, "is_null", (x,), BOOLEAN)
+            return self.typed(e, "if", (unknown, p.Constant(-1, "int"), typed), INT), INT
+        if entries is not None and name in ("element_at", "try_element_at", "subscript", "map_contains_key"):
+            key, value = entries
+            (k, tk) = bound[1]
+            if not (st.collection_element(key) and (st.collection_element(tk) or tk.null)):
+                raise self.refuse(e, types, "a MAP with keys of a number, STRING, BOOLEAN, DATE or TIMESTAMP type "
+                                            "and a key of a compatible type are required")
+            if name == "subscript":  # GetMapValue: the key cast to the map's key type
+                common = key if st.tightest_common_type(key, tk, ansi=ansi) == key else None
+            elif name == "map_contains_key":
+                common = None if tk.null else st.wider_type_without_string_promotion(key, tk, ansi=ansi)
+            else:
+                common = st.tightest_common_type(key, tk, ansi=ansi)
+            if common is None:
+                raise self.refuse(e, types, "Spark does not cast the map's keys and this key to one type")
+            target = st.map_of(common, value)
+            operands = (self.exact_cast(e, x, t, target, types), self.exact_cast(e, k, tk, common, types))
+            if name == "map_contains_key":
+                return self.typed(e, name, operands, BOOLEAN, common), BOOLEAN
+            return self.typed(e, "map_value", operands, value, common), value
+        if element is None and name != "arrays_overlap" or (element is not None and not st.collection_element(element)):
+            raise self.refuse(e, types, "an ARRAY of numbers, STRINGs, BOOLEANs, DATEs or TIMESTAMPs is required")
+        if name in ("array_contains", "array_position"):
+            (v, tv) = bound[1]
+            if name == "array_contains" and tv.null:
+                raise self.refuse(e, types, "Spark refuses an untyped NULL here")
+            if not (st.collection_element(tv) or tv.null):
+                raise self.refuse(e, types, "a value of the array's element type is required")
+            rule = st.wider_type_without_string_promotion if name == "array_contains" else st.tightest_common_type
+            common = rule(element, tv, ansi=ansi)
+            if common is None:
+                raise self.refuse(e, types, "Spark does not cast the array's elements and this value to one type")
+            operands = (self.exact_cast(e, x, t, st.array_of(common), types), self.exact_cast(e, v, tv, common, types))
+            result = BOOLEAN if name == "array_contains" else BIGINT
+            return self.typed(e, name, operands, result, common), result
+        if name == "arrays_overlap":
+            (y, ty) = bound[1]
+            other = st.element_type(ty)
+            if element is None or other is None or not st.collection_element(other):
+                raise self.refuse(e, types, "two ARRAYs of numbers, STRINGs, BOOLEANs, DATEs or TIMESTAMPs are required")
+            common = st.tightest_common_type(element, other, ansi=ansi)
+            if common is None:
+                raise self.refuse(e, types, "Spark does not cast the two arrays' elements to one type")
+            target = st.array_of(common)
+            operands = (self.exact_cast(e, x, t, target, types), self.exact_cast(e, y, ty, target, types))
+            return self.typed(e, name, operands, BOOLEAN, common), BOOLEAN
+        if name in ("element_at", "try_element_at", "subscript"):
+            (i, ti) = bound[1]
+            if not (ti.name in ("tinyint", "smallint", "int") or name == "subscript" and ti.integral):
+                raise self.refuse(e, types, "an INT index is required" if name != "subscript"
+                                  else "an integral index is required")
+            return self.typed(e, name, (x, i), element, element), element
+        if name == "slice":
+            if any(tn.name not in ("tinyint", "smallint", "int", "void") for tn in types[1:]):
+                raise self.refuse(e, types, "an ARRAY and an INT start and length are required")
+            return self.typed(e, name, [o for o, _ in bound], t, element), t
+        result = t if name == "array_distinct" else element  # array_max, array_min
+        return self.typed(e, name, (x,), result, element), result
 
     def base_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``base_functions``: ``conv(num, from_base, to_base)`` of a STRING (or an integral
@@ -607,8 +739,9 @@ class _Binder:
     def datetime_arithmetic(self, e: p.Operator, left, right) -> tuple[p.Expression, SqlType]:
         """``+`` and ``-`` over dates, timestamps and day-time intervals, typed as Spark types
         them (``sparkcep.evaluation.day_time_intervals``): datetime - datetime, datetime ±
-        interval, interval + datetime, interval ± interval. Year-month intervals and ``*``,
-        ``/``, ``%`` of intervals are refused."""
+        interval, interval + datetime, interval ± interval, interval * number, number *
+        interval, interval / number. Year-month intervals and the rest (``%``, an interval
+        times an interval) are refused."""
         (a, ta), (b, tb) = left, right
         name = e.name
         interval_a, interval_b = st.day_time_fields(ta), st.day_time_fields(tb)
@@ -630,8 +763,14 @@ class _Binder:
             ca = self.cast(a, ta, operand) if datetime_a else a
             cb = b if datetime_a else self.cast(b, tb, operand)
             return self.typed(e, name, (ca, cb), operand, operand), operand
+        if (name == "mul" and ((interval_a and tb.numeric) or (interval_b and ta.numeric))) or \
+                (name == "div" and interval_a and tb.numeric):
+            number = tb if interval_a else ta
+            operator = "interval_multiply" if name == "mul" else "interval_divide"
+            return self.typed(e, operator, (a, b), _INTERVAL_DAY_TO_SECOND, number), _INTERVAL_DAY_TO_SECOND
         raise self.refuse(e, [ta, tb], "between rows sparkcep subtracts dates and timestamps, adds or "
-                                       "subtracts day-time intervals, and nothing else over them")
+                                       "subtracts day-time intervals, multiplies or divides them by numbers, "
+                                       "and nothing else over them")
 
     def datetime_difference(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``datediff(end, start)`` of DATEs (an INT); ``timestampdiff(unit, start, end)`` of two
@@ -701,6 +840,86 @@ class _Binder:
         typed = self.typed(e, name, operands, result)
         return dataclasses.replace(typed, options=typed.options + e.options), result
 
+    def datetime_field(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``sparkcep.evaluation.datetime_fields``, with the operand types Spark takes: a
+        TIMESTAMP or TIMESTAMP_NTZ where Spark takes a DATE is cast to its local date; a DATE
+        where it takes a time of day is its local midnight (a TIMESTAMP); ``date_trunc`` casts a
+        TIMESTAMP_NTZ to a TIMESTAMP, while the seconds since the epoch count a TIMESTAMP_NTZ
+        from its own 1970-01-01 00:00; ``unix_seconds`` / ``unix_millis`` / ``unix_micros``
+        refuse a DATE, as Spark does. A STRING date or time is refused (Spark parses it;
+        CAST it inside the navigation)."""
+        name = e.name
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if name in ("date_trunc", "trunc"):
+            (x, tx), (unit, tu) = bound[::-1] if name == "date_trunc" else bound
+            if tu.name not in ("string", "void"):
+                raise self.refuse(e, types, "the unit must be a STRING")
+        else:
+            (x, tx), = bound
+        allowed = ("timestamp", "timestamp_ntz") if name in ("unix_seconds", "unix_millis", "unix_micros") else \
+            ("date", "timestamp", "timestamp_ntz")
+        if not (tx.null or tx.name in allowed):
+            raise self.refuse(e, types, f"{' or '.join(a.upper() for a in allowed)} is required")
+        if tx.null:
+            tx = DATE if name in DATE_FIELDS or name == "trunc" else TIMESTAMP
+        if name in DATE_FIELDS or name == "trunc":
+            operand = DATE
+        elif name in TIME_FIELDS or name in EPOCH_FUNCTIONS:
+            operand = TIMESTAMP if tx.name == "date" else tx
+        else:  # date_trunc
+            operand = TIMESTAMP
+        x = self.cast(x, tx, operand)
+        result = {"trunc": DATE, "date_trunc": TIMESTAMP, "second_with_fraction": st.decimal_type(8, 6)}.get(
+            name, BIGINT if name in EPOCH_FUNCTIONS else INT)
+        operands = (unit, x) if name == "date_trunc" else (x, unit) if name == "trunc" else (x,)
+        return self.typed(e, name, operands, result, operand), result
+
+    def not_a_number(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``isnan(x)``: ``coalesce(is_nan(x), FALSE)``; ``nanvl(a, b)``: ``if(is_nan(a), b, a)``
+        (NULL when a is). Numbers are cast to DOUBLE, or both kept as FLOATs (Spark's
+        ``NaNvl`` of two FLOATs is a FLOAT)."""
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if any(not (t.numeric or t.null) for t in types):
+            raise self.refuse(e, types, "numbers are required")
+        floats = all(t.name in ("float", "void") for t in types) and any(t.name == "float" for t in types)
+        t = SqlType("float") if floats else DOUBLE
+        (a, ta), *rest = bound
+        a = self.cast(a, ta, t)
+        test = self.typed(e, "is_nan", (a,), BOOLEAN, t)
+        if e.name == "isnan":
+            return self.typed(e, "coalesce", (test, p.Constant(False, "boolean")), BOOLEAN, BOOLEAN), BOOLEAN
+        (b, tb), = rest
+        return self.typed(e, "if", (test, self.cast(b, tb, t), a), t), t
+
+    def width_bucket(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``width_bucket(v, min, max, n)``: v, min and max cast to DOUBLE, n to BIGINT (Spark's
+        interval forms are refused)."""
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        if any(not (t.numeric or t.null) for t in types[:3]) or not (types[3].integral or types[3].null):
+            raise self.refuse(e, types, "three numbers and an integral number of buckets are required")
+        operands = [self.cast(x, t, DOUBLE) for x, t in bound[:3]] + [self.cast(bound[3][0], types[3], BIGINT)]
+        return self.typed(e, "width_bucket", operands, BIGINT), BIGINT
+
+    def elt(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        """``elt(n, s1, s2, ...)`` of an INT (or smaller) n and STRINGs: ``CASE WHEN n = 1 THEN s1
+        WHEN n = 2 THEN s2 ... ELSE elt_out_of_range(n) END``, which reads only the chosen
+        string (as Spark's ``Elt``); Spark casts other inputs to STRING, not reproduced here."""
+        bound = [self.bind(o) for o in e.operands]
+        types = [t for _, t in bound]
+        (n, tn), inputs = bound[0], bound[1:]
+        if tn.name not in _INT_ARGUMENTS or any(t.name not in ("string", "void") for _, t in inputs):
+            raise self.refuse(e, types, "an INT index and STRINGs are required (CAST(x AS STRING))")
+        index = self.cast(n, tn, INT)
+        out_of_range = self.typed(e, "elt_out_of_range", (index,), STRING, INT)
+        flat: list[p.Expression] = [p.Constant(None), dataclasses.replace(
+            out_of_range, options=out_of_range.options + (("inputs", len(inputs)),))]
+        for k, (x, t) in enumerate(inputs, 1):
+            flat += [self.typed(e, "eq", (index, p.Constant(k, "int")), BOOLEAN, INT), self.cast(x, t, STRING)]
+        return self.typed(e, "case", flat, STRING), STRING
+
     def case(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         subject, default, *branches = e.operands
         whens, thens = branches[0::2], branches[1::2]
@@ -711,7 +930,7 @@ class _Binder:
             tests = [self.boolean(e, w) for w in whens]
         else:  # CASE x WHEN v ...: x = v, x and every v cast to one type
             keys = [self.bind(subject)] + [self.bind(w) for w in whens]
-            k = self.common(e, [b for _, b in keys])
+            k = self.comparable(e, [b for _, b in keys])
             x = self.cast(keys[0][0], keys[0][1], k)
             tests = [self.typed(e, "eq", (x, self.cast(w, tw, k)), BOOLEAN, k) for w, tw in keys[1:]]
         flat: list[p.Expression] = [p.Constant(None), results[0]]

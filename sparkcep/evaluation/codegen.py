@@ -35,7 +35,7 @@ import functools
 from typing import Any, Callable, Sequence
 
 from sparkcep.evaluation.interpreter import row_hash, typed_function
-from sparkcep.evaluation.operators import BINARY
+from sparkcep.evaluation.operators import BINARY, order_key
 from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
 
@@ -238,8 +238,8 @@ class _Generator:
             return self.delegate(e)
         operand = parse_type(dict(e.options).get("operand"))
         result = parse_type(e.type)
-        if name in _COMPARE and operand is not None and not operand.fractional \
-                and operand.name != "array<string>":  # NULL elements: operators.string_array_key
+        if name in _COMPARE and operand is not None and order_key(operand) is None:
+            # Python's comparison is Spark's (not DOUBLE/FLOAT: NaN; not arrays: NULL elements)
             return self.strict(ops[:2], lambda a, b: f"{a} {_COMPARE[name]} {b}")
         if name in _ARITHMETIC and result.name == "double":
             return self.strict(ops[:2], lambda a, b: f"{a} {_ARITHMETIC[name]} {b}")

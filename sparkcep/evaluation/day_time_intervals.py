@@ -22,8 +22,22 @@ written. Python holds it as a ``datetime.timedelta``. For non-NULL operands (mea
   local midnight).
 * an interval plus or minus an interval: typed from the first field of either to the last field
   of either; unary minus and ``abs`` keep the type. A result beyond a BIGINT of microseconds is
-  Spark's ``INTERVAL_ARITHMETIC_OVERFLOW``, ANSI on or off.
+  Spark's ``INTERVAL_ARITHMETIC_OVERFLOW``, ANSI on or off (``ARITHMETIC_OVERFLOW`` for
+  ``abs``, as Spark names it).
 * comparisons: by the number of microseconds, whatever the fields.
+* an interval times a number (either order) or divided by one (Spark's ``MultiplyDTInterval``
+  and ``DivideDTInterval``): an ``INTERVAL DAY TO SECOND``, whatever the interval's fields.
+  By an integral number, the exact product (past a BIGINT of microseconds Spark's ``long
+  overflow``) or the quotient rounded half away from zero (Guava's ``LongMath.divide`` with
+  HALF_UP); by a DECIMAL, the exact product or quotient rounded half away from zero to whole
+  microseconds (measured: a product and a quotient just below a half in their 39th and 40th
+  digits round down in Spark 4.3, so no rounding to 38 digits comes first); by a DOUBLE or FLOAT, the microseconds as a DOUBLE times or divided by it in
+  DOUBLE arithmetic, then rounded half away from zero (``DoubleMath.roundToLong``). A division
+  by zero (0, 0.0, -0.0 or a DECIMAL zero) is Spark's ``INTERVAL_DIVIDED_BY_ZERO``, the
+  smallest interval divided by -1 its ``ARITHMETIC_OVERFLOW``; a NaN or infinite
+  DOUBLE result, or a result past a BIGINT, is ``INTERVAL_ARITHMETIC_OVERFLOW`` here (Spark
+  raises a Java ``ArithmeticException`` without an error class: ``input is infinite or NaN``,
+  ``long overflow``, ``Overflow``), ANSI on or off.
 
 A date-time result before 0001-01-01 or after 9999-12-31 (Spark holds them, Python's
 ``datetime`` does not) is ``DATETIME_OUT_OF_PYTHON_RANGE`` rather than a wrong value.
@@ -32,6 +46,9 @@ A date-time result before 0001-01-01 or after 9999-12-31 (Spark holds them, Pyth
 from __future__ import annotations
 
 import datetime as dt
+import decimal
+import math
+from decimal import Decimal
 from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
@@ -43,10 +60,10 @@ _DAY = 86_400_000_000  # microseconds
 _UTC = dt.timezone.utc
 
 
-def _fit(delta: dt.timedelta, what: str) -> dt.timedelta:
+def _fit(delta: dt.timedelta, what: str, code: str = "INTERVAL_ARITHMETIC_OVERFLOW") -> dt.timedelta:
     if not _LONG_MIN <= micros(delta) <= _LONG_MAX:
         raise MatchRuntimeError(
-            "INTERVAL_ARITHMETIC_OVERFLOW",
+            code,
             f"{what} of day-time intervals overflowed a BIGINT of microseconds in a DEFINE expression")
     return delta
 
@@ -115,12 +132,12 @@ def _zoned_shift(zone: str):
             return value.astimezone(_UTC) + rest
         zoned = value.astimezone(tz)
         local = zoned.replace(tzinfo=None) + dt.timedelta(days=days)
-        return _resolve(local, tz, zoned.utcoffset()).astimezone(_UTC) + rest
+        return resolve_local(local, tz, zoned.utcoffset()).astimezone(_UTC) + rest
 
     return move
 
 
-def _resolve(local: dt.datetime, tz, preferred: dt.timedelta) -> dt.datetime:
+def resolve_local(local: dt.datetime, tz, preferred: dt.timedelta | None) -> dt.datetime:
     """``local`` in ``tz`` as Java's ``ZonedDateTime.ofLocal(local, tz, preferred)``: in an
     overlap the ``preferred`` offset if it is one of the two, else the earlier (the offset
     before the change); in a gap the offset before it, which moves the time forward by the
@@ -149,4 +166,77 @@ def negate(value: dt.timedelta) -> dt.timedelta:
 
 
 def absolute(value: dt.timedelta) -> dt.timedelta:
-    return _fit(abs(value), "abs")
+    return _fit(abs(value), "abs", "ARITHMETIC_OVERFLOW")  # Spark's class for abs
+
+
+def _overflow(message: str) -> MatchRuntimeError:
+    return MatchRuntimeError("INTERVAL_ARITHMETIC_OVERFLOW", f"{message} (an interval times or divided by a number "
+                                                             "in a DEFINE expression)")
+
+
+def _rounded(value: Decimal) -> int:
+    """``value`` to a whole number, half away from zero (Java's HALF_UP), within a BIGINT."""
+    whole = int(value.to_integral_value(rounding=decimal.ROUND_HALF_UP))
+    if not _LONG_MIN <= whole <= _LONG_MAX:
+        raise _overflow("Overflow")
+    return whole
+
+
+def _rounded_double(value: float) -> int:
+    """Guava's ``DoubleMath.roundToLong(value, HALF_UP)``."""
+    if not math.isfinite(value):
+        raise _overflow("input is infinite or NaN")
+    whole = int(Decimal(value).to_integral_value(rounding=decimal.ROUND_HALF_UP))
+    if not _LONG_MIN <= whole <= _LONG_MAX:
+        raise _overflow(f"rounded value is out of range for input {value!r} and rounding mode HALF_UP")
+    return whole
+
+
+# exact for a product of a BIGINT and a DECIMAL(38, s); a quotient truncated there keeps its side of
+# every half a whole-number rounding can meet
+_EXACT = decimal.Context(prec=200, rounding=decimal.ROUND_DOWN, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
+@lru_cache(maxsize=None)
+def multiply(number: SqlType):
+    """``interval * n`` (or ``n * interval``) for a ``number`` n."""
+
+    def product(a, b) -> dt.timedelta:
+        interval, n = (a, b) if isinstance(a, dt.timedelta) else (b, a)
+        count = micros(interval)
+        if number.integral:
+            whole = count * n
+            if not _LONG_MIN <= whole <= _LONG_MAX:
+                raise _overflow("long overflow")
+        elif number.decimal:
+            whole = _rounded(_EXACT.multiply(Decimal(count), n))
+        else:
+            whole = _rounded_double(float(count) * float(n))
+        return dt.timedelta(microseconds=whole)
+
+    return product
+
+
+@lru_cache(maxsize=None)
+def divide(number: SqlType):
+    """``interval / n`` for a ``number`` n."""
+
+    def quotient(interval: dt.timedelta, n) -> dt.timedelta:
+        count = micros(interval)
+        if number.integral and count == _LONG_MIN and n == -1:  # Spark's generated code's class
+            raise MatchRuntimeError("ARITHMETIC_OVERFLOW", "the smallest interval divided by -1 overflows "
+                                                           "(in a DEFINE expression)")
+        if n == 0:
+            raise MatchRuntimeError("INTERVAL_DIVIDED_BY_ZERO", "Division by zero (an interval divided by a number "
+                                                                "in a DEFINE expression)")
+        if number.integral:
+            whole, remainder = divmod(abs(count), abs(n))
+            whole += 2 * remainder >= abs(n)
+            whole = whole if (count < 0) == (n < 0) else -whole
+        elif number.decimal:
+            whole = _rounded(_EXACT.divide(Decimal(count), n))
+        else:
+            whole = _rounded_double(float(count) / float(n))
+        return dt.timedelta(microseconds=whole)
+
+    return quotient

@@ -38,6 +38,14 @@ which also gives the result type) and the session's ANSI setting, with Spark's o
   value): groups of three integral digits separated by commas, exactly d decimals (no point
   when d is 0), a minus sign for a negative value even when it rounds to zero (``-0.00``);
   NULL when d < 0. More than ``FORMAT_DECIMALS`` decimals is ``MATCH_DEPENDENT_VALUE_TOO_LARGE``.
+* ``isnan(x)`` and ``nanvl(a, b)`` (binding composes them from ``is_nan``: ``isnan`` is FALSE
+  for NULL; ``nanvl`` is a unless a is NaN, then b, and NULL when a is NULL, as Spark's
+  ``NaNvl``).
+* ``width_bucket(v, min, max, n)`` of DOUBLEs and a BIGINT count (Spark's ``WidthBucket``): NULL
+  when n <= 0 or n is the largest BIGINT, v is NaN, min = max, or min or max is NaN or
+  infinite; else 0 below the range, n + 1 at or past its end, and otherwise ``(long) (n * (v -
+  lower) / (upper - lower)) + 1`` in DOUBLE arithmetic (measured from max when min > max), with
+  Java's saturating ``(long)`` and wrapping ``+``.
 """
 
 from __future__ import annotations
@@ -319,3 +327,42 @@ def array_join(array: list, delimiter: str, null_replacement: str | None = None)
     if null_replacement is None:
         return delimiter.join(element for element in array if element is not None)
     return delimiter.join(null_replacement if element is None else element for element in array)
+
+
+def is_nan(value: float) -> bool:
+    return math.isnan(value)
+
+
+_LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _java_long(value: float) -> int:
+    """Java's ``(long)`` of a DOUBLE: toward zero, NaN 0, saturating at the BIGINT bounds."""
+    if math.isnan(value):
+        return 0
+    if math.isinf(value):
+        return _LONG_MAX if value > 0 else _LONG_MIN
+    return max(_LONG_MIN, min(_LONG_MAX, int(value)))
+
+
+def _wrapped_long(value: int) -> int:
+    return (value - _LONG_MIN) % (1 << 64) + _LONG_MIN
+
+
+def width_bucket(value: float, low: float, high: float, buckets: int) -> int | None:
+    """Spark's ``width_bucket(v, min, max, n)`` of non-NULL operands."""
+    if buckets <= 0 or buckets == _LONG_MAX or math.isnan(value) or low == high or \
+            not math.isfinite(low) or not math.isfinite(high):
+        return None
+    lower, upper = min(low, high), max(low, high)
+    if low < high:
+        if value < lower:
+            return 0
+        if value >= upper:
+            return buckets + 1
+        return _wrapped_long(_java_long(float(buckets) * (value - lower) / (upper - lower)) + 1)
+    if value > upper:
+        return 0
+    if value <= lower:
+        return buckets + 1
+    return _wrapped_long(_java_long(float(buckets) * (upper - value) / (upper - lower)) + 1)

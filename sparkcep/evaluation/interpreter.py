@@ -18,8 +18,9 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import (base_functions, datetime_functions, day_time_intervals, functions, hash_functions,
-                                 integral_functions, string_functions)
+from sparkcep.evaluation import (base_functions, collection_functions, datetime_fields, datetime_functions,
+                                 day_time_intervals, explicit_casts, functions, hash_functions, integral_functions,
+                                 string_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -602,6 +603,12 @@ def typed_function(operator: p.Operator):
         return ops.comparison(name, operand)
     if name == "cast":
         function = ops.cast(parse_type(options["source"]), result, ansi, options.get("zone", "UTC"))
+    elif name == "interval_multiply":
+        function = day_time_intervals.multiply(operand)
+    elif name == "interval_divide":
+        function = day_time_intervals.divide(operand)
+    elif name == "converting_cast":
+        function = explicit_casts.explicit_cast(operand, result, ansi, options.get("zone", "UTC"), options["try"])
     elif name in ("add", "sub") and (result.name in DATETIME or day_time_fields(result)):
         function = _datetime_arithmetic(name, operand, result, options.get("zone", "UTC"))
     elif name in ("add", "sub", "mul", "div", "mod"):
@@ -661,9 +668,47 @@ def typed_function(operator: p.Operator):
         function = datetime_functions.months_between(options.get("round_off", True), options.get("zone", "UTC"))
     elif name in ("make_date", "next_day"):
         function = getattr(datetime_functions, name)(ansi)
+    elif name in datetime_fields.DATE_FIELDS:
+        function = datetime_fields.DATE_FIELDS[name]
+    elif name in datetime_fields.TIME_FIELDS:
+        function = datetime_fields.time_field(name, options.get("zone", "UTC") if operand.name == "timestamp" else None)
+    elif name == "date_trunc":
+        function = datetime_fields.date_trunc(options.get("zone", "UTC"))
+    elif name == "trunc":
+        function = datetime_fields.trunc
+    elif name in datetime_fields.EPOCH_FUNCTIONS:
+        function = datetime_fields.EPOCH_FUNCTIONS[name]
+    elif name == "is_nan":
+        function = functions.is_nan
+    elif name == "width_bucket":
+        function = functions.width_bucket
+    elif name == "elt_out_of_range":
+        function = string_functions.elt_out_of_range(ansi, options["inputs"])
+    elif name in _COLLECTION_FUNCTIONS:
+        function = _collection_function(name, operand, ansi)
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
+
+
+_COLLECTION_FUNCTIONS = (*collection_functions.COLLECTION_FUNCTIONS, "map_value")
+
+
+def _collection_function(name: str, operand: SqlType, ansi: bool):
+    """A bound array or map function (``collection_functions``); ``operand`` is the element (or
+    key) type its operands were cast to."""
+    if name in ("array_contains", "array_position", "arrays_overlap", "map_contains_key", "map_value",
+                "array_distinct"):
+        return getattr(collection_functions, name)(operand)
+    if name in ("array_max", "array_min"):
+        return collection_functions.array_extreme(name, operand)
+    if name in ("element_at", "try_element_at"):
+        return collection_functions.element_at(ansi, tolerant=name == "try_element_at")
+    if name == "subscript":
+        return collection_functions.subscript(ansi)
+    if name == "slice":
+        return collection_functions.array_slice
+    return collection_functions.size
 
 
 def _datetime_arithmetic(name: str, operand: SqlType, result: SqlType, zone: str):
@@ -740,8 +785,7 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return lambda ctx: functions.concat_ws(*(arg(ctx) for arg in args))
     if name in ("greatest", "least"):
         pick = max if name == "greatest" else min
-        key = None if operand is None else ops.nan_aware_key if operand.fractional else \
-            ops.string_array_key if operand.name == "array<string>" else None
+        key = None if operand is None else ops.order_key(operand)
 
         def extreme(ctx):  # Spark's greatest/least skip NULLs; NaN is above every number, a
             # NULL element of an array below every string

@@ -95,6 +95,18 @@ OPERATORS = set(BINARY) | {
     # sparkcep.evaluation.regex_functions
     "regexp_extract", "regexp_replace", "regexp_count", "regexp_substr", "regexp_instr",
     "find_in_set", "bit_count", "bit_get",  # sparkcep.evaluation.integral_functions
+    # sparkcep.evaluation.datetime_fields
+    "year", "yearofweek", "quarter", "month", "weekofyear", "day", "dayofweek", "dayofweek_iso", "weekday",
+    "dayofyear", "hour", "minute", "second", "second_with_fraction", "date_trunc", "trunc", "unix_timestamp",
+    "unix_seconds", "unix_millis", "unix_micros",
+    "isnan", "nanvl", "is_nan", "width_bucket",  # sparkcep.evaluation.functions
+    "initcap", "elt", "elt_out_of_range",  # sparkcep.evaluation.string_functions
+    "converting_cast",  # sparkcep.evaluation.explicit_casts
+    "interval_multiply", "interval_divide",  # sparkcep.evaluation.day_time_intervals
+    # sparkcep.evaluation.collection_functions (map_value: element_at, try_element_at and m[k]
+    # of a map, after binding)
+    "array_contains", "array_position", "arrays_overlap", "map_contains_key", "element_at", "try_element_at",
+    "subscript", "size", "array_size", "array_distinct", "array_max", "array_min", "slice", "map_value",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
@@ -127,7 +139,7 @@ from functools import lru_cache as _lru_cache
 from sparkcep.plan.like_pattern import like_regex
 
 from sparkcep.evaluation import day_time_intervals
-from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType, day_time_fields
+from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType, day_time_fields, element_type, map_types
 
 # exact for any two DECIMAL(38, s) operands (Python's default context has 28 digits)
 _EXACT = _decimal.Context(prec=160, rounding=_decimal.ROUND_HALF_UP, Emax=_decimal.MAX_EMAX,
@@ -143,7 +155,7 @@ def _error(code: str, message: str) -> MatchRuntimeError:
     return MatchRuntimeError(code, message)
 
 
-def _integral(t: SqlType, ansi: bool, what: str):
+def _integral(t: SqlType, ansi: bool, what: str, code: str = "ARITHMETIC_OVERFLOW"):
     bits = INTEGRAL_BITS[t.name]
     low, high, span = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, 1 << bits
 
@@ -151,7 +163,7 @@ def _integral(t: SqlType, ansi: bool, what: str):
         if low <= value <= high:
             return value
         if ansi:
-            raise _error("ARITHMETIC_OVERFLOW", f"{what} overflowed {str(t).upper()} in a DEFINE or MEASURES expression")
+            raise _error(code, f"{what} overflowed {str(t).upper()} in a DEFINE or MEASURES expression")
         return (value - low) % span + low  # two's complement wrap-around, as the JVM does
 
     return fit
@@ -204,15 +216,24 @@ def decimal_to_double(value: _decimal.Decimal, t: SqlType) -> float:
     return float(value)
 
 
-def string_array_key(value: list):
-    """Spark's order of ARRAY<STRING> values: element by element, a NULL element below every
-    string, then the shorter array first (Python's list order, NULLs made comparable)."""
-    return [(0, "") if element is None else (1, element) for element in value]
-
-
 def nan_aware_key(value):
     """Spark's order of DOUBLE values: NaN above every number (and equal to itself)."""
     return (1, 0.0) if value != value else (0, value)
+
+
+def order_key(operand: SqlType):
+    """A key function giving Python's order of values of type ``operand`` Spark's order, or
+    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; for an ARRAY,
+    element by element in its element type's order, a NULL element below every value, then the
+    shorter array first (``collection_functions.array_key``)."""
+    if operand.fractional:
+        return nan_aware_key
+    element = element_type(operand)
+    if element is not None:
+        from sparkcep.evaluation.collection_functions import array_key
+
+        return array_key(element)
+    return None
 
 
 @_lru_cache(maxsize=None)
@@ -220,6 +241,12 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
     """The implicit cast ``source`` -> ``target`` the binding inserted (widening only)."""
     if source == target or source.null:
         return lambda v: v
+    if element_type(source) is not None and element_type(target) is not None:  # element by element
+        each = cast(element_type(source), element_type(target), ansi, zone)
+        return lambda v: [None if e is None else each(e) for e in v]
+    if map_types(source) is not None and map_types(target) is not None:  # the keys (never NULL)
+        each = cast(map_types(source)[0], map_types(target)[0], ansi, zone)
+        return lambda v: [(each(k), value) for k, value in v]
     if target.name == "float":  # rounded to the nearest FLOAT, as the JVM's (float) cast does
         import struct
 
@@ -288,8 +315,8 @@ def _narrowing(source: SqlType, target: SqlType, ansi: bool):
 @_lru_cache(maxsize=None)
 def comparison(name: str, operand: SqlType):
     """A comparison of two non-NULL values of type ``operand``."""
-    if operand.fractional or operand.name == "array<string>":
-        key = nan_aware_key if operand.fractional else string_array_key
+    key = order_key(operand)
+    if key is not None:
         return {
             "eq": lambda a, b: key(a) == key(b), "neq": lambda a, b: key(a) != key(b),
             "gt": lambda a, b: key(a) > key(b), "gte": lambda a, b: key(a) >= key(b),
@@ -341,7 +368,9 @@ def arithmetic(name: str, operand: SqlType, result: SqlType, ansi: bool):
             return apply
 
     if result.integral:
-        fit = _integral(result, ansi, f"'{symbol}'")
+        # Spark names a TINYINT or SMALLINT + - * overflow BINARY_ARITHMETIC_OVERFLOW
+        code = "BINARY_ARITHMETIC_OVERFLOW" if result.name in ("tinyint", "smallint") else "ARITHMETIC_OVERFLOW"
+        fit = _integral(result, ansi, f"'{symbol}'", code)
         exact = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
                  "mod": _java_remainder}[name]
         return guarded(lambda a, b: fit(exact(a, b)))

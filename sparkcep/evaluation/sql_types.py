@@ -213,6 +213,109 @@ def arithmetic_type(name: str, a: SqlType, b: SqlType, ansi: bool = True) -> Sql
     return _numeric_wider(a, b, ansi)
 
 
+# -- arrays and maps --------------------------------------------------------------------------
+# Spark's ``simpleString`` of an array is ``array<element>``, of a map ``map<key,value>``; the
+# element, key and value types are parsed as any type (``element_type``, ``map_types``). The
+# element types sparkcep evaluates between rows (``sparkcep.evaluation.collection_functions``):
+# values that reach Python as ``int``, ``float``, ``Decimal``, ``str``, ``bool``, ``date`` and
+# ``datetime`` inside the lists (and lists of key-value tuples) PyArrow makes of Spark's arrays
+# (and maps). Nested arrays, maps, structs, binaries and intervals are not among them.
+ELEMENT_TYPES = (*INTEGRAL, *FRACTIONAL, "decimal", "string", "boolean", *DATETIME)
+
+
+def _split_top_level(text: str) -> list[str]:
+    """``text`` split at the commas outside parentheses and angle brackets."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "(<":
+            depth += 1
+        elif c in ")>":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def element_type(t: SqlType) -> SqlType | None:
+    """The element type of an ARRAY type, None for any other type."""
+    if t.name.startswith("array<") and t.name.endswith(">"):
+        return parse(t.name[len("array<"):-1])
+    return None
+
+
+def map_types(t: SqlType) -> tuple[SqlType, SqlType] | None:
+    """(key type, value type) of a MAP type, None for any other type."""
+    if t.name.startswith("map<") and t.name.endswith(">"):
+        parts = _split_top_level(t.name[len("map<"):-1])
+        if len(parts) == 2:
+            return parse(parts[0]), parse(parts[1])
+    return None
+
+
+def array_of(t: SqlType) -> SqlType:
+    return SqlType(f"array<{t}>")
+
+
+def map_of(key: SqlType, value: SqlType) -> SqlType:
+    return SqlType(f"map<{key},{value}>")
+
+
+def collection_element(t: SqlType | None) -> bool:
+    """Whether sparkcep evaluates arrays (and maps) with elements (keys, values) of type ``t``."""
+    return t is not None and t.name in ELEMENT_TYPES
+
+
+# the precedence of the numeric types other than DECIMAL in Spark's ``numericPrecedence``
+_NUMERIC_PRECEDENCE = (*INTEGRAL, "float", "double")
+
+
+def _datetime_wider(a: SqlType, b: SqlType, ansi: bool) -> SqlType | None:
+    """DATE with TIMESTAMP is TIMESTAMP, TIMESTAMP_NTZ with TIMESTAMP is TIMESTAMP, DATE with
+    TIMESTAMP_NTZ is TIMESTAMP_NTZ; without ANSI Spark refuses to cast an array of DATEs to
+    TIMESTAMP_NTZ in the collection functions (measured on Spark 4.3), so that mix is refused."""
+    if {a.name, b.name} == {"date", "timestamp_ntz"} and not ansi:
+        return None
+    return SqlType(max(a.name, b.name, key=DATETIME.index))
+
+
+def tightest_common_type(a: SqlType, b: SqlType, *, ansi: bool) -> SqlType | None:
+    """Spark's ``findTightestCommonType``, by which ``array_position``, ``arrays_overlap`` and
+    ``element_at`` of a map cast their operands to one type: a type with itself or with NULL;
+    the wider of two numbers other than DECIMAL (an integral number with a FLOAT is a FLOAT, ANSI
+    on or off); an integral number with a DECIMAL that holds all of its digits; dates and
+    timestamps as ``_datetime_wider``; None otherwise (two different DECIMALs, a DECIMAL with a
+    FLOAT or DOUBLE: Spark refuses them; strings with anything else: sparkcep refuses them)."""
+    if a == b or b.null:
+        return a
+    if a.null:
+        return b
+    if a.name in _NUMERIC_PRECEDENCE and b.name in _NUMERIC_PRECEDENCE:
+        return max(a, b, key=lambda t: _NUMERIC_PRECEDENCE.index(t.name))
+    if a.decimal and b.integral or a.integral and b.decimal:
+        d, i = (a, b) if a.decimal else (b, a)
+        return d if d.precision - d.scale >= INTEGRAL_DECIMAL[i.name][0] else None
+    if a.name in DATETIME and b.name in DATETIME:
+        return _datetime_wider(a, b, ansi)
+    return None
+
+
+def wider_type_without_string_promotion(a: SqlType, b: SqlType, *, ansi: bool) -> SqlType | None:
+    """Spark's ``findWiderTypeWithoutStringPromotion``, by which ``array_contains`` and
+    ``map_contains_key`` cast their operands to one type: ``tightest_common_type``, and besides
+    it a DECIMAL with an integral number or another DECIMAL is their wider DECIMAL
+    (``wider_decimal``), a DECIMAL with a FLOAT or DOUBLE a DOUBLE (measured on Spark 4.3)."""
+    tightest = tightest_common_type(a, b, ansi=ansi)
+    if tightest is not None:
+        return tightest
+    if (a.decimal or b.decimal) and a.numeric and b.numeric:
+        if a.fractional or b.fractional:
+            return SqlType("double")
+        return wider_decimal(as_decimal(a), as_decimal(b))
+    return None
+
+
 def operand_type(name: str, a: SqlType, result: SqlType) -> SqlType:
     """The type operand ``a`` of arithmetic ``name`` is cast to before it applies: decimal
     arithmetic is exact on the operands' own decimal values (the result is then rounded to

@@ -50,6 +50,11 @@ Spark's ``UTF8String`` treats an empty operand specially, so does this module:
 * ``md5``, ``sha1`` / ``sha``, ``sha2(str, bits)`` (224, 256 (also 0), 384 or 512; others give
   NULL) and ``crc32`` of the UTF-8 bytes (Spark casts a STRING to BINARY so): lower-case hex
   STRINGs, and a BIGINT for crc32.
+* ``initcap(str)``: str in lower case, then the first character and each one after a space
+  U+0020 (not after a tab or a hyphen) in title case, by the full Unicode mappings as Spark 4
+  does (``initcap('ǆa ßb x-y')`` is ``'ǅa Ssb X-y'``).
+* ``elt(n, str1, str2, ...)``: binding composes it as a CASE over n, whose ELSE is
+  ``elt_out_of_range``: NULL, or with ANSI on Spark's ``INVALID_ARRAY_INDEX``.
 """
 
 from __future__ import annotations
@@ -167,6 +172,26 @@ def find_in_set(value: str, members: str) -> int:
     return 0
 
 
+def initcap(value: str) -> str:
+    """Spark's ``initcap`` of a STRING (UTF8_BINARY)."""
+    lowered = value.lower()
+    return "".join(char.title() if k == 0 or lowered[k - 1] == " " else char for k, char in enumerate(lowered))
+
+
+def elt_out_of_range(ansi: bool, inputs: int):
+    """The value of ``elt(n, ...)`` with ``inputs`` strings when n is none of 1 .. inputs."""
+
+    def out_of_range(index: int) -> None:
+        if ansi:
+            raise MatchRuntimeError(
+                "INVALID_ARRAY_INDEX",
+                f"The index {index} is out of bounds. The array has {inputs} elements. Use the SQL function "
+                "get() to tolerate accessing element at invalid index and return NULL instead.")
+        return None
+
+    return out_of_range
+
+
 def ascii_code(value: str) -> int:
     return ord(value[0]) if value else 0
 
@@ -246,5 +271,6 @@ STRING_FUNCTIONS = {
     "substring_index": substring_index, "translate": translate, "split_part": split_part, "levenshtein": levenshtein,
     "find_in_set": find_in_set, "ascii": ascii_code, "chr": character, "octet_length": octet_length, "bit_length": bit_length,
     "md5": md5, "sha1": sha1, "sha2": sha2, "crc32": crc32, "lpad": lpad, "rpad": rpad, "repeat": repeat,
+    "initcap": initcap,
     **REGEX_FUNCTIONS,  # regexp_extract, regexp_replace, regexp_count, regexp_substr, regexp_instr
 }

@@ -90,6 +90,23 @@ class Constant:
 TIMESTAMPDIFF_UNITS = ("microsecond", "millisecond", "second", "minute", "hour", "day", "week", "month",
                        "quarter", "year")
 
+# the fields of ``date_part(field, x)`` / ``extract(field FROM x)`` as Spark names them
+# (``DatePart.parseExtractField``), upper case -> the plan operator that computes the field
+EXTRACT_FIELDS = {
+    **dict.fromkeys(("YEAR", "Y", "YEARS", "YR", "YRS"), "year"),
+    "YEAROFWEEK": "yearofweek",
+    **dict.fromkeys(("QUARTER", "QTR"), "quarter"),
+    **dict.fromkeys(("MONTH", "MON", "MONS", "MONTHS"), "month"),
+    **dict.fromkeys(("WEEK", "W", "WEEKS"), "weekofyear"),
+    **dict.fromkeys(("DAY", "D", "DAYS"), "day"),
+    **dict.fromkeys(("DAYOFWEEK", "DOW"), "dayofweek"),
+    **dict.fromkeys(("DAYOFWEEK_ISO", "DOW_ISO"), "dayofweek_iso"),
+    "DOY": "dayofyear",
+    **dict.fromkeys(("HOUR", "H", "HOURS", "HR", "HRS"), "hour"),
+    **dict.fromkeys(("MINUTE", "M", "MIN", "MINS", "MINUTES"), "minute"),
+    **dict.fromkeys(("SECOND", "S", "SEC", "SECONDS", "SECS"), "second_with_fraction"),
+}
+
 
 @dataclass(frozen=True)
 class Operator:

@@ -68,9 +68,12 @@ def test_lambdas_in_measures_are_spark_expressions_over_the_components() -> None
     # Spark gives a value for a NULL operand (checked on Spark 4, ANSI on and off), so
     # f(A.x) with no A row is not LAST(A.f(x)), which is NULL
     ("format_string('%s', A.v) = 'null'", "format_string"),  # 'null'
-    ("elt(2, A.s, 'x') = 'x'", "elt"),                  # 'x'
     ("map(1, A.v)[1] IS NULL", "map"),                  # {1: NULL}
-    ("size(A.arr) = -1", "size"),                       # -1 with ANSI off
+    ("typeof(A.v) = 'int'", "typeof"),                  # 'int'
+    ("decode(A.v, 1, 'a', 'b') = 'b'", "decode"),       # 'b'
+    ("array_append(array(1), A.v)[1] IS NULL", "array_append"),  # [1, NULL]
+    # (size(A.arr), -1 with ANSI off, is not pushed either: Python evaluates it over the
+    # navigation's value, tests/evaluation/test_collection_functions.py)
 ])
 def test_functions_that_are_not_null_for_null_are_not_pushed(define, culprit) -> None:
     sql = CLAUSE.format(m="1", d=define)
@@ -87,3 +90,15 @@ def test_equal_null_of_a_missing_row_is_evaluated_over_the_navigation() -> None:
     (match,) = compile_statement(CLAUSE.format(m="1", d="equal_null(A.v, 1) = false")).matches
     (condition,) = match.plan.conditions.values()
     assert repr(condition).count("null_safe_eq") == 1 and "Navigation" in repr(condition.operands[0])
+
+
+@pytest.mark.parametrize("define, function", [
+    ("elt(2, A.s, 'x') = 'x'", "elt("),  # elt(2, NULL, 'x') is 'x'
+    ("isnan(A.d)", "isnan("),  # isnan(NULL) is false
+])
+def test_functions_python_evaluates_over_a_missing_row_are_not_pushed(define, function) -> None:
+    """Python evaluates these between rows, so over another row's value they are evaluated
+    there, over the navigation's value (NULL when there is no A row), not computed per row by
+    Spark and navigated (which would give NULL)."""
+    compiled = compile_statement(CLAUSE.format(m="1", d=define))
+    assert function not in compiled.sql.lower()

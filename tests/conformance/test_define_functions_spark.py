@@ -105,6 +105,15 @@ CAST_CONDITIONS = [
     "CAST(A.dec - B.dec AS DOUBLE) < B.n",
     "CAST(A.n + B.n AS FLOAT) = 12",
     "CAST(A.n + B.n AS BIGINT) > B.n * 2",
+    # narrowing casts, casts to and from STRING and BOOLEAN of values that combine rows
+    # (evaluation.explicit_casts)
+    "CAST(A.d + B.d AS INT) = B.n",
+    "CAST(A.dec + B.dec AS TINYINT) > A.n",
+    "CAST(A.n + B.n AS STRING) = B.s",
+    "TRY_CAST(coalesce(B.s, A.s) AS INT) > A.n",
+    "TRY_CAST(coalesce(B.s, A.num) AS BOOLEAN)",
+    "CAST(A.dec + B.dec AS STRING) LIKE '%.00'",
+    "CAST(A.n - B.n AS BOOLEAN)",
 ]
 CAST_STRINGS = ["12", " 7 ", "1.5", "abc", "", None, "-3", "1e2", "2024-02-29", "true", "0",
                 "99999999999", "0.05", "127", "128", "Yes", "2024-13-01", "12.0"]

@@ -217,6 +217,347 @@ def _date_expressions() -> list[tuple[str, str]]:
     return out
 # -- date arithmetic between rows (end) ----------------------------------------------------------
 
+# -- fields of dates and timestamps, truncation, seconds since the epoch (begin) ------------------
+# TIMESTAMPs (fz) in Europe/Berlin: 02:30 of the night the clocks go back (Spark's literal takes
+# the first pass, +02:00), just before the change, ISO weeks at a year's edge (2024-12-30 is in
+# week 1 of 2025, 2021-01-03 in week 53 of 2020), half a second before 1970 in UTC (seconds since
+# the epoch truncate toward zero, unix_seconds floors), 1893-03-31 in local mean time (+00:53:28:
+# a MINUTE truncated on the local clock is not one truncated on the instant), a leap day, the
+# first instant after the gap, the last microsecond of 9999; moved by the intervals fy (0, a
+# microsecond each way, an hour, a day); TIMESTAMP_NTZs (fn) and DATEs (fd) at the same edges
+PAIRED.update({"fz": "TIMESTAMP", "fy": "INTERVAL DAY TO SECOND", "fn": "TIMESTAMP_NTZ", "fd": "DATE",
+               "fu": "STRING"})
+_PAIRED_EDGES.update({
+    "fz": [_dt(2024, 10, 27, 2, 30), _dt(2024, 10, 27, 1, 59, 59, 999999), _dt(2024, 12, 30, 12), _dt(2021, 1, 3, 23, 59),
+           _dt(1970, 1, 1, 0, 59, 59, 500000), _dt(1893, 3, 31, 23, 59, 59), _dt(2024, 2, 29, 0, 0), _dt(2024, 3, 31, 3, 0),
+           _dt(9999, 12, 31, 23, 59, 59, 999999)],
+    "fy": [_td(0), _td(microseconds=1), -_td(microseconds=1), _td(hours=1), _td(days=1), -_td(hours=1)],
+    "fn": [_dt(1969, 12, 31, 23, 59, 59, 500000), _dt(2024, 12, 30, 12), _dt(2021, 1, 3, 23, 59, 59, 999999),
+           _dt(2024, 10, 27, 2, 30), _dt(2024, 2, 29, 0, 0, 0, 1), _dt(1, 1, 2, 0, 0), _dt(2024, 3, 31, 2, 30)],
+    "fd": [_D(2024, 12, 30), _D(2021, 1, 3), _D(2020, 12, 31), _D(2024, 2, 29), _D(1969, 12, 31), _D(9999, 12, 31),
+           _D(1, 1, 1), _D(2024, 3, 31)],
+    "fu": ["MM", "mon", "week", "Q", "dd", "YEAR", "quarter", "yy", "Day", "hour"],
+})
+_TRUNC_UNITS = ("MICROSECOND", "millisecond", "SECOND", "MINUTE", "HOUR", "DAY", "dd", "WEEK", "MON", "month",
+                "MM", "QUARTER", "YEAR", "yyyy", "YY", "Q", "days", "")
+_FIELD_FUNCTIONS = ("year", "quarter", "month", "day", "dayofmonth", "dayofweek", "weekday", "dayofyear",
+                    "weekofyear", "hour", "minute", "second", "unix_timestamp", "to_unix_timestamp")
+_EXTRACT_FIELDS = ("YEAR", "y", "YEAROFWEEK", "QUARTER", "MONTH", "WEEK", "DAY", "DAYOFWEEK", "dow_iso", "DOY",
+                   "HOUR", "MINUTE", "SECOND", "secs")
+
+
+def _datetime_field_expressions() -> list[tuple[str, str]]:
+    out = []
+    moved, ntz, dates = ("({} + {})", "fz", "fy"), ("({} + {})", "fn", "fy"), ("(greatest({}, {}))", "fd", "fd")
+    for function in _FIELD_FUNCTIONS:
+        for template, x, y in (moved, ntz, dates):
+            out.append(_pair(f"{function}{template}", x, y))
+    for field in _EXTRACT_FIELDS:
+        for template, x, y in (moved, ntz, dates):
+            out.append(_pair(f"date_part('{field}', {template})", x, y))
+    out.append(_pair("extract(SECOND FROM ({} + {}))", "fz", "fy"))
+    out.append(_pair("extract(DOW FROM greatest({}, {}))", "fd", "fd"))
+    out.append(_pair("datepart('hour', greatest({}, {}))", "ts1", "ts2"))
+    for unit in _TRUNC_UNITS:
+        out.append(_pair(f"date_trunc('{unit}', ({{}} + {{}}))", "fz", "fy"))
+    for unit in ("HOUR", "DAY", "WEEK", "MONTH"):
+        out.append(_pair(f"date_trunc('{unit}', ({{}} + {{}}))", "fn", "fy"))
+        out.append(_pair(f"date_trunc('{unit}', greatest({{}}, {{}}))", "fd", "fd"))
+    for x, y in (("fd", "fd"), ("fz", "fz"), ("dt1", "dt2")):
+        out.append(_pair("trunc(greatest({}, {}), {})", x, y, "fu"))
+    out.append(_pair("trunc(({} + {}), 'WEEK')", "fz", "fy"))
+    for function in ("unix_seconds", "unix_millis", "unix_micros"):
+        out.append(_pair(function + "(({} + {}))", "fz", "fy"))
+        out.append(_pair(function + "(({} + {}))", "fn", "fy"))
+    out.append(_pair("unix_timestamp(({} + {}), 'yyyy')", "fz", "fy"))
+    out.append(_pair("hour(greatest({}, {}))", "ts1", "ts2"))
+    out.append(_pair("weekofyear(greatest({}, {}))", "dt1", "dt2"))
+    return out
+# -- fields of dates and timestamps (end) --------------------------------------------------------
+
+# -- isnan, nanvl, width_bucket, elt, initcap between rows (begin) --------------------------------
+# width_bucket's cases, one a row (value, min, max, buckets): inside, below, at max, past it, at
+# min, a reversed range (and its ends), min = max, NaN value, infinite or NaN bounds, 0, -1 and
+# the largest BIGINT buckets, v - min and max - min both rounding to 1.0 below max with n = 2^63 - 2
+# (n * 1.0 is 2^63 as a DOUBLE: (long) saturates and + 1 wraps to the smallest BIGINT), NULL
+# buckets
+PAIRED.update({"bv": "DOUBLE", "bl": "DOUBLE", "bh": "DOUBLE", "bn": "BIGINT", "en": "INT", "ic": "STRING"})
+_WIDTH_CASES = [
+    ("5.3", "0.2", "10.6", "5"), ("-0.9", "5.2", "0.5", "2"), ("10.0", "0", "10", "4"), ("11", "0", "10", "4"),
+    ("0", "0", "10", "4"), ("2.5", "10", "0", "4"), ("10", "10", "0", "4"), ("0", "10", "0", "4"),
+    ("1", "3", "3", "4"), ("NaN", "0", "10", "4"), ("1", "-Infinity", "10", "4"), ("1", "0", "NaN", "4"),
+    ("1", "0", "10", "0"), ("1", "0", "10", "-1"), ("1", "0", "10", str(2**63 - 1)), ("1", "0", "10", str(2**63 - 2)),
+    ("0", "-1", "1E-17", str(2**63 - 2)),
+    ("-0.0", "0.0", "1", "3"), ("0.999999999999", "0", "1", "1000000000000"), ("1", "0", "10", None),
+]
+_PAIRED_EDGES.update({
+    "bv": [c[0] for c in _WIDTH_CASES], "bl": [c[1] for c in _WIDTH_CASES], "bh": [c[2] for c in _WIDTH_CASES],
+    "bn": [c[3] for c in _WIDTH_CASES],
+    "en": ["1", "2", "3", "0", "-1", None, str(2**31 - 1)],
+    # initcap: full title-case mappings (ǆ, ß, ŉ, ligatures), a word after a space only (not a tab
+    # or a hyphen), final sigma in lower case, İ's lower case of two code points, outside the BMP
+    "ic": ["ǆa ßb  x-y ÿz iİ", "a\tb", "ΑΣ ΟΣ", "", " lead  two", "ŉx ﬀ ﬁx", "hello WORLD", "𐐨x 𐐀y", "ǈ Ǉ"],
+})
+
+
+def _scalar_function_expressions() -> list[tuple[str, str]]:
+    out = []
+    for x, y in (("d1", "d2"), ("f1", "f1"), ("i1", "d1"), ("f1", "i1"), ("m1", "d2"), ("bv", "bl")):
+        out.append(_pair("nanvl({}, {})", x, y))
+        out.append(_pair("isnan(({} * {}))", x, y))
+    out.append(_pair("nanvl(({} / {}), {})", "d1", "d2", "d1"))
+    out.append(_pair("nanvl(({} / {}), {})", "f1", "f1", "f1"))
+    out.append(_pair("width_bucket({}, {}, {}, {})", "bv", "bl", "bh", "bn"))
+    out.append(_pair("width_bucket({}, {}, {}, 3)", "d1", "d2", "i1"))
+    out.append(_pair("width_bucket({}, {}, {}, {})", "i1", "n1", "m1", "t1"))
+    out.append(_pair("elt({}, {}, {})", "en", "s1", "s2"))
+    out.append(_pair("elt({}, {}, {}, 'x')", "t1", "s1", "s2"))
+    out.append(_pair("elt(({} % 4), {})", "i1", "s2"))
+    out.append(_pair("initcap(({} || {}))", "ic", "ic"))
+    out.append(_pair("initcap(({} || {}))", "s1", "s2"))
+    return out
+# -- isnan, nanvl, width_bucket, elt, initcap between rows (end) ----------------------------------
+
+# -- CAST / TRY_CAST between rows beyond widening (begin) ----------------------------------------
+# strings Spark parses as integral numbers or BOOLEANs (ASCII white space and control characters
+# trimmed, not U+00A0; a fraction dropped without ANSI; the types' bounds; signs alone; full-width
+# and exponent forms that are no numbers), DOUBLEs at the integral types' bounds (floor/ceil
+# tests, 2^63 itself, NaN, infinities, -0.0), DECIMALs whose Java toString is scientific (an
+# exponent below -6) or not
+PAIRED.update({"cs": "STRING", "cd": "DOUBLE", "ce": "DECIMAL(20,10)", "cb": "DECIMAL(20,1)", "cq": "STRING"})
+_PAIRED_EDGES.update({
+    "cs": [" 12 ", "1.9", ".5", "1.", "\t7\n", "2147483648", "-2147483648", "+", "-", "", "300", "-129", " yes ",
+           "TRUE", "No", "2", "0", "\uff11", "1e3", "0x1F", "9223372036854775807", "-9223372036854775809", "+.",
+           " ", "1 2", "\x7f5\x01", "\u00a05", "-0", "32768", "t", None],
+    "cd": ["300.7", "-128.5", "-129.5", "1e10", "9.223372036854775807E18", "-9.223372036854775808E18",
+           "9.2233720368547748E18", "2147483647.9", "-2147483648.9", "-2147483649.0", "NaN", "Infinity", "-0.0",
+           "0.5", "-0.5", "32767.5", "-Infinity", "127.99999999999999"],
+    "ce": ["0.0000001", "0", "-0.0000000001", "123.45", "0.000001", "-0.000001", "99999.9999999999", "1E-10"],
+    # DECIMALs truncating to each integral type's bounds and one past them; strings around the
+    # trimmed characters ('!' and '"', U+0021 and U+0022, are the first ones kept)
+    "cb": ["127.9", "-128.9", "32767.5", "-32768.5", "2147483647.9", "-2147483648.9", "9223372036854775807.9",
+           "-9223372036854775808.9", "128.0", "-2147483649.0"],
+    "cq": ["5!", "\"7\"", "!5", "\x205\x20", "\x1f5", "5\x21"],
+})
+
+
+def _cast_expressions() -> list[tuple[str, str]]:
+    out = []
+    integral = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+    for target in integral + ("BOOLEAN",):
+        out.append(_pair(f"CAST(coalesce({{}}, {{}}) AS {target})", "cs", "cs"))
+        out.append(_pair(f"TRY_CAST(coalesce({{}}, {{}}) AS {target})", "cs", "cs"))
+    for target in integral:
+        out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "cb", "cb"))
+        out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "cd", "cd"))
+        out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "z1", "z1"))
+        out.append(_pair(f"CAST(({{}} + {{}}) AS {target})", "m1", "m2"))
+        out.append(_pair(f"CAST(({{}} * {{}}) AS {target})", "d1", "d2"))
+        out.append(_pair(f"CAST(greatest({{}}, {{}}) AS {target})", "f1", "f1"))
+        out.append(_pair(f"CAST((({{}} OR {{}})) AS {target})", "b1", "b2"))
+    out.append(_pair("TRY_CAST(greatest({}, {}) AS INT)", "cd", "cd"))
+    out.append(_pair("CAST(coalesce({}, {}) AS INT)", "cq", "cq"))
+    out.append(_pair("CAST(coalesce({}, {}) AS BOOLEAN)", "cq", "cq"))
+    out.append(_pair("TRY_CAST(({} + {}) AS TINYINT)", "m1", "m2"))
+    for target in ("INT", "SMALLINT", "TINYINT"):
+        out.append(_pair(f"CAST(({{}} + {{}}) AS {target})", "l1", "l2"))
+        out.append(_pair(f"TRY_CAST(({{}} * {{}}) AS {target})", "i1", "i2"))
+    for template, x, y in (("({} + {})", "i1", "i2"), ("({} - {})", "l1", "l2"), ("({} + {})", "m1", "m2"),
+                           ("({} * {})", "q1", "q2"), ("({} - {})", "n1", "n1"), ("greatest({}, {})", "ce", "ce"),
+                           ("({} AND {})", "b1", "b2"), ("greatest({}, {})", "dt1", "dt2"),
+                           ("greatest({}, {})", "ts1", "ts2"), ("({} + {})", "fz", "fy"), ("({} + {})", "fn", "fy"),
+                           ("greatest({}, {})", "fd", "fd"), ("greatest({}, {})", "t1", "h1")):
+        out.append(_pair(f"CAST({template} AS STRING)", x, y))
+    for template, x, y in (("({} * {})", "d1", "d2"), ("({} - {})", "m1", "m2"), ("({} + {})", "i1", "i2"),
+                           ("greatest({}, {})", "cd", "cd"), ("greatest({}, {})", "f1", "f1")):
+        out.append(_pair(f"CAST({template} AS BOOLEAN)", x, y))
+    for target in ("DECIMAL(5,2)", "DOUBLE", "FLOAT", "BIGINT"):
+        out.append(_pair(f"CAST(({{}} OR {{}}) AS {target})", "b1", "b2"))
+    return out
+# -- CAST / TRY_CAST between rows beyond widening (end) ------------------------------------------
+
+# -- an interval times or divided by a number (begin) ---------------------------------------------
+# designed rows (interval xi, DOUBLE xr, INT xk, DECIMAL(38,30) xq): halves rounded away from zero
+# both ways, the extremes of a BIGINT of microseconds (times 1, -1, 2; divided by -1), zeros of
+# every type as divisors (0.0, -0.0, a DECIMAL zero), a DECIMAL quotient whose 38th place decides
+# the rounding, NaN and infinite DOUBLEs, a DOUBLE product past a BIGINT
+PAIRED.update({"xi": "INTERVAL DAY TO SECOND", "xr": "DOUBLE", "xk": "INT", "xq": "DECIMAL(38,30)",
+               "xc": "INTERVAL DAY TO SECOND", "xe": "DECIMAL(38,30)"})
+_PAIRED_EDGES.update({
+    "xi": [_td(microseconds=1), -_td(microseconds=1), _td(microseconds=3), -_td(microseconds=3),
+           _td(microseconds=2**63 - 1), -_td(microseconds=2**63), _td(seconds=1), _td(days=1), _td(0),
+           _td(microseconds=5)],
+    "xr": ["0.5", "-0.5", "0.5", "2", "1", "-1", "3.0", "NaN", "-0.0", "Infinity", "1e300", "0.1"],
+    "xk": ["2", "2", "-2", "2", "2", "-1", "3", "0", "7", "-4", "1"],
+    "xq": ["0.5", "-0.5", "0.333333333333333333333333333333", "0", "2.000000000000000000000000000001",
+           "-1", "0.000000000000000000000000000001", "3", "1.5"],
+    # a product (row 0: 9000000003 us times xe is ...730999999.4999..., thirty 9s) and a quotient
+    # (row 1: 9000000040 us / xe is 178.4999..., thirty-eight 9s) just below a half, where a first
+    # rounding to 38 significant digits (Decimal's MathContext in some Spark versions) would round
+    # up; Spark 4.3 rounds both down
+    "xc": [_td(microseconds=9000000003), _td(microseconds=9000000040)],
+    "xe": ["49999999.842333333330333333334333333333", "50420168.291316526610644257703081232493"],
+})
+
+
+def _interval_product_expressions() -> list[tuple[str, str]]:
+    out = []
+    for template, x, y in (("({} * {})", "xi", "xr"), ("({} * {})", "xk", "xi"), ("({} * {})", "xi", "xq"),
+                           ("({} / {})", "xi", "xr"), ("({} / {})", "xi", "xk"), ("({} / {})", "xi", "xq"),
+                           ("({} * {})", "j1", "i1"), ("({} * {})", "j1", "l1"), ("({} * {})", "j2", "d1"),
+                           ("({} * {})", "f1", "j1"), ("({} * {})", "j4", "m1"), ("({} / {})", "j1", "t1"),
+                           ("({} / {})", "j1", "l1"), ("({} / {})", "j2", "d2"), ("({} / {})", "j3", "q2"),
+                           ("({} / {})", "j4", "f1"), ("({} * {})", "j3", "z1"), ("({} / {})", "j1", "n1"),
+                           ("({} * {})", "xc", "xe"), ("({} / {})", "xc", "xe")):
+        out.append(_pair(template, x, y))
+    out.append(_pair("(- greatest({}, {}))", "xi", "xi"))  # the smallest interval negated
+    out.append(_pair("abs(greatest({}, {}))", "xi", "xi"))
+    out.append(_pair("(({} - {}) * {} > INTERVAL '1' HOUR)", "c2", "c1", "xr"))
+    out.append(_pair("(({} - {}) / {})", "c2", "c1", "xk"))
+    return out
+# -- an interval times or divided by a number (end) -----------------------------------------------
+
+
+# -- arrays and maps between rows (begin) ------------------------------------------------------
+# PAIRED columns, one designed case per row (16 cases, each twice): arrays with NULL elements,
+# empty and NULL arrays; values and indexes at INT's ends, BIGINT subscripts whose low 32 bits
+# are in range (Spark takes Number.intValue), 0 (INVALID_INDEX_OF_ZERO) and negative indexes;
+# NaN, -0.0 and 0.0 elements and keys (Spark's ordering finds NaN = NaN and -0.0 = 0.0); an INT
+# 16777217 against a FLOAT 16777216 (Spark casts the INT to FLOAT, where they are equal);
+# DECIMALs of two scales; strings outside the BMP; dates against timestamps in Europe/Berlin,
+# TIMESTAMP_NTZs in its daylight-saving gap and overlap; maps with NULL values and NaN keys
+_NAN, _INF = "NaN", "Infinity"
+_COLLECTION_TYPES = {
+    "ai": "ARRAY<INT>", "ai2": "ARRAY<INT>", "vi": "INT", "vl": "BIGINT", "ad": "ARRAY<DOUBLE>", "vd": "DOUBLE",
+    "af": "ARRAY<FLOAT>", "ax": "ARRAY<DECIMAL(5,2)>", "vx": "DECIMAL(3,1)", "as1": "ARRAY<STRING>", "vs": "STRING",
+    "ab": "ARRAY<BOOLEAN>", "vb": "BOOLEAN", "adt": "ARRAY<DATE>", "vdt": "DATE", "ats": "ARRAY<TIMESTAMP>",
+    "vts": "TIMESTAMP", "ant": "ARRAY<TIMESTAMP_NTZ>", "mi": "MAP<INT,STRING>", "ms": "MAP<STRING,INT>",
+    "mdk": "MAP<DOUBLE,INT>", "aai": "ARRAY<ARRAY<INT>>",
+}
+assert not set(_COLLECTION_TYPES) & set(PAIRED), "a PAIRED column's name is taken"
+PAIRED.update(_COLLECTION_TYPES)
+_MIN, _MAX = str(-2**31), str(2**31 - 1)
+_COLLECTION_EDGES = {
+    "ai": [["1", "2", "3"], [], None, [None], ["1", None, "3"], [_MAX, _MIN], ["7"], ["0", "0", "1"], ["16777217"],
+           ["3", "2", "1"], ["5"], [None, "5"], ["1", "2"], ["-1"], ["4", "4"], ["2"]],
+    "ai2": [["3", "9"], [None], ["1"], [None], ["2"], [_MIN], None, [], ["16777217"], [None, "4"], ["5", None], ["5"],
+            [None], ["1"], ["4"], ["2"]],
+    "vi": ["2", "1", "1", "1", "3", _MIN, None, "0", "16777217", "0", "-1", "2", "-3", _MIN, "4", _MAX],
+    "vl": ["1", "0", "0", "0", "4294967298", "-1", "2", "4294967296", "0", "2", "0", "1", "1", "-4294967295", "1",
+           str(2**63 - 1)],
+    "ad": [[_NAN], ["0.0"], ["-0.0"], ["1.5", _NAN, None], [], None, ["-0.0", "0.0"], ["0.0", "-0.0"], [_INF, "-" + _INF],
+           [_NAN, "1.0"], ["1.0E300"], ["0.1"], [None], ["2.0", "2.0"], ["-1.0", _NAN], ["3.0"]],
+    "vd": [_NAN, "-0.0", "0.0", "2.0", "1.0", "1.0", "0.0", "-0.0", "-" + _INF, _NAN, "1.0E300", "0.1", None, "2.0",
+           "1.0", "16777217"],
+    "af": [["1.5"], [], [_NAN], [None], ["3.0"], ["-0.0"], ["7.0"], ["0.0"], ["16777216"], ["1.0", "2.0"], ["5.0"],
+           [None, "5.0"], ["0.1"], ["-1.0"], ["4.0"], ["2.0"]],
+    "ax": [["1.10"], ["0.00", "-1.50"], ["999.99"], None, [None, "1.00"], [], ["1.05"], ["-999.99"], ["3.00"],
+           ["0.10", "0.01"], ["5.00"], ["2.50"], ["-0.50"], ["99.90"], ["4.00"], ["2.00"]],
+    "vx": ["1.1", "-1.5", "99.9", "1.0", "1.0", "0.0", "1.1", None, "3.0", "0.1", "5.0", "2.5", "-0.5", "99.9", "4.0",
+           "2.0"],
+    "as1": [["a", "b"], [], None, [None], ["", None], ["é"], ["a"], ["A"], ["b", "a", "b"], ["😀"], ["x", "y"],
+            [None, "z"], ["abc"], ["a b"], ["ß"], ["1"]],
+    "vs": ["b", "", "a", "a", "", "e\u0301", "a", "a", "b", "😀", None, "z", "ab", "a b", "SS", "1"],
+    "ab": [["true"], ["false", None], [], None, ["true", "true"], ["false"], [None], ["true", "false"], ["false"],
+           ["true"], [None, "false"], ["true"], ["false"], [], ["true"], ["false", "true"]],
+    "vb": ["true", "true", "false", "true", "false", "false", "true", "true", None, "false", "false", "true", "false",
+           "true", "true", "false"],
+    "adt": [[_D(2024, 3, 31)], [_D(2024, 10, 27), None], [], None, [_D(1970, 1, 1)], [_D(2024, 3, 30)],
+            [_D(2000, 2, 29)], [_D(2024, 3, 31), _D(2024, 3, 30)], [_D(1969, 12, 31)], [None], [_D(2024, 1, 1)],
+            [_D(2024, 10, 27)], [_D(2024, 3, 31)], [_D(2024, 6, 1)], [_D(2023, 12, 31)], [_D(2024, 2, 29)]],
+    "vdt": [_D(2024, 3, 31), _D(2024, 10, 27), _D(2024, 1, 1), _D(2024, 1, 1), _D(1970, 1, 1), _D(2024, 3, 31),
+            _D(2000, 2, 29), None, _D(1969, 12, 31), _D(2024, 1, 1), _D(2024, 1, 1), _D(2024, 10, 27),
+            _D(2024, 3, 31), _D(2024, 6, 1), _D(2023, 12, 31), _D(2024, 2, 29)],
+    "ats": [[_dt(2024, 3, 31, 0, 0)], [_dt(2024, 10, 27, 0, 0)], [_dt(2024, 3, 31, 3, 0)], None, [],
+            [_dt(2024, 10, 27, 2, 30), None], [_dt(2000, 2, 29, 0, 0)], [_dt(2024, 3, 31, 3, 30)],
+            [_dt(1969, 12, 31, 23, 59, 59, 999999)], [None], [_dt(2024, 1, 1, 0, 0, 0, 1)], [_dt(2024, 10, 27, 2, 30)],
+            [_dt(2024, 3, 31, 1, 30)], [_dt(2024, 6, 1)], [_dt(2023, 12, 31, 23)], [_dt(2024, 2, 29)]],
+    "vts": [_dt(2024, 3, 31, 0, 0), _dt(2024, 10, 27, 0, 0), _dt(2024, 3, 31, 3, 0), _dt(2024, 1, 1), None,
+            _dt(2024, 10, 27, 2, 30), _dt(2000, 2, 29), _dt(2024, 3, 31, 2, 30), _dt(1970, 1, 1), _dt(2024, 1, 1),
+            _dt(2024, 1, 1), _dt(2024, 10, 27, 2, 30), _dt(2024, 3, 31, 1, 30), _dt(2024, 6, 1), _dt(2024, 1, 1),
+            _dt(2024, 2, 29)],
+    # local times: in Berlin's gap (02:30 on 2024-03-31 is 03:30 CEST) and overlap (02:30 on 2024-10-27
+    # takes the earlier offset, CEST)
+    "ant": [[_dt(2024, 3, 31, 0, 0)], [_dt(2024, 10, 27, 0, 0)], [_dt(2024, 3, 31, 2, 30)], [None], None,
+            [_dt(2024, 10, 27, 2, 30)], [_dt(2000, 2, 29)], [_dt(2024, 3, 31, 3, 30)], [], [_dt(2024, 1, 1)],
+            [_dt(2024, 1, 1)], [_dt(2024, 10, 27, 2, 30), _dt(2024, 10, 27, 3, 30)], [_dt(2024, 3, 31, 1, 30)],
+            [_dt(2024, 6, 1)], [_dt(2024, 1, 1)], [_dt(2024, 2, 29)]],
+    "mi": [[("1", "a"), ("2", None)], [], None, [("1", "x")], [(_MIN, "min")], [(_MIN, "m"), (_MAX, "M")], [("0", "z")],
+           [("0", "zero")], [("16777217", "f")], [("0", "a")], [("-1", "n")], [("2", "b"), ("1", "a")], [("3", "c")],
+           [("0", "x")], [("4", None)], [(_MAX, "max")]],
+    "ms": [[("b", "1")], [("", "0")], [("a", None)], None, [], [("e\u0301", "5"), ("é", "6")], [("A", "1")],
+           [("a", "2")], [("b", "3"), ("a", "4")], [("😀", "9")], [("x", "1")], [("z", None)], [("a", "1")],
+           [("a b", "7")], [("ß", "8")], [("1", "1")]],
+    "mdk": [[(_NAN, "1")], [("0.0", "2")], [("-0.0", "3")], [("2.0", "4")], [], None, [("0.0", "5")], [(_NAN, "6")],
+           [("-" + _INF, "7")], [(_NAN, "8"), ("1.0", "9")], [("1.0E300", None)], [("0.1", "10")], [("1.0", "11")],
+           [("2.0", "12")], [("1.0", "13")], [("16777217", "14")]],
+    "aai": [[["1"], None], [], None, [[None]], [["1", "2"]], [[_MIN]], [[]], [["0"]], [["16777217"]], [["3"]],
+            [["5"]], [["5"]], [["1"]], [["-1"]], [["4"]], [["2"]]],
+}
+assert not set(_COLLECTION_EDGES) & set(_PAIRED_EDGES), "a PAIRED column's name is taken"
+_PAIRED_EDGES.update(_COLLECTION_EDGES)
+
+
+def _collection_expressions() -> list[tuple[str, str]]:
+    """Array and map functions between rows (``sparkcep.evaluation.collection_functions``)."""
+    out = []
+    for arr, value in (("ai", "vi"), ("ai", "vl"), ("ad", "vd"), ("ad", "vi"), ("af", "vi"), ("af", "vd"),
+                       ("ax", "vx"), ("ax", "vi"), ("ax", "vd"), ("as1", "vs"), ("ab", "vb"), ("adt", "vdt"),
+                       ("adt", "vts"), ("ats", "vdt"), ("ats", "vts"), ("ant", "vts"), ("ant", "vdt"), ("ai", "vx"),
+                       ("ai", "vd"), ("ai", "vs"), ("aai", "ai")):
+        out.append(_pair("array_contains({}, {})", arr, value))
+        out.append(_pair("array_position({}, {})", arr, value))
+    for arr, other in (("ai", "ai2"), ("ai", "af"), ("ad", "af"), ("ai", "ad"), ("as1", "as1"), ("adt", "ats"),
+                       ("ant", "ats"), ("ax", "ai"), ("ab", "ab")):
+        out.append(_pair("arrays_overlap({}, {})", arr, other))
+    out.append(_pair("arrays_overlap({}, array({}, {}))", "ad", "vd", "vd"))
+    out.append(_pair("arrays_overlap({}, array({}, {}))", "as1", "vs", "vs"))
+    for arr in ("ai", "ad", "as1", "ax", "adt", "ats", "ab"):
+        out.append(_pair("element_at({}, {})", arr, "vi"))
+        out.append(_pair("try_element_at({}, {})", arr, "vi"))
+        out.append(_pair("{}[{}]", arr, "vl"))
+        out.append(_pair("{}[{}]", arr, "vi"))
+    out.append(_pair("element_at({}, {})", "ai", "vl"))  # refused: Spark takes an INT index only
+    out.append(_pair("element_at({}, CAST({} AS TINYINT) + CAST({} AS TINYINT))", "ai", "vx", "vx"))
+    for arr in ("ai", "ad", "as1", "mi", "ms"):
+        out.append(_pair("(size({}) + {})", arr, "vi"))
+        out.append(_pair("(cardinality({}) - {})", arr, "vi"))
+    out.append(_pair("(array_size({}) + {})", "ai", "vi"))
+    for m, key in (("mi", "vi"), ("mi", "vl"), ("mi", "vd"), ("ms", "vs"), ("mdk", "vd"), ("mdk", "vi"), ("mi", "vs")):
+        out.append(_pair("element_at({}, {})", m, key))
+        out.append(_pair("try_element_at({}, {})", m, key))
+        out.append(_pair("{}[{}]", m, key))
+        out.append(_pair("map_contains_key({}, {})", m, key))
+    # (coalesce(A.x, B.x) is a value between rows: a function of it is evaluated in Python)
+    for arr in ("ai", "ad", "af", "ax", "as1", "ab", "adt", "ats", "ant"):
+        out.append(_pair("array_distinct(coalesce({}, {}))", arr, arr))
+        out.append(_pair("array_max(coalesce({}, {}))", arr, arr))
+        out.append(_pair("array_min(coalesce({}, {}))", arr, arr))
+    for x, y in (("ad", "ad"), ("ai", "ai2"), ("af", "af")):
+        out.append(_pair("array_distinct(concat({}, {}))", x, y))  # refused: concat of arrays
+    out.append(_pair("array_distinct(array({}, {}, {}))", "vd", "vd", "vd"))
+    out.append(_pair("array_distinct(array({}, {}, {}, {}))", "vd", "vi", "vd", "vi"))
+    out.append(_pair("array_max(array({}, {}))", "vd", "vd"))
+    out.append(_pair("array_min(array({}, {}))", "vd", "vd"))
+    for arr in ("ai", "as1", "ad"):
+        out.append(_pair("slice({}, {}, 2)", arr, "vi"))
+        out.append(_pair("slice({}, -1, {})", arr, "vi"))
+        out.append(_pair("slice({}, {}, {})", arr, "vi", "vi"))
+    # the array constructor: Spark's common type of the elements (INT and FLOAT: DOUBLE with ANSI
+    # on, FLOAT without)
+    for x, y in (("vi", "vl"), ("vi", "vd"), ("vi", "vx"), ("vdt", "vts"), ("vi", "f1"), ("l1", "f1"), ("vx", "vd"),
+                 ("vs", "vs"), ("vb", "vb"), ("vi", "vs"), ("vdt", "tn1")):
+        out.append(_pair("array({}, {})", x, y))
+        out.append(_pair("element_at(array({}, {}), 2)", x, y))
+    # arrays compared: element by element in the element type's order, NULL elements first
+    for x, y in (("ai", "ai2"), ("ad", "ad"), ("ai", "ai"), ("as1", "as1"), ("ats", "ats"), ("ax", "ax")):
+        for op in ("=", "<", "<=>"):
+            out.append(_pair("({} " + op + " {})", x, y))
+        out.append(_pair("greatest({}, {})", x, y))
+    out.append(_pair("({} = {})", "mi", "mi"))  # refused: Spark does not compare maps
+    return out
+# -- arrays and maps between rows (end) ----------------------------------------------------------
+
 
 def row_values() -> list[dict]:
     """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
@@ -456,6 +797,11 @@ def expressions() -> list[tuple[str, str]]:
     out += _hash_pad_conv_expressions()
     out += _date_expressions()  # date arithmetic between rows
     out += _regex_expressions()
+    out += _datetime_field_expressions()
+    out += _scalar_function_expressions()
+    out += _cast_expressions()
+    out += _interval_product_expressions()
+    out += _collection_expressions()
     return out
 
 

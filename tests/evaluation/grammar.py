@@ -65,9 +65,31 @@ _TIME_EDGES = [dt.datetime(2024, 3, 31, 2, 30), dt.datetime(2024, 3, 31, 0, 0),
                dt.datetime(2024, 10, 27, 3, 0), dt.datetime(2024, 3, 31, 3, 0, 0, 1)]
 
 
+def _split_type_arguments(text: str) -> list[str]:
+    """``K,V`` of ``MAP<K,V>`` (commas inside parentheses and brackets kept)."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += c in "(<"
+        depth -= c in ")>"
+        if c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
 def _sql_value(spark_type: str, value) -> str:
     if value is None:
         return f"CAST(NULL AS {spark_type})"
+    if spark_type.startswith("ARRAY<"):  # a list of elements (None: a NULL element)
+        element = spark_type[len("ARRAY<"):-1]
+        return f"CAST(array({', '.join(_sql_value(element, e) for e in value)}) AS {spark_type})"
+    if spark_type.startswith("MAP<"):  # a list of (key, value) pairs, in the map's order
+        key, item = _split_type_arguments(spark_type[len("MAP<"):-1])
+        if not value:
+            return f"CAST(map() AS {spark_type})"
+        keys = ", ".join(_sql_value(key, k) for k, _ in value)
+        items = ", ".join(_sql_value(item, v) for _, v in value)
+        return f"CAST(map_from_arrays(array({keys}), array({items})) AS {spark_type})"
     if spark_type in ("INT", "BIGINT", "TINYINT", "SMALLINT", "DOUBLE", "FLOAT") or spark_type.startswith("DECIMAL"):
         return f"CAST('{value}' AS {spark_type})"
     if spark_type == "STRING":
@@ -195,7 +217,27 @@ def numbers(depth: int):
         st.tuples(booleans(depth - 1), sub, sub).map(
             lambda t: _join("CASE WHEN {} THEN {} ELSE {} END", *t)),
         st.tuples(sub, sub, sub).map(lambda t: _join("CASE {} WHEN {} THEN {} END", t[0], t[1], t[2])),
+        # fields of dates and timestamps, seconds since the epoch
+        st.tuples(st.sampled_from(_FIELD_FUNCTIONS), temporals(depth - 1)).map(lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(st.sampled_from(_EXTRACT_FIELDS), temporals(depth - 1)).map(
+            lambda t: _join("date_part('" + t[0] + "', {})", t[1])),
+        st.tuples(sub, sub).map(lambda t: _join("nanvl({}, {})", *t)),
+        st.tuples(sub, sub, sub, _column(INTEGRAL)).map(lambda t: _join("width_bucket({}, {}, {}, {})", *t)),
+        # casts: narrowing, of strings and booleans
+        st.tuples(sub, st.sampled_from(["CAST", "TRY_CAST"]), st.sampled_from(["TINYINT", "SMALLINT", "INT", "BIGINT"])).map(
+            lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
+        st.tuples(strings(depth - 1), st.sampled_from(["CAST", "TRY_CAST"]), st.sampled_from(["INT", "BIGINT", "TINYINT"])).map(
+            lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
+        booleans(depth - 1).map(lambda a: _join("CAST({} AS INT)", a)),
     )
+
+
+_FIELD_FUNCTIONS = ["year", "quarter", "month", "day", "dayofweek", "weekday", "dayofyear", "weekofyear", "hour",
+                    "minute", "second", "unix_timestamp"]
+_EXTRACT_FIELDS = ["YEAR", "YEAROFWEEK", "QUARTER", "MONTH", "WEEK", "DAY", "DOW", "DOW_ISO", "DOY", "HOUR", "MINUTE",
+                   "SECOND"]
+_TRUNC_UNITS = ["'MICROSECOND'", "'SECOND'", "'MINUTE'", "'HOUR'", "'DAY'", "'WEEK'", "'MONTH'", "'QUARTER'",
+                "'YEAR'", "'x'"]
 
 
 def strings(depth: int):
@@ -224,6 +266,10 @@ def strings(depth: int):
             lambda t: _join("trim(" + t[0] + " {} FROM {})", t[1], t[2])),
         st.tuples(st.sampled_from(["left", "right"]), sub, st.sampled_from(["0", "2", "-1"])).map(
             lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
+        sub.map(lambda a: _join("initcap({})", a)),
+        st.tuples(_column(["t1"]), sub, sub).map(lambda t: _join("elt({}, {}, {})", *t)),
+        st.one_of(temporals(depth - 1), booleans(depth - 1), _column(INTEGRAL)).map(
+            lambda a: _join("CAST({} AS STRING)", a)),
     )
 
 
@@ -254,6 +300,9 @@ def temporals(depth: int):
         # moved by an interval that combines rows (one row's interval alone is Catalyst's)
         st.tuples(leaf, st.sampled_from(["+", "-"]), intervals(depth - 1)).map(
             lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
+        st.tuples(st.sampled_from(_TRUNC_UNITS), leaf).map(lambda t: _join("date_trunc(" + t[0] + ", {})", t[1])),
+        st.tuples(leaf, st.sampled_from(["'MM'", "'WEEK'", "'YEAR'", "'QUARTER'", "'DD'"])).map(
+            lambda t: _join("trunc({}, " + t[1] + ")", t[0])),
     )
 
 
@@ -269,6 +318,9 @@ def intervals(depth: int):
         leaf,
         st.tuples(sub, st.sampled_from(["+", "-"]), sub).map(lambda x: _join("({} " + x[1] + " {})", x[0], x[2])),
         st.tuples(st.sampled_from(["abs", "-"]), sub).map(lambda x: _join(x[0] + "({})", x[1])),
+        # times or divided by a number (small integral counts keep most products in range)
+        st.tuples(sub, st.sampled_from(["*", "/"]), st.one_of(_column(["t1", "h1", "i1", "d1", "n1", "f1"]))).map(
+            lambda x: _join("({} " + x[1] + " {})", x[0], x[2])),
     )
 
 
@@ -306,6 +358,8 @@ def booleans(depth: int):
         # RLIKE: literal patterns only (a pattern from a row may be one sparkcep refuses)
         st.tuples(s, st.sampled_from(["'^a'", "'b$'", "'\\\\d'", "'[a-c]+'", "'.'", "'^$'", "'1|é'"])).map(
             lambda x: _join("({} RLIKE " + x[1] + ")", x[0])),
+        n.map(lambda a: _join("isnan({})", a)),
+        st.one_of(n, s).map(lambda a: _join("CAST({} AS BOOLEAN)", a)),
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
     ]

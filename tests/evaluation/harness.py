@@ -146,6 +146,11 @@ def same(python, spark) -> bool:
     to 0.0 as Spark's = has it), NULL only for NULL."""
     if python is None or spark is None:
         return python is None and spark is None
+    if isinstance(spark, (list, tuple)):  # an ARRAY (a MAP: a list of (key, value) entries), whose
+        # elements are output as they are: 0.0 and -0.0 differ there
+        return type(python) is type(spark) and len(python) == len(spark) and \
+            all(same(p, s) and (not isinstance(s, float) or math.copysign(1.0, p) == math.copysign(1.0, s))
+                for p, s in zip(python, spark))
     if isinstance(spark, bool) or isinstance(python, bool):
         return type(python) is type(spark) and python == spark
     if isinstance(spark, float):

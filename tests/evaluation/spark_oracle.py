@@ -86,7 +86,7 @@ def _rows_of(spark, sql: str, batch: Batch):
 
 
 def _python_values(column) -> list:
-    """The values of an Arrow column of Spark's answers. A DATE Python's ``datetime.date`` cannot
+    """The values of an Arrow column of Spark's answers. A DATE (or TIMESTAMP) Python's ``datetime`` cannot
     hold (Spark's DATE reaches years before 1 and after 9999: ``date_add(DATE'9999-12-31', 1)``)
     becomes a SparkFailed naming Spark's value: sparkcep raises DATETIME_OUT_OF_PYTHON_RANGE for it, and
     the comparison counts the two as agreeing (both have no Python value)."""
@@ -98,6 +98,11 @@ def _python_values(column) -> list:
             try:
                 values.append(scalar.as_py())
             except (ValueError, OverflowError):
+                if str(scalar.type).startswith("timestamp"):
+                    micros = scalar.cast("int64").as_py()
+                    values.append(SparkFailed(False, f"[DATE_OUTSIDE_PYTHON] Spark's TIMESTAMP {micros} microseconds "
+                                                     "from 1970-01-01 00:00 UTC, outside 0001-01-01 .. 9999-12-31"))
+                    continue
                 days = scalar.cast("int32").as_py()
                 values.append(SparkFailed(False, f"[DATE_OUTSIDE_PYTHON] Spark's DATE {days} days from "
                                                  "1970-01-01, outside 0001-01-01 .. 9999-12-31"))
@@ -350,8 +355,10 @@ def encode(value):
         return {"date": value.isoformat()}
     if isinstance(value, dt.timedelta):  # a day-time interval
         return {"interval": (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds}
-    if isinstance(value, list):  # ARRAY<STRING>
+    if isinstance(value, list):  # an ARRAY, or a MAP as PyArrow gives it: a list of entries
         return [encode(element) for element in value]
+    if isinstance(value, tuple):  # a MAP's (key, value) entry
+        return {"entry": [encode(element) for element in value]}
     if isinstance(value, SparkFailed):
         return {"error": "analysis" if value.analysis else "runtime", "message": value.message}
     raise TypeError(f"no JSON form for {value!r}")
@@ -373,6 +380,8 @@ def decode(value):
         return dt.date.fromisoformat(text)
     if kind == "interval":
         return dt.timedelta(microseconds=text)
+    if kind == "entry":
+        return tuple(decode(element) for element in text)
     if kind == "error":
         return SparkFailed(text == "analysis", value.get("message", ""))
     raise ValueError(value)

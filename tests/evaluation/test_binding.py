@@ -68,9 +68,11 @@ class _Row:
 @pytest.mark.parametrize("source, target, exact", [
     (I, "bigint", True), (T, "int", True), (I, "decimal(3,1)", True), (N, "decimal(4,1)", True),
     (N, "double", True), (I, "float", True), (D, "double", True),
+    # evaluation.explicit_casts: narrowing, to STRING, STRING to integral
+    (I, "tinyint", True), (S, "int", True), (I, "string", True), (D, "int", True),
     # no Spark semantics in Python for these: refused, not guessed
-    (I, "tinyint", False), (S, "int", False), (D, "decimal(10,2)", False), (I, "string", False),
-    (N, "float", False), (D, "int", False),
+    (D, "decimal(10,2)", False), (N, "float", False), (D, "string", False), (S, "double", False),
+    (S, "date", False),
 ])
 def test_explicit_casts_between_rows_only_where_python_is_exact(source, target, exact):
     sql = "DEFINE B AS CAST(A.x + B.y AS T) > 0"

@@ -49,8 +49,9 @@ def _binary_cases(operators: frozenset | set | None = None):
 
 
 def _spark_error_code(answer) -> str | None:
-    if isinstance(answer, dict) and "error" in answer:
-        return re.match(r"\[([A-Z_]+)", answer["message"]).group(1)
+    if isinstance(answer, dict) and "error" in answer:  # Java's own exceptions have no class
+        code = re.match(r"\[([A-Z_]+)", answer["message"])
+        return code.group(1) if code else None
     return None
 
 

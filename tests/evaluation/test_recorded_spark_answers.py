@@ -66,3 +66,57 @@ def test_python_evaluator_gives_sparks_recorded_answers(setting):
           f"{failed} raise in both, {len(bad)} disagree; known differences (form x row): {known}")
     assert not bad, "\n".join(bad[:30])
     assert agreed >= 10_000
+
+
+# sparkcep's own codes where Spark's class is a general one: a more specific code, documented in
+# docs/errors.md (Spark's sub-class names the same thing)
+_SPECIFIC_CODES = {("INVALID_PARAMETER_VALUE", "INVALID_REGEX_GROUP_INDEX"),  # .REGEX_GROUP_INDEX
+                   ("INVALID_PARAMETER_VALUE", "INVALID_REGEX_PATTERN")}  # .PATTERN
+
+
+_ALWAYS = {"DATETIME_OUT_OF_PYTHON_RANGE", "INVALID_INDEX_OF_ZERO", "INVALID_PARAMETER_VALUE",
+           "INTERVAL_DIVIDED_BY_ZERO", "INTERVAL_ARITHMETIC_OVERFLOW", "ARITHMETIC_OVERFLOW"}
+_CLASSES = {"ansi": _ALWAYS | {"DIVIDE_BY_ZERO", "REMAINDER_BY_ZERO", "BINARY_ARITHMETIC_OVERFLOW", "CAST_OVERFLOW",
+                               "CAST_INVALID_INPUT", "NUMERIC_VALUE_OUT_OF_RANGE", "INVALID_ARRAY_INDEX",
+                               "INVALID_ARRAY_INDEX_IN_ELEMENT_AT", "DATETIME_FIELD_OUT_OF_BOUNDS",
+                               "ILLEGAL_DAY_OF_WEEK", "INVALID_REGEXP_REPLACE"},
+            "legacy": _ALWAYS}
+
+
+@pytest.mark.parametrize("setting", ["ansi", "legacy"])
+def test_python_raises_sparks_error_class(setting):
+    """Where Spark raised an error with a class (``[CLASS]`` or ``[CLASS.SUB]``), every Python
+    form raises that class as its code (Java exceptions without a class, such as ``long
+    overflow``, and values Python's dates cannot hold are not compared)."""
+    import re
+
+    from tests.evaluation.harness import _Error, evaluators
+    from tests.evaluation.spark_oracle import SparkFailed
+
+    part = RECORDED[setting]
+    semantics = Semantics(ansi=setting == "ansi", time_zone=RECORDED["zone"])
+    columns = {text: (column["type"], [decode(v) for v in column["values"]])
+               for text, column in part["columns"].items()}
+    compared, wrong, seen = 0, [], set()
+    for record in part["cases"]:
+        answers = [decode(a) for a in record["answers"]]
+        classes = {r: m.group(1) for r, a in enumerate(answers) if isinstance(a, SparkFailed)
+                   and (m := re.match(r"\[([A-Z_]+)", a.message))}
+        if not classes:
+            continue
+        expression, texts = _lowered(record["expression"])
+        forms = evaluators(expression, [columns[t][0] for t in texts], semantics)
+        for r, spark in classes.items():
+            values = [columns[t][1][r] for t in texts]
+            for form, evaluate in forms.items():
+                python = evaluate(values)
+                code = python.error if isinstance(python, _Error) else repr(python)
+                if spark == "DATE_OUTSIDE_PYTHON":  # the oracle's mark: Spark answered a date Python cannot hold
+                    spark = "DATETIME_OUT_OF_PYTHON_RANGE"
+                if code != spark and (spark, code) not in _SPECIFIC_CODES:
+                    wrong.append(f"{record['expression']} @ row {r} ({form}): Spark [{spark}], Python {code}")
+                compared += 1
+                seen.add(spark)
+    assert not wrong, "\n".join(wrong[:30])
+    assert seen >= _CLASSES[setting], _CLASSES[setting] - seen  # the corpus keeps raising each of them
+    assert compared >= (1_000 if setting == "ansi" else 50)

@@ -599,18 +599,21 @@ def typed_function(operator: p.Operator):
     result = parse_type(operator.type)
     operand = parse_type(options.get("operand"))
     ansi = options.get("ansi", True)
+    zone = options.get("zone", "UTC")
+    # the zone a TIMESTAMP operand is read in; a TIMESTAMP_NTZ's local date-time is its own
+    local_zone = zone if operand is not None and operand.name == "timestamp" else None
     if name in ("eq", "neq", "gt", "gte", "lt", "lte"):
         return ops.comparison(name, operand)
     if name == "cast":
-        function = ops.cast(parse_type(options["source"]), result, ansi, options.get("zone", "UTC"))
+        function = ops.cast(parse_type(options["source"]), result, ansi, zone)
     elif name == "interval_multiply":
         function = day_time_intervals.multiply(operand)
     elif name == "interval_divide":
         function = day_time_intervals.divide(operand)
     elif name == "converting_cast":
-        function = explicit_casts.explicit_cast(operand, result, ansi, options.get("zone", "UTC"), options["try"])
+        function = explicit_casts.explicit_cast(operand, result, ansi, zone, options["try"])
     elif name in ("add", "sub") and (result.name in DATETIME or day_time_fields(result)):
-        function = _datetime_arithmetic(name, operand, result, options.get("zone", "UTC"))
+        function = _datetime_arithmetic(name, operand, result, zone)
     elif name in ("add", "sub", "mul", "div", "mod"):
         function = ops.arithmetic(name, operand or result, result, ansi)
     elif name == "neg":
@@ -660,20 +663,19 @@ def typed_function(operator: p.Operator):
     elif name == "datediff":
         function = datetime_functions.datediff
     elif name == "timestampdiff":
-        zone = options.get("zone", "UTC") if operand.name == "timestamp" else None
-        function = datetime_functions.timestampdiff(options["unit"], zone)
+        function = datetime_functions.timestampdiff(options["unit"], local_zone)
     elif name in ("date_add", "date_sub", "add_months", "last_day", "unix_date", "date_from_unix_date"):
         function = getattr(datetime_functions, name)
     elif name == "months_between":
-        function = datetime_functions.months_between(options.get("round_off", True), options.get("zone", "UTC"))
+        function = datetime_functions.months_between(options.get("round_off", True), zone)
     elif name in ("make_date", "next_day"):
         function = getattr(datetime_functions, name)(ansi)
     elif name in datetime_fields.DATE_FIELDS:
         function = datetime_fields.DATE_FIELDS[name]
     elif name in datetime_fields.TIME_FIELDS:
-        function = datetime_fields.time_field(name, options.get("zone", "UTC") if operand.name == "timestamp" else None)
+        function = datetime_fields.time_field(name, local_zone)
     elif name == "date_trunc":
-        function = datetime_fields.date_trunc(options.get("zone", "UTC"))
+        function = datetime_fields.date_trunc(zone)
     elif name == "trunc":
         function = datetime_fields.trunc
     elif name in datetime_fields.EPOCH_FUNCTIONS:

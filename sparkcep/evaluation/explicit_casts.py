@@ -102,7 +102,8 @@ def _bounds(target: SqlType) -> tuple[int, int]:
     return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
 
 
-def _low_bits(value: int, target: SqlType) -> int:
+def low_bits(value: int, target: SqlType) -> int:
+    """``value`` as Java's two's-complement ``target`` (TINYINT ... BIGINT) keeps it: its low bits."""
     low, _high = _bounds(target)
     return (value - low) % (1 << INTEGRAL_BITS[target.name]) + low
 
@@ -122,16 +123,16 @@ def _decimal_to_integral(source: SqlType, target: SqlType, ansi: bool):
             return truncated
         if ansi:
             raise _overflow(f"{value}BD", source, target)
-        return _low_bits(truncated, target)
+        return low_bits(truncated, target)
 
     return cast
 
 
-_LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
+LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
 
 
-def _java_cast(value: float, low: int, high: int) -> int:
+def java_cast(value: float, low: int, high: int) -> int:
     """Java's ``(long)`` / ``(int)`` of a DOUBLE: toward zero, NaN 0, saturating at the bounds."""
     if math.isnan(value):
         return 0
@@ -148,10 +149,10 @@ def _fractional_to_integral(source: SqlType, target: SqlType, ansi: bool):
         if ansi:
             if not math.isfinite(value) or not (math.floor(value) <= float(high) and math.ceil(value) >= float(low)):
                 raise _overflow(_java_double_text(value) + suffix, source, target)
-            return _java_cast(value, low, high)
+            return java_cast(value, low, high)
         if target.name == "bigint":
-            return _java_cast(value, _LONG_MIN, _LONG_MAX)
-        return _low_bits(_java_cast(value, _INT_MIN, _INT_MAX), target)
+            return java_cast(value, LONG_MIN, LONG_MAX)
+        return low_bits(java_cast(value, _INT_MIN, _INT_MAX), target)
 
     return cast
 

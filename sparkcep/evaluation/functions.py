@@ -59,6 +59,7 @@ from functools import lru_cache
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation import strict_math
+from sparkcep.evaluation.explicit_casts import LONG_MAX, LONG_MIN, java_cast, low_bits
 from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
 
 _MODES = {"half_up": decimal.ROUND_HALF_UP, "half_even": decimal.ROUND_HALF_EVEN,
@@ -333,25 +334,12 @@ def is_nan(value: float) -> bool:
     return math.isnan(value)
 
 
-_LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
-
-
-def _java_long(value: float) -> int:
-    """Java's ``(long)`` of a DOUBLE: toward zero, NaN 0, saturating at the BIGINT bounds."""
-    if math.isnan(value):
-        return 0
-    if math.isinf(value):
-        return _LONG_MAX if value > 0 else _LONG_MIN
-    return max(_LONG_MIN, min(_LONG_MAX, int(value)))
-
-
-def _wrapped_long(value: int) -> int:
-    return (value - _LONG_MIN) % (1 << 64) + _LONG_MIN
+_BIGINT = SqlType("bigint")
 
 
 def width_bucket(value: float, low: float, high: float, buckets: int) -> int | None:
     """Spark's ``width_bucket(v, min, max, n)`` of non-NULL operands."""
-    if buckets <= 0 or buckets == _LONG_MAX or math.isnan(value) or low == high or \
+    if buckets <= 0 or buckets == LONG_MAX or math.isnan(value) or low == high or \
             not math.isfinite(low) or not math.isfinite(high):
         return None
     lower, upper = min(low, high), max(low, high)
@@ -360,9 +348,9 @@ def width_bucket(value: float, low: float, high: float, buckets: int) -> int | N
             return 0
         if value >= upper:
             return buckets + 1
-        return _wrapped_long(_java_long(float(buckets) * (value - lower) / (upper - lower)) + 1)
+        return low_bits(java_cast(float(buckets) * (value - lower) / (upper - lower), LONG_MIN, LONG_MAX) + 1, _BIGINT)
     if value > upper:
         return 0
     if value <= lower:
         return buckets + 1
-    return _wrapped_long(_java_long(float(buckets) * (upper - value) / (upper - lower)) + 1)
+    return low_bits(java_cast(float(buckets) * (upper - value) / (upper - lower), LONG_MIN, LONG_MAX) + 1, _BIGINT)

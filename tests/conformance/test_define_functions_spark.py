@@ -98,7 +98,7 @@ CAST_CONDITIONS = [
     "TRY_CAST(B.num AS DECIMAL(6, 2)) < A.dec + 1",
     "CAST(B.num AS FLOAT) > A.n",
     "TRY_CAST(A.s AS BIGINT) + TRY_CAST(B.s AS TINYINT) > A.n",
-    # casts of values that combine rows, evaluated in Python (binding.explicit_cast)
+    # casts of values that combine rows, evaluated in Python (binding.core.BinderBase.explicit_cast)
     "TRY_CAST(A.n + B.n AS DECIMAL(3, 1)) > A.dec",
     "CAST(A.n * B.n AS DOUBLE) / 3 > A.d",
     "CAST(A.dec + B.dec AS DECIMAL(4, 1)) >= B.d",

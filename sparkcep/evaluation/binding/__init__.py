@@ -25,6 +25,7 @@ from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
 from sparkcep.evaluation.binding.arrays_and_maps import CollectionBinding
+from sparkcep.evaluation.binding.collection_builders import COLLECTION_BUILDERS, CollectionBuilderBinding
 from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, SYMBOLS, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
@@ -54,7 +55,7 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
                             f"{str(operand.type).upper()} in a match-dependent expression: {YEAR_MONTH_REFUSAL}") from None
 
 
-class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
+class Binder(NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding, DatetimeBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -96,6 +97,8 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
             return self.typed(e, name, (a,), t, t), t
         if name == "concat":  # of strings (Spark casts other types to STRING first: not here)
             bound = [self.bind(o) for o in e.operands]
+            if any(st.element_type(t) is not None for _, t in bound):
+                return self.concat_arrays(e, bound)  # of arrays
             if any(t.name not in ("string", "void") for _, t in bound):
                 raise self.refuse(e, [t for _, t in bound], "STRINGs are required (CAST(x AS STRING))")
             return self.typed(e, name, [x for x, _ in bound], STRING), STRING
@@ -122,6 +125,8 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
             return self.hash_function(e)
         if name in COLLECTION_FUNCTIONS or name == "array_size":
             return self.collection_function(e)
+        if name in COLLECTION_BUILDERS:
+            return self.collection_builder(e)
         if name in BASE_FUNCTIONS:
             return self.base_function(e)
         if name in STRING_FUNCTIONS or name == "trim":

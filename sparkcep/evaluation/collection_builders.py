@@ -25,10 +25,11 @@ instant are equal).
   ``COLLECTION_SIZE_LIMIT_EXCEEDED``; past ``MAX_RESULT_ELEMENTS`` sparkcep's
   ``MATCH_DEPENDENT_VALUE_TOO_LARGE`` (Spark would build them).
 * ``map_keys(m)``, ``map_values(m)``. ``map(k1, v1, ...)`` and ``map_from_arrays(keys,
-  values)``: the entries in order (a -0.0 key stays -0.0); a NULL key is ``NULL_MAP_KEY``, a
-  key equal to an earlier one (0.0 and -0.0, NaN and NaN) ``DUPLICATED_MAP_KEY`` (``spark.sql.mapKeyDedupPolicy`` EXCEPTION, Spark's
-  default) or the later value kept at the first key's place (LAST_WIN); arrays of different
-  lengths are ``MAP_KEY_VALUE_LENGTH_MISMATCH`` (Spark's error has no class).
+  values)``: the entries in order (a -0.0 key stays -0.0); a NULL key is ``NULL_MAP_KEY``; a
+  key equal to an earlier one (0.0 and -0.0, NaN and NaN) is ``DUPLICATED_MAP_KEY``
+  (``spark.sql.mapKeyDedupPolicy`` EXCEPTION, Spark's default), or its value replaces the
+  earlier one's at the earlier key's place (LAST_WIN); arrays of different lengths are
+  ``MAP_KEY_VALUE_LENGTH_MISMATCH`` (Spark's error has no class).
 * ``get(arr, i)``: ``arr[i]`` without ANSI (``collection_functions.subscript``); a BIGINT i is
   cast to INT first (the binding: ``CAST_OVERFLOW`` with ANSI on, the low 32 bits without).
 * ``sequence(start, stop[, step])`` of integral numbers: from start towards stop by step

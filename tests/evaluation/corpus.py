@@ -660,6 +660,20 @@ def _collection_builder_expressions() -> list[tuple[str, str]]:
         out.append(_pair("array_join({}, {})", arr, "vs"))
     out.append(_pair("array_join({}, ',', {})", "ai", "vs"))
     out.append(_pair("array_join({}, {}, 'null')", "adt", "vs"))
+    # what Spark's optimizer makes of map(...) and array(...): size(map(..)) the number of
+    # entries written, map(..)[k] the first equal key's value (neither builds the map, so no
+    # DUPLICATED_MAP_KEY or NULL_MAP_KEY), map(..) / array(..) IS NULL false, array(..)[0] its
+    # first element alone (no division by zero in the second); element_at builds the map
+    out.append(_pair("isnan(cardinality(map({}, {}, {}, {})))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("(size(map({}, {}, {}, {})) + {})", "mk1", "mv", "mk2", "mv", "vn"))
+    out.append(_pair("size(coalesce(map({}, {}, {}, {}), map(1.0D, 'z')))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("map({}, {}, {}, {})[{}]", "mk1", "mv", "mk2", "mv", "mk2"))
+    out.append(_pair("element_at(map({}, {}, {}, {}), {})", "mk1", "mv", "mk2", "mv", "mk2"))
+    out.append(_pair("(map({}, {}) IS NULL)", "mk1", "mv"))
+    out.append(_pair("isnotnull(map({}, {}, {}, {}))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("array({}, {} / {})[0]", "vi", "vi", "vn"))
+    out.append(_pair("array({}, {} / {})[1]", "vi", "vi", "vn"))
+    out.append(_pair("(array({}, {} / {}) IS NULL)", "vi", "vi", "vn"))
     return out
 # -- array-building and map functions between rows (end) -----------------------------------------
 

@@ -25,7 +25,7 @@ from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
 from sparkcep.evaluation.binding.arrays_and_maps import CollectionBinding
-from sparkcep.evaluation.binding.collection_builders import COLLECTION_BUILDERS, CollectionBuilderBinding
+from sparkcep.evaluation.binding.collection_builders import COLLECTION_BUILDERS, CollectionBuilderBinding, constructed
 from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, SYMBOLS, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
@@ -155,11 +155,15 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, CollectionBuilderB
                 operand = self.boolean(e, subject)
                 return self.typed(e, "is_true" if test.value else "is_false", (operand,), BOOLEAN), BOOLEAN
             bound, _t = self.bind(subject)
+            if constructed(bound):  # map(...) and array(...) are never NULL: Spark folds the test
+                return p.Constant(False, "boolean"), BOOLEAN
             return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
         if name in ("coalesce", "greatest", "least"):
             bound = [self.bind(o) for o in e.operands]
             t = self.common(e, [b for _, b in bound]) if name == "coalesce" else \
                 self.comparable(e, [b for _, b in bound])
+            if name == "coalesce" and constructed(bound[0][0]) and bound[0][1] == t:
+                return bound[0]  # never NULL: Spark's optimizer drops the rest (size(coalesce(map(..), m)))
             return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
         if name == "nullif":  # NULLIF(a, b) = IF(a = b, NULL, a), typed as a
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)

@@ -42,7 +42,12 @@ _ARITY = {"array_union": (2, 2), "array_intersect": (2, 2), "array_except": (2, 
           "map_keys": (1, 1), "map_values": (1, 1), "map_from_arrays": (2, 2), "get": (2, 2), "sequence": (2, 3),
           "create_map": (0, 1 << 30)}
 
-__all__ = ["COLLECTION_BUILDERS", "CollectionBuilderBinding"]
+__all__ = ["COLLECTION_BUILDERS", "CollectionBuilderBinding", "constructed"]
+
+
+def constructed(x: p.Expression) -> bool:
+    """``map(...)`` or ``array(...)``: never NULL (Spark's ``CreateMap`` and ``CreateArray``)."""
+    return isinstance(x, p.Operator) and x.name in ("create_map", "array")
 
 
 class CollectionBuilderBinding(BinderBase):
@@ -169,6 +174,35 @@ class CollectionBuilderBinding(BinderBase):
         result = st.array_of(widest)
         operands = [self.cast(x, t, widest) for x, t in bound]
         return self.typed(e, "sequence", operands, result, widest), result
+
+    # -- Spark's optimizer over map(...) and array(...) -----------------------------------------
+    def optimizer_fold(self, e: p.Operator, bound) -> tuple[p.Expression, SqlType] | None:
+        """What Spark's optimizer makes of ``size(map(...))`` (the number of key-value
+        arguments), ``map(k1, v1, ...)[k]`` (``CASE WHEN k = k1 THEN v1 ... END``: the first equal
+        key's value, nothing built, so no ``DUPLICATED_MAP_KEY`` or ``NULL_MAP_KEY``) and
+        ``array(e0, e1, ...)[i]`` with a literal i inside the array (``ei`` alone: the other
+        elements are not evaluated), as measured on Spark 4.3 (``element_at`` and the other
+        functions build the map or array); None for any other call."""
+        name = e.name
+        if name == "size" and len(bound) == 1 and isinstance(bound[0][0], p.Operator) and \
+                bound[0][0].name == "create_map":
+            return p.Constant(len(bound[0][0].operands) // 2, "int"), SqlType("int")
+        if name != "subscript" or len(bound) != 2:
+            return None
+        (m, tm), (k, tk) = bound
+        if isinstance(m, p.Operator) and m.name == "create_map":
+            key, value = st.map_types(tm)
+            if st.tightest_common_type(key, tk, ansi=self.semantics.ansi) != key:
+                raise self.refuse(e, [tm, tk], "Spark does not cast this key to the map's key type")
+            wanted = self.exact_cast(e, k, tk, key, [tm, tk])
+            flat: list[p.Expression] = [p.Constant(None), p.Constant(None, str(value))]
+            for ki, vi in zip(m.operands[0::2], m.operands[1::2]):
+                flat += [self.typed(e, "eq", (wanted, ki), SqlType("boolean"), key), vi]
+            return self.typed(e, "case", flat, value), value
+        if isinstance(m, p.Operator) and m.name == "array" and isinstance(k, p.Constant) and tk.name == "int" \
+                and isinstance(k.value, int) and 0 <= k.value < len(m.operands):
+            return m.operands[k.value], st.element_type(tm)
+        return None
 
     # -- hooks of other families' operators over arrays ------------------------------------------
 

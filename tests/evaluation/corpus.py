@@ -660,13 +660,16 @@ def _collection_builder_expressions() -> list[tuple[str, str]]:
         out.append(_pair("array_join({}, {})", arr, "vs"))
     out.append(_pair("array_join({}, ',', {})", "ai", "vs"))
     out.append(_pair("array_join({}, {}, 'null')", "adt", "vs"))
-    # what Spark's optimizer makes of map(...) and array(...): size(map(..)) the number of
-    # entries written, map(..)[k] the first equal key's value (neither builds the map, so no
-    # DUPLICATED_MAP_KEY or NULL_MAP_KEY), map(..) / array(..) IS NULL false, array(..)[0] its
-    # first element alone (no division by zero in the second); element_at builds the map
-    out.append(_pair("isnan(cardinality(map({}, {}, {}, {})))", "mk1", "mv", "mk2", "mv"))
-    out.append(_pair("(size(map({}, {}, {}, {})) + {})", "mk1", "mv", "mk2", "mv", "vn"))
-    out.append(_pair("size(coalesce(map({}, {}, {}, {}), map(1.0D, 'z')))", "mk1", "mv", "mk2", "mv"))
+    # what Spark's optimizer makes of map(...) and array(...): map(..)[k] the first equal key's
+    # value (the map is not built, so no DUPLICATED_MAP_KEY or NULL_MAP_KEY), map(..) / array(..)
+    # IS NULL false, array(..)[0] its first element alone (no division by zero in the second),
+    # array(..)[5] NULL without ANSI (no INVALID_INDEX_OF_ZERO in an element); element_at builds
+    # the map; size(map(..)) is refused (Spark counts the entries written for some operands only)
+    out.append(_pair("isnan(cardinality(map({}, {}, {}, {})))", "mk1", "mv", "mk2", "mv"))  # refused
+    out.append(_pair("size(coalesce(map({}, {}, {}, {}), map(1.0D, 'z')))", "mk1", "mv", "mk2", "mv"))  # refused
+    out.append(_pair("size(map_keys(map({}, {}, {}, {})))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("array({}, element_at({}, {}))[5]", "vi", "ai", "vn"))
+    out.append(_pair("array({}, element_at({}, {}))[0]", "vi", "ai", "vn"))
     out.append(_pair("map({}, {}, {}, {})[{}]", "mk1", "mv", "mk2", "mv", "mk2"))
     out.append(_pair("element_at(map({}, {}, {}, {}), {})", "mk1", "mv", "mk2", "mv", "mk2"))
     out.append(_pair("(map({}, {}) IS NULL)", "mk1", "mv"))

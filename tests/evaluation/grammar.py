@@ -397,7 +397,8 @@ def _builder_numbers(n, s):
         st.tuples(n, n, n).map(lambda t: _join("element_at(array_prepend(array({}, {}), {}), 1)", *t)),
         st.tuples(n, n, n).map(lambda t: _join("size(array_remove(array({}, {}), {}))", *t)),
         st.tuples(n, n, n, n).map(lambda t: _join("element_at(concat(array({}, {}), array({}, {})), 3)", *t)),
-        st.tuples(n, s, n, s).map(lambda t: _join("cardinality(map({}, {}, {}, {}))", *t)),
+        st.tuples(n, s, n, s).map(lambda t: _join("cardinality(map_keys(map({}, {}, {}, {})))", *t)),
+        st.tuples(s, n, s, n, s).map(lambda t: _join("map({}, {}, {}, {})[{}]", *t)),
         st.tuples(s, n, s, n).map(lambda t: _join("element_at(map_values(map({}, {}, {}, {})), 2)", *t)),
     )
 

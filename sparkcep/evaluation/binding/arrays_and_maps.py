@@ -33,7 +33,7 @@ class CollectionBinding(BinderBase):
         intervals) are refused, but for ``size``."""
         name = e.name
         bound = [self.bind(o) for o in e.operands]
-        folded = self.optimizer_fold(e, bound)  # size(map(...)), map(...)[k], array(...)[0] as Spark's optimizer has them
+        folded = self.optimizer_fold(e, bound)  # map(...)[k], array(...)[0] as Spark's optimizer has them
         if folded is not None:
             return folded
         types = [t for _, t in bound]

@@ -177,16 +177,21 @@ class CollectionBuilderBinding(BinderBase):
 
     # -- Spark's optimizer over map(...) and array(...) -----------------------------------------
     def optimizer_fold(self, e: p.Operator, bound) -> tuple[p.Expression, SqlType] | None:
-        """What Spark's optimizer makes of ``size(map(...))`` (the number of key-value
-        arguments), ``map(k1, v1, ...)[k]`` (``CASE WHEN k = k1 THEN v1 ... END``: the first equal
-        key's value, nothing built, so no ``DUPLICATED_MAP_KEY`` or ``NULL_MAP_KEY``) and
-        ``array(e0, e1, ...)[i]`` with a literal i inside the array (``ei`` alone: the other
-        elements are not evaluated), as measured on Spark 4.3 (``element_at`` and the other
-        functions build the map or array); None for any other call."""
+        """What Spark's optimizer (``SimplifyExtractValueOps``) makes of ``map(k1, v1, ...)[k]``:
+        ``CASE WHEN k = k1 THEN v1 ... END``, the first equal key's value, nothing built (so no
+        ``DUPLICATED_MAP_KEY`` or ``NULL_MAP_KEY``); and of ``array(e0, e1, ...)[i]`` with a
+        literal INT i: ``ei`` alone when i is inside the array (the other elements are not
+        evaluated), NULL outside it without ANSI (with ANSI the array is built, and i is
+        ``INVALID_ARRAY_INDEX``). All measured on Spark 4.3, ANSI on and off; ``element_at`` and
+        the other functions build the map or array. ``size(map(...))`` is refused: Spark counts
+        the entries written without building the map for some operands (columns) and builds it
+        for others (``lower(s)``, a cast with ANSI on). None for any other call."""
         name = e.name
         if name == "size" and len(bound) == 1 and isinstance(bound[0][0], p.Operator) and \
                 bound[0][0].name == "create_map":
-            return p.Constant(len(bound[0][0].operands) // 2, "int"), SqlType("int")
+            raise self.refuse(e, [bound[0][1]], "Spark's optimizer counts the entries written without building the "
+                                                "map (and raising DUPLICATED_MAP_KEY or NULL_MAP_KEY) for some operands "
+                                                "and not for others; write size(map_keys(map(...)))")
         if name != "subscript" or len(bound) != 2:
             return None
         (m, tm), (k, tk) = bound
@@ -200,8 +205,12 @@ class CollectionBuilderBinding(BinderBase):
                 flat += [self.typed(e, "eq", (wanted, ki), SqlType("boolean"), key), vi]
             return self.typed(e, "case", flat, value), value
         if isinstance(m, p.Operator) and m.name == "array" and isinstance(k, p.Constant) and tk.name == "int" \
-                and isinstance(k.value, int) and 0 <= k.value < len(m.operands):
-            return m.operands[k.value], st.element_type(tm)
+                and isinstance(k.value, int) and not isinstance(k.value, bool):
+            element = st.element_type(tm)
+            if 0 <= k.value < len(m.operands):
+                return m.operands[k.value], element
+            if not self.semantics.ansi:
+                return p.Constant(None, str(element)), element
         return None
 
     # -- hooks of other families' operators over arrays ------------------------------------------

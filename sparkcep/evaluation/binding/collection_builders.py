@@ -207,8 +207,8 @@ class CollectionBuilderBinding(BinderBase):
         if isinstance(m, p.Operator) and m.name == "array" and isinstance(k, p.Constant) and tk.name == "int" \
                 and isinstance(k.value, int) and not isinstance(k.value, bool):
             element = st.element_type(tm)
-            if 0 <= k.value < len(m.operands):
-                return m.operands[k.value], element
+            if 0 <= k.value < len(m.operands):  # (a COALESCE of one operand: the element, typed)
+                return self.typed(e, "coalesce", (m.operands[k.value],), element, element), element
             if not self.semantics.ansi:
                 return p.Constant(None, str(element)), element
         return None

@@ -226,3 +226,22 @@ def test_operators_of_the_module_are_registered():
 
     assert set(b.COLLECTION_BUILDERS) <= OPERATORS
     assert Refused  # (the harness's refusal, imported for the evaluators above)
+
+
+@pytest.mark.parametrize("qualified", ["size(map(A.k, B.v, B.k, A.v))", "cardinality(map(A.k, B.v))",
+                                       "size(coalesce(map(A.k, B.v), map(B.k, A.v)))"])
+def test_size_of_a_map_constructor_is_refused(qualified):
+    """Spark's optimizer counts the entries written without building the map (no
+    DUPLICATED_MAP_KEY) when they are columns, and builds it for other operands (measured):
+    refused rather than answered differently; size(map_keys(map(...))) is evaluated."""
+    types = {"k": "int", "v": "string"}
+    values = ValueColumns()
+    expression = lower(qualified, values)
+    with pytest.raises(Refused) as caught:
+        evaluators(expression, [types[t.strip("()`")] for t in values.texts], Semantics())
+    assert str(caught.value) == "MATCH_DEPENDENT_TYPE_MISMATCH"
+    values = ValueColumns()
+    counted = lower("size(map_keys(map(A.k, B.v, B.k, A.v)))", values)
+    got = evaluate_all(counted, [1 if t.strip("()`") == "k" else "x" for t in values.texts],
+                       [types[t.strip("()`")] for t in values.texts], Semantics())
+    assert all(isinstance(r, _Error) and r.error == "DUPLICATED_MAP_KEY" for r in got.values()), got

@@ -69,7 +69,10 @@ CONDITIONS = {
     "map_values": "array_contains(map_values({A}.m), 'x') AND {B}.tag = 'b'",
     "map": "CASE WHEN {B}.tag IS NOT NULL THEN element_at(map({B}.tag, size({A}.tags)), 'b') = 2 END",
     "map_from_arrays": "CASE WHEN size(array_distinct(array_compact({A}.tags))) = size({B}.nums) "
-                       "AND size({A}.tags) = size({B}.nums) THEN map_from_arrays({A}.tags, {B}.nums)['a'] = 3 END",
+                       "AND size({A}.tags) = size({B}.nums) THEN map_from_arrays({A}.tags, {B}.nums)['x'] = 2 END",
+    # map(...)[k] is Spark's CASE over the keys written (the first equal one), nothing built: equal
+    # keys (B.tag 'b' and A's second tag 'b') and NULL keys raise nothing
+    "map_first_key": "map({B}.tag, 1, try_element_at({A}.tags, 2), 2)['b'] = 1",
     "get": "get({A}.nums, {B}.k) = 2",
     "sequence": "CASE WHEN abs({B}.k) < 100 THEN array_contains(sequence({B}.k, size({A}.nums)), 2) END",
     "array_join": "array_join({A}.nums, {B}.tag, 'n') LIKE '1%'",

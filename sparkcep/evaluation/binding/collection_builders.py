@@ -18,11 +18,16 @@ type was measured on every pair of operand types, ANSI on and off
   casts them implicitly; of FLOAT or DOUBLE elements refused (Java's ``Double.toString``).
 
 Arrays (and maps) of element types ``collection_functions`` does not compare (nested arrays but
-for ``flatten``, maps, structs, binaries, intervals) are refused at the call.
+for ``flatten``, maps, structs, binaries, intervals) are refused at the call. Where Spark's
+optimizer does not build a ``map(...)`` or ``array(...)`` (``map(...)[k]``, ``IS NULL``,
+``array(...)[literal]``) the binding writes what it computes instead (``optimizer_fold``);
+``size(map(...))`` is refused. Spark's ``containsNull`` (whether an array type admits NULL
+elements) is not tracked: no intermediate array's type reaches Spark from a DEFINE condition.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Sequence
 
 from sparkcep.evaluation import explicit_casts
@@ -104,7 +109,7 @@ class CollectionBuilderBinding(BinderBase):
             element = self._element(e, ta, types)
             result = st.array_of(element)
             typed = self.typed(e, name, (a,), result, element)
-            return typed.__class__(typed.name, typed.operands, typed.type, typed.options + e.options, typed.span), result
+            return dataclasses.replace(typed, options=typed.options + e.options), result
         if name == "array_repeat":
             (v, tv), (n, tn) = bound
             if not (st.collection_element(tv) or tv.null) or tn.name not in ("int", "void"):  # not even a TINYINT
@@ -154,7 +159,7 @@ class CollectionBuilderBinding(BinderBase):
     def _map_operator(self, e: p.Operator, name: str, operands, result: SqlType, key: SqlType) -> p.Operator:
         typed = self.typed(e, name, operands, result, key)
         policy = ("dedup", self.semantics.map_key_dedup_policy)
-        return typed.__class__(typed.name, typed.operands, typed.type, typed.options + (policy,), typed.span)
+        return dataclasses.replace(typed, options=typed.options + (policy,))
 
     def sequence(self, e: p.Operator, bound, types) -> tuple[p.Expression, SqlType]:
         """``sequence(start, stop[, step])`` of integral numbers (cast to the widest of them), or

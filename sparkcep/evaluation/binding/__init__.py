@@ -25,7 +25,7 @@ from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
 from sparkcep.evaluation.binding.arrays_and_maps import CollectionBinding
-from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, SYMBOLS, YEAR_MONTH_REFUSAL,
+from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
     DatetimeBinding, temporal
@@ -94,24 +94,23 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
             if t.null:
                 t = DOUBLE
             return self.typed(e, name, (a,), t, t), t
-        if name == "concat":  # of strings (Spark casts other types to STRING first: not here)
+        if name == "concat":  # of strings (other types cast to STRING, as Spark does)
             bound = [self.bind(o) for o in e.operands]
-            if any(t.name not in ("string", "void") for _, t in bound):
-                raise self.refuse(e, [t for _, t in bound], "STRINGs are required (CAST(x AS STRING))")
-            return self.typed(e, name, [x for x, _ in bound], STRING), STRING
-        if name in ("like", "ilike", "rlike"):  # Spark casts other types to STRING first; not here
+            types = [t for _, t in bound]
+            return self.typed(e, name, [self.as_string(e, x, t, types) for x, t in bound], STRING), STRING
+        if name in ("like", "ilike", "rlike"):  # of strings (other types cast to STRING)
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
-            if any(t.name not in ("string", "void") for t in (ta, tb)):
-                raise self.refuse(e, [ta, tb], f"a STRING is required (CAST(x AS STRING) {SYMBOLS[name]} ...)")
-            typed = self.typed(e, name, (a, b), BOOLEAN, STRING)
+            operands = (self.as_string(e, a, ta, [ta, tb]), self.as_string(e, b, tb, [ta, tb]))
+            typed = self.typed(e, name, operands, BOOLEAN, STRING)
             return dataclasses.replace(typed, options=typed.options + e.options), BOOLEAN
-        if name in ("lower", "upper", "length", "substring"):  # of a STRING (no implicit casts here)
+        if name in ("lower", "upper", "length", "substring"):  # of a STRING (or another type cast to it), INT positions
             bound = [self.bind(o) for o in e.operands]
+            types = [t for _, t in bound]
             (a, ta), rest = bound[0], bound[1:]
-            if ta.name not in ("string", "void") or any(t.name not in INT_ARGUMENTS for _, t in rest):
-                raise self.refuse(e, [t for _, t in bound], "a STRING (and INT positions) is required")
+            if any(t.name not in INT_ARGUMENTS for _, t in rest):
+                raise self.refuse(e, types, "a STRING and INT positions are required")
             result = SqlType("int") if name == "length" else STRING
-            return self.typed(e, name, [x for x, _ in bound], result), result
+            return self.typed(e, name, [self.as_string(e, a, ta, types)] + [x for x, _ in rest], result), result
         if name in ("round", "bround", "sign", "pmod", "floor", "ceil", "sqrt", "format_number") or name in STRICT_MATH:
             return self.numeric_function(e)
         if name in ("concat_ws", "array_join"):

@@ -275,6 +275,21 @@ class BinderBase:
             raise self.refuse(e, [t], "a BOOLEAN is required")
         return self.cast(bound, t, BOOLEAN)
 
+    def as_string(self, e: p.Operator, x: p.Expression, t: SqlType, types: Sequence[SqlType]) -> p.Expression:
+        """``x`` where Spark expects a STRING (an argument of ``concat``, LIKE, ``lower``, ...):
+        Spark casts a value of any other atomic type to STRING implicitly, ANSI on or off
+        (``concat(1, 'a')`` is ``'1a'``), as ``CAST(x AS STRING)``; sparkcep does so for the
+        types ``explicit_casts`` casts to STRING exactly (integral, DECIMAL, BOOLEAN, DATE,
+        TIMESTAMP, TIMESTAMP_NTZ) and refuses the others (``e`` with all its operands'
+        ``types``)."""
+        if t.name in ("string", "void"):
+            return x
+        if t.name != "binary" and explicit_casts.supported(t, STRING):
+            typed = self.typed(e, "converting_cast", (x,), STRING, t)
+            return dataclasses.replace(typed, options=typed.options + (("try", False),))
+        raise self.refuse(e, types, f"Spark casts {str(t).upper()} to STRING here, which sparkcep does not "
+                                    "reproduce between rows (CAST(x AS STRING) inside the navigation)")
+
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """The dispatch over operator names: ``Binder.operator``."""
         raise NotImplementedError

@@ -356,6 +356,32 @@ def _implicit_string_cast_expressions() -> list[tuple[str, str]]:
     return out
 # -- values of other types where Spark expects a STRING (end) -------------------------------------
 
+# -- url_encode, url_decode, try_url_decode between rows (begin) -----------------------------------
+# one case a row, (A.ue1 || B.ue2): a space and '~' (kept by Python's quote_plus, not by Java's
+# URLEncoder), signs after '%' (Integer.parseInt reads '+1' and '-0'; '-1' is negative), a '%'
+# with fewer than two characters after it, malformed UTF-8 (truncated, overlong, surrogates,
+# past U+10FFFF, stray continuation bytes) decoded run by run, digits of other scripts and
+# full-width letters (Character.digit), lower-case hex, NULL
+PAIRED.update({"ue1": "STRING", "ue2": "STRING"})
+_URL_CASES = [
+    ("a b", "~c"), ("%+1", "x"), ("%-0", ""), ("%-1", ""), ("%4", ""), ("abc", "%"), ("%%", "41"),
+    ("%C3", "%A9"), ("%C3", "%28"), ("%ED%A0", "%80"), ("%C0", "%80"), ("%F4%90", "%80%80"),
+    ("%F0%9F", "%98"), ("%E2%82", "x"), ("%80", "%80"), ("%\u0663", "1"), ("%\uff21", "1"), ("%4", "1%42"),
+    ("+", "+"), ("é😀", " /?"), ("", ""), (None, "x"), ("%2", "B"), ("%ff", "%FE"), ("%e2%82%ac", ""),
+    ("%+a", "b"), ("%1", "+"), ("a%", "20b"), ("%F0%9F%98", "%80"), ("%\uff41", "0"),
+    ("%ED%A0", "A"), ("%ED%BF", "%BF%ED%9F%BF"),
+]
+_PAIRED_EDGES.update({"ue1": [c[0] for c in _URL_CASES], "ue2": [c[1] for c in _URL_CASES]})
+
+
+def _url_expressions() -> list[tuple[str, str]]:
+    out = []
+    for function in ("url_encode", "url_decode", "try_url_decode"):
+        out.append(_pair(function + "(({} || {}))", "ue1", "ue2"))
+    out.append(_pair("url_decode(url_encode(({} || {})))", "s1", "s2"))
+    return out
+# -- url_encode, url_decode, try_url_decode between rows (end) -------------------------------------
+
 # -- CAST / TRY_CAST between rows beyond widening (begin) ----------------------------------------
 # strings Spark parses as integral numbers or BOOLEANs (ASCII white space and control characters
 # trimmed, not U+00A0; a fraction dropped without ANSI; the types' bounds; signs alone; full-width
@@ -838,6 +864,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _datetime_field_expressions()
     out += _scalar_function_expressions()
     out += _implicit_string_cast_expressions()
+    out += _url_expressions()
     out += _cast_expressions()
     out += _interval_product_expressions()
     out += _collection_expressions()

@@ -175,6 +175,7 @@ GLUE: dict[type, str] = {
     exp.ArrayMax: "array_max",
     exp.ArrayMin: "array_min",
     exp.ArraySlice: "slice",
+    exp.ParseUrl: "parse_url",  # sparkcep.evaluation.url_functions
 }
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
@@ -185,7 +186,8 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
                                   "make_date": "make_date", "find_in_set": "find_in_set", "weekday": "weekday",
                                   "cardinality": "size", "arrays_overlap": "arrays_overlap",
                                   "url_encode": "url_encode", "url_decode": "url_decode",
-                                  "try_url_decode": "try_url_decode"}
+                                  "try_url_decode": "try_url_decode", "parse_url": "parse_url",
+                                  "try_parse_url": "try_parse_url"}
 
 # functions that are another operator (Lowering.lower_synonym): their numbers of arguments
 SYNONYM_ARGUMENTS = {"isnull": (1, 1), "isnotnull": (1, 1), "nullifzero": (1, 1), "zeroifnull": (1, 1),
@@ -1778,6 +1780,8 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, node.args.get("unit")]
     if isinstance(node, exp.Nanvl):
         return [node.this, node.expression]
+    if isinstance(node, exp.ParseUrl):
+        return [node.this, node.args.get("part_to_extract")] + ([node.args["key"]] if node.args.get("key") else [])
     if isinstance(node, exp.Elt):
         return [node.this, *node.expressions]
     if isinstance(node, exp.WidthBucket):

@@ -20,7 +20,7 @@ from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import (base_functions, collection_functions, datetime_fields, datetime_functions,
                                  day_time_intervals, explicit_casts, functions, hash_functions, integral_functions,
-                                 string_functions)
+                                 string_functions, url_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -684,6 +684,8 @@ def typed_function(operator: p.Operator):
         function = functions.is_nan
     elif name == "width_bucket":
         function = functions.width_bucket
+    elif name in ("parse_url", "try_parse_url"):
+        function = url_functions.parse_url(ansi and name == "parse_url")
     elif name == "elt_out_of_range":
         function = string_functions.elt_out_of_range(ansi, options["inputs"])
     elif name in _COLLECTION_FUNCTIONS:

@@ -101,7 +101,7 @@ OPERATORS = set(BINARY) | {
     "unix_seconds", "unix_millis", "unix_micros",
     "isnan", "nanvl", "is_nan", "width_bucket",  # sparkcep.evaluation.functions
     "initcap", "elt", "elt_out_of_range",  # sparkcep.evaluation.string_functions
-    "url_encode", "url_decode", "try_url_decode",  # sparkcep.evaluation.url_functions
+    "url_encode", "url_decode", "try_url_decode", "parse_url", "try_parse_url",  # sparkcep.evaluation.url_functions
     "converting_cast",  # sparkcep.evaluation.explicit_casts
     "interval_multiply", "interval_divide",  # sparkcep.evaluation.day_time_intervals
     # sparkcep.evaluation.collection_functions (map_value: element_at, try_element_at and m[k]

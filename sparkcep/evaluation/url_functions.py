@@ -15,6 +15,14 @@ them. Spark computes them with Java's ``java.net.URLEncoder`` / ``URLDecoder`` o
   decimal digits, full-width Latin letters). Fewer than two characters after a ``%``, or
   characters that are no hex number, are Spark's ``CANNOT_DECODE_URL`` (ANSI on or off);
   ``try_url_decode`` gives NULL there.
+* ``parse_url(url, part[, key])``: a component of ``url`` as Java's ``java.net.URI`` parses it
+  (``sparkcep.evaluation.java_uri``): ``HOST`` (NULL for a registry-based authority),
+  ``PATH``, ``QUERY``, ``REF`` (the fragment), ``PROTOCOL`` (the scheme), ``FILE`` (the path
+  and ``?query``), ``AUTHORITY``, ``USERINFO``, all raw (escapes kept); another part (the
+  names are case-sensitive) is NULL. With a key, the value of ``key=`` in the query: group 2 of
+  Java's regular expression ``(&|^)key=([^&]*)`` (the key is a regular expression, as in
+  Spark), NULL for a part other than ``QUERY`` (the URL unread). A URL Java rejects is Spark's ``INVALID_URL``
+  with ANSI on, NULL without (and under ``try_parse_url``).
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ import codecs
 import unicodedata
 
 from sparkcep.errors import MatchRuntimeError
+from sparkcep.evaluation import java_uri
+from sparkcep.plan.java_regex import compile_java_regex
 
 # the characters URLEncoder keeps as they are (a space becomes '+')
 _KEPT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-*_")
@@ -113,6 +123,38 @@ def try_url_decode(value: str) -> str | None:
         return url_decode(value)
     except MatchRuntimeError:
         return None
+
+
+# parse_url's parts: the attribute of java_uri.Components each is
+_PARTS = {"HOST": "host", "PATH": "path", "QUERY": "query", "REF": "fragment", "PROTOCOL": "scheme",
+          "AUTHORITY": "authority", "USERINFO": "user_info"}
+
+
+def parse_url(fail_on_error: bool):
+    """The function of ``parse_url(url, part[, key])`` (``try_parse_url`` and ``parse_url``
+    without ANSI: ``fail_on_error`` False)."""
+
+    def parse(url: str, part: str, key: str | None = None) -> str | None:
+        if key is not None and part != "QUERY":  # NULL before the URL is read (no INVALID_URL)
+            return None
+        components = java_uri.parse(url)
+        if components is None:
+            if fail_on_error:
+                raise MatchRuntimeError("INVALID_URL", f"The url is invalid: {url}. Use `try_parse_url` to "
+                                        "tolerate invalid URL and return NULL instead.")
+            return None
+        if part == "FILE":
+            value = components.path
+            if components.query is not None:
+                value = f"{value}?{components.query}"
+        else:
+            value = getattr(components, _PARTS[part]) if part in _PARTS else None
+        if key is None or value is None:
+            return value
+        found = compile_java_regex(f"(&|^){key}=([^&]*)").search(value)
+        return found.group(2) if found is not None else None
+
+    return parse
 
 
 URL_FUNCTIONS = {"url_encode": url_encode, "url_decode": url_decode, "try_url_decode": try_url_decode}

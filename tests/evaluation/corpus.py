@@ -374,11 +374,37 @@ _URL_CASES = [
 _PAIRED_EDGES.update({"ue1": [c[0] for c in _URL_CASES], "ue2": [c[1] for c in _URL_CASES]})
 
 
+# parse_url's cases, one a row, (A.pu1 || B.pu2), as java.net.URI reads them: a server-based
+# authority (user info, port), registry-based ones (no host: '_', a last label starting with a
+# digit, a label starting or ending with '-', a non-ASCII name, a port past INT, a port with a
+# letter), IPv4 and IPv6 literals (a scope id, an embedded IPv4, too many or too few groups), an empty
+# authority, an opaque URI, no scheme, a scheme starting with a digit, malformed escapes,
+# spaces (also U+3000), non-ASCII characters in the path, query and fragment, an empty query
+# and fragment, a query's key in the fragment, NULL
+PAIRED.update({"pu1": "STRING", "pu2": "STRING"})
+_PARSE_URL_CASES = [
+    ("http://user:pw@host.com:8080", "/p/a?x=1&y=2#frag"), ("http://a_b.com", "/p"), ("http://[1:2:3]:80", "/p"),
+    ("not a url", ""), ("http://h/p", "%zz"), ("mailto:", "a@b"), ("http://1.2.3", "/x"), ("http://bücher.de", "/"),
+    ("http:", "///p"), ("http:", "//"), ("http://1.2.3.4:80", "/x"), ("http://256.1.1.1", "/"),
+    ("http://[fe80::1%eth0]", "/"), ("http://[::ffff:1.2.3.4]", "/a"), ("http://[1:2:3:4:5:6:7:8:9]", ""),
+    ("http://h:99999999999", "/"), ("http://h:8a", "/"), ("//host", "/path?q#f"), ("1http:", "//h"),
+    ("HTTP://Host.COM", "/Ä?ä=ö#ü"), ("http://h", "/a b"), ("http://h/?a=1&b=", "2&a=3"), ("http://h/", "?x=1#&a=2"),
+    ("http://-h.com", "/"), ("http://h-.com", "/"), ("http://h.com.", "/"), ("http://u@", "h:1/p"),
+    ("file:", "/C:/x y"), ("http://h", "#"), ("http://h?", ""), (None, "x"), ("http://h\u3000", "/"),
+]
+_PAIRED_EDGES.update({"pu1": [c[0] for c in _PARSE_URL_CASES], "pu2": [c[1] for c in _PARSE_URL_CASES]})
+
+
 def _url_expressions() -> list[tuple[str, str]]:
     out = []
     for function in ("url_encode", "url_decode", "try_url_decode"):
         out.append(_pair(function + "(({} || {}))", "ue1", "ue2"))
     out.append(_pair("url_decode(url_encode(({} || {})))", "s1", "s2"))
+    for part in ("HOST", "PATH", "QUERY", "REF", "PROTOCOL", "FILE", "AUTHORITY", "USERINFO", "host"):
+        out.append(_pair("parse_url(({} || {}), '" + part + "')", "pu1", "pu2"))
+    for part, key in (("QUERY", "a"), ("QUERY", "x"), ("HOST", "a"), ("QUERY", "a|x")):
+        out.append(_pair("parse_url(({} || {}), '" + part + "', '" + key + "')", "pu1", "pu2"))
+    out.append(_pair("try_parse_url(({} || {}), 'HOST')", "pu1", "pu2"))
     return out
 # -- url_encode, url_decode, try_url_decode between rows (end) -------------------------------------
 

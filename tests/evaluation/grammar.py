@@ -269,6 +269,8 @@ def strings(depth: int):
         sub.map(lambda a: _join("initcap({})", a)),
         st.tuples(st.sampled_from(["url_encode", "try_url_decode", "url_decode"]), sub).map(
             lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(sub, st.sampled_from(["'HOST'", "'PATH'", "'QUERY', 'a'", "'FILE'"])).map(
+            lambda t: _join("try_parse_url(concat('http://', {}), " + t[1] + ")", t[0])),
         st.tuples(_column(["t1"]), sub, sub).map(lambda t: _join("elt({}, {}, {})", *t)),
         st.one_of(temporals(depth - 1), booleans(depth - 1), _column(INTEGRAL)).map(
             lambda a: _join("CAST({} AS STRING)", a)),

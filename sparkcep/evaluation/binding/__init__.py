@@ -123,7 +123,7 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
             return self.collection_function(e)
         if name in BASE_FUNCTIONS:
             return self.base_function(e)
-        if name in STRING_FUNCTIONS or name == "trim":
+        if name in STRING_FUNCTIONS or name in ("trim", "parse_url", "try_parse_url"):
             return self.string_function(e)
         if name in INTEGRAL_FUNCTIONS or name in TRY_ARITHMETIC:
             return self.integral_function(e)

@@ -22,7 +22,7 @@ _ARITY = {"contains": (2, 2), "startswith": (2, 2), "endswith": (2, 2), "locate"
           "lpad": (2, 3), "rpad": (2, 3), "repeat": (2, 2),
           # lowering gives regexp_extract its default group and regexp_replace its position
           "regexp_extract": (3, 3), "regexp_replace": (4, 4), "regexp_count": (2, 2), "regexp_substr": (2, 2),
-          "regexp_instr": (2, 3), "find_in_set": (2, 2)}
+          "regexp_instr": (2, 3), "find_in_set": (2, 2), "parse_url": (2, 3), "try_parse_url": (2, 3)}
 # the hashes of a BINARY (Spark casts a STRING to its UTF-8 bytes, and no other type)
 _BINARY_INPUT = ("md5", "sha1", "sha2", "crc32")
 _INT_RESULTS = ("locate", "levenshtein", "ascii", "octet_length", "bit_length", "regexp_count", "regexp_instr",

@@ -342,17 +342,22 @@ def _local_micros(fields: list[int]) -> int:
 
 
 def string_to_timestamp(target: SqlType, ansi: bool, zone: str):
-    """The cast to TIMESTAMP (an aware datetime in UTC) read in the session time zone ``zone``
-    where the string names none."""
+    """The cast to TIMESTAMP (an aware datetime in the session time zone ``zone``), read in
+    ``zone`` where the string names none."""
     from zoneinfo import ZoneInfo
 
     session = ZoneInfo(zone)
 
     def cast(value: str) -> dt.datetime | None:
         instant = _timestamp(value, session)
-        if instant is None and ansi:
-            raise invalid_input(value, target)
-        return instant
+        if instant is None:
+            if ansi:
+                raise invalid_input(value, target)
+            return None
+        try:  # in the session's zone, as the TIMESTAMPs PyArrow hands over: Python compares
+            return instant.astimezone(session)  # those by their local time, but an instant in an
+        except OverflowError:  # overlap with one in UTC never equal (PEP 495)
+            return instant  # (its local date-time lies after 9999-12-31)
 
     return cast
 

@@ -81,3 +81,22 @@ def test_the_invalid_input_message_is_sparks():
 
 def test_binary_is_utf8():
     assert _cast("binary")("é😀") == "é😀".encode("utf-8")
+
+
+def test_a_timestamp_in_an_overlap_equals_the_one_pyarrow_hands_over():
+    """PyArrow gives a TIMESTAMP column's values in the session's zone (a ZoneInfo); Python's ==
+    between such a value in Berlin's overlap and the same instant in UTC is False (PEP 495), so
+    the cast answers in the session's zone (found by test_string_casts_spark.py), and between
+    two values of that zone Python compares local times (the first and the second 02:30 equal),
+    so the comparison operators compare instants."""
+    import pyarrow as pa
+
+    from sparkcep.evaluation.operators import comparison
+
+    eq, lt = comparison("eq", parse("timestamp")), comparison("lt", parse("timestamp"))
+    first, second = pa.array([1729989000000000, 1729992600000000], pa.timestamp("us", tz=BERLIN)).to_pylist()
+    for text in ("2024-10-27 02:30:00", "2024-10-27T00:30:00Z", "2024-10-27 02:30:00+02:00"):
+        assert eq(_cast("timestamp")(text), first) and not eq(_cast("timestamp")(text), second), text
+    later = _cast("timestamp")("2024-10-27 02:30:00+01:00")
+    assert eq(later, second) and not eq(later, first) and lt(first, later)
+    assert not eq(first, second) and lt(first, second)

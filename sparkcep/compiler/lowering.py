@@ -183,7 +183,9 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
                                   "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin",
                                   "format_number": "format_number",
                                   "make_date": "make_date", "find_in_set": "find_in_set", "weekday": "weekday",
-                                  "cardinality": "size", "arrays_overlap": "arrays_overlap"}
+                                  "cardinality": "size", "arrays_overlap": "arrays_overlap",
+                                  "url_encode": "url_encode", "url_decode": "url_decode",
+                                  "try_url_decode": "try_url_decode"}
 
 # functions that are another operator (Lowering.lower_synonym): their numbers of arguments
 SYNONYM_ARGUMENTS = {"isnull": (1, 1), "isnotnull": (1, 1), "nullifzero": (1, 1), "zeroifnull": (1, 1),

@@ -23,6 +23,7 @@ import math
 from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
+from sparkcep.evaluation.sql_types import low_bits
 
 from sparkcep.plan.expressions import TIMESTAMPDIFF_UNITS
 
@@ -119,11 +120,6 @@ def from_epoch_days(days: int) -> dt.date:
 _MAX_ORDINAL = dt.date.max.toordinal()
 
 
-def _wrapped_int(value: int) -> int:
-    """``value`` as Java's 32-bit ``int`` arithmetic leaves it."""
-    return (value - _INT_MIN) % (1 << 32) + _INT_MIN
-
-
 def epoch_days_of(year: int, month: int, day: int) -> int:
     """Days from 1970-01-01 to a date of the proleptic Gregorian calendar, for any year (as
     Java's ``LocalDate.toEpochDay``)."""
@@ -144,12 +140,12 @@ def _month_length(year: int, month: int) -> int:
 def date_add(start: dt.date, days: int) -> dt.date:
     """``date_add(start, days)`` (and ``start + days``): Spark adds the INTs with Java's wrapping
     ``+``; a sum beyond INT wraps far outside Python's dates, so the exact sum decides."""
-    return from_epoch_days(_wrapped_int(start.toordinal() - _EPOCH_ORDINAL + days))
+    return from_epoch_days(low_bits(start.toordinal() - _EPOCH_ORDINAL + days, "int"))
 
 
 def date_sub(start: dt.date, days: int) -> dt.date:
     """``date_sub(start, days)`` (and ``start - days``)."""
-    return from_epoch_days(_wrapped_int(start.toordinal() - _EPOCH_ORDINAL - days))
+    return from_epoch_days(low_bits(start.toordinal() - _EPOCH_ORDINAL - days, "int"))
 
 
 def add_months(start: dt.date, months: int) -> dt.date:

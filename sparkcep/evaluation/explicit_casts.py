@@ -46,7 +46,7 @@ from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation import string_casts
 from sparkcep.evaluation.datetime_functions import local_reader
-from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
+from sparkcep.evaluation.sql_types import SqlType, integral_bounds, low_bits
 
 _TRUE = ("t", "true", "y", "yes", "1")
 _FALSE = ("f", "false", "n", "no", "0")
@@ -107,17 +107,6 @@ def _cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
     return _fractional_to_integral(source, target, ansi)
 
 
-def _bounds(target: SqlType) -> tuple[int, int]:
-    bits = INTEGRAL_BITS[target.name]
-    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-
-
-def low_bits(value: int, target: SqlType) -> int:
-    """``value`` as Java's two's-complement ``target`` (TINYINT ... BIGINT) keeps it: its low bits."""
-    low, _high = _bounds(target)
-    return (value - low) % (1 << INTEGRAL_BITS[target.name]) + low
-
-
 def _overflow(value: str, source: SqlType, target: SqlType) -> MatchRuntimeError:
     return MatchRuntimeError(
         "CAST_OVERFLOW", f'The value {value} of the type "{str(source).upper()}" cannot be cast to '
@@ -125,7 +114,7 @@ def _overflow(value: str, source: SqlType, target: SqlType) -> MatchRuntimeError
 
 
 def _decimal_to_integral(source: SqlType, target: SqlType, ansi: bool):
-    low, high = _bounds(target)
+    low, high = integral_bounds(target.name)
 
     def cast(value: Decimal) -> int:
         truncated = int(value)  # toward zero
@@ -133,7 +122,7 @@ def _decimal_to_integral(source: SqlType, target: SqlType, ansi: bool):
             return truncated
         if ansi:
             raise _overflow(f"{value}BD", source, target)
-        return low_bits(truncated, target)
+        return low_bits(truncated, target.name)
 
     return cast
 
@@ -152,7 +141,7 @@ def java_cast(value: float, low: int, high: int) -> int:
 
 
 def _fractional_to_integral(source: SqlType, target: SqlType, ansi: bool):
-    low, high = _bounds(target)
+    low, high = integral_bounds(target.name)
     suffix = "D" if source.name == "double" else ""
 
     def cast(value: float) -> int:
@@ -162,7 +151,7 @@ def _fractional_to_integral(source: SqlType, target: SqlType, ansi: bool):
             return java_cast(value, low, high)
         if target.name == "bigint":
             return java_cast(value, LONG_MIN, LONG_MAX)
-        return low_bits(java_cast(value, _INT_MIN, _INT_MAX), target)
+        return low_bits(java_cast(value, _INT_MIN, _INT_MAX), target.name)
 
     return cast
 
@@ -189,7 +178,7 @@ def _trimmed(value: str) -> str:
 
 
 def _string_to_integral(target: SqlType, ansi: bool):
-    low, high = _bounds(target)
+    low, high = integral_bounds(target.name)
 
     def invalid(value: str) -> MatchRuntimeError:
         return MatchRuntimeError(

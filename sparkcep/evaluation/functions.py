@@ -59,7 +59,8 @@ from functools import lru_cache
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation import strict_math
-from sparkcep.evaluation.explicit_casts import LONG_MAX, LONG_MIN, java_cast, low_bits
+from sparkcep.evaluation.explicit_casts import LONG_MAX, LONG_MIN, java_cast
+from sparkcep.evaluation.sql_types import low_bits
 from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
 
 _MODES = {"half_up": decimal.ROUND_HALF_UP, "half_even": decimal.ROUND_HALF_EVEN,
@@ -334,9 +335,6 @@ def is_nan(value: float) -> bool:
     return math.isnan(value)
 
 
-_BIGINT = SqlType("bigint")
-
-
 def width_bucket(value: float, low: float, high: float, buckets: int) -> int | None:
     """Spark's ``width_bucket(v, min, max, n)`` of non-NULL operands."""
     if buckets <= 0 or buckets == LONG_MAX or math.isnan(value) or low == high or \
@@ -348,9 +346,9 @@ def width_bucket(value: float, low: float, high: float, buckets: int) -> int | N
             return 0
         if value >= upper:
             return buckets + 1
-        return low_bits(java_cast(float(buckets) * (value - lower) / (upper - lower), LONG_MIN, LONG_MAX) + 1, _BIGINT)
+        return low_bits(java_cast(float(buckets) * (value - lower) / (upper - lower), LONG_MIN, LONG_MAX) + 1, "bigint")
     if value > upper:
         return 0
     if value <= lower:
         return buckets + 1
-    return low_bits(java_cast(float(buckets) * (upper - value) / (upper - lower), LONG_MIN, LONG_MAX) + 1, _BIGINT)
+    return low_bits(java_cast(float(buckets) * (upper - value) / (upper - lower), LONG_MIN, LONG_MAX) + 1, "bigint")

@@ -101,6 +101,7 @@ OPERATORS = set(BINARY) | {
     "unix_seconds", "unix_millis", "unix_micros",
     "isnan", "nanvl", "is_nan", "width_bucket",  # sparkcep.evaluation.functions
     "initcap", "elt", "elt_out_of_range",  # sparkcep.evaluation.string_functions
+    "url_encode", "url_decode", "try_url_decode",  # sparkcep.evaluation.url_functions
     "converting_cast",  # sparkcep.evaluation.explicit_casts
     "interval_multiply", "interval_divide",  # sparkcep.evaluation.day_time_intervals
     # sparkcep.evaluation.collection_functions (map_value: element_at, try_element_at and m[k]
@@ -139,7 +140,8 @@ from functools import lru_cache as _lru_cache
 from sparkcep.plan.like_pattern import like_regex
 
 from sparkcep.evaluation import day_time_intervals
-from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType, day_time_fields, element_type, map_types
+from sparkcep.evaluation.sql_types import (INTEGRAL_BITS, SqlType, day_time_fields, element_type, integral_bounds,
+                                           low_bits, map_types)
 
 # exact for any two DECIMAL(38, s) operands (Python's default context has 28 digits)
 _EXACT = _decimal.Context(prec=160, rounding=_decimal.ROUND_HALF_UP, Emax=_decimal.MAX_EMAX,
@@ -306,8 +308,7 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
 def _narrowing(source: SqlType, target: SqlType, ansi: bool):
     """Spark's CAST of an integral value to a narrower integral type: out of range, its
     CAST_OVERFLOW with ANSI on, else Java's cast (the low bits, two's complement)."""
-    bits = INTEGRAL_BITS[target.name]
-    low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    low, high = integral_bounds(target.name)
     suffix = {"bigint": "L", "smallint": "S", "tinyint": "Y"}.get(source.name, "")
 
     def narrowed(v):
@@ -317,7 +318,7 @@ def _narrowing(source: SqlType, target: SqlType, ansi: bool):
             raise MatchRuntimeError(
                 "CAST_OVERFLOW", f'The value {v}{suffix} of the type "{source.name.upper()}" cannot be cast to '
                 f'"{target.name.upper()}" due to an overflow')
-        return (v - low) % (1 << bits) + low
+        return low_bits(v, target.name)
 
     return narrowed
 

@@ -41,7 +41,6 @@ replaces inside the pair), which Python cannot: ``UNSUPPORTED_REGEX_PATTERN`` th
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.plan.java_regex import compile_java_regex, java_replacement

@@ -26,6 +26,19 @@ INTEGRAL_BITS = {"tinyint": 8, "smallint": 16, "int": 32, "bigint": 64}
 INTEGRAL_DECIMAL = {"tinyint": (3, 0), "smallint": (5, 0), "int": (10, 0), "bigint": (20, 0)}
 
 
+def integral_bounds(name: str) -> tuple[int, int]:
+    """The smallest and largest value of the integral type ``name`` (TINYINT ... BIGINT)."""
+    bits = INTEGRAL_BITS[name]
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+def low_bits(value: int, name: str) -> int:
+    """``value`` as Java's two's-complement integral type ``name`` keeps it: its low bits (a cast
+    or an arithmetic result that wraps around)."""
+    low, _high = integral_bounds(name)
+    return (value - low) % (1 << INTEGRAL_BITS[name]) + low
+
+
 @dataclass(frozen=True)
 class SqlType:
     name: str  # tinyint ... bigint, float, double, decimal, string, boolean, date, timestamp, ...

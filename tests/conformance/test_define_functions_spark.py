@@ -98,7 +98,7 @@ CAST_CONDITIONS = [
     "TRY_CAST(B.num AS DECIMAL(6, 2)) < A.dec + 1",
     "CAST(B.num AS FLOAT) > A.n",
     "TRY_CAST(A.s AS BIGINT) + TRY_CAST(B.s AS TINYINT) > A.n",
-    # casts of values that combine rows, evaluated in Python (binding.explicit_cast)
+    # casts of values that combine rows, evaluated in Python (binding.core.BinderBase.explicit_cast)
     "TRY_CAST(A.n + B.n AS DECIMAL(3, 1)) > A.dec",
     "CAST(A.n * B.n AS DOUBLE) / 3 > A.d",
     "CAST(A.dec + B.dec AS DECIMAL(4, 1)) >= B.d",
@@ -114,6 +114,11 @@ CAST_CONDITIONS = [
     "TRY_CAST(coalesce(B.s, A.num) AS BOOLEAN)",
     "CAST(A.dec + B.dec AS STRING) LIKE '%.00'",
     "CAST(A.n - B.n AS BOOLEAN)",
+    # values of other types where a STRING is expected: Spark casts them implicitly
+    "contains(B.s, A.n + B.n)",
+    "B.s LIKE concat(A.n, '%')",
+    "length(A.dec + B.dec) > 4",
+    "startswith(B.s, A.n - B.n)",
 ]
 CAST_STRINGS = ["12", " 7 ", "1.5", "abc", "", None, "-3", "1e2", "2024-02-29", "true", "0",
                 "99999999999", "0.05", "127", "128", "Yes", "2024-13-01", "12.0"]

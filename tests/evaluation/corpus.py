@@ -318,6 +318,70 @@ def _scalar_function_expressions() -> list[tuple[str, str]]:
     return out
 # -- isnan, nanvl, width_bucket, elt, initcap between rows (end) ----------------------------------
 
+# -- values of other types where Spark expects a STRING (begin) -----------------------------------
+# Spark casts an integral, DECIMAL, BOOLEAN, DATE or TIMESTAMP[_NTZ] argument of a string function
+# to STRING implicitly, ANSI on or off (DECIMAL plainly or as BigDecimal.toString without ANSI,
+# timestamps local with the fraction trimmed); not where it expects a BINARY (the hashes) or in
+# array_join's delimiter, which stay Spark's analysis errors.
+
+
+def _implicit_string_cast_expressions() -> list[tuple[str, str]]:
+    out = []
+    for x, y in (("i1", "s2"), ("l1", "n1"), ("m1", "b1"), ("dt1", "ts2"), ("tn1", "s1"), ("q2", "z1"),
+                 ("t1", "h1"), ("ts1", "dt2")):
+        out.append(_pair("concat({}, {})", x, y))
+    out.append(_pair("({} || {})", "i1", "i2"))
+    for x, y in (("i1", "i2"), ("l1", "l2"), ("n1", "q1"), ("t1", "h1")):
+        out.append(_pair("length(({} + {}))", x, y))
+        out.append(_pair("substring(({} * {}), 2, 3)", x, y))
+    out.append(_pair("upper(coalesce({}, {}))", "ts1", "ts2"))
+    out.append(_pair("lower(coalesce({}, {}))", "tn1", "tn1"))
+    out.append(_pair("initcap(({} OR {}))", "b1", "b2"))
+    out.append(_pair("({} LIKE concat({}, '%'))", "s1", "i1"))
+    out.append(_pair("(concat({}, 'x') LIKE {})", "i1", "s2"))
+    out.append(_pair("({} RLIKE {})", "s1", "t1"))
+    out.append(_pair("({} ILIKE concat({}, '%'))", "dt1", "dt2"))
+    out.append(_pair("concat_ws(({} + {}), 'a', 'b')", "i1", "i2"))
+    out.append(_pair("concat_ws('-', {}, {}, {})", "dt1", "b2", "z1"))
+    out.append(_pair("elt(2, {}, {})", "i1", "dt2"))
+    out.append(_pair("locate({}, {})", "i1", "s2"))
+    out.append(_pair("replace({}, {}, 'x')", "z1", "i1"))
+    out.append(_pair("lpad({}, 12, {})", "b1", "t1"))
+    out.append(_pair("regexp_replace({}, '1', {})", "l1", "i1"))
+    out.append(_pair("startswith({}, {})", "tn1", "dt1"))
+    out.append(_pair("find_in_set({}, {})", "i1", "s1"))
+    out.append(_pair("trim(({} - {}))", "n1", "q1"))
+    out.append(_pair("md5(({} + {}))", "i1", "i2"))  # Spark takes a BINARY: refused
+    out.append(_pair("array_join(array({}, {}), 1)", "s1", "s2"))  # Spark casts no delimiter: refused
+    return out
+# -- values of other types where Spark expects a STRING (end) -------------------------------------
+
+# -- url_encode, url_decode, try_url_decode between rows (begin) -----------------------------------
+# one case a row, (A.ue1 || B.ue2): a space and '~' (kept by Python's quote_plus, not by Java's
+# URLEncoder), signs after '%' (Integer.parseInt reads '+1' and '-0'; '-1' is negative), a '%'
+# with fewer than two characters after it, malformed UTF-8 (truncated, overlong, surrogates,
+# past U+10FFFF, stray continuation bytes) decoded run by run, digits of other scripts and
+# full-width letters (Character.digit), lower-case hex, NULL
+PAIRED.update({"ue1": "STRING", "ue2": "STRING"})
+_URL_CASES = [
+    ("a b", "~c"), ("%+1", "x"), ("%-0", ""), ("%-1", ""), ("%4", ""), ("abc", "%"), ("%%", "41"),
+    ("%C3", "%A9"), ("%C3", "%28"), ("%ED%A0", "%80"), ("%C0", "%80"), ("%F4%90", "%80%80"),
+    ("%F0%9F", "%98"), ("%E2%82", "x"), ("%80", "%80"), ("%\u0663", "1"), ("%\uff21", "1"), ("%4", "1%42"),
+    ("+", "+"), ("é😀", " /?"), ("", ""), (None, "x"), ("%2", "B"), ("%ff", "%FE"), ("%e2%82%ac", ""),
+    ("%+a", "b"), ("%1", "+"), ("a%", "20b"), ("%F0%9F%98", "%80"), ("%\uff41", "0"),
+    ("%ED%A0", "A"), ("%ED%BF", "%BF%ED%9F%BF"),
+]
+_PAIRED_EDGES.update({"ue1": [c[0] for c in _URL_CASES], "ue2": [c[1] for c in _URL_CASES]})
+
+
+def _url_expressions() -> list[tuple[str, str]]:
+    out = []
+    for function in ("url_encode", "url_decode", "try_url_decode"):
+        out.append(_pair(function + "(({} || {}))", "ue1", "ue2"))
+    out.append(_pair("url_decode(url_encode(({} || {})))", "s1", "s2"))
+    return out
+# -- url_encode, url_decode, try_url_decode between rows (end) -------------------------------------
+
 # -- CAST / TRY_CAST between rows beyond widening (begin) ----------------------------------------
 # strings Spark parses as integral numbers or BOOLEANs (ASCII white space and control characters
 # trimmed, not U+00A0; a fraction dropped without ANSI; the types' bounds; signs alone; full-width
@@ -890,6 +954,8 @@ def expressions() -> list[tuple[str, str]]:
     out += _regex_expressions()
     out += _datetime_field_expressions()
     out += _scalar_function_expressions()
+    out += _implicit_string_cast_expressions()
+    out += _url_expressions()
     out += _cast_expressions()
     out += _string_cast_expressions()  # string casts
     out += _interval_product_expressions()

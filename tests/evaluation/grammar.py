@@ -272,9 +272,16 @@ def strings(depth: int):
         st.tuples(st.sampled_from(["left", "right"]), sub, st.sampled_from(["0", "2", "-1"])).map(
             lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
         sub.map(lambda a: _join("initcap({})", a)),
+        st.tuples(st.sampled_from(["url_encode", "try_url_decode", "url_decode"]), sub).map(
+            lambda t: _join(t[0] + "({})", t[1])),
         st.tuples(_column(["t1"]), sub, sub).map(lambda t: _join("elt({}, {}, {})", *t)),
         st.one_of(temporals(depth - 1), booleans(depth - 1), _column(INTEGRAL)).map(
             lambda a: _join("CAST({} AS STRING)", a)),
+        # values of other types where a STRING is expected: Spark casts them implicitly
+        st.tuples(st.one_of(temporals(depth - 1), booleans(depth - 1), _column(INTEGRAL + ["m1", "n1", "q1", "z1"])),
+                  sub).map(lambda t: _join("concat({}, {})", *t)),
+        st.tuples(st.sampled_from(["length", "upper", "trim"]), _column(INTEGRAL + ["n1"]),
+                  _column(INTEGRAL + ["n1"])).map(lambda t: _join(t[0] + "(({} + {}))", t[1], t[2])),
     )
 
 

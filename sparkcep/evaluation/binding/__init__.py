@@ -1,0 +1,189 @@
+"""Binding match-dependent expressions to Spark's types, at registration, before any row is read.
+
+Lowering (``sparkcep.compiler.lowering``) knows no types: it is pure and runs without Spark. At
+registration Spark reports the type of every value column; ``bind`` then types each operator
+the Python side evaluates with Spark's own rules (``sparkcep.evaluation.sql_types``): it makes
+every implicit cast an explicit ``cast`` node, records the result type and the session's ANSI
+setting and time zone on each operator, and refuses, with a typed error at the expression,
+what Spark would reject at analysis or what sparkcep does not reproduce exactly (strings mixed
+with numbers or datetimes, which Spark casts with its string parsers). So one definition of each
+operator (``sparkcep.evaluation.operators``) serves the interpreter and the generated code, and
+a type mistake in a match-dependent DEFINE fails like Spark's analysis does, not on some row.
+
+This module holds ``bind`` and the dispatch over operator names (``Binder``) with the operators'
+own typing (comparisons, arithmetic, AND/OR/NOT, IS, IN, BETWEEN, IF, COALESCE, ...); ``core``
+the leaves, casts, common types and errors every family uses; one module per function family
+(``numbers``, ``strings``, ``arrays_and_maps``, ``datetimes``) a mixin with its typing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+from sparkcep.errors import AnalysisError
+from sparkcep.evaluation import sql_types as st
+from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
+from sparkcep.evaluation.binding.arrays_and_maps import CollectionBinding
+from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, YEAR_MONTH_REFUSAL,
+                                              Semantics, SqlType, YearMonthInterval, literal_type)
+from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
+    DatetimeBinding, temporal
+from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH, NumberBinding
+from sparkcep.evaluation.binding.strings import StringBinding
+from sparkcep.evaluation.collection_functions import COLLECTION_FUNCTIONS
+from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
+from sparkcep.evaluation.string_functions import STRING_FUNCTIONS
+from sparkcep.plan import expressions as p
+
+__all__ = ["Semantics", "bind", "literal_type"]
+
+COMPARISONS = ("eq", "neq", "gt", "gte", "lt", "lte", "null_safe_eq", "null_safe_neq")
+ARITHMETIC = ("add", "sub", "mul", "div", "mod")
+
+
+def bind(expression: p.Expression, column_types: Sequence[str | None], semantics: Semantics,
+         source: str = "") -> p.Expression:
+    """``expression`` with every operator typed (see the module docstring). ``column_types``:
+    the Spark type (``simpleString``) of each value column; ``source``: the statement the
+    operators' spans refer to, for errors. Raises ``AnalysisError``."""
+    try:
+        return Binder(column_types, semantics, source).bind(expression)[0]
+    except YearMonthInterval as operand:
+        raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH",
+                            f"{str(operand.type).upper()} in a match-dependent expression: {YEAR_MONTH_REFUSAL}") from None
+
+
+class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
+    """Every family's typing, and the dispatch over operator names."""
+
+    def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        try:
+            return self._operator(e)
+        except YearMonthInterval as operand:  # refused at the innermost operator over it
+            raise self.refuse(e, [operand.type], YEAR_MONTH_REFUSAL) from None
+
+    def _operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
+        name = e.name
+        if name == "paren":
+            return self.bind(e.operands[0])
+        if name in COMPARISONS:
+            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            t = self.comparable(e, [ta, tb])
+            return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
+        if name in ARITHMETIC:
+            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            if st.day_time_fields(ta) or st.day_time_fields(tb) or (temporal(ta) and temporal(tb)):
+                return self.datetime_arithmetic(e, (a, ta), (b, tb))  # intervals, datetime - datetime
+            if name in ("add", "sub") and "date" in (ta.name, tb.name):
+                return self.date_arithmetic(e, (a, ta), (b, tb))  # a DATE and a number of days
+            if temporal(ta) or temporal(tb):
+                return self.datetime_arithmetic(e, (a, ta), (b, tb))  # refused there
+            result = st.arithmetic_type(name, ta, tb, self.semantics.ansi)
+            if result is None:
+                raise self.refuse(e, [ta, tb], "a number is required")
+            ca = self.cast(a, ta, st.operand_type(name, ta, result))
+            cb = self.cast(b, tb, st.operand_type(name, tb, result))
+            return self.typed(e, name, (ca, cb), result), result
+        if name == "explicit_cast":
+            return self.explicit_cast(e)
+        if name in ("neg", "abs"):
+            a, t = self.bind(e.operands[0])
+            if not (t.numeric or t.null or st.day_time_fields(t)):
+                raise self.refuse(e, [t], "a number is required")
+            if t.null:
+                t = DOUBLE
+            return self.typed(e, name, (a,), t, t), t
+        if name == "concat":  # of strings (other types cast to STRING, as Spark does)
+            bound = [self.bind(o) for o in e.operands]
+            types = [t for _, t in bound]
+            return self.typed(e, name, [self.as_string(e, x, t, types) for x, t in bound], STRING), STRING
+        if name in ("like", "ilike", "rlike"):  # of strings (other types cast to STRING)
+            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            operands = (self.as_string(e, a, ta, [ta, tb]), self.as_string(e, b, tb, [ta, tb]))
+            typed = self.typed(e, name, operands, BOOLEAN, STRING)
+            return dataclasses.replace(typed, options=typed.options + e.options), BOOLEAN
+        if name in ("lower", "upper", "length", "substring"):  # of a STRING (or another type cast to it), INT positions
+            bound = [self.bind(o) for o in e.operands]
+            types = [t for _, t in bound]
+            (a, ta), rest = bound[0], bound[1:]
+            if any(t.name not in INT_ARGUMENTS for _, t in rest):
+                raise self.refuse(e, types, "a STRING and INT positions are required")
+            result = SqlType("int") if name == "length" else STRING
+            return self.typed(e, name, [self.as_string(e, a, ta, types)] + [x for x, _ in rest], result), result
+        if name in ("round", "bround", "sign", "pmod", "floor", "ceil", "sqrt", "format_number") or name in STRICT_MATH:
+            return self.numeric_function(e)
+        if name in ("concat_ws", "array_join"):
+            return self.joined_string(e)
+        if name == "array":
+            return self.array_constructor(e)
+        if name in ("hash", "xxhash64"):
+            return self.hash_function(e)
+        if name in COLLECTION_FUNCTIONS or name == "array_size":
+            return self.collection_function(e)
+        if name in BASE_FUNCTIONS:
+            return self.base_function(e)
+        if name in STRING_FUNCTIONS or name == "trim":
+            return self.string_function(e)
+        if name in INTEGRAL_FUNCTIONS or name in TRY_ARITHMETIC:
+            return self.integral_function(e)
+        if name in ("datediff", "timestampdiff"):
+            return self.datetime_difference(e)
+        if name in DATE_FUNCTIONS:
+            return self.date_function(e)
+        if name in DATE_FIELDS or name in TIME_FIELDS or name in EPOCH_FUNCTIONS or name in ("date_trunc", "trunc"):
+            return self.datetime_field(e)
+        if name in ("isnan", "nanvl"):
+            return self.not_a_number(e)
+        if name == "width_bucket":
+            return self.width_bucket(e)
+        if name == "elt":
+            return self.elt(e)
+        if name in ("and", "or"):
+            return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
+        if name == "not":
+            return self.typed(e, name, (self.boolean(e, e.operands[0]),), BOOLEAN), BOOLEAN
+        if name == "is":
+            subject, test = e.operands
+            if isinstance(test, p.Constant) and isinstance(test.value, bool):
+                operand = self.boolean(e, subject)
+                return self.typed(e, "is_true" if test.value else "is_false", (operand,), BOOLEAN), BOOLEAN
+            bound, _t = self.bind(subject)
+            return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
+        if name in ("coalesce", "greatest", "least"):
+            bound = [self.bind(o) for o in e.operands]
+            t = self.common(e, [b for _, b in bound]) if name == "coalesce" else \
+                self.comparable(e, [b for _, b in bound])
+            return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
+        if name == "nullif":  # NULLIF(a, b) = IF(a = b, NULL, a), typed as a
+            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            t = self.comparable(e, [ta, tb])
+            equal = self.typed(e, "eq", (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t)
+            return self.typed(e, "if", (equal, p.Constant(None, str(ta)), a), ta), ta
+        if name == "nvl2":  # NVL2(a, b, c) = IF(a IS NOT NULL, b, c)
+            (a, _ta), (b, tb), (c, tc) = (self.bind(o) for o in e.operands)
+            t = self.common(e, [tb, tc])
+            present = self.typed(e, "not", (self.typed(e, "is_null", (a,), BOOLEAN),), BOOLEAN)
+            return self.typed(e, "if", (present, self.cast(b, tb, t), self.cast(c, tc, t)), t), t
+        if name == "between":  # x >= low AND x <= high, each comparison coerced on its own
+            x, low, high = e.operands
+            lower = self.operator(p.Operator("gte", (x, low), span=e.span))[0]
+            upper = self.operator(p.Operator("lte", (x, high), span=e.span))[0]
+            return self.typed(e, "and", (lower, upper), BOOLEAN), BOOLEAN
+        if name == "in":
+            subject, options = e.operands
+            bound = [self.bind(subject)] + [self.bind(o) for o in options.operands]
+            t = self.comparable(e, [b for _, b in bound])
+            casts = [self.cast(x, tx, t) for x, tx in bound]
+            listed = p.Operator("list", tuple(casts[1:]), str(t))
+            return self.typed(e, "in", (casts[0], listed), BOOLEAN, t), BOOLEAN
+        if name == "if":
+            condition, then, otherwise = e.operands
+            test = self.boolean(e, condition)
+            (a, ta), (b, tb) = self.bind(then), self.bind(otherwise)
+            t = self.common(e, [ta, tb])
+            return self.typed(e, "if", (test, self.cast(a, ta, t), self.cast(b, tb, t)), t), t
+        if name == "case":
+            return self.case(e)
+        raise self.refuse(e, [])
+

@@ -741,6 +741,11 @@ class Lowering:
                          ("try", written.startswith("TRY_CAST"))),
                 span=(start, end),
             )
+        # -- string casts (begin) --
+        cast_function = self.lower_cast_function(node)
+        if cast_function is not None:
+            return cast_function
+        # -- string casts (end) --
         if isinstance(node, exp.Round) or _anonymous_name(node) == "bround":
             return self.lower_rounding(node)
         if isinstance(node, (exp.Floor, exp.Ceil)) and any(
@@ -817,6 +822,26 @@ class Lowering:
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
                 "this subscript cannot combine values from different rows of a match in DEFINE", node)
         return p.Operator(name, (self.lower_operand(node.this), self.lower_operand(node.expressions[0])), span=span)
+
+    # -- string casts (begin) --
+    def lower_cast_function(self, node: exp.Expression) -> p.Expression | None:
+        """The functions that are Spark's CAST when given no format (Spark's own definitions):
+        ``to_date(x)`` is ``CAST(x AS DATE)``, ``to_timestamp_ntz(x)`` ``CAST(x AS
+        TIMESTAMP_NTZ)``, ``try_to_timestamp(x)`` ``TRY_CAST(x AS TIMESTAMP)`` (``to_timestamp(x)``
+        parses as a CAST already); None for any other node (a format is not these casts)."""
+        span = dialect.span(node)
+        name = _anonymous_name(node)
+        if isinstance(node, exp.TsOrDsToDate) and node.args.get("format") is None and node.this is not None \
+                and span != dialect.span(node.this):  # not the TO_DATE the parser wraps around operands
+            target, tried, operand = "DATE", False, node.this
+        elif name in ("to_timestamp_ntz", "try_to_timestamp") and len(node.expressions) == 1:
+            target, tried = ("TIMESTAMP_NTZ", False) if name == "to_timestamp_ntz" else ("TIMESTAMP", True)
+            operand = node.expressions[0]
+        else:
+            return None
+        return p.Operator("explicit_cast", (self.lower_operand(operand),), options=(("to", target), ("try", tried)),
+                          span=span)
+    # -- string casts (end) --
 
     def lower_synonym(self, node: exp.Expression) -> p.Expression | None:
         """Spark functions that are another operator (Spark's own definitions): ``equal_null(a,

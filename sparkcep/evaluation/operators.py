@@ -223,6 +223,14 @@ def nan_aware_key(value):
     return (1, 0.0) if value != value else (0, value)
 
 
+def instant_key(value):
+    """A TIMESTAMP's instant: the key Python orders times of one zone by, which its own
+    comparison does not (the first and the second 02:30 of the night the clocks go back compare
+    equal by their local time)."""
+    return value.astimezone(_dt.timezone.utc)
+# -- string casts: by the instant (end) --
+
+
 def order_key(operand: SqlType):
     """A key function giving Python's order of values of type ``operand`` Spark's order, or
     None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; for an ARRAY,
@@ -230,6 +238,8 @@ def order_key(operand: SqlType):
     shorter array first (``collection_functions.array_key``)."""
     if operand.fractional:
         return nan_aware_key
+    if operand.name == "timestamp":  # -- string casts: by the instant (begin) --
+        return instant_key  # Python compares two times of one zone by their local time (PEP 495)
     element = element_type(operand)
     if element is not None:
         from sparkcep.evaluation.collection_functions import array_key

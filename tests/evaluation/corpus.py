@@ -466,6 +466,97 @@ def _cast_expressions() -> list[tuple[str, str]]:
     return out
 # -- CAST / TRY_CAST between rows beyond widening (end) ------------------------------------------
 
+# -- string casts: a STRING to DATE, TIMESTAMP, TIMESTAMP_NTZ, DOUBLE, FLOAT, DECIMAL, BINARY (begin) --
+# one designed string a row (PAIRED; cast from coalesce(A.x, B.x), the row's own value): the
+# shapes Spark's parsers accept and the ones next to them they refuse, trimmed characters
+# (U+0000 .. U+0020 and U+007F for datetimes, U+0020 and below only for numbers: Java's trim),
+# years of 3 to 8 digits and signs, zones (offsets, prefixes, short ids, regions in and out of
+# Java's list, case), Berlin's daylight-saving gap and overlap and local mean time (1893), Java's
+# number grammar (suffixes, hexadecimal, NaN / Infinity as written) beside Spark's own
+# spellings and Python's (1_000, full-width digits), DECIMAL rounding and overflow
+PAIRED.update({"sd": "STRING", "st1": "STRING", "st2": "STRING", "sj": "STRING", "sf1": "STRING",
+               "sf2": "STRING", "sn": "STRING", "sn2": "STRING"})
+_PAIRED_EDGES.update({
+    "sd": ["2024", "2024-3", "2024-03-05", " 2024-3-5T junk", "2024-02-30", "+2024-01-01", "20245-01-01",
+           "2024-1-1 ", "2024 ", "2024-01 x", "-0001-01-01", "2024-02-29", "2023-02-29", "2024-13-01", "2024-00-10",
+           "2024-01-00", "202-01-01", "12345678-01-01", "2024-001-01", "2024-01-5T10:00", "2024-01-05 25:99:99",
+           "\t2024-06-30\n", "\x7f2024-06-30\x01", "\u00a02024-06-30", "\uff12\uff10\uff12\uff14-01-01", "2024-01-01Z",
+           "2024/01/01", "T2024-01-01", "", "0001-01-01", "9999-12-31", None],
+    "st1": ["2024-03-31 02:30", "2024-10-27 02:30:00", "2024-01-01T10:00:00Z", "2024-01-01 10:00:00 UTC+1",
+            "2024-01-01 10:00:00.1234567+01:00", "2024-01-01 10:00:00 Europe/Paris", "2024-01-01 10:00:00PST",
+            "2024-01-01 10:00:00 Foo/Bar", "2024-01-01 7", "2024-01-01T", "2024-01-01 10:00:00+1:00",
+            "2024-01-01 10:00:00+18:01", "2024-01-01 10:00:00+18:00", "999999-01-01", "2024-01-01 10:00:00.",
+            "2024-06-30 23:59:59.999999-05:30", "2024-06-30 24:00:00", "2024-06-30 12:60", "2024-06-30 1:2:3",
+            "2024-06-30T10:00:00 GMT-08", "2024-06-30 10:00:00 UT+0530", "2024-06-30 10:00:00 utc",
+            "2024-06-30 10:00:00 europe/berlin", "2024-06-30 10:00:00 America/Coyhaique", "2024-06-30 10:00:00 ROC",
+            "2024-06-30 10:00:00 Z", "2024-06-30 10:00:00z", "2024-06-30 10:00Z", "2024", "2024-06",
+            "+2024-06-30 10:00:00+01:00:30", "0001-01-01 00:30:00+01:00"],
+    "st2": ["1893-03-31 23:59:59", "2024-06-30 10:00:00 EST", "2024-06-30 10:00:00 CST", "2024-06-30 10:00:00+0130",
+            "2024-06-30 10:00:00+013045", "2024-06-30 10:00:00-01:30:45", "2024-06-30 10:00:00+1",
+            "2024-06-30 10:00:00+01:3", "2024-06-30 10:00:00+01:", "2024-06-30 10:00:00 GMT0",
+            "2024-06-30 10:00:00 Etc/GMT+5", "2024-06-30 10:00:00 US/Pacific", "2024-06-30 10:00:00 CET",
+            "2024-06-30T10:00:00.5", "2024-06-30T10:00:00.000001", "2024-06-30 10:00:00.1234565", "2024-6-3 4:5:6",
+            "2024-06-30 10:00:00 +01:00", "2024-06-30 10:00:00  Europe/Berlin  ", "2024-06-30 10:00:00 Europe/Berlin x",
+            "2024-06-30 10:00:00 UTC+01:00:30", "2024-06-30 10:00:00 UTC+19", "2024-06-30 10:00:00 UTC-0",
+            "2024-06-30 10:00:00 GMT+0", "2024-06-30 10:00:00 UT", "2024-06-30 10:00:00 UTCX", "-2024-06-30 10:00:00",
+            "10000-01-01 00:00:00", "9999-12-31 23:59:59.999999", "2024-06-30 10:00:00-18:00",
+            "2024-06-30T10:00:00+01:00[Europe/Paris]", "\x7f2024-06-30 10:00:00\x01"],
+    # times alone (today's date for a TIMESTAMP: cast only to DATE and TIMESTAMP_NTZ here, NULL)
+    "sj": ["10:15", "T10:15:30", " T10:15", "10:15:30Z", "1:2", "10:15:30.5", "T10", "10"],
+    "sf1": ["1d", "1.1f", "0x1.8p1", "0x1p-150", "1e39", "3.4028235e38", "3.4028236e38", "-NaN", "-nan", "INF",
+            " -Infinity ", "1_000", "\x7f1", "1e", ".", "1.e5", "0x1p", "1e400", "4.9e-324", "2.4703282292062328e-324",
+            "0x1.fffffffffffff8p1023", "\u00a01", "\uff11", "+inf", "Infinityx", "nan ", "0.1", "16777217",
+            "1.000000059604644775390625", "1.0000000596046447753906251", "-0", "0x.8p1"],
+    "sf2": ["1e-46", "7.006492321624085e-46", "1.401298464324817e-45", "2.2250738585072011e-308", "+NaN", "NaNd",
+            "Infinityf", "1D", "1F", "1.5dd", "1 5", "1e+5", "1E-5", "-.5e-3f", "0X1P4", "0x1P-1074", "0x1p-1075",
+            "0x1.8", "1e0x", "\t2.5\n", "++1", "9007199254740993", "123456789012345678901234567890",
+            "0.30000000000000004", "1e-400", "-1e400", "+Infinity", "-INF", "Nan", "infinity", "", None],
+    "sn": ["1.005", "-0.004", "999.995", "1e2", "0e50", "1e-2147483648", "1e-2147483647", "\uff11\uff12", "1e\u0662",
+           " 1.5 ", "1_0", "+.5", "1e00000000002", "123.456", "-999.994", "999.994", "1.", ".", "1e", "1E+1",
+           "-1.5e-1", "0.005", "-0.005", "12345678901234567890123456789012345678",
+           "123456789012345678901234567890123456789", "\t7\n", "\x7f7", "NaN", "Infinity", "0x10", "1d",
+           "\U0001d7cf"],
+    # integral digits around 38 (zeros never too long), rounding into a 39th digit
+    "sn2": ["1e38", "9.99e37", "1e37", "-0e100", "0.000e39", "1e-39", "99999999999999999999999999999999999999.5",
+            "-99999999999999999999999999999999999999.4", "0.0000000000000000005", "00000000000000000000000000000000000000001",
+            "1e2147483647", "-1e-2147483647", "5e-1", "-5e-1", "0.999", "1.2345e3"],
+})
+
+
+def _string_cast_expressions() -> list[tuple[str, str]]:
+    out = []
+    one = "coalesce({}, {})"
+    for column in ("sd", "st1", "st2", "sj"):
+        for cast in ("CAST({} AS DATE)", "TRY_CAST({} AS DATE)", "to_date({})"):
+            out.append(_pair(cast.format(one), column, column))
+    for column in ("st1", "st2"):
+        for cast in ("CAST({} AS TIMESTAMP)", "TRY_CAST({} AS TIMESTAMP)", "to_timestamp({})",
+                     "try_to_timestamp({})"):
+            out.append(_pair(cast.format(one), column, column))
+    for column in ("sd", "st1", "st2", "sj"):
+        for cast in ("CAST({} AS TIMESTAMP_NTZ)", "TRY_CAST({} AS TIMESTAMP_NTZ)", "to_timestamp_ntz({})"):
+            out.append(_pair(cast.format(one), column, column))
+    out.append(_pair("CAST(coalesce({}, {}) AS TIMESTAMP)", "sd", "sd"))
+    for column in ("sf1", "sf2"):
+        for cast in ("CAST({} AS DOUBLE)", "TRY_CAST({} AS DOUBLE)", "CAST({} AS FLOAT)", "TRY_CAST({} AS FLOAT)",
+                     "double({})", "float({})"):
+            out.append(_pair(cast.format(one), column, column))
+    for column in ("sn", "sn2", "sf1", "sf2"):
+        for target in ("DECIMAL(5,2)", "DECIMAL(38,0)", "DECIMAL(38,18)", "DECIMAL(3,3)", "DECIMAL"):
+            out.append(_pair(f"CAST({one} AS {target})", column, column))
+        out.append(_pair(f"TRY_CAST({one} AS DECIMAL(5,2))", column, column))
+    # built from two rows, compared with a row's value; BINARY (as its hex digits)
+    out.append(_pair("(CAST(concat({}, {}) AS DATE) > {})", "s1", "s2", "dt1"))
+    out.append(_pair("CAST(concat(CAST({} AS STRING), '-01-', CAST({} AS STRING)) AS DATE)", "my", "md"))
+    out.append(_pair("(CAST(concat({}, ' ', {}) AS TIMESTAMP) < {})", "sd", "sj", "ts1"))
+    out.append(_pair("(CAST(concat({}, {}) AS DOUBLE) + {})", "s1", "s2", "d1"))
+    out.append(_pair("(CAST(concat({}, {}) AS DECIMAL(10,2)) * {})", "s1", "s2", "n1"))
+    for x, y in (("k1", "k2"), ("s1", "s2"), ("a1", "a2")):
+        out.append(_pair("hex(CAST(concat({}, {}) AS BINARY))", x, y))
+    out.append(_pair("(CAST(concat({}, {}) AS BINARY) < unhex(concat({}, {})))", "k1", "k2", "s1", "s2"))
+    return out
+# -- string casts (end) ---------------------------------------------------------------------------
+
 # -- an interval times or divided by a number (begin) ---------------------------------------------
 # designed rows (interval xi, DOUBLE xr, INT xk, DECIMAL(38,30) xq): halves rounded away from zero
 # both ways, the extremes of a BIGINT of microseconds (times 1, -1, 2; divided by -1), zeros of
@@ -892,6 +983,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _implicit_string_cast_expressions()
     out += _url_expressions()
     out += _cast_expressions()
+    out += _string_cast_expressions()  # string casts
     out += _interval_product_expressions()
     out += _collection_expressions()
     return out

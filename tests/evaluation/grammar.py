@@ -229,6 +229,11 @@ def numbers(depth: int):
         st.tuples(strings(depth - 1), st.sampled_from(["CAST", "TRY_CAST"]), st.sampled_from(["INT", "BIGINT", "TINYINT"])).map(
             lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
         booleans(depth - 1).map(lambda a: _join("CAST({} AS INT)", a)),
+        # -- string casts (begin) --
+        st.tuples(strings(depth - 1), st.sampled_from(["CAST", "TRY_CAST"]),
+                  st.sampled_from(["DOUBLE", "FLOAT", "DECIMAL(5,2)", "DECIMAL(38,18)"])).map(
+            lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
+        # -- string casts (end) --
     )
 
 
@@ -312,6 +317,11 @@ def temporals(depth: int):
         st.tuples(st.sampled_from(_TRUNC_UNITS), leaf).map(lambda t: _join("date_trunc(" + t[0] + ", {})", t[1])),
         st.tuples(leaf, st.sampled_from(["'MM'", "'WEEK'", "'YEAR'", "'QUARTER'", "'DD'"])).map(
             lambda t: _join("trunc({}, " + t[1] + ")", t[0])),
+        # -- string casts (begin) --
+        st.tuples(strings(depth - 1), st.sampled_from(["CAST({} AS DATE)", "TRY_CAST({} AS TIMESTAMP)",
+                                                       "CAST({} AS TIMESTAMP_NTZ)", "to_date({})",
+                                                       "try_to_timestamp({})"])).map(lambda t: _join(t[1], t[0])),
+        # -- string casts (end) --
     )
 
 

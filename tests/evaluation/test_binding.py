@@ -70,9 +70,10 @@ class _Row:
     (N, "double", True), (I, "float", True), (D, "double", True),
     # evaluation.explicit_casts: narrowing, to STRING, STRING to integral
     (I, "tinyint", True), (S, "int", True), (I, "string", True), (D, "int", True),
+    # evaluation.string_casts: Spark's string parsers
+    (S, "double", True), (S, "date", True), (S, "timestamp", True), (S, "decimal(5,2)", True), (S, "binary", True),
     # no Spark semantics in Python for these: refused, not guessed
-    (D, "decimal(10,2)", False), (N, "float", False), (D, "string", False), (S, "double", False),
-    (S, "date", False),
+    (D, "decimal(10,2)", False), (N, "float", False), (D, "string", False), (S, "interval day", False),
 ])
 def test_explicit_casts_between_rows_only_where_python_is_exact(source, target, exact):
     sql = "DEFINE B AS CAST(A.x + B.y AS T) > 0"

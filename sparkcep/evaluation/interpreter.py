@@ -568,6 +568,20 @@ def _concat(args: list[Evaluator]) -> Evaluator:
     return concat
 
 
+def _right_first(function, left: Evaluator, right: Evaluator, ansi: bool) -> Evaluator:
+    """Spark's division and remainder (``ops.RIGHT_FIRST``): the divisor first; NULL (or, ANSI
+    off, zero) gives NULL without evaluating the dividend."""
+
+    def evaluate(ctx):
+        b = right(ctx)
+        if b is None or (not ansi and b == 0):
+            return None
+        a = left(ctx)
+        return None if a is None else function(a, b)
+
+    return evaluate
+
+
 def _strict(function, args: list[Evaluator]) -> Evaluator:
     """``function`` of the operands' values, NULL if one is NULL (operands evaluated left to
     right, stopping at the first NULL, as Spark's null-intolerant expressions do)."""
@@ -749,6 +763,8 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
     """A bound operator (``sparkcep.evaluation.binding``): Spark's semantics for its types."""
     name = operator.name
     function = typed_function(operator)
+    if function is not None and name in ops.RIGHT_FIRST:
+        return _right_first(function, *args, dict(operator.options).get("ansi", True))
     if function is not None:
         return _strict(function, args)
     options = dict(operator.options)

@@ -115,6 +115,12 @@ OPERATORS = set(BINARY) | {
 STRING_MATCHES = ("like", "ilike", "rlike")
 
 
+# Spark's division and remainder (DivModLike: /, div, %, pmod) read their right operand first:
+# a NULL divisor (and, ANSI off, a zero one) gives NULL without evaluating the dividend, whose
+# errors are then not raised; other binary operators read the left operand first.
+RIGHT_FIRST = ("div", "mod", "intdiv", "pmod")
+
+
 def truth(value) -> bool | None:
     return None if value is None else bool(value)
 

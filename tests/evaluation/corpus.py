@@ -356,6 +356,34 @@ def _implicit_string_cast_expressions() -> list[tuple[str, str]]:
     return out
 # -- values of other types where Spark expects a STRING (end) -------------------------------------
 
+# -- a STRING with another type in comparisons, arithmetic, IN, COALESCE, IF (begin) --------------
+# Spark's type coercion (binding/string_coercion.py): ANSI on, a STRING with an integral number
+# is read as a BIGINT, with a FLOAT, DOUBLE or DECIMAL as a DOUBLE, with a DATE, TIMESTAMP or
+# BOOLEAN as that type; ANSI off, as the other type in a comparison, as a DOUBLE in arithmetic,
+# and IN, COALESCE and IF compare and give STRINGs. The STRING edges hold numbers with spaces,
+# fractions, exponents, NaN, Infinity, 2^63, dates, a timestamp in the spring gap, 'true'.
+
+
+def _string_coercion_expressions() -> list[tuple[str, str]]:
+    out = []
+    for template, x, y in (("({} = {})", "s1", "i1"), ("({} < {})", "s1", "l2"), ("({} > {})", "t1", "s2"),
+                           ("({} <=> {})", "s1", "h1"), ("({} = {})", "s1", "d2"), ("({} = {})", "f1", "s2"),
+                           ("({} < {})", "s1", "n1"), ("({} >= {})", "m1", "s2"), ("({} = {})", "s1", "b2"),
+                           ("({} = {})", "s1", "dt2"), ("({} < {})", "ts1", "s2"), ("({} = {})", "s1", "tn1"),
+                           ("({} IS DISTINCT FROM {})", "s1", "i2"), ("({} + {})", "s1", "i2"),
+                           ("({} - {})", "l1", "s2"), ("({} * {})", "s1", "d2"), ("({} / {})", "n1", "s2"),
+                           ("({} % {})", "s1", "t1"), ("({} * {})", "s1", "q2"), ("({} IN ({}, 7))", "s1", "i2"),
+                           ("({} IN ({}, '1'))", "i1", "s2"), ("({} IN ({}))", "s1", "dt2"),
+                           ("coalesce({}, {})", "s1", "i2"), ("coalesce({}, {})", "dt1", "s2"),
+                           ("nullif({}, {})", "s1", "i2"), ("({} BETWEEN {} AND 100)", "s1", "i2")):
+        out.append(_pair(template, x, y))
+    out.append(_pair("IF({}, {}, {})", "b1", "s2", "i1"))
+    out.append(_pair("CASE WHEN {} THEN {} ELSE {} END", "b1", "s2", "ts1"))
+    out.append(_pair("nvl2({}, {}, {})", "i1", "s2", "l1"))
+    out.append(_pair("(({} + {}) > '10')", "i1", "i2"))
+    return out
+# -- a STRING with another type in comparisons, arithmetic, IN, COALESCE, IF (end) ----------------
+
 # -- url_encode, url_decode, try_url_decode between rows (begin) -----------------------------------
 # one case a row, (A.ue1 || B.ue2): a space and '~' (kept by Python's quote_plus, not by Java's
 # URLEncoder), signs after '%' (Integer.parseInt reads '+1' and '-0'; '-1' is negative), a '%'
@@ -982,6 +1010,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _scalar_function_expressions()
     out += _implicit_string_cast_expressions()
     out += _url_expressions()
+    out += _string_coercion_expressions()
     out += _cast_expressions()
     out += _string_cast_expressions()  # string casts
     out += _interval_product_expressions()

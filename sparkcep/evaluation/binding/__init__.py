@@ -5,8 +5,8 @@ registration Spark reports the type of every value column; ``bind`` then types e
 the Python side evaluates with Spark's own rules (``sparkcep.evaluation.sql_types``): it makes
 every implicit cast an explicit ``cast`` node, records the result type and the session's ANSI
 setting and time zone on each operator, and refuses, with a typed error at the expression,
-what Spark would reject at analysis or what sparkcep does not reproduce exactly (strings mixed
-with numbers or datetimes, which Spark casts with its string parsers). So one definition of each
+what Spark would reject at analysis or what sparkcep does not reproduce exactly (a DOUBLE
+Spark turns into a STRING, whose digits depend on the Java version). So one definition of each
 operator (``sparkcep.evaluation.operators``) serves the interpreter and the generated code, and
 a type mistake in a match-dependent DEFINE fails like Spark's analysis does, not on some row.
 
@@ -30,6 +30,7 @@ from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, ST
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
     DatetimeBinding, temporal
 from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH, NumberBinding
+from sparkcep.evaluation.binding.string_coercion import StringCoercion
 from sparkcep.evaluation.binding.strings import StringBinding
 from sparkcep.evaluation.collection_functions import COLLECTION_FUNCTIONS
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
@@ -54,7 +55,7 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
                             f"{str(operand.type).upper()} in a match-dependent expression: {YEAR_MONTH_REFUSAL}") from None
 
 
-class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
+class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -68,7 +69,11 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
         if name == "paren":
             return self.bind(e.operands[0])
         if name in COMPARISONS:
-            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            (a, ta), (b, tb) = bound = [self.bind(o) for o in e.operands]
+            coerced = self.string_coercion(e, bound, "comparison")
+            if coerced is not None:  # a STRING and another type
+                t, operands = coerced
+                return self.typed(e, name, operands, BOOLEAN, t), BOOLEAN
             t = self.comparable(e, [ta, tb])
             return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
         if name in ARITHMETIC:
@@ -79,6 +84,10 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
                 return self.date_arithmetic(e, (a, ta), (b, tb))  # a DATE and a number of days
             if temporal(ta) or temporal(tb):
                 return self.datetime_arithmetic(e, (a, ta), (b, tb))  # refused there
+            coerced = self.string_coercion(e, [(a, ta), (b, tb)], "arithmetic")
+            if coerced is not None:  # a STRING and a number: both of one numeric type first
+                t, (a, b) = coerced
+                ta = tb = t
             result = st.arithmetic_type(name, ta, tb, self.semantics.ansi)
             if result is None:
                 raise self.refuse(e, [ta, tb], "a number is required")
@@ -150,21 +159,23 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
                 return self.typed(e, "is_true" if test.value else "is_false", (operand,), BOOLEAN), BOOLEAN
             bound, _t = self.bind(subject)
             return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
-        if name in ("coalesce", "greatest", "least"):
+        if name == "coalesce":
+            t, operands = self.one_type(e, [self.bind(o) for o in e.operands], "common", compared=False)
+            return self.typed(e, name, operands, t, t), t
+        if name in ("greatest", "least"):  # Spark refuses a STRING with another type here
             bound = [self.bind(o) for o in e.operands]
-            t = self.common(e, [b for _, b in bound]) if name == "coalesce" else \
-                self.comparable(e, [b for _, b in bound])
+            t = self.comparable(e, [b for _, b in bound])
             return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
         if name == "nullif":  # NULLIF(a, b) = IF(a = b, NULL, a), typed as a
-            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
-            t = self.comparable(e, [ta, tb])
-            equal = self.typed(e, "eq", (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t)
+            (a, ta), (b, tb) = bound = [self.bind(o) for o in e.operands]
+            t, operands = self.one_type(e, bound, "comparison", compared=True)
+            equal = self.typed(e, "eq", operands, BOOLEAN, t)
             return self.typed(e, "if", (equal, p.Constant(None, str(ta)), a), ta), ta
         if name == "nvl2":  # NVL2(a, b, c) = IF(a IS NOT NULL, b, c)
-            (a, _ta), (b, tb), (c, tc) = (self.bind(o) for o in e.operands)
-            t = self.common(e, [tb, tc])
+            (a, _ta), *bound = (self.bind(o) for o in e.operands)
+            t, operands = self.one_type(e, bound, "common", compared=False)
             present = self.typed(e, "not", (self.typed(e, "is_null", (a,), BOOLEAN),), BOOLEAN)
-            return self.typed(e, "if", (present, self.cast(b, tb, t), self.cast(c, tc, t)), t), t
+            return self.typed(e, "if", (present, *operands), t), t
         if name == "between":  # x >= low AND x <= high, each comparison coerced on its own
             x, low, high = e.operands
             lower = self.operator(p.Operator("gte", (x, low), span=e.span))[0]
@@ -173,16 +184,14 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
         if name == "in":
             subject, options = e.operands
             bound = [self.bind(subject)] + [self.bind(o) for o in options.operands]
-            t = self.comparable(e, [b for _, b in bound])
-            casts = [self.cast(x, tx, t) for x, tx in bound]
+            t, casts = self.one_type(e, bound, "common", compared=True)
             listed = p.Operator("list", tuple(casts[1:]), str(t))
             return self.typed(e, "in", (casts[0], listed), BOOLEAN, t), BOOLEAN
         if name == "if":
             condition, then, otherwise = e.operands
             test = self.boolean(e, condition)
-            (a, ta), (b, tb) = self.bind(then), self.bind(otherwise)
-            t = self.common(e, [ta, tb])
-            return self.typed(e, "if", (test, self.cast(a, ta, t), self.cast(b, tb, t)), t), t
+            t, operands = self.one_type(e, [self.bind(then), self.bind(otherwise)], "common", compared=False)
+            return self.typed(e, "if", (test, *operands), t), t
         if name == "case":
             return self.case(e)
         raise self.refuse(e, [])

@@ -21,8 +21,8 @@ them. Spark computes them with Java's ``java.net.URLEncoder`` / ``URLDecoder`` o
   and ``?query``), ``AUTHORITY``, ``USERINFO``, all raw (escapes kept); another part (the
   names are case-sensitive) is NULL. With a key, the value of ``key=`` in the query: group 2 of
   Java's regular expression ``(&|^)key=([^&]*)`` (the key is a regular expression, as in
-  Spark), NULL for a part other than ``QUERY`` (the URL unread). A URL Java rejects is Spark's ``INVALID_URL``
-  with ANSI on, NULL without (and under ``try_parse_url``).
+  Spark), NULL for a part other than ``QUERY`` (the URL unread). A URL Java rejects is
+  Spark's ``INVALID_URL`` with ANSI on, NULL without (and under ``try_parse_url``).
 """
 
 from __future__ import annotations

@@ -178,6 +178,19 @@ GLUE: dict[type, str] = {
     exp.ParseUrl: "parse_url",  # sparkcep.evaluation.url_functions
 }
 
+# -- array-building and map functions between rows (begin) -------------------------------------
+# (sparkcep.evaluation.collection_builders; Lowering.lower_collection_builder): sqlglot's node or
+# the name of a function it does not model -> the plan operator
+COLLECTION_BUILDER_NODES: dict[type, str] = {
+    exp.ArrayIntersect: "array_intersect", exp.ArrayExcept: "array_except", exp.ArrayRemove: "array_remove",
+    exp.ArrayCompact: "array_compact", exp.ArraySort: "sort_array", exp.Flatten: "flatten",
+    exp.ArrayAppend: "array_append", exp.ArrayPrepend: "array_prepend", exp.ArrayInsert: "array_insert",
+    exp.MapKeys: "map_keys", exp.VarMap: "create_map", exp.Map: "map_from_arrays", exp.GenerateSeries: "sequence",
+}
+COLLECTION_BUILDER_NAMES = {"array_union": "array_union", "array_repeat": "array_repeat", "map_values": "map_values",
+                            "get": "get"}
+# -- array-building and map functions between rows (end) ---------------------------------------
+
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
                                   "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length",
@@ -761,6 +774,9 @@ class Lowering:
             return self.lower_datetime_field(node)
         if isinstance(node, exp.Bracket):
             return self.lower_bracket(node)
+        builder = self.lower_collection_builder(node)  # array-building and map functions
+        if builder is not None:
+            return builder
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         written = _written_name(node, self.scope.sql)
         if isinstance(node, exp.ArraySize) and written.lower() == "array_size":
@@ -805,6 +821,56 @@ class Lowering:
                 "WRONG_NUM_ARGS", f"`{_written_name(node, self.scope.sql)}` is called with too few arguments", node)
         return p.Operator(operator, tuple(self.lower_operand(child) for child in children),
                           options=options, span=dialect.span(node))
+
+    # -- array-building and map functions between rows (begin) --------------------------------
+    def lower_collection_builder(self, node: exp.Expression) -> p.Expression | None:
+        """The functions of ``sparkcep.evaluation.collection_builders`` (``COLLECTION_BUILDER_NODES``
+        and ``COLLECTION_BUILDER_NAMES``), their operands in Spark's order, or None for any other
+        node. ``concat`` / ``||`` and ``reverse`` stay the string functions' operators (the
+        binding tells arrays apart); ``sort_array``'s order must be a literal TRUE or FALSE, as
+        Spark requires a constant; ``array_sort`` with a comparator (a lambda) is refused."""
+        name = COLLECTION_BUILDER_NODES.get(type(node)) or COLLECTION_BUILDER_NAMES.get(_anonymous_name(node) or "")
+        if name is None:
+            return None
+        written = _written_name(node, self.scope.sql).lower()
+        span = dialect.span(node)
+        if isinstance(node, exp.ArraySort):
+            if written not in ("sort_array", "array_sort") or node.args.get("expression") is not None:
+                return None  # a comparator: refused by the caller (a lambda between rows)
+            name = written
+            options: tuple = ()
+            if written == "sort_array":
+                ascending = node.args.get("asc")
+                if ascending is not None and not isinstance(ascending, exp.Boolean):
+                    raise self.scope.error(
+                        "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                        "the order of 'sort_array' between rows of a match must be a literal TRUE or FALSE "
+                        "(Spark requires a constant)", ascending)
+                options = (("ascending", ascending is None or bool(ascending.this)),)
+            return p.Operator(name, (self.lower_operand(node.this),), options=options, span=span)
+        if isinstance(node, exp.Map) and written != "map_from_arrays" or \
+                isinstance(node, exp.GenerateSeries) and written != "sequence":
+            return None
+        if isinstance(node, exp.VarMap):  # map(k1, v1, k2, v2, ...)
+            keys, values = node.args.get("keys"), node.args.get("values")
+            operands = [o for pair in zip(keys.expressions, values.expressions) for o in pair]
+        elif isinstance(node, exp.Map):
+            operands = [node.args.get("keys"), node.args.get("values")]
+        elif isinstance(node, exp.GenerateSeries):
+            operands = [node.args.get("start"), node.args.get("end")] + \
+                ([node.args["step"]] if node.args.get("step") is not None else [])
+        elif isinstance(node, exp.ArrayInsert):
+            operands = [node.this, node.args.get("position"), node.expression]
+        elif isinstance(node, exp.Anonymous):
+            operands = list(node.expressions)
+        elif isinstance(node, exp.ArrayIntersect):
+            operands = list(node.expressions)
+        else:
+            operands = [node.this] + ([node.expression] if node.args.get("expression") is not None else [])
+        if any(o is None for o in operands):
+            raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` is called with too few arguments", node)
+        return p.Operator(name, tuple(self.lower_operand(o) for o in operands), span=span)
+    # -- array-building and map functions between rows (end) ----------------------------------
 
     def lower_bracket(self, node: exp.Bracket) -> p.Expression:
         """``element_at(x, i)`` (1-based for an array), ``try_element_at(x, i)`` and ``x[i]``

@@ -108,6 +108,11 @@ OPERATORS = set(BINARY) | {
     # of a map, after binding)
     "array_contains", "array_position", "arrays_overlap", "map_contains_key", "element_at", "try_element_at",
     "subscript", "size", "array_size", "array_distinct", "array_max", "array_min", "slice", "map_value",
+    # sparkcep.evaluation.collection_builders (concat_arrays, reverse_array and elements_cast:
+    # concat, reverse and array_join's cast of arrays, after binding)
+    "array_union", "array_intersect", "array_except", "array_remove", "array_repeat", "array_compact", "sort_array",
+    "array_sort", "flatten", "array_append", "array_prepend", "array_insert", "map_keys", "map_values", "create_map",
+    "map_from_arrays", "get", "sequence", "concat_arrays", "reverse_array", "elements_cast",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

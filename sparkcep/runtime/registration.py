@@ -237,7 +237,8 @@ def typed_plan(spark, match: CompiledMatch, args=None):
     lower = {f.name.lower(): f.name for f in reversed(input_fields)}
     partition = tuple(n if n in by_name else lower.get(n.lower(), n) for n in plan.partition_columns)
     timezone = spark.conf.get("spark.sql.session.timeZone")
-    semantics = Semantics(ansi=_ansi_enabled(spark), time_zone=timezone)
+    semantics = Semantics(ansi=_ansi_enabled(spark), time_zone=timezone,
+                          map_key_dedup_policy=_map_key_dedup_policy(spark))
     plan = _bound(plan, by_name, semantics, match.source)
     plan = _comparison_casts(plan, by_name, semantics)
     plan = _within_in_key_units(plan, by_name, match)
@@ -384,6 +385,15 @@ def _ansi_enabled(spark) -> bool:
         return str(spark.conf.get("spark.sql.ansi.enabled", "true")).strip().lower() == "true"
     except Exception:  # pragma: no cover - a session without a readable conf
         return True
+
+
+def _map_key_dedup_policy(spark) -> str:
+    """``spark.sql.mapKeyDedupPolicy``: EXCEPTION (Spark's default) or LAST_WIN, for ``map(...)``
+    and ``map_from_arrays`` between rows (``collection_builders``)."""
+    try:
+        return str(spark.conf.get("spark.sql.mapKeyDedupPolicy", "EXCEPTION")).strip().upper()
+    except Exception:  # pragma: no cover - a session without a readable conf
+        return "EXCEPTION"
 
 
 def _bound(plan, fields_by_name, semantics: Semantics, source: str):

@@ -743,7 +743,7 @@ def _collection_expressions() -> list[tuple[str, str]]:
         out.append(_pair("array_max(coalesce({}, {}))", arr, arr))
         out.append(_pair("array_min(coalesce({}, {}))", arr, arr))
     for x, y in (("ad", "ad"), ("ai", "ai2"), ("af", "af")):
-        out.append(_pair("array_distinct(concat({}, {}))", x, y))  # refused: concat of arrays
+        out.append(_pair("array_distinct(concat({}, {}))", x, y))  # concat of arrays
     out.append(_pair("array_distinct(array({}, {}, {}))", "vd", "vd", "vd"))
     out.append(_pair("array_distinct(array({}, {}, {}, {}))", "vd", "vi", "vd", "vi"))
     out.append(_pair("array_max(array({}, {}))", "vd", "vd"))
@@ -766,6 +766,128 @@ def _collection_expressions() -> list[tuple[str, str]]:
     out.append(_pair("({} = {})", "mi", "mi"))  # refused: Spark does not compare maps
     return out
 # -- arrays and maps between rows (end) ----------------------------------------------------------
+
+
+# -- array-building and map functions between rows (begin) ---------------------------------------
+# PAIRED columns, one designed case per row (16 cases, each twice): arrays for the set operations
+# (bd1 with bd2: NaN, -0.0 against 0.0, NULLs, duplicates, empty and NULL arrays, the order of
+# first occurrences); positions and counts (vn: 0, both ends, past either end by one and more,
+# past Spark's array size limit); sequence bounds and steps (sq1, sq2, sq3: the wrong sign, 0,
+# BIGINT's and INT's ends, counts past Spark's limit); DATE bounds and INTERVAL DAY steps; map keys
+# (mk1, mk2: NaN twice, 0.0 and -0.0, NULL, equal keys) and values (mv); key and value arrays
+# (bd1 with bs1: equal and unequal lengths)
+_NINF = "-" + _INF
+_BUILDER_TYPES = {"bd1": "ARRAY<DOUBLE>", "bd2": "ARRAY<DOUBLE>", "bs1": "ARRAY<STRING>", "vn": "INT",
+                  "sq1": "BIGINT", "sq2": "BIGINT", "sq3": "INT", "sd1": "DATE", "sd2": "DATE", "sdj": "INTERVAL DAY",
+                  "mk1": "DOUBLE", "mk2": "DOUBLE", "mv": "STRING"}
+assert not set(_BUILDER_TYPES) & set(PAIRED), "a PAIRED column's name is taken"
+PAIRED.update(_BUILDER_TYPES)
+_LONG_MIN, _LONG_MAX = str(-2**63), str(2**63 - 1)
+_BUILDER_EDGES = {
+    "bd1": [["1.0", "-0.0", _NAN, None, "1.0", _NAN], ["-0.0"], ["0.0"], [None, None], [], None, ["3.0", "1.0", "2.0", "1.0"],
+            [_NAN], ["1.0", None], [_INF, _NINF], ["2.0", "2.0"], ["-0.0", "1.0"], ["1.0E300", _NAN, "-0.0"], [None], ["0.5", "-0.5", "0.5"],
+            []],
+    "bd2": [["0.0", _NAN, None, "2.0", "-0.0"], ["0.0"], ["-0.0"], [None], ["1.0"], ["1.0"], ["1.0", "3.0"], [], ["2.0"], [_NINF],
+            None, ["1.0"], [_NAN, "0.0"], [], ["0.5"], []],
+    "bs1": [["a", "b", "c", "d", "e", "f"], ["x"], ["y"], ["p", None], [], ["z"], ["a", "b", "c", "d"], [None], ["a", "b"],
+            ["i", "j"], ["u"], ["v", "w"], ["", "é", "😀"], None, ["a", "b", "c"], ["q"]],
+    "vn": ["1", "0", "-1", "5", "-5", "4", "-4", None, str(2**31 - 1), str(-2**31 + 1), "3", "-3", "2", "6", "-6", "-2"],
+    "sq1": ["1", "5", "1", "1", "1", "1", "5", "2147483646", "-2147483648", str(2**63 - 2), _LONG_MIN, "0", None, "3", "-3",
+            "10"],
+    "sq2": ["5", "1", "5", "5", "1", "2", "1", "2147483647", "2147483647", _LONG_MAX, _LONG_MAX, _LONG_MAX, "1", "3", "3",
+            "-10"],
+    "sq3": ["1", "-1", "2", "-1", "0", "0", "-2", "5", "2147483647", "3", "2147483647", "2147483647", "1", "-1", "3", "-7"],
+    "sd1": [_D(2024, 1, 1), _D(2024, 1, 5), _D(2024, 2, 27), _D(2024, 1, 1), _D(2024, 1, 1), None, _D(2024, 3, 30),
+            _D(2023, 12, 30), _D(2024, 10, 26), _D(2024, 1, 1), _D(2000, 2, 28), _D(2024, 3, 1), _D(2024, 3, 1),
+            _D(1970, 1, 1), _D(2024, 2, 29), _D(2024, 1, 31)],
+    "sd2": [_D(2024, 1, 5), _D(2024, 1, 1), _D(2024, 3, 2), _D(2024, 1, 4), _D(2024, 1, 1), _D(2024, 1, 1), _D(2024, 4, 1),
+            _D(2024, 1, 2), _D(2024, 10, 28), _D(2023, 12, 1), _D(2000, 3, 1), _D(2024, 2, 1), _D(2024, 3, 1),
+            _D(1969, 12, 29), None, _D(2024, 3, 1)],
+    "sdj": [_td(days=1), _td(days=-1), _td(days=2), _td(0), _td(0), _td(days=1), _td(days=1), _td(days=1), _td(days=1),
+            _td(days=-7), _td(days=1), _td(days=1), _td(days=-1), _td(days=-1), _td(days=1), _td(days=29)],
+    "mk1": ["1.0", _NAN, "0.0", "-0.0", None, "1.0", _INF, "1.0", "2.0", "-0.0", "1.0E300", "0.1", _NINF, "3.0", "4.0", "5.0"],
+    "mk2": ["2.0", _NAN, "-0.0", "1.0", "1.0", None, _NINF, "1.0", "2.5", "-0.0", "1.0E-300", "0.2", _NINF, "-3.0", "4.5", "5.5"],
+    "mv": ["a", None, "b", "c", "d", "e", None, "f", "g", "h", "i", "j", "k", "", "é", "😀"],
+}
+assert not set(_BUILDER_EDGES) & set(_PAIRED_EDGES), "a PAIRED column's name is taken"
+_PAIRED_EDGES.update(_BUILDER_EDGES)
+
+
+def _collection_builder_expressions() -> list[tuple[str, str]]:
+    """Array-building and map functions between rows (``sparkcep.evaluation.collection_builders``)."""
+    out = []
+    for function in ("array_union", "array_intersect", "array_except"):
+        for x, y in (("bd1", "bd2"), ("bd2", "bd1"), ("ai", "ai2"), ("ai", "af"), ("ai", "ad"), ("as1", "bs1"),
+                     ("adt", "ats"), ("ant", "ats"), ("ax", "ai"), ("ab", "ab"), ("ax", "ax")):
+            out.append(_pair(function + "({}, {})", x, y))
+    for arr, value in (("bd1", "vd"), ("bd2", "mk1"), ("ai", "vi"), ("ai", "vd"), ("ad", "vi"), ("as1", "vs"),
+                       ("ats", "vts"), ("adt", "vts"), ("ax", "vx"), ("ab", "vb"), ("ai", "vs")):
+        out.append(_pair("array_remove({}, {})", arr, value))
+        out.append(_pair("array_append({}, {})", arr, value))
+        out.append(_pair("array_prepend({}, {})", arr, value))
+    for arr, value in (("ai", "vi"), ("bd1", "vd"), ("as1", "vs"), ("ai", "vd"), ("ats", "vdt")):
+        out.append(_pair("array_insert({}, {}, {})", arr, "vn", value))
+    out.append(_pair("array_insert({}, {}, {})", "ai", "vl", "vi"))  # refused: Spark takes an INT position only
+    for value in ("vs", "vd", "vi", "vts", "mv"):
+        out.append(_pair("array_repeat({}, {})", value, "vn"))
+    out.append(_pair("array_repeat({}, {})", "vi", "vl"))  # refused: Spark takes an INT count only
+    for arr in ("ai", "ad", "bd1", "af", "ax", "as1", "ab", "adt", "ats", "ant"):
+        out.append(_pair("array_compact(coalesce({}, {}))", arr, arr))
+        out.append(_pair("sort_array(coalesce({}, {}))", arr, arr))
+        out.append(_pair("sort_array(coalesce({}, {}), false)", arr, arr))
+        out.append(_pair("array_sort(coalesce({}, {}))", arr, arr))
+        out.append(_pair("reverse(coalesce({}, {}))", arr, arr))
+    out.append(_pair("sort_array(concat({}, {}))", "bd1", "bd2"))
+    out.append(_pair("array_sort(concat({}, {}))", "bd1", "bd2"))
+    out.append(_pair("sort_array(concat({}, {}), false)", "bd1", "bd2"))
+    for x, y in (("bd1", "bd2"), ("ai", "ai2"), ("ai", "ad"), ("ai", "af"), ("ai", "vl"), ("ax", "ai"), ("adt", "ats"),
+                 ("ant", "ats"), ("as1", "bs1"), ("ai", "as1")):
+        out.append(_pair("concat({}, {})", x, y))
+    out.append(_pair("({} || {})", "ai", "ai2"))
+    out.append(_pair("concat({}, {}, {})", "ai", "ai2", "ai"))
+    out.append(_pair("flatten(coalesce({}, {}))", "aai", "aai"))
+    for m in ("mi", "ms", "mdk"):
+        out.append(_pair("map_keys(coalesce({}, {}))", m, m))
+        out.append(_pair("map_values(coalesce({}, {}))", m, m))
+    out.append(_pair("map({}, {}, {}, {})", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("map({}, {})", "mk1", "mv"))
+    out.append(_pair("map({}, {}, {}, {})", "vi", "vs", "vl", "vs"))  # an INT key and a BIGINT key
+    out.append(_pair("map({}, {}, {}, {})", "vdt", "vi", "vts", "vl"))
+    out.append(_pair("map_keys(map({}, {}, {}, {}))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("map({}, {}, {}, {})", "vi", "vs", "vs", "vi"))  # refused: Spark casts a STRING key
+    for keys, values in (("bd1", "bs1"), ("ai", "as1"), ("bd2", "bd1"), ("ai", "ai2"), ("as1", "ai")):
+        out.append(_pair("map_from_arrays({}, {})", keys, values))
+    for arr in ("ai", "as1", "ad"):
+        out.append(_pair("get({}, {})", arr, "vl"))
+        out.append(_pair("get({}, {})", arr, "vn"))
+    for start, stop in (("sq1", "sq2"), ("vn", "sq3"), ("sq3", "vn"), ("sd1", "sd2")):
+        out.append(_pair("sequence({}, {})", start, stop))
+    out.append(_pair("sequence({}, {}, {})", "sq1", "sq2", "sq3"))
+    out.append(_pair("sequence({}, {}, {})", "sd1", "sd2", "sdj"))
+    out.append(_pair("sequence({}, {})", "vd", "vd"))  # refused: Spark takes integral numbers (or datetimes)
+    for arr in ("ai", "ax", "ab", "adt", "ats", "ant", "ad"):
+        out.append(_pair("array_join({}, {})", arr, "vs"))
+    out.append(_pair("array_join({}, ',', {})", "ai", "vs"))
+    out.append(_pair("array_join({}, {}, 'null')", "adt", "vs"))
+    # what Spark's optimizer makes of map(...) and array(...): map(..)[k] the first equal key's
+    # value (the map is not built, so no DUPLICATED_MAP_KEY or NULL_MAP_KEY), map(..) / array(..)
+    # IS NULL false, array(..)[0] its first element alone (no division by zero in the second),
+    # array(..)[5] NULL without ANSI (no INVALID_INDEX_OF_ZERO in an element); element_at builds
+    # the map; size(map(..)) is refused (Spark counts the entries written for some operands only)
+    out.append(_pair("isnan(cardinality(map({}, {}, {}, {})))", "mk1", "mv", "mk2", "mv"))  # refused
+    out.append(_pair("size(coalesce(map({}, {}, {}, {}), map(1.0D, 'z')))", "mk1", "mv", "mk2", "mv"))  # refused
+    out.append(_pair("size(map_keys(map({}, {}, {}, {})))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("array({}, element_at({}, {}))[5]", "vi", "ai", "vn"))
+    out.append(_pair("array({}, element_at({}, {}))[0]", "vi", "ai", "vn"))
+    out.append(_pair("map({}, {}, {}, {})[{}]", "mk1", "mv", "mk2", "mv", "mk2"))
+    out.append(_pair("element_at(map({}, {}, {}, {}), {})", "mk1", "mv", "mk2", "mv", "mk2"))
+    out.append(_pair("(map({}, {}) IS NULL)", "mk1", "mv"))
+    out.append(_pair("isnotnull(map({}, {}, {}, {}))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("array({}, {} / {})[0]", "vi", "vi", "vn"))
+    out.append(_pair("array({}, {} / {})[1]", "vi", "vi", "vn"))
+    out.append(_pair("(array({}, {} / {}) IS NULL)", "vi", "vi", "vn"))
+    return out
+# -- array-building and map functions between rows (end) -----------------------------------------
 
 
 def row_values() -> list[dict]:
@@ -1015,6 +1137,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _string_cast_expressions()  # string casts
     out += _interval_product_expressions()
     out += _collection_expressions()
+    out += _collection_builder_expressions()
     return out
 
 

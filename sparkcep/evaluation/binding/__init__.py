@@ -25,6 +25,7 @@ from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
 from sparkcep.evaluation.binding.arrays_and_maps import CollectionBinding
+from sparkcep.evaluation.binding.collection_builders import COLLECTION_BUILDERS, CollectionBuilderBinding, constructed
 from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
@@ -55,7 +56,8 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
                             f"{str(operand.type).upper()} in a match-dependent expression: {YEAR_MONTH_REFUSAL}") from None
 
 
-class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, DatetimeBinding):
+class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
+             DatetimeBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -106,6 +108,8 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Da
         if name == "concat":  # of strings (other types cast to STRING, as Spark does)
             bound = [self.bind(o) for o in e.operands]
             types = [t for _, t in bound]
+            if any(st.element_type(t) is not None for t in types):
+                return self.concat_arrays(e, bound)  # of arrays
             return self.typed(e, name, [self.as_string(e, x, t, types) for x, t in bound], STRING), STRING
         if name in ("like", "ilike", "rlike"):  # of strings (other types cast to STRING)
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
@@ -130,6 +134,8 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Da
             return self.hash_function(e)
         if name in COLLECTION_FUNCTIONS or name == "array_size":
             return self.collection_function(e)
+        if name in COLLECTION_BUILDERS:
+            return self.collection_builder(e)
         if name in BASE_FUNCTIONS:
             return self.base_function(e)
         if name in STRING_FUNCTIONS or name in ("trim", "parse_url", "try_parse_url"):
@@ -158,9 +164,14 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Da
                 operand = self.boolean(e, subject)
                 return self.typed(e, "is_true" if test.value else "is_false", (operand,), BOOLEAN), BOOLEAN
             bound, _t = self.bind(subject)
+            if constructed(bound):  # map(...) and array(...) are never NULL: Spark folds the test
+                return p.Constant(False, "boolean"), BOOLEAN
             return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
         if name == "coalesce":
-            t, operands = self.one_type(e, [self.bind(o) for o in e.operands], "common", compared=False)
+            bound = [self.bind(o) for o in e.operands]
+            t, operands = self.one_type(e, bound, "common", compared=False)
+            if constructed(bound[0][0]) and bound[0][1] == t:
+                return bound[0]  # never NULL: Spark's optimizer drops the rest (size(coalesce(map(..), m)))
             return self.typed(e, name, operands, t, t), t
         if name in ("greatest", "least"):  # Spark refuses a STRING with another type here
             bound = [self.bind(o) for o in e.operands]

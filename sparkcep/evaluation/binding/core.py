@@ -50,6 +50,7 @@ class Semantics:
 
     ansi: bool = True
     time_zone: str = "UTC"
+    map_key_dedup_policy: str = "EXCEPTION"  # spark.sql.mapKeyDedupPolicy (map(...), map_from_arrays)
 
 
 class YearMonthInterval(Exception):

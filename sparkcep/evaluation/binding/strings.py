@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from sparkcep.evaluation import sql_types as st
-from sparkcep.evaluation.binding.core import BIGINT, BOOLEAN, INT, INT_ARGUMENTS, STRING, BinderBase
+from sparkcep.evaluation.binding.core import BIGINT, BOOLEAN, INT, INT_ARGUMENTS, STRING, VOID, BinderBase
 from sparkcep.evaluation.sql_types import SqlType
 from sparkcep.evaluation.hash_functions import HASHABLE
 from sparkcep.plan import expressions as p
@@ -36,6 +36,8 @@ class StringBinding(BinderBase):
         and INT positions and lengths."""
         name = e.name
         bound = [self.bind(o) for o in e.operands]
+        if name == "reverse" and len(bound) == 1 and st.element_type(bound[0][1]) is not None:
+            return self.reverse_array(e, bound)  # of an array (collection_builders)
         if name == "chr":  # of an integral number, cast to BIGINT
             (a, t), = bound
             if not (t.integral or t.null):
@@ -85,6 +87,8 @@ class StringBinding(BinderBase):
         bound = [self.bind(o) for o in e.operands]
         types = [t for _, t in bound]
         string_arrays = ("array<string>", "array<void>", "void")
+        if name == "array_join" and types and st.element_type(types[0]) not in (None, STRING, VOID):
+            return self.array_join_of_values(e, bound)  # elements cast to STRING (collection_builders)
         if name == "array_join":
             if types[0].name not in string_arrays or any(t.name not in ("string", "void") for t in types[1:]):
                 raise self.refuse(e, types, "an ARRAY<STRING> and STRINGs are required")

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import (base_functions, collection_functions, datetime_fields, datetime_functions,
-                                 day_time_intervals, explicit_casts, functions, hash_functions, integral_functions,
+                                 datetime_patterns, day_time_intervals, explicit_casts, functions, hash_functions, integral_functions,
                                  string_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
@@ -680,6 +680,12 @@ def typed_function(operator: p.Operator):
         function = datetime_fields.trunc
     elif name in datetime_fields.EPOCH_FUNCTIONS:
         function = datetime_fields.EPOCH_FUNCTIONS[name]
+    elif name == "date_format":
+        function = datetime_patterns.formatter(options["pattern"], zone, options["function"])
+    elif name == "from_unixtime":
+        function = datetime_patterns.unixtime_formatter(options["pattern"], zone)
+    elif name in ("to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string"):
+        function = datetime_patterns.parser(name, options["pattern"], zone, ansi, options["try"], options["function"])
     elif name == "is_nan":
         function = functions.is_nan
     elif name == "width_bucket":

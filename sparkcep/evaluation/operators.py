@@ -107,6 +107,8 @@ OPERATORS = set(BINARY) | {
     # of a map, after binding)
     "array_contains", "array_position", "arrays_overlap", "map_contains_key", "element_at", "try_element_at",
     "subscript", "size", "array_size", "array_distinct", "array_max", "array_min", "slice", "map_value",
+    # sparkcep.evaluation.datetime_patterns
+    "date_format", "from_unixtime", "to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

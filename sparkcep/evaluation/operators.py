@@ -224,13 +224,21 @@ def nan_aware_key(value):
     return (1, 0.0) if value != value else (0, value)
 
 
+def _instant_key(value):
+    return value.astimezone(_dt.timezone.utc)
+
+
 def order_key(operand: SqlType):
     """A key function giving Python's order of values of type ``operand`` Spark's order, or
-    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; for an ARRAY,
+    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; a TIMESTAMP's
+    instant (two aware values of different zones, one at an overlap's local time, are equal in
+    Spark and not in Python's ``==``); for an ARRAY,
     element by element in its element type's order, a NULL element below every value, then the
     shorter array first (``collection_functions.array_key``)."""
     if operand.fractional:
         return nan_aware_key
+    if operand.name == "timestamp":  # the instant: Python's == between two zones is False for a
+        return _instant_key  # local time whose offset depends on its fold (PEP 495), an overlap's
     element = element_type(operand)
     if element is not None:
         from sparkcep.evaluation.collection_functions import array_key

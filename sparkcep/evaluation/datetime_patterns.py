@@ -23,14 +23,16 @@ of elements as Java's builder makes them:
 * text: ``G`` (AD), ``MMM`` / ``LLL`` (Jan), ``MMMM`` (January), ``E`` (Tue / Tuesday), ``QQQ``
   (Q1), ``QQQQ`` (1st quarter), ``a`` (AM / PM), in English;
 * offsets: ``X`` / ``x`` / ``Z`` (Java's ``+HHmm`` ... ``+HH:MM:ss`` forms), ``O`` / ``ZZZZ``
-  (``GMT+1``, ``GMT+01:00``); ``VV`` the session time zone's id;
+  (``GMT+1``, ``GMT+01:00``); ``VV`` the session time zone's id; ``z`` / ``zzzz`` and ``v`` /
+  ``vvvv`` its names (``ZONE_NAMES``);
 * literals (quoted text, ``''`` a quote) and optional sections ``[...]`` (always printed; in
   parsing, skipped when they do not match).
 
-Formatting covers every letter Spark accepts except the zone names ``z`` and ``v`` (Java's
-CLDR names, which Python does not have). Parsing covers the numeric fields, text months and
-AM/PM, offsets ``X`` / ``x`` / ``Z``; ``G``, ``g``, ``z``, ``v``, ``VV``, ``O`` / ``ZZZZ`` and a day of
-year without a year are refused in a pattern that parses. A parsed value is resolved as Java's
+Formatting covers every letter Spark accepts; the zone names ``z`` and ``v`` (Java's CLDR names,
+which Python does not have) for the session time zones of ``ZONE_NAMES`` only. Parsing covers
+the numeric fields, text months and AM/PM, offsets ``X`` / ``x`` / ``Z``; ``G``, ``g``, ``z``,
+``v``, ``VV``, ``O`` / ``ZZZZ``, a one-letter ``S`` next to a number and a day of year without a
+year are refused in a pattern that parses. A parsed value is resolved as Java's
 STRICT resolver and Spark's defaults do (1970-01-01 for missing date fields, midnight for a
 missing time, AM for an hour of AM/PM without ``a``), then placed in the parsed offset or the
 session time zone (Java's ``ZonedDateTime.of``: a time in a gap moves forward by the gap, one
@@ -433,6 +435,10 @@ class CompiledPattern:
     parsing: bool
     elements: tuple
 
+    def zone_names(self) -> bool:
+        """Whether the pattern prints a zone name (``z``, ``v``), which needs ``ZONE_NAMES``."""
+        return any(name.startswith("ZoneText") for name in self.letters())
+
     def letters(self) -> set:
         found = set()
 
@@ -478,14 +484,11 @@ def _check_supported(compiled: CompiledPattern) -> None:
             if isinstance(e, Optional):
                 walk(e.elements)
                 continue
-            if isinstance(e, ZoneText):
-                raise UnsupportedPattern(f"the time-zone name '{e.letter}' (Java's CLDR names) is not reproduced; "
-                                         "use VV, O, X, x or Z")
             if compiled.parsing:
-                if isinstance(e, (ZoneId, LocalizedOffset)) or (isinstance(e, Text) and e.field in ("era",)) or \
+                if isinstance(e, (ZoneId, LocalizedOffset, ZoneText)) or (isinstance(e, Text) and e.field in ("era",)) or \
                         (isinstance(e, Number) and e.field in ("modified_julian_day", "year_of_era")):
-                    raise UnsupportedPattern("parsing an era (G), a modified Julian day (g), a zone id (VV) or a "
-                                             "localized offset (O, ZZZZ) is not reproduced")
+                    raise UnsupportedPattern("parsing an era (G), a modified Julian day (g), a zone id (VV), a zone "
+                                             "name (z, v) or a localized offset (O, ZZZZ) is not reproduced")
     walk(compiled.elements)
     if compiled.parsing:
         fields = compiled.letters()
@@ -499,6 +502,38 @@ _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "Augu
            "November", "December"]
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _QUARTERS = ["1st quarter", "2nd quarter", "3rd quarter", "4th quarter"]
+# The zone names of ``z`` / ``zzzz`` (standard, daylight) and ``v`` / ``vvvv`` (generic): Java 17's
+# CLDR names in locale US, as Spark 4.3 prints them (``record_datetime_patterns.py`` records them
+# every 15 days from 1890 to 2041). Java names the daylight form when the offset is not the
+# zone's standard one; Python's ``dst()`` agrees for each zone here at every such instant (not for
+# Europe/Dublin, whose daylight saving tzdata writes as a negative one in winter: not here).
+# zone -> (standard short, standard long, daylight short, daylight long, generic short, generic long)
+ZONE_NAMES = {
+    "UTC": ("UTC", "Coordinated Universal Time", None, None, "UTC", "Coordinated Universal Time"),
+    "Etc/UTC": ("UTC", "Coordinated Universal Time", None, None, "UTC", "Coordinated Universal Time"),
+    "GMT": ("GMT", "Greenwich Mean Time", None, None, "GMT", "Greenwich Mean Time"),
+    "Europe/Berlin": ("CET", "Central European Standard Time", "CEST", "Central European Summer Time", "CET", "Central European Time"),
+    "Europe/London": ("GMT", "Greenwich Mean Time", "BST", "British Summer Time", "BT", "British Time"),
+    "Europe/Paris": ("CET", "Central European Standard Time", "CEST", "Central European Summer Time", "CET", "Central European Time"),
+    "Europe/Moscow": ("MSK", "Moscow Standard Time", "MSD", "Moscow Summer Time", "MT", "Moscow Time"),
+    "America/New_York": ("EST", "Eastern Standard Time", "EDT", "Eastern Daylight Time", "ET", "Eastern Time"),
+    "America/Chicago": ("CST", "Central Standard Time", "CDT", "Central Daylight Time", "CT", "Central Time"),
+    "America/Denver": ("MST", "Mountain Standard Time", "MDT", "Mountain Daylight Time", "MT", "Mountain Time"),
+    "America/Phoenix": ("MST", "Mountain Standard Time", "MDT", "Mountain Daylight Time", "MT", "Mountain Time"),
+    "America/Los_Angeles": ("PST", "Pacific Standard Time", "PDT", "Pacific Daylight Time", "PT", "Pacific Time"),
+    "America/Sao_Paulo": ("BRT", "Brasilia Standard Time", "BRST", "Brasilia Summer Time", "BRT", "Brasilia Time"),
+    "America/St_Johns": ("NST", "Newfoundland Standard Time", "NDT", "Newfoundland Daylight Time", "NT", "Newfoundland Time"),
+    "Asia/Kolkata": ("IST", "India Standard Time", "IDT", "India Daylight Time", "IT", "India Time"),
+    "Asia/Shanghai": ("CST", "China Standard Time", "CDT", "China Daylight Time", "CT", "China Time"),
+    "Asia/Tokyo": ("JST", "Japan Standard Time", "JDT", "Japan Daylight Time", "JT", "Japan Time"),
+    "Asia/Singapore": ("SGT", "Singapore Standard Time", "SGST", "Singapore Summer Time", "SGT", "Singapore Time"),
+    "Asia/Dubai": ("GST", "Gulf Standard Time", None, None, "GT", "Gulf Time"),
+    "Australia/Sydney": ("AEST", "Australian Eastern Standard Time", "AEDT", "Australian Eastern Daylight Time", "AET", "Eastern Australia Time"),
+    "Australia/Lord_Howe": ("LHST", "Lord Howe Standard Time", "LHDT", "Lord Howe Daylight Time", "LHT", "Lord Howe Time"),
+    "Pacific/Auckland": ("NZST", "New Zealand Standard Time", "NZDT", "New Zealand Daylight Time", "NZT", "New Zealand Time"),
+    "Africa/Johannesburg": ("SAST", "South Africa Standard Time", "SAST", "South Africa Summer Time", "SAT", "South Africa Time"),
+    "Pacific/Honolulu": ("HST", "Hawaii-Aleutian Standard Time", "HDT", "Hawaii-Aleutian Daylight Time", "HST", "Hawaii-Aleutian Time"),
+}
 _MJD_EPOCH = dt.date(1858, 11, 17)
 _EXCEED = [0, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000]
 
@@ -593,7 +628,7 @@ def _format_text(e: Text, local: dt.datetime) -> str:
     raise AssertionError(e.field)
 
 
-def _format(elements, local: dt.datetime, offset_seconds: int, zone: str, out: list) -> None:
+def _format(elements, local: dt.datetime, offset_seconds: int, zone: str, out: list, daylight: bool = False) -> None:
     for e in elements:
         if isinstance(e, Literal):
             out.append(e.text)
@@ -609,8 +644,14 @@ def _format(elements, local: dt.datetime, offset_seconds: int, zone: str, out: l
             out.append(_format_localized_offset(e, offset_seconds))
         elif isinstance(e, ZoneId):
             out.append(zone)
+        elif isinstance(e, ZoneText):  # the zone is in ZONE_NAMES (checked when binding)
+            names = ZONE_NAMES[zone]
+            if e.letter[0] == "v":
+                out.append(names[5] if len(e.letter) == 4 else names[4])
+            else:
+                out.append(names[(2 if daylight else 0) + (1 if len(e.letter) == 4 else 0)])
         elif isinstance(e, Optional):  # every field of a zoned date-time is there: always printed
-            _format(e.elements, local, offset_seconds, zone, out)
+            _format(e.elements, local, offset_seconds, zone, out, daylight)
         else:  # pragma: no cover - refused when compiled
             raise AssertionError(e)
 
@@ -639,7 +680,8 @@ def format_instant(compiled: CompiledPattern, value, zone: str) -> str:
             pass
     offset = zoned.utcoffset()
     out: list[str] = []
-    _format(compiled.elements, zoned.replace(tzinfo=None), offset.days * 86400 + offset.seconds, zone, out)
+    _format(compiled.elements, zoned.replace(tzinfo=None), offset.days * 86400 + offset.seconds, zone, out,
+            bool(zoned.dst()))
     return "".join(out)
 
 
@@ -1076,6 +1118,8 @@ def formatter(pattern: str, zone: str, function: str = "date_format"):
 @lru_cache(maxsize=None)
 def unixtime_formatter(pattern: str, zone: str):
     """``from_unixtime(seconds, pattern)`` of a BIGINT."""
+    from zoneinfo import ZoneInfo
+
     format_timestamp = formatter(pattern, zone, "from_unixtime")
     compiled = compile_pattern(pattern, False)
 
@@ -1088,7 +1132,8 @@ def unixtime_formatter(pattern: str, zone: str):
             local = local_of_instant(seconds * 1_000_000, zone)
             offset = (local - dt.datetime(1970, 1, 1)) - dt.timedelta(seconds=seconds)
             out: list[str] = []
-            _format(compiled.elements, local, offset.days * 86400 + offset.seconds, zone, out)
+            daylight = bool(ZoneInfo(zone).dst(local))  # a naive local date-time: its offset's
+            _format(compiled.elements, local, offset.days * 86400 + offset.seconds, zone, out, daylight)
             return "".join(out)
         except OverflowError:
             raise _out_of_range("from_unixtime") from None

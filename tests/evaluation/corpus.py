@@ -345,7 +345,7 @@ _FORMATS = [
     "S SS SSS SSSS SSSSS SSSSSS SSSSSSS SSSSSSSS SSSSSSSSS", "VV O OOOO X XX XXX XXXX XXXXX",
     "x xx xxx xxxx xxxxx Z ZZ ZZZ ZZZZ ZZZZZ", "g gggggggg", "'quoted ''text'' y' yyyy '' [MM][ dd]",
     "[yyyy-MM-dd'T'HH:mm[:ss][.SSS]]", "EEEE, MMMM d, yyyy h:mm a", "yyyyMMddHHmmssSSS",
-    "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "é日 -/:,.;!<>yyyy", "",
+    "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "é日 -/:,.;!<>yyyy", "", "z zz zzz zzzz v vvvv",
 ]
 # STRINGs parsed, one column a family of patterns (each text designed for one of them, the
 # others failing): the default 'yyyy-MM-dd HH:mm:ss' (pa: the gap and the overlap, years 1, 0,

@@ -282,7 +282,7 @@ def strings(depth: int):
 # -- datetime patterns (begin) --
 # formatting patterns (Europe/Berlin's offsets, 12-hour clocks, fractions, text) and parsing ones
 _FORMAT_PATTERNS = ["'yyyy-MM-dd HH:mm:ss.SSS XXX'", "'EEE, d MMM yy h:mm a'", "'D DDD F Q QQQ q L'",
-                    "'k K h H m s S SSSSSS'", "'VV O x Z ZZZZZ'", "'G yyyyy [MM] \\'w\\''"]
+                    "'k K h H m s S SSSSSS'", "'VV O x Z ZZZZZ z zzzz v'", "'G yyyyy [MM] \\'w\\''"]
 _PARSE_PATTERNS = ["'yyyy-MM-dd HH:mm:ss.SSS XXX'", "'d MMM yy h:mm a'", "'yyyy-MM-dd'", "'yyyyMMddHHmmss'",
                    "'yyyy-MM-dd HH:mm[:ss][.SSSSSS]'"]
 # -- datetime patterns (end) --

@@ -8,7 +8,9 @@ without Spark by ``test_datetime_patterns.py``:
   negative offsets) with patterns that together use every letter sparkcep formats;
 * parsing texts with patterns in those zones (the gaps and overlaps of each, offsets in the
   text, fields out of range), ANSI off: ``to_timestamp`` (as ``unix_micros``), ``to_date`` and
-  ``to_timestamp_ntz`` (as strings), ``unix_timestamp``.
+  ``to_timestamp_ntz`` (as strings), ``unix_timestamp``;
+* the zone names ``z|zzzz|v|vvvv`` in 25 session time zones every 15 days from 1890 to 2041
+  (``zone_names``: runs of equal answers, each from its first instant).
 
     python -m tests.evaluation.record_datetime_patterns
 
@@ -73,6 +75,31 @@ REFUSED = [
 ]
 
 
+NAME_ZONES = ["UTC", "Etc/UTC", "GMT", "Europe/Berlin", "Europe/London", "Europe/Paris", "Europe/Moscow", "Europe/Dublin",
+              "America/New_York", "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles",
+              "America/Sao_Paulo", "America/St_Johns", "Asia/Kolkata", "Asia/Shanghai", "Asia/Tokyo", "Asia/Singapore",
+              "Asia/Dubai", "Australia/Sydney", "Australia/Lord_Howe", "Pacific/Auckland", "Africa/Johannesburg",
+              "Pacific/Honolulu"]
+NAME_INSTANTS = (-2524521600000000, 2240524800000000, 1296000000000)  # 1890-01-01 to 2041, every 15 days
+NAME_PATTERN = "z|zzzz|v|vvvv"
+
+
+def zone_names(spark) -> dict:
+    """{zone: [[first instant, Spark's answer], ...]}: the runs of equal answers."""
+    start, stop, step = NAME_INSTANTS
+    out = {}
+    for zone in NAME_ZONES:
+        spark.conf.set("spark.sql.session.timeZone", zone)
+        rows = spark.sql(f"SELECT m, date_format(timestamp_micros(m), '{NAME_PATTERN}') AS t FROM "
+                         f"(SELECT explode(sequence({start}L, {stop}L, {step}L)) AS m) ORDER BY m").collect()
+        runs: list = []
+        for row in rows:
+            if not runs or runs[-1][1] != row.t:
+                runs.append([row.m, row.t])
+        out[zone] = runs
+    return out
+
+
 def probes() -> dict:
     """Every probe: {key: (zone, SQL expression)}; the key is what the test evaluates."""
     out = {}
@@ -131,8 +158,12 @@ def main() -> None:
                 answers.update({key: ["value", row[f"c{k}"]] for k, (key, _) in enumerate(chunk)})
             except Exception:  # noqa: BLE001
                 answers.update({key: _answer(spark, expression) for key, expression in chunk})
+    names = zone_names(spark)
     spark.stop()
-    lines = ["{", f'  "spark": {json.dumps(pyspark.__version__)},', '  "answers": {']
+    lines = ["{", f'  "spark": {json.dumps(pyspark.__version__)},', '  "zone_names": {']
+    lines += [f"    {json.dumps(zone)}: {json.dumps(runs, ensure_ascii=False)}," for zone, runs in names.items()]
+    lines[-1] = lines[-1].rstrip(",")
+    lines += ["  },", '  "answers": {']
     lines += [f"    {json.dumps(key)}: {json.dumps(answers[key], ensure_ascii=False)}," for key in sorted(answers)]
     lines[-1] = lines[-1].rstrip(",")
     lines += ["  }", "}"]

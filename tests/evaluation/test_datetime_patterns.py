@@ -105,15 +105,40 @@ def test_python_gives_sparks_recorded_answers_for_every_letter_zone_and_refusal(
     assert compared >= 2_500 and refused <= 150 and out_of_range <= 150, (compared, refused, out_of_range)
 
 
-def test_every_letter_spark_formats_is_formatted_except_the_zone_names():
-    """Of the letter grid, sparkcep refuses only z and v (Java's CLDR zone names)."""
+def test_every_letter_spark_formats_is_formatted():
+    """Of the letter grid (in Europe/Berlin), sparkcep refuses none that Spark formats."""
     refused = set()
     for text, spark in RECORDED["answers"].items():
         key = json.loads(text)
         if key[0] == "format" and key[2] == 1709654889123456 and key[1] == "Europe/Berlin" and \
                 len(set(key[3])) == 1 and spark[0] == "value" and _compiled(key[3], False) is None:
             refused.add(key[3])
-    assert refused == {"z", "zz", "zzz", "zzzz", "v", "vvvv"}
+    assert not refused
+
+
+def test_zone_names_are_sparks_every_15_days_from_1890_to_2041_in_24_zones():
+    """``z``, ``zzzz``, ``v``, ``vvvv`` as Spark printed them (Java 17's CLDR names, standard or
+    daylight as Java's offset rules say) in every session time zone of ``ZONE_NAMES``; a zone
+    outside it (Europe/Dublin, whose winter tzdata calls daylight saving) is refused."""
+    from tests.evaluation.record_datetime_patterns import NAME_INSTANTS, NAME_PATTERN
+
+    start, stop, step = NAME_INSTANTS
+    compared, wrong = 0, []
+    for zone, runs in RECORDED["zone_names"].items():
+        if zone not in dp.ZONE_NAMES:
+            assert zone == "Europe/Dublin"
+            continue
+        format_timestamp = dp.formatter(NAME_PATTERN, zone)
+        run = 0
+        for micros in range(start, stop + 1, step):
+            while run + 1 < len(runs) and runs[run + 1][0] <= micros:
+                run += 1
+            ours = format_timestamp(_EPOCH + dt.timedelta(microseconds=micros))
+            compared += 1
+            if ours != runs[run][1]:
+                wrong.append(f"{zone} {micros}: Spark {runs[run][1]}, sparkcep {ours}")
+    assert not wrong, "\n".join(wrong[:20])
+    assert compared >= 24 * 3_600 and set(RECORDED["zone_names"]) - set(dp.ZONE_NAMES) == {"Europe/Dublin"}
 
 
 # ---- refusals and errors at their place in the statement -------------------------------------------
@@ -139,8 +164,7 @@ def _error(qualified: str, types: list[str]):
     ("to_date(A.s || B.s, 'E yyyy')", ["string"], "INCONSISTENT_BEHAVIOR_CROSS_VERSION", "'E yyyy'"),
     ("date_format(greatest(A.ts, B.ts), A.s)", ["timestamp"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "A.s"),
     ("to_timestamp(A.s || B.s, 'yyyy''T''MM')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "'yyyy''T''MM'"),
-    ("date_format(greatest(A.ts, B.ts), 'HH:mm z')", ["timestamp"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-     "'HH:mm z'"),
+    ("to_timestamp(A.s || B.s, 'HH:mm z')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "'HH:mm z'"),
     ("to_timestamp(A.s || B.s, 'yyyy-MM-dd VV')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
      "'yyyy-MM-dd VV'"),
     ("try_to_timestamp(A.s || B.s, 'G yyyy')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "'G yyyy'"),
@@ -157,6 +181,16 @@ def test_refusals_are_typed_errors_at_the_pattern_when_compiling(qualified, type
     sql = _statement(qualified)
     assert error.code == code, error.render()
     assert (error.line, error.column) == (1, sql.index(at) + 1), error.render()
+
+
+def test_zone_names_in_a_zone_outside_the_table_are_refused_at_the_pattern():
+    qualified = "date_format(greatest(A.ts, B.ts), 'HH:mm zzzz')"
+    expression = lower(qualified, ValueColumns())
+    with pytest.raises(AnalysisError) as raised:
+        bind(expression, ["timestamp"], Semantics(ansi=True, time_zone="Europe/Dublin"), source=_statement(qualified))
+    assert raised.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert raised.value.column == _statement(qualified).index("'HH:mm zzzz'") + 1
+    bind(expression, ["timestamp"], Semantics(ansi=True, time_zone="Asia/Kolkata"))  # in the table
 
 
 def test_a_quote_is_written_with_a_backslash_or_inside_a_double_quoted_literal():

@@ -23,7 +23,8 @@ import dataclasses
 
 from sparkcep.errors import AnalysisError
 from sparkcep.evaluation.binding.core import BIGINT, DATE, STRING, TIMESTAMP, BinderBase
-from sparkcep.evaluation.datetime_patterns import DEFAULT_PATTERN, PatternError, UnsupportedPattern, compile_pattern
+from sparkcep.evaluation.datetime_patterns import (DEFAULT_PATTERN, ZONE_NAMES, PatternError, UnsupportedPattern,
+                                                   compile_pattern)
 from sparkcep.evaluation.sql_types import SqlType
 from sparkcep.plan import expressions as p
 
@@ -66,7 +67,11 @@ class DatetimePatternBinding(BinderBase):
     def _compiled(self, e: p.Operator, pattern: str, parsing: bool, options: dict):
         start, end = options.get("pattern_at") or e.span or (0, 0)
         try:
-            return compile_pattern(pattern, parsing)
+            compiled = compile_pattern(pattern, parsing)
+            if compiled.zone_names() and self.semantics.time_zone not in ZONE_NAMES:
+                raise UnsupportedPattern(f"the zone names z and v are known for the session time zones "
+                                         f"{', '.join(sorted(ZONE_NAMES))}, not for {self.semantics.time_zone}")
+            return compiled
         except PatternError as error:
             code, message = error.code, error.message
         except UnsupportedPattern as error:

@@ -270,12 +270,7 @@ def strings(depth: int):
         st.tuples(_column(["t1"]), sub, sub).map(lambda t: _join("elt({}, {}, {})", *t)),
         st.one_of(temporals(depth - 1), booleans(depth - 1), _column(INTEGRAL)).map(
             lambda a: _join("CAST({} AS STRING)", a)),
-        # -- datetime patterns (begin) --
-        st.tuples(st.sampled_from(["date_format", "to_char"]), temporals(depth - 1),
-                  st.sampled_from(_FORMAT_PATTERNS)).map(lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
-        st.tuples(_column(["t1", "h1", "i1"]), st.sampled_from(["", ", 'yyyy-MM-dd h:mm a XXX'", ", 'D Q E'"])).map(
-            lambda t: _join("from_unixtime({}" + t[1] + ")", t[0])),
-        # -- datetime patterns (end) --
+        formatted(depth - 1),  # -- datetime patterns --
     )
 
 
@@ -285,6 +280,28 @@ _FORMAT_PATTERNS = ["'yyyy-MM-dd HH:mm:ss.SSS XXX'", "'EEE, d MMM yy h:mm a'", "
                     "'k K h H m s S SSSSSS'", "'VV O x Z ZZZZZ z zzzz v'", "'G yyyyy [MM] \\'w\\''"]
 _PARSE_PATTERNS = ["'yyyy-MM-dd HH:mm:ss.SSS XXX'", "'d MMM yy h:mm a'", "'yyyy-MM-dd'", "'yyyyMMddHHmmss'",
                    "'yyyy-MM-dd HH:mm[:ss][.SSSSSS]'"]
+
+
+def formatted(depth: int):
+    """STRINGs formatted from dates and timestamps, or from integral seconds."""
+    return st.one_of(
+        st.tuples(st.sampled_from(["date_format", "to_char"]), temporals(depth),
+                  st.sampled_from(_FORMAT_PATTERNS)).map(lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
+        st.tuples(_column(["t1", "h1", "i1"]), st.sampled_from(["", ", 'yyyy-MM-dd h:mm a XXX'", ", 'D Q E'"])).map(
+            lambda t: _join("from_unixtime({}" + t[1] + ")", t[0])),
+    )
+
+
+def parsed(depth: int):
+    """Dates and timestamps formatted and read back, and strings read (NULL when unread)."""
+    leaf = temporals(depth)
+    return st.one_of(
+        st.tuples(st.sampled_from(["try_to_timestamp", "to_date", "to_timestamp_ntz"]), leaf,
+                  st.sampled_from(_PARSE_PATTERNS)).map(
+            lambda t: _join(t[0] + "(date_format({}, " + t[2] + "), " + t[2] + ")", t[1])),
+        st.tuples(st.sampled_from(["try_to_timestamp", "try_to_date"]), strings(0), st.sampled_from(_PARSE_PATTERNS)).map(
+            lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
+    )
 # -- datetime patterns (end) --
 
 
@@ -318,13 +335,7 @@ def temporals(depth: int):
         st.tuples(st.sampled_from(_TRUNC_UNITS), leaf).map(lambda t: _join("date_trunc(" + t[0] + ", {})", t[1])),
         st.tuples(leaf, st.sampled_from(["'MM'", "'WEEK'", "'YEAR'", "'QUARTER'", "'DD'"])).map(
             lambda t: _join("trunc({}, " + t[1] + ")", t[0])),
-        # -- datetime patterns (begin) --: formatted and read back; strings read (NULL if unread)
-        st.tuples(st.sampled_from(["try_to_timestamp", "to_date", "to_timestamp_ntz"]), leaf,
-                  st.sampled_from(_PARSE_PATTERNS)).map(
-            lambda t: _join(t[0] + "(date_format({}, " + t[2] + "), " + t[2] + ")", t[1])),
-        st.tuples(st.sampled_from(["try_to_timestamp", "try_to_date"]), strings(0), st.sampled_from(_PARSE_PATTERNS)).map(
-            lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
-        # -- datetime patterns (end) --
+        parsed(0),  # -- datetime patterns --
     )
 
 
@@ -384,6 +395,9 @@ def booleans(depth: int):
         st.one_of(n, s).map(lambda a: _join("CAST({} AS BOOLEAN)", a)),
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
+        # -- datetime patterns (begin) --
+        _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
+        # -- datetime patterns (end) --
     ]
     if depth > 0:
         choices += [

@@ -19,8 +19,8 @@ from typing import Any, Callable, Sequence
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import (base_functions, collection_builders, collection_functions, datetime_fields,
-                                 datetime_functions, day_time_intervals, explicit_casts, functions, hash_functions,
-                                 integral_functions, string_functions, url_functions)
+                                 datetime_functions, datetime_patterns, day_time_intervals, explicit_casts, functions,
+                                 hash_functions, integral_functions, string_functions, url_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -694,6 +694,12 @@ def typed_function(operator: p.Operator):
         function = datetime_fields.trunc
     elif name in datetime_fields.EPOCH_FUNCTIONS:
         function = datetime_fields.EPOCH_FUNCTIONS[name]
+    elif name == "date_format":
+        function = datetime_patterns.formatter(options["pattern"], zone, options["function"])
+    elif name == "from_unixtime":
+        function = datetime_patterns.unixtime_formatter(options["pattern"], zone)
+    elif name in ("to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string"):
+        function = datetime_patterns.parser(name, options["pattern"], zone, ansi, options["try"], options["function"])
     elif name == "is_nan":
         function = functions.is_nan
     elif name == "width_bucket":

@@ -113,6 +113,8 @@ OPERATORS = set(BINARY) | {
     "array_union", "array_intersect", "array_except", "array_remove", "array_repeat", "array_compact", "sort_array",
     "array_sort", "flatten", "array_append", "array_prepend", "array_insert", "map_keys", "map_values", "create_map",
     "map_from_arrays", "get", "sequence", "concat_arrays", "reverse_array", "elements_cast",
+    # sparkcep.evaluation.datetime_patterns
+    "date_format", "from_unixtime", "to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
@@ -244,7 +246,9 @@ def instant_key(value):
 
 def order_key(operand: SqlType):
     """A key function giving Python's order of values of type ``operand`` Spark's order, or
-    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; for an ARRAY,
+    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; a TIMESTAMP's
+    instant (two aware values of different zones, one at an overlap's local time, are equal in
+    Spark and not in Python's ``==``); for an ARRAY,
     element by element in its element type's order, a NULL element below every value, then the
     shorter array first (``collection_functions.array_key``)."""
     if operand.fractional:

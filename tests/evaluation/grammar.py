@@ -286,7 +286,39 @@ def strings(depth: int):
         st.tuples(st.sampled_from(["length", "upper", "trim"]), _column(INTEGRAL + ["n1"]),
                   _column(INTEGRAL + ["n1"])).map(lambda t: _join(t[0] + "(({} + {}))", t[1], t[2])),
         _builder_strings(numbers(depth - 1), sub),  # array-building and map functions
+        formatted(depth - 1),  # -- datetime patterns --
     )
+
+
+# -- datetime patterns (begin) --
+# formatting patterns (Europe/Berlin's offsets, 12-hour clocks, fractions, text) and parsing ones
+_FORMAT_PATTERNS = ["'yyyy-MM-dd HH:mm:ss.SSS XXX'", "'EEE, d MMM yy h:mm a'", "'D DDD F Q QQQ q L'",
+                    "'k K h H m s S SSSSSS'", "'VV O x Z ZZZZZ z zzzz v'", "'G yyyyy [MM] \\'w\\''"]
+_PARSE_PATTERNS = ["'yyyy-MM-dd HH:mm:ss.SSS XXX'", "'d MMM yy h:mm a'", "'yyyy-MM-dd'", "'yyyyMMddHHmmss'",
+                   "'yyyy-MM-dd HH:mm[:ss][.SSSSSS]'"]
+
+
+def formatted(depth: int):
+    """STRINGs formatted from dates and timestamps, or from integral seconds."""
+    return st.one_of(
+        st.tuples(st.sampled_from(["date_format", "to_char"]), temporals(depth),
+                  st.sampled_from(_FORMAT_PATTERNS)).map(lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
+        st.tuples(_column(["t1", "h1", "i1"]), st.sampled_from(["", ", 'yyyy-MM-dd h:mm a XXX'", ", 'D Q E'"])).map(
+            lambda t: _join("from_unixtime({}" + t[1] + ")", t[0])),
+    )
+
+
+def parsed(depth: int):
+    """Dates and timestamps formatted and read back, and strings read (NULL when unread)."""
+    leaf = temporals(depth)
+    return st.one_of(
+        st.tuples(st.sampled_from(["try_to_timestamp", "to_date", "to_timestamp_ntz"]), leaf,
+                  st.sampled_from(_PARSE_PATTERNS)).map(
+            lambda t: _join(t[0] + "(date_format({}, " + t[2] + "), " + t[2] + ")", t[1])),
+        st.tuples(st.sampled_from(["try_to_timestamp", "try_to_date"]), strings(0), st.sampled_from(_PARSE_PATTERNS)).map(
+            lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
+    )
+# -- datetime patterns (end) --
 
 
 _INTERVAL_LITERALS = ["INTERVAL '90' MINUTE", "INTERVAL '1' DAY", "INTERVAL '-2' HOUR",
@@ -324,6 +356,7 @@ def temporals(depth: int):
                                                        "CAST({} AS TIMESTAMP_NTZ)", "to_date({})",
                                                        "try_to_timestamp({})"])).map(lambda t: _join(t[1], t[0])),
         # -- string casts (end) --
+        parsed(0),  # -- datetime patterns --
     )
 
 
@@ -384,6 +417,9 @@ def booleans(depth: int):
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
         _builder_booleans(n, s),  # array-building and map functions
+        # -- datetime patterns (begin) --
+        _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
+        # -- datetime patterns (end) --
     ]
     if depth > 0:
         choices += [

@@ -28,6 +28,7 @@ from sparkcep.evaluation.binding.arrays_and_maps import CollectionBinding
 from sparkcep.evaluation.binding.collection_builders import COLLECTION_BUILDERS, CollectionBuilderBinding, constructed
 from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
+from sparkcep.evaluation.binding.datetime_patterns import PATTERN_FUNCTIONS, DatetimePatternBinding
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
     DatetimeBinding, temporal
 from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH, NumberBinding
@@ -57,7 +58,7 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
 
 
 class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
-             DatetimeBinding):
+             DatetimeBinding, DatetimePatternBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -146,6 +147,8 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
             return self.datetime_difference(e)
         if name in DATE_FUNCTIONS:
             return self.date_function(e)
+        if name in PATTERN_FUNCTIONS:
+            return self.datetime_pattern(e)
         if name in DATE_FIELDS or name in TIME_FIELDS or name in EPOCH_FUNCTIONS or name in ("date_trunc", "trunc"):
             return self.datetime_field(e)
         if name in ("isnan", "nanvl"):

@@ -79,7 +79,7 @@ OPERATORS = set(BINARY) | {
     "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
     "lower", "upper", "length", "substring", "explicit_cast",
     "round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",  # sparkcep.evaluation.functions
-    "sqrt", "ln", "log", "log10", "log2", "log1p", "exp", "expm1", "power", "cbrt",  # strict_math
+    "sqrt", "degrees", "radians", "ln", "log", "log10", "log2", "log1p", "exp", "expm1", "power", "cbrt",  # strict_math
     # sparkcep.evaluation.string_functions
     "contains", "startswith", "endswith", "locate", "trim", "replace", "left", "right", "reverse",
     # sparkcep.evaluation.integral_functions

@@ -315,6 +315,11 @@ def _scalar_function_expressions() -> list[tuple[str, str]]:
     out.append(_pair("elt(({} % 4), {})", "i1", "s2"))
     out.append(_pair("initcap(({} || {}))", "ic", "ic"))
     out.append(_pair("initcap(({} || {}))", "s1", "s2"))
+    # degrees / radians: Java 9's one product with the constant (Java 8's quotient by pi differs
+    # for -2.25, 0.1, 7 ... and 1.5, 3 ...)
+    for x, y in (("d1", "d2"), ("i1", "i2"), ("m1", "n1"), ("f1", "f1"), ("bv", "bl")):
+        out.append(_pair("degrees(({} + {}))", x, y))
+        out.append(_pair("radians(({} - {}))", x, y))
     return out
 # -- isnan, nanvl, width_bucket, elt, initcap between rows (end) ----------------------------------
 

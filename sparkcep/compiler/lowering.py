@@ -96,6 +96,8 @@ GLUE: dict[type, str] = {
     exp.Floor: "floor",  # with a scale: Lowering.lower_rounding
     exp.Ceil: "ceil",
     exp.Sqrt: "sqrt",
+    exp.Degrees: "degrees",  # Math.toDegrees / toRadians (sparkcep.evaluation.functions)
+    exp.Radians: "radians",
     exp.Contains: "contains",
     exp.StartsWith: "startswith",
     exp.EndsWith: "endswith",
@@ -175,6 +177,7 @@ GLUE: dict[type, str] = {
     exp.ArrayMax: "array_max",
     exp.ArrayMin: "array_min",
     exp.ArraySlice: "slice",
+    exp.ParseUrl: "parse_url",  # sparkcep.evaluation.url_functions
 }
 
 # -- array-building and map functions between rows (begin) -------------------------------------
@@ -196,7 +199,10 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
                                   "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin",
                                   "format_number": "format_number",
                                   "make_date": "make_date", "find_in_set": "find_in_set", "weekday": "weekday",
-                                  "cardinality": "size", "arrays_overlap": "arrays_overlap"}
+                                  "cardinality": "size", "arrays_overlap": "arrays_overlap",
+                                  "url_encode": "url_encode", "url_decode": "url_decode",
+                                  "try_url_decode": "try_url_decode", "parse_url": "parse_url",
+                                  "try_parse_url": "try_parse_url"}
 
 # functions that are another operator (Lowering.lower_synonym): their numbers of arguments
 SYNONYM_ARGUMENTS = {"isnull": (1, 1), "isnotnull": (1, 1), "nullifzero": (1, 1), "zeroifnull": (1, 1),
@@ -750,6 +756,11 @@ class Lowering:
                          ("try", written.startswith("TRY_CAST"))),
                 span=(start, end),
             )
+        # -- string casts (begin) --
+        cast_function = self.lower_cast_function(node)
+        if cast_function is not None:
+            return cast_function
+        # -- string casts (end) --
         if isinstance(node, exp.Round) or _anonymous_name(node) == "bround":
             return self.lower_rounding(node)
         if isinstance(node, (exp.Floor, exp.Ceil)) and any(
@@ -768,6 +779,9 @@ class Lowering:
         builder = self.lower_collection_builder(node)  # array-building and map functions
         if builder is not None:
             return builder
+        pattern_call = self.lower_datetime_pattern(node)  # date_format, to_timestamp, ... (datetime patterns)
+        if pattern_call is not None:
+            return pattern_call
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         written = _written_name(node, self.scope.sql)
         if isinstance(node, exp.ArraySize) and written.lower() == "array_size":
@@ -879,6 +893,26 @@ class Lowering:
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
                 "this subscript cannot combine values from different rows of a match in DEFINE", node)
         return p.Operator(name, (self.lower_operand(node.this), self.lower_operand(node.expressions[0])), span=span)
+
+    # -- string casts (begin) --
+    def lower_cast_function(self, node: exp.Expression) -> p.Expression | None:
+        """The functions that are Spark's CAST when given no format (Spark's own definitions):
+        ``to_date(x)`` is ``CAST(x AS DATE)``, ``to_timestamp_ntz(x)`` ``CAST(x AS
+        TIMESTAMP_NTZ)``, ``try_to_timestamp(x)`` ``TRY_CAST(x AS TIMESTAMP)`` (``to_timestamp(x)``
+        parses as a CAST already); None for any other node (a format is not these casts)."""
+        span = dialect.span(node)
+        name = _anonymous_name(node)
+        if isinstance(node, exp.TsOrDsToDate) and node.args.get("format") is None and node.this is not None \
+                and span != dialect.span(node.this):  # not the TO_DATE the parser wraps around operands
+            target, tried, operand = "DATE", False, node.this
+        elif name in ("to_timestamp_ntz", "try_to_timestamp") and len(node.expressions) == 1:
+            target, tried = ("TIMESTAMP_NTZ", False) if name == "to_timestamp_ntz" else ("TIMESTAMP", True)
+            operand = node.expressions[0]
+        else:
+            return None
+        return p.Operator("explicit_cast", (self.lower_operand(operand),), options=(("to", target), ("try", tried)),
+                          span=span)
+    # -- string casts (end) --
 
     def lower_synonym(self, node: exp.Expression) -> p.Expression | None:
         """Spark functions that are another operator (Spark's own definitions): ``equal_null(a,
@@ -1022,6 +1056,56 @@ class Lowering:
                 f"'{written}' has no field {name}; the fields are YEAR, YEAROFWEEK, QUARTER, MONTH, WEEK, DAY, "
                 "DAYOFWEEK, DAYOFWEEK_ISO, DOY, HOUR, MINUTE and SECOND (and their abbreviations)", field_node)
         return p.Operator(operator, (self.lower_operand(source),), span=dialect.span(node))
+
+    # -- datetime patterns (begin) -------------------------------------------------------------
+    def lower_datetime_pattern(self, node: exp.Expression) -> p.Expression | None:
+        """``date_format`` / ``to_char`` / ``to_varchar`` (of a date or timestamp),
+        ``from_unixtime``, ``to_date``, ``to_timestamp`` / ``to_timestamp_ltz``,
+        ``to_timestamp_ntz``, ``try_to_timestamp``, ``try_to_date``, ``unix_timestamp`` /
+        ``to_unix_timestamp``: the plan operator ``PATTERN_FUNCTIONS[name]`` of the first
+        argument, with the pattern as an option (``pattern``, its offsets ``pattern_at``; None
+        for the default of ``from_unixtime`` and ``unix_timestamp``). The pattern must be a
+        string literal: the parser rewrites it (into strftime's notation) and reads ``'a''b'`` as
+        two literals where Spark reads one, so it is read here from the statement's text, as one
+        string token. None when ``node`` is not one of these calls (``to_date(x)`` without a
+        pattern is a cast, lowered elsewhere)."""
+        name = _anonymous_name(node)
+        if not (isinstance(node, _PATTERN_NODES) or name in PATTERN_CALLS):
+            return None
+        written = _written_name(node, self.scope.sql)
+        operator, parsing, least = PATTERN_CALLS.get(written.lower(), (None, False, 2))
+        if operator is None:
+            return None
+        arguments = _call_arguments(self.scope.sql, dialect.span(node))
+        if arguments is None or len(arguments) < least:
+            if written.lower() == "to_date":
+                return None
+            raise self._pattern_refusal(node, written)
+        if len(arguments) > 2:
+            raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` takes at most two arguments", node)
+        operand = node.expressions[0] if isinstance(node, exp.Anonymous) else node.this
+        if isinstance(operand, exp.TimeStrToTime) and dialect.find_span(operand) == dialect.find_span(operand.this):
+            operand = operand.this  # the parser's own wrapper around date_format's operand
+        options: tuple = (("function", written.lower()),)
+        if len(arguments) == 2:
+            start, end = arguments[1]
+            pattern = _string_literal(self.scope.sql[start:end])
+            if pattern is None:
+                raise self.scope.error_at(
+                    "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                    f"the pattern of '{written}' between rows of a match must be one string literal, such as "
+                    "'yyyy-MM-dd HH:mm' (a quote inside it written \\' or inside a \"...\" literal)", start, end)
+            options += (("pattern", pattern), ("pattern_at", (start, end)))
+        else:
+            options += (("pattern", None), ("pattern_at", dialect.span(node)))
+        return p.Operator(operator, (self.lower_operand(operand),), options=options, span=dialect.span(node))
+
+    def _pattern_refusal(self, node: exp.Expression, written: str):
+        return self.scope.error(
+            "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+            f"'{written}' without a pattern cannot combine values from different rows of a match in DEFINE "
+            "(Spark casts the string); give the pattern, or apply it inside the navigation", node)
+    # -- datetime patterns (end) ---------------------------------------------------------------
 
     def lower_date_trunc(self, node: exp.TimestampTrunc, written: str) -> p.Expression:
         """``date_trunc(unit, x)``: the unit, a STRING operand, must be written as a string
@@ -1830,7 +1914,7 @@ def _operands(node: exp.Expression) -> list:
         return list(node.expressions)
     if isinstance(node, exp.ArrayToString):
         return [node.this, node.expression] + ([node.args.get("null")] if node.args.get("null") else [])
-    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt, exp.LastDay, exp.UnixDate,
+    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt, exp.Degrees, exp.Radians, exp.LastDay, exp.UnixDate,
                          exp.DateFromUnixDate, exp.Quarter, exp.Hour, exp.Minute, exp.Second, exp.UnixSeconds,
                          exp.UnixMillis, exp.UnixMicros, exp.IsNan, exp.Initcap, exp.StrToUnix,
                          exp.ArraySize, exp.ArrayDistinct, exp.ArrayMax, exp.ArrayMin)):
@@ -1842,6 +1926,8 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, node.args.get("unit")]
     if isinstance(node, exp.Nanvl):
         return [node.this, node.expression]
+    if isinstance(node, exp.ParseUrl):
+        return [node.this, node.args.get("part_to_extract")] + ([node.args["key"]] if node.args.get("key") else [])
     if isinstance(node, exp.Elt):
         return [node.this, *node.expressions]
     if isinstance(node, exp.WidthBucket):
@@ -1902,6 +1988,74 @@ def _operands(node: exp.Expression) -> list:
     if isinstance(node, (exp.Not, exp.Neg, exp.Abs, exp.Paren)):
         return [node.this]
     return [node.this, node.expression]
+
+
+# -- datetime patterns (begin) ------------------------------------------------------------------
+# function as written -> (plan operator, whether the pattern parses, the fewest arguments)
+PATTERN_CALLS = {
+    "date_format": ("date_format", False, 2), "to_char": ("date_format", False, 2),
+    "to_varchar": ("date_format", False, 2), "from_unixtime": ("from_unixtime", False, 1),
+    "to_date": ("to_date", True, 2), "try_to_date": ("to_date", True, 2),
+    "to_timestamp": ("to_timestamp", True, 2), "to_timestamp_ltz": ("to_timestamp", True, 2),
+    "try_to_timestamp": ("to_timestamp", True, 2), "to_timestamp_ntz": ("to_timestamp_ntz", True, 2),
+    "unix_timestamp": ("unix_timestamp", True, 1), "to_unix_timestamp": ("unix_timestamp", True, 1),
+}
+_PATTERN_NODES = (exp.TimeToStr, exp.ToChar, exp.UnixToStr, exp.StrToTime, exp.StrToUnix, exp.TsOrDsToDate)
+
+
+def _call_arguments(sql: str, call: tuple[int, int]) -> list[tuple[int, int]] | None:
+    """The offsets of the arguments of the call written at ``call`` (``f(a, b)``), split at
+    its top-level commas (outside brackets and quotes), each stripped of spaces; None if the
+    text is not a call."""
+    start, end = call
+    opening = sql.find("(", start, end)
+    if opening < 0 or sql[end - 1] != ")":
+        return None
+    spans, depth, quote, i, begin = [], 0, None, opening + 1, opening + 1
+    while i < end - 1:
+        c = sql[i]
+        if quote:
+            if c == "\\" and quote != "`":
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "'\"`":
+            quote = c
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            spans.append((begin, i))
+            begin = i + 1
+        i += 1
+    spans.append((begin, end - 1))
+    stripped = []
+    for a, b in spans:
+        while a < b and sql[a].isspace():
+            a += 1
+        while b > a and sql[b - 1].isspace():
+            b -= 1
+        stripped.append((a, b))
+    return [] if stripped == [(stripped[0][0], stripped[0][0])] else stripped
+
+
+def _string_literal(text: str) -> str | None:
+    """The value of ``text`` if it is exactly one SQL string literal (``'...'``, ``"..."``,
+    ``r'...'``, with Spark's backslash escapes), else None."""
+    from sparkcep.dialect.dialect import SparkCep
+    from sqlglot.tokens import TokenType
+
+    try:
+        tokens = SparkCep().tokenize(text)
+    except Exception:  # noqa: BLE001 - not a literal the tokenizer reads
+        return None
+    if len(tokens) != 1 or tokens[0].token_type not in (TokenType.STRING, TokenType.RAW_STRING):
+        return None
+    if tokens[0].start != 0 or tokens[0].end != len(text) - 1:
+        return None
+    return tokens[0].text
+# -- datetime patterns (end) --------------------------------------------------------------------
 
 
 def _written_operand(node: exp.Expression) -> exp.Expression:

@@ -19,8 +19,8 @@ from typing import Any, Callable, Sequence
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import (base_functions, collection_builders, collection_functions, datetime_fields,
-                                 datetime_functions, day_time_intervals, explicit_casts, functions, hash_functions, integral_functions,
-                                 string_functions)
+                                 datetime_functions, datetime_patterns, day_time_intervals, explicit_casts, functions,
+                                 hash_functions, integral_functions, string_functions, url_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -568,6 +568,20 @@ def _concat(args: list[Evaluator]) -> Evaluator:
     return concat
 
 
+def _right_first(function, left: Evaluator, right: Evaluator, ansi: bool) -> Evaluator:
+    """Spark's division and remainder (``ops.RIGHT_FIRST``): the divisor first; NULL (or, ANSI
+    off, zero) gives NULL without evaluating the dividend."""
+
+    def evaluate(ctx):
+        b = right(ctx)
+        if b is None or (not ansi and b == 0):
+            return None
+        a = left(ctx)
+        return None if a is None else function(a, b)
+
+    return evaluate
+
+
 def _strict(function, args: list[Evaluator]) -> Evaluator:
     """``function`` of the operands' values, NULL if one is NULL (operands evaluated left to
     right, stopping at the first NULL, as Spark's null-intolerant expressions do)."""
@@ -628,6 +642,8 @@ def typed_function(operator: p.Operator):
         function = functions.rounding(operand, result, options["scale"], options["mode"], ansi)
     elif name == "sqrt":
         function = functions.square_root
+    elif name in functions.ANGLES:
+        function = functions.ANGLES[name]
     elif name in functions.STRICT_MATH:
         function = functions.STRICT_MATH[name]
     elif name == "sign":
@@ -680,10 +696,18 @@ def typed_function(operator: p.Operator):
         function = datetime_fields.trunc
     elif name in datetime_fields.EPOCH_FUNCTIONS:
         function = datetime_fields.EPOCH_FUNCTIONS[name]
+    elif name == "date_format":
+        function = datetime_patterns.formatter(options["pattern"], zone, options["function"])
+    elif name == "from_unixtime":
+        function = datetime_patterns.unixtime_formatter(options["pattern"], zone)
+    elif name in ("to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string"):
+        function = datetime_patterns.parser(name, options["pattern"], zone, ansi, options["try"], options["function"])
     elif name == "is_nan":
         function = functions.is_nan
     elif name == "width_bucket":
         function = functions.width_bucket
+    elif name in ("parse_url", "try_parse_url"):
+        function = url_functions.parse_url(ansi and name == "parse_url")
     elif name == "elt_out_of_range":
         function = string_functions.elt_out_of_range(ansi, options["inputs"])
     elif name in _COLLECTION_FUNCTIONS:
@@ -771,6 +795,8 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
     """A bound operator (``sparkcep.evaluation.binding``): Spark's semantics for its types."""
     name = operator.name
     function = typed_function(operator)
+    if function is not None and name in ops.RIGHT_FIRST:
+        return _right_first(function, *args, dict(operator.options).get("ansi", True))
     if function is not None:
         return _strict(function, args)
     options = dict(operator.options)

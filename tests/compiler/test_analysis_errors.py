@@ -261,7 +261,7 @@ def test_errors_are_typed():
     ("space(A.n + B.n) = ' '", "space"),  # sqlglot: Space
     ("SPACE(A.n - B.n) = ' '", "SPACE"),
     ("mask(A.s || B.s) = 'x'", "mask"),
-    ("date_format(A.t, B.s) = 'x'", "date_format"),  # sqlglot: TimeToStr
+    ("get_json_object(A.s || B.s, '$.a') = 'x'", "get_json_object"),  # sqlglot: JSONExtractScalar
     ("soundex(A.s || B.s) = 'x'", "soundex"),
     ("Soundex(A.s || B.s) = 'X'", "Soundex"),
 ])

@@ -315,8 +315,244 @@ def _scalar_function_expressions() -> list[tuple[str, str]]:
     out.append(_pair("elt(({} % 4), {})", "i1", "s2"))
     out.append(_pair("initcap(({} || {}))", "ic", "ic"))
     out.append(_pair("initcap(({} || {}))", "s1", "s2"))
+    # degrees / radians: Java 9's one product with the constant (Java 8's quotient by pi differs
+    # for -2.25, 0.1, 7 ... and 1.5, 3 ...)
+    for x, y in (("d1", "d2"), ("i1", "i2"), ("m1", "n1"), ("f1", "f1"), ("bv", "bl")):
+        out.append(_pair("degrees(({} + {}))", x, y))
+        out.append(_pair("radians(({} - {}))", x, y))
     return out
 # -- isnan, nanvl, width_bucket, elt, initcap between rows (end) ----------------------------------
+
+# -- values of other types where Spark expects a STRING (begin) -----------------------------------
+# Spark casts an integral, DECIMAL, BOOLEAN, DATE or TIMESTAMP[_NTZ] argument of a string function
+# to STRING implicitly, ANSI on or off (DECIMAL plainly or as BigDecimal.toString without ANSI,
+# timestamps local with the fraction trimmed); not where it expects a BINARY (the hashes) or in
+# array_join's delimiter, which stay Spark's analysis errors.
+
+
+def _implicit_string_cast_expressions() -> list[tuple[str, str]]:
+    out = []
+    for x, y in (("i1", "s2"), ("l1", "n1"), ("m1", "b1"), ("dt1", "ts2"), ("tn1", "s1"), ("q2", "z1"),
+                 ("t1", "h1"), ("ts1", "dt2")):
+        out.append(_pair("concat({}, {})", x, y))
+    out.append(_pair("({} || {})", "i1", "i2"))
+    for x, y in (("i1", "i2"), ("l1", "l2"), ("n1", "q1"), ("t1", "h1")):
+        out.append(_pair("length(({} + {}))", x, y))
+        out.append(_pair("substring(({} * {}), 2, 3)", x, y))
+    out.append(_pair("upper(coalesce({}, {}))", "ts1", "ts2"))
+    out.append(_pair("lower(coalesce({}, {}))", "tn1", "tn1"))
+    out.append(_pair("initcap(({} OR {}))", "b1", "b2"))
+    out.append(_pair("({} LIKE concat({}, '%'))", "s1", "i1"))
+    out.append(_pair("(concat({}, 'x') LIKE {})", "i1", "s2"))
+    out.append(_pair("({} RLIKE {})", "s1", "t1"))
+    out.append(_pair("({} ILIKE concat({}, '%'))", "dt1", "dt2"))
+    out.append(_pair("concat_ws(({} + {}), 'a', 'b')", "i1", "i2"))
+    out.append(_pair("concat_ws('-', {}, {}, {})", "dt1", "b2", "z1"))
+    out.append(_pair("elt(2, {}, {})", "i1", "dt2"))
+    out.append(_pair("locate({}, {})", "i1", "s2"))
+    out.append(_pair("replace({}, {}, 'x')", "z1", "i1"))
+    out.append(_pair("lpad({}, 12, {})", "b1", "t1"))
+    out.append(_pair("regexp_replace({}, '1', {})", "l1", "i1"))
+    out.append(_pair("startswith({}, {})", "tn1", "dt1"))
+    out.append(_pair("find_in_set({}, {})", "i1", "s1"))
+    out.append(_pair("trim(({} - {}))", "n1", "q1"))
+    out.append(_pair("md5(({} + {}))", "i1", "i2"))  # Spark takes a BINARY: refused
+    out.append(_pair("array_join(array({}, {}), 1)", "s1", "s2"))  # Spark casts no delimiter: refused
+    return out
+# -- values of other types where Spark expects a STRING (end) -------------------------------------
+
+# -- a STRING with another type in comparisons, arithmetic, IN, COALESCE, IF (begin) --------------
+# Spark's type coercion (binding/string_coercion.py): ANSI on, a STRING with an integral number
+# is read as a BIGINT, with a FLOAT, DOUBLE or DECIMAL as a DOUBLE, with a DATE, TIMESTAMP or
+# BOOLEAN as that type; ANSI off, as the other type in a comparison, as a DOUBLE in arithmetic,
+# and IN, COALESCE and IF compare and give STRINGs. The STRING edges hold numbers with spaces,
+# fractions, exponents, NaN, Infinity, 2^63, dates, a timestamp in the spring gap, 'true'.
+
+
+def _string_coercion_expressions() -> list[tuple[str, str]]:
+    out = []
+    for template, x, y in (("({} = {})", "s1", "i1"), ("({} < {})", "s1", "l2"), ("({} > {})", "t1", "s2"),
+                           ("({} <=> {})", "s1", "h1"), ("({} = {})", "s1", "d2"), ("({} = {})", "f1", "s2"),
+                           ("({} < {})", "s1", "n1"), ("({} >= {})", "m1", "s2"), ("({} = {})", "s1", "b2"),
+                           ("({} = {})", "s1", "dt2"), ("({} < {})", "ts1", "s2"), ("({} = {})", "s1", "tn1"),
+                           ("({} IS DISTINCT FROM {})", "s1", "i2"), ("({} + {})", "s1", "i2"),
+                           ("({} - {})", "l1", "s2"), ("({} * {})", "s1", "d2"), ("({} / {})", "n1", "s2"),
+                           ("({} % {})", "s1", "t1"), ("({} * {})", "s1", "q2"), ("({} IN ({}, 7))", "s1", "i2"),
+                           ("({} IN ({}, '1'))", "i1", "s2"), ("({} IN ({}))", "s1", "dt2"),
+                           ("coalesce({}, {})", "s1", "i2"), ("coalesce({}, {})", "dt1", "s2"),
+                           ("nullif({}, {})", "s1", "i2"), ("({} BETWEEN {} AND 100)", "s1", "i2")):
+        out.append(_pair(template, x, y))
+    out.append(_pair("IF({}, {}, {})", "b1", "s2", "i1"))
+    out.append(_pair("CASE WHEN {} THEN {} ELSE {} END", "b1", "s2", "ts1"))
+    out.append(_pair("nvl2({}, {}, {})", "i1", "s2", "l1"))
+    out.append(_pair("(({} + {}) > '10')", "i1", "i2"))
+    return out
+# -- a STRING with another type in comparisons, arithmetic, IN, COALESCE, IF (end) ----------------
+
+# -- url_encode, url_decode, try_url_decode between rows (begin) -----------------------------------
+# one case a row, (A.ue1 || B.ue2): a space and '~' (kept by Python's quote_plus, not by Java's
+# URLEncoder), signs after '%' (Integer.parseInt reads '+1' and '-0'; '-1' is negative), a '%'
+# with fewer than two characters after it, malformed UTF-8 (truncated, overlong, surrogates,
+# past U+10FFFF, stray continuation bytes) decoded run by run, digits of other scripts and
+# full-width letters (Character.digit), lower-case hex, NULL
+PAIRED.update({"ue1": "STRING", "ue2": "STRING"})
+_URL_CASES = [
+    ("a b", "~c"), ("%+1", "x"), ("%-0", ""), ("%-1", ""), ("%4", ""), ("abc", "%"), ("%%", "41"),
+    ("%C3", "%A9"), ("%C3", "%28"), ("%ED%A0", "%80"), ("%C0", "%80"), ("%F4%90", "%80%80"),
+    ("%F0%9F", "%98"), ("%E2%82", "x"), ("%80", "%80"), ("%\u0663", "1"), ("%\uff21", "1"), ("%4", "1%42"),
+    ("+", "+"), ("é😀", " /?"), ("", ""), (None, "x"), ("%2", "B"), ("%ff", "%FE"), ("%e2%82%ac", ""),
+    ("%+a", "b"), ("%1", "+"), ("a%", "20b"), ("%F0%9F%98", "%80"), ("%\uff41", "0"),
+    ("%ED%A0", "A"), ("%ED%BF", "%BF%ED%9F%BF"),
+]
+_PAIRED_EDGES.update({"ue1": [c[0] for c in _URL_CASES], "ue2": [c[1] for c in _URL_CASES]})
+
+
+# parse_url's cases, one a row, (A.pu1 || B.pu2), as java.net.URI reads them: a server-based
+# authority (user info, port), registry-based ones (no host: '_', a last label starting with a
+# digit, a label starting or ending with '-', a non-ASCII name, a port past INT, a port with a
+# letter), IPv4 and IPv6 literals (a scope id, an embedded IPv4, too many or too few groups), an empty
+# authority, an opaque URI, no scheme, a scheme starting with a digit, malformed escapes,
+# spaces (also U+3000), non-ASCII characters in the path, query and fragment, an empty query
+# and fragment, a query's key in the fragment, NULL
+PAIRED.update({"pu1": "STRING", "pu2": "STRING"})
+_PARSE_URL_CASES = [
+    ("http://user:pw@host.com:8080", "/p/a?x=1&y=2#frag"), ("http://a_b.com", "/p"), ("http://[1:2:3]:80", "/p"),
+    ("not a url", ""), ("http://h/p", "%zz"), ("mailto:", "a@b"), ("http://1.2.3", "/x"), ("http://bücher.de", "/"),
+    ("http:", "///p"), ("http:", "//"), ("http://1.2.3.4:80", "/x"), ("http://256.1.1.1", "/"),
+    ("http://[fe80::1%eth0]", "/"), ("http://[::ffff:1.2.3.4]", "/a"), ("http://[1:2:3:4:5:6:7:8:9]", ""),
+    ("http://h:99999999999", "/"), ("http://h:8a", "/"), ("//host", "/path?q#f"), ("1http:", "//h"),
+    ("HTTP://Host.COM", "/Ä?ä=ö#ü"), ("http://h", "/a b"), ("http://h/?a=1&b=", "2&a=3"), ("http://h/", "?x=1#&a=2"),
+    ("http://-h.com", "/"), ("http://h-.com", "/"), ("http://h.com.", "/"), ("http://u@", "h:1/p"),
+    ("file:", "/C:/x y"), ("http://h", "#"), ("http://h?", ""), (None, "x"), ("http://h\u3000", "/"),
+]
+_PAIRED_EDGES.update({"pu1": [c[0] for c in _PARSE_URL_CASES], "pu2": [c[1] for c in _PARSE_URL_CASES]})
+
+
+def _url_expressions() -> list[tuple[str, str]]:
+    out = []
+    for function in ("url_encode", "url_decode", "try_url_decode"):
+        out.append(_pair(function + "(({} || {}))", "ue1", "ue2"))
+    out.append(_pair("url_decode(url_encode(({} || {})))", "s1", "s2"))
+    for part in ("HOST", "PATH", "QUERY", "REF", "PROTOCOL", "FILE", "AUTHORITY", "USERINFO", "host"):
+        out.append(_pair("parse_url(({} || {}), '" + part + "')", "pu1", "pu2"))
+    for part, key in (("QUERY", "a"), ("QUERY", "x"), ("HOST", "a"), ("QUERY", "a|x")):
+        out.append(_pair("parse_url(({} || {}), '" + part + "', '" + key + "')", "pu1", "pu2"))
+    out.append(_pair("try_parse_url(({} || {}), 'HOST')", "pu1", "pu2"))
+    return out
+# -- url_encode, url_decode, try_url_decode between rows (end) -------------------------------------
+# -- datetime patterns between rows: date_format, to_char, from_unixtime, to_timestamp, ... (begin) ---
+# TIMESTAMPs (dp, local in Europe/Berlin) moved by the intervals dq: year 1 at 01:00 (local mean time,
+# +00:53:28, an offset in seconds), the last microsecond of 9999 (its UTC instant is in 9999, so
+# Berlin's local year 10000 is out of Python's range only after + 1 hour), the first instant
+# after the gap, 02:30 of the overlap (+ 1 hour: its second pass, +01:00), midnight and noon for
+# the 12-hour clocks, a leap year's day 366, fractions of 1 to 6 digits, years 10 and 999 (yy,
+# yyy), a Sunday, the first of each quarter's months; BIGINT seconds (du) for from_unixtime: the
+# last second of 9999 in Berlin, two seconds before year 1 in UTC but in year 1 in Berlin's local
+# mean time (-62135599999, -62135596801), 2^31 and -2^31 (a second whose local date-time is
+# past 9999, which Spark prints as +10000-..., is DATETIME_OUT_OF_PYTHON_RANGE here: not in it)
+PAIRED.update({"dp": "TIMESTAMP", "dq": "INTERVAL DAY TO SECOND", "du": "BIGINT"})
+_PAIRED_EDGES.update({
+    "dp": [_dt(1, 1, 1, 1, 0), _dt(9999, 12, 31, 23, 59, 59, 999999), _dt(2024, 3, 31, 3, 0, 0, 1),
+           _dt(2024, 10, 27, 2, 30), _dt(2024, 1, 1, 0, 0), _dt(2024, 6, 15, 12, 0), _dt(2024, 12, 31, 23, 59, 59, 100000),
+           _dt(1893, 3, 31, 23, 59, 59, 120000), _dt(2021, 1, 3, 13, 5, 7, 123456), _dt(1970, 1, 1, 0, 59, 59, 1),
+           _dt(2024, 9, 9, 9, 9, 9, 90000), _dt(2000, 2, 29, 11, 59, 59, 999000), _dt(1999, 7, 4, 23, 0),
+           _dt(10, 5, 17, 1, 2, 3, 4500), _dt(999, 12, 31, 12, 30, 0, 12000), _dt(2024, 4, 1, 0, 0, 0, 100)],
+    "dq": [_td(0), _td(0), _td(0), _td(hours=1), _td(0), _td(0), _td(0), _td(0), _td(0), _td(0), _td(0)],
+    "du": ["0", "-1", "1711846799", "1711846800", "-62135596800", "253402297199", "-62135599999", "-62135596801",
+           "1729989000", str(2**31), str(-2**31), "951782399", "-2208988800", "1000000000"],
+})
+_FORMATS = [
+    "yyyy-MM-dd HH:mm:ss.SSSSSS", "y yy yyy yyyy yyyyy yyyyyy", "G GGGG y yy yyyy", "M MM MMM MMMM L LL LLL LLLL",
+    "d dd D DD DDD F", "Q QQ QQQ QQQQ q qq qqq qqqq", "E EE EEE EEEE", "a h hh K KK k kk H HH", "m mm s ss",
+    "S SS SSS SSSS SSSSS SSSSSS SSSSSSS SSSSSSSS SSSSSSSSS", "VV O OOOO X XX XXX XXXX XXXXX",
+    "x xx xxx xxxx xxxxx Z ZZ ZZZ ZZZZ ZZZZZ", "g gggggggg", "'quoted ''text'' y' yyyy '' [MM][ dd]",
+    "[yyyy-MM-dd'T'HH:mm[:ss][.SSS]]", "EEEE, MMMM d, yyyy h:mm a", "yyyyMMddHHmmssSSS",
+    "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "é日 -/:,.;!<>yyyy", "", "z zz zzz zzzz v vvvv",
+]
+# STRINGs parsed, one column a family of patterns (each text designed for one of them, the
+# others failing): the default 'yyyy-MM-dd HH:mm:ss' (pa: the gap and the overlap, years 1, 0,
+# -1, 9999 and 12024, invalid days and times, a signed year, other digits, white space);
+# fractions (pb); the 12-hour clocks (pc); month names (pd); compact forms, adjacent values and
+# offsets (pe); short years, days of year, missing fields (pf)
+PAIRED.update({"pa": "STRING", "pb": "STRING", "pc": "STRING", "pd": "STRING", "pe": "STRING", "pf": "STRING"})
+_PAIRED_EDGES.update({
+    "pa": ["2024-03-31 02:30:00", "2024-10-27 02:30:00", "0001-01-01 00:00:00", "9999-12-31 23:59:59",
+           "2024-02-30 00:00:00", "2023-02-29 12:00:00", "2024-13-01 00:00:00", "2024-03-05 24:00:00",
+           "2024-03-05 23:60:00", "2024-03-05 10:05:60", "2024-3-5 10:05:06", " 2024-03-05 10:05:06",
+           "2024-03-05 10:05:06 ", "2024-03-05T10:05:06", "12024-03-05 00:00:00", "+2024-03-05 00:00:00",
+           "-0001-03-05 00:00:00", "0000-02-29 00:00:00", "٢٠٢٤-03-05 10:05:06", "", None, "1969-12-31 23:59:59",
+           "1970-01-01 00:59:59", "2024-03-05 10:05:06.5", "2024-03-05 1:05:06", "1893-03-31 23:59:59",
+           "2024-10-27 03:00:00", "2024-03-31 03:00:00", "2024-03-31 01:59:59", "9999-12-31 23:59:60",
+           "0001-01-01 00:53:28", "+12024-03-05 00:00:00"],
+    "pb": ["2024-03-05 10:05:06.1", "2024-03-05 10:05:06.12", "2024-03-05 10:05:06.123", "2024-03-05 10:05:06.1234",
+           "2024-03-05 10:05:06.", "2024-03-05 10:05:06", "1969-12-31 23:59:59.999", "2024-03-05 10:05:06.123456789",
+           "2024-03-05 10:05:06.1234567891", "2024-03-05 10:05:06.000001", "2024-03-05 10:05:06.x",
+           "1970-01-01 00:59:59.9999999"],
+    "pc": ["12:30 AM", "12:30 PM", "12:30 pm", "00:30 AM", "11:30 PM", "13:30 PM", "13:30 AM", "24:30 AM",
+           "1:30 AM", "01:30 XM", "12:00 am", "11:59 P", "07:05 Am", "12:30"],
+    "pd": ["5 Mar 2024", "5 mar 2024", "5 MAR 2024", "5 March 2024", "March 5, 2024", "march 5, 2024",
+           "Sept 5, 2024", "31 Feb 2024", "29 Feb 2023", "05-Mar-24", "5-Mar-24", "05-Mar-2024", "1 Jan 0001",
+           "December 31, 9999", "5 Mär 2024", "29 Feb 2024"],
+    "pe": ["20240305", "240305", "20240305101112", "2024-03-05 10:11 +05:30", "2024-03-05 10:11 Z",
+           "2024-03-05 10:11 z", "2024-03-05 10:11 +0530", "2024-03-05 10:11 -08:00", "2024-03-05 10:11 +24:00",
+           "2024-03-05", "2024-03-05 10:11", "0001-01-01 00:30 +01:00", "9999-12-31 23:30 -01:00",
+           "2024-03-05 10:11 +00:00", "2024-03-05 10:11 +05", "2024-03-05 10:11 +053045", "2024035",
+           "2024-03-05 10:11 -00:30", "2024-03-05 10:11 +0000", "99991231235959"],
+    "pf": ["1-3-5", "024-03-05", "2024 065", "2024 366", "2023 366", "2024-03 065", "2024-04 065", "02-29",
+           "03-05", "2024", "-5-1-1", "2024-03-05 065", "2024-03-06 065", "2024 0", "05", "1-1-1"],
+})
+_PARSINGS = [  # (function, column, pattern): to_... raise under ANSI, try_... never
+    ("to_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"), ("to_date", "pa", "yyyy-MM-dd HH:mm:ss"),
+    ("try_to_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"), ("to_timestamp_ntz", "pa", "yyyy-MM-dd HH:mm:ss"),
+    ("unix_timestamp", "pa", None), ("to_unix_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"),
+    ("try_to_date", "pa", "y-M-d H:m:s"), ("to_timestamp_ltz", "pa", "yyyy-MM-dd HH:mm:ss[.S]"),
+    ("to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SSS"), ("try_to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SSSSSSSSS"),
+    ("unix_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SSSSSSS"), ("try_to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss[.SS]"),
+    ("try_to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SS'x'"),
+    ("to_timestamp", "pc", "hh:mm a"), ("try_to_timestamp", "pc", "h:mm a"), ("try_to_timestamp", "pc", "KK:mm a"),
+    ("try_to_timestamp", "pc", "HH:mm a"), ("try_to_timestamp", "pc", "kk:mm a"), ("try_to_timestamp", "pc", "hh:mm"),
+    ("try_to_timestamp", "pc", "a"),
+    ("to_date", "pd", "d MMM yyyy"), ("try_to_date", "pd", "MMMM d, yyyy"), ("try_to_timestamp", "pd", "dd-LLL-yy"),
+    ("try_to_date", "pd", "d LLLL yyyy"),
+    ("try_to_timestamp", "pe", "yyyyMMdd"), ("try_to_timestamp", "pe", "yyMMdd"),
+    ("try_to_timestamp", "pe", "yyyyMMddHHmmss"), ("to_timestamp", "pe", "yyyy-MM-dd HH:mm XXX"),
+    ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm Z"), ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm xxx"),
+    ("try_to_timestamp", "pe", "yyyy-MM-dd[ HH:mm][ XXX]"), ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm X"),
+    ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm XXXXX"), ("to_timestamp_ntz", "pe", "yyyy-MM-dd[ HH:mm][ XXX]"),
+    ("try_to_date", "pe", "yyyy-MM-dd HH:mm XXX"), ("unix_timestamp", "pe", "yyyy-MM-dd[ HH:mm][ XXX]"),
+    ("try_to_timestamp", "pe", "yyyyMMd"), ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm x"),
+    ("try_to_timestamp", "pf", "y-M-d"), ("try_to_timestamp", "pf", "yyy-MM-dd"), ("try_to_timestamp", "pf", "yyyy DDD"),
+    ("try_to_timestamp", "pf", "yyyy-MM DDD"), ("try_to_timestamp", "pf", "MM-dd"), ("to_timestamp", "pf", "yyyy"),
+    ("try_to_timestamp", "pf", "yyyy-MM-dd DDD"), ("try_to_timestamp", "pf", "dd"), ("try_to_timestamp", "pf", "yyyy D"),
+]
+
+
+def _datetime_pattern_expressions() -> list[tuple[str, str]]:
+    out = []
+    for pattern in _FORMATS:
+        literal = "'" + pattern.replace("'", "\\'") + "'"
+        out.append(_pair(f"date_format(({{}} + {{}}), {literal})", "dp", "dq"))
+    for function, pattern in (("to_char", "yyyy-MM-dd HH:mm XXX"), ("to_varchar", "EEE dd MMM yyyy hh:mm a")):
+        out.append(_pair(f"{function}(({{}} + {{}}), '{pattern}')", "dp", "dq"))
+    out.append(_pair("date_format(greatest({}, {}), 'yyyy-MM-dd HH:mm:ss XXX E D')", "fd", "fd"))  # a DATE: its midnight
+    out.append(_pair("date_format(({} + {}), 'yyyy-MM-dd HH:mm:ss.SSS XXX')", "fn", "fy"))  # NTZ: in the gap, forward
+    out.append(_pair("date_format(({} + {}), 'yyyy-MM-dd HH:mm:ss.SSS VV O')", "fz", "fy"))
+    out.append(_pair("to_char(greatest({}, {}), 'dd.MM.yyyy')", "dt1", "dt2"))
+    out.append(_pair("from_unixtime(greatest({}, {}))", "du", "du"))
+    out.append(_pair("from_unixtime(greatest({}, {}), 'yyyy-MM-dd HH:mm:ss XXX')", "du", "du"))
+    out.append(_pair("from_unixtime(greatest({}, {}), 'G y D a h K k')", "du", "du"))
+    out.append(_pair("from_unixtime(({} + {}), 'yyyy')", "i1", "i2"))
+    out.append(_pair("from_unixtime((({} + {}) % 100000), 'yy-MM-dd HH:mm')", "l1", "l2"))
+    for function, column, pattern in _PARSINGS:
+        if pattern is None:
+            out.append(_pair(f"{function}(coalesce({{}}, {{}}))", column, column))
+        else:
+            literal = "'" + pattern.replace("'", "\\'") + "'"
+            out.append(_pair(f"{function}(coalesce({{}}, {{}}), {literal})", column, column))
+    out.append(_pair("date_format(to_timestamp(coalesce({}, {}), 'yyyy-MM-dd HH:mm:ss.SSS'), 'yyyy-MM-dd HH:mm XXX')",
+                     "pb", "pb"))
+    return out
+# -- datetime patterns between rows (end) -----------------------------------------------------------
 
 # -- CAST / TRY_CAST between rows beyond widening (begin) ----------------------------------------
 # strings Spark parses as integral numbers or BOOLEANs (ASCII white space and control characters
@@ -375,6 +611,97 @@ def _cast_expressions() -> list[tuple[str, str]]:
         out.append(_pair(f"CAST(({{}} OR {{}}) AS {target})", "b1", "b2"))
     return out
 # -- CAST / TRY_CAST between rows beyond widening (end) ------------------------------------------
+
+# -- string casts: a STRING to DATE, TIMESTAMP, TIMESTAMP_NTZ, DOUBLE, FLOAT, DECIMAL, BINARY (begin) --
+# one designed string a row (PAIRED; cast from coalesce(A.x, B.x), the row's own value): the
+# shapes Spark's parsers accept and the ones next to them they refuse, trimmed characters
+# (U+0000 .. U+0020 and U+007F for datetimes, U+0020 and below only for numbers: Java's trim),
+# years of 3 to 8 digits and signs, zones (offsets, prefixes, short ids, regions in and out of
+# Java's list, case), Berlin's daylight-saving gap and overlap and local mean time (1893), Java's
+# number grammar (suffixes, hexadecimal, NaN / Infinity as written) beside Spark's own
+# spellings and Python's (1_000, full-width digits), DECIMAL rounding and overflow
+PAIRED.update({"sd": "STRING", "st1": "STRING", "st2": "STRING", "sj": "STRING", "sf1": "STRING",
+               "sf2": "STRING", "sn": "STRING", "sn2": "STRING"})
+_PAIRED_EDGES.update({
+    "sd": ["2024", "2024-3", "2024-03-05", " 2024-3-5T junk", "2024-02-30", "+2024-01-01", "20245-01-01",
+           "2024-1-1 ", "2024 ", "2024-01 x", "-0001-01-01", "2024-02-29", "2023-02-29", "2024-13-01", "2024-00-10",
+           "2024-01-00", "202-01-01", "12345678-01-01", "2024-001-01", "2024-01-5T10:00", "2024-01-05 25:99:99",
+           "\t2024-06-30\n", "\x7f2024-06-30\x01", "\u00a02024-06-30", "\uff12\uff10\uff12\uff14-01-01", "2024-01-01Z",
+           "2024/01/01", "T2024-01-01", "", "0001-01-01", "9999-12-31", None],
+    "st1": ["2024-03-31 02:30", "2024-10-27 02:30:00", "2024-01-01T10:00:00Z", "2024-01-01 10:00:00 UTC+1",
+            "2024-01-01 10:00:00.1234567+01:00", "2024-01-01 10:00:00 Europe/Paris", "2024-01-01 10:00:00PST",
+            "2024-01-01 10:00:00 Foo/Bar", "2024-01-01 7", "2024-01-01T", "2024-01-01 10:00:00+1:00",
+            "2024-01-01 10:00:00+18:01", "2024-01-01 10:00:00+18:00", "999999-01-01", "2024-01-01 10:00:00.",
+            "2024-06-30 23:59:59.999999-05:30", "2024-06-30 24:00:00", "2024-06-30 12:60", "2024-06-30 1:2:3",
+            "2024-06-30T10:00:00 GMT-08", "2024-06-30 10:00:00 UT+0530", "2024-06-30 10:00:00 utc",
+            "2024-06-30 10:00:00 europe/berlin", "2024-06-30 10:00:00 America/Coyhaique", "2024-06-30 10:00:00 ROC",
+            "2024-06-30 10:00:00 Z", "2024-06-30 10:00:00z", "2024-06-30 10:00Z", "2024", "2024-06",
+            "+2024-06-30 10:00:00+01:00:30", "0001-01-01 00:30:00+01:00"],
+    "st2": ["1893-03-31 23:59:59", "2024-06-30 10:00:00 EST", "2024-06-30 10:00:00 CST", "2024-06-30 10:00:00+0130",
+            "2024-06-30 10:00:00+013045", "2024-06-30 10:00:00-01:30:45", "2024-06-30 10:00:00+1",
+            "2024-06-30 10:00:00+01:3", "2024-06-30 10:00:00+01:", "2024-06-30 10:00:00 GMT0",
+            "2024-06-30 10:00:00 Etc/GMT+5", "2024-06-30 10:00:00 US/Pacific", "2024-06-30 10:00:00 CET",
+            "2024-06-30T10:00:00.5", "2024-06-30T10:00:00.000001", "2024-06-30 10:00:00.1234565", "2024-6-3 4:5:6",
+            "2024-06-30 10:00:00 +01:00", "2024-06-30 10:00:00  Europe/Berlin  ", "2024-06-30 10:00:00 Europe/Berlin x",
+            "2024-06-30 10:00:00 UTC+01:00:30", "2024-06-30 10:00:00 UTC+19", "2024-06-30 10:00:00 UTC-0",
+            "2024-06-30 10:00:00 GMT+0", "2024-06-30 10:00:00 UT", "2024-06-30 10:00:00 UTCX", "-2024-06-30 10:00:00",
+            "10000-01-01 00:00:00", "9999-12-31 23:59:59.999999", "2024-06-30 10:00:00-18:00",
+            "2024-06-30T10:00:00+01:00[Europe/Paris]", "\x7f2024-06-30 10:00:00\x01"],
+    # times alone (today's date for a TIMESTAMP: cast only to DATE and TIMESTAMP_NTZ here, NULL)
+    "sj": ["10:15", "T10:15:30", " T10:15", "10:15:30Z", "1:2", "10:15:30.5", "T10", "10"],
+    "sf1": ["1d", "1.1f", "0x1.8p1", "0x1p-150", "1e39", "3.4028235e38", "3.4028236e38", "-NaN", "-nan", "INF",
+            " -Infinity ", "1_000", "\x7f1", "1e", ".", "1.e5", "0x1p", "1e400", "4.9e-324", "2.4703282292062328e-324",
+            "0x1.fffffffffffff8p1023", "\u00a01", "\uff11", "+inf", "Infinityx", "nan ", "0.1", "16777217",
+            "1.000000059604644775390625", "1.0000000596046447753906251", "-0", "0x.8p1"],
+    "sf2": ["1e-46", "7.006492321624085e-46", "1.401298464324817e-45", "2.2250738585072011e-308", "+NaN", "NaNd",
+            "Infinityf", "1D", "1F", "1.5dd", "1 5", "1e+5", "1E-5", "-.5e-3f", "0X1P4", "0x1P-1074", "0x1p-1075",
+            "0x1.8", "1e0x", "\t2.5\n", "++1", "9007199254740993", "123456789012345678901234567890",
+            "0.30000000000000004", "1e-400", "-1e400", "+Infinity", "-INF", "Nan", "infinity", "", None],
+    "sn": ["1.005", "-0.004", "999.995", "1e2", "0e50", "1e-2147483648", "1e-2147483647", "\uff11\uff12", "1e\u0662",
+           " 1.5 ", "1_0", "+.5", "1e00000000002", "123.456", "-999.994", "999.994", "1.", ".", "1e", "1E+1",
+           "-1.5e-1", "0.005", "-0.005", "12345678901234567890123456789012345678",
+           "123456789012345678901234567890123456789", "\t7\n", "\x7f7", "NaN", "Infinity", "0x10", "1d",
+           "\U0001d7cf"],
+    # integral digits around 38 (zeros never too long), rounding into a 39th digit
+    "sn2": ["1e38", "9.99e37", "1e37", "-0e100", "0.000e39", "1e-39", "99999999999999999999999999999999999999.5",
+            "-99999999999999999999999999999999999999.4", "0.0000000000000000005", "00000000000000000000000000000000000000001",
+            "1e2147483647", "-1e-2147483647", "5e-1", "-5e-1", "0.999", "1.2345e3"],
+})
+
+
+def _string_cast_expressions() -> list[tuple[str, str]]:
+    out = []
+    one = "coalesce({}, {})"
+    for column in ("sd", "st1", "st2", "sj"):
+        for cast in ("CAST({} AS DATE)", "TRY_CAST({} AS DATE)", "to_date({})"):
+            out.append(_pair(cast.format(one), column, column))
+    for column in ("st1", "st2"):
+        for cast in ("CAST({} AS TIMESTAMP)", "TRY_CAST({} AS TIMESTAMP)", "to_timestamp({})",
+                     "try_to_timestamp({})"):
+            out.append(_pair(cast.format(one), column, column))
+    for column in ("sd", "st1", "st2", "sj"):
+        for cast in ("CAST({} AS TIMESTAMP_NTZ)", "TRY_CAST({} AS TIMESTAMP_NTZ)", "to_timestamp_ntz({})"):
+            out.append(_pair(cast.format(one), column, column))
+    out.append(_pair("CAST(coalesce({}, {}) AS TIMESTAMP)", "sd", "sd"))
+    for column in ("sf1", "sf2"):
+        for cast in ("CAST({} AS DOUBLE)", "TRY_CAST({} AS DOUBLE)", "CAST({} AS FLOAT)", "TRY_CAST({} AS FLOAT)",
+                     "double({})", "float({})"):
+            out.append(_pair(cast.format(one), column, column))
+    for column in ("sn", "sn2", "sf1", "sf2"):
+        for target in ("DECIMAL(5,2)", "DECIMAL(38,0)", "DECIMAL(38,18)", "DECIMAL(3,3)", "DECIMAL"):
+            out.append(_pair(f"CAST({one} AS {target})", column, column))
+        out.append(_pair(f"TRY_CAST({one} AS DECIMAL(5,2))", column, column))
+    # built from two rows, compared with a row's value; BINARY (as its hex digits)
+    out.append(_pair("(CAST(concat({}, {}) AS DATE) > {})", "s1", "s2", "dt1"))
+    out.append(_pair("CAST(concat(CAST({} AS STRING), '-01-', CAST({} AS STRING)) AS DATE)", "my", "md"))
+    out.append(_pair("(CAST(concat({}, ' ', {}) AS TIMESTAMP) < {})", "sd", "sj", "ts1"))
+    out.append(_pair("(CAST(concat({}, {}) AS DOUBLE) + {})", "s1", "s2", "d1"))
+    out.append(_pair("(CAST(concat({}, {}) AS DECIMAL(10,2)) * {})", "s1", "s2", "n1"))
+    for x, y in (("k1", "k2"), ("s1", "s2"), ("a1", "a2")):
+        out.append(_pair("hex(CAST(concat({}, {}) AS BINARY))", x, y))
+    out.append(_pair("(CAST(concat({}, {}) AS BINARY) < unhex(concat({}, {})))", "k1", "k2", "s1", "s2"))
+    return out
+# -- string casts (end) ---------------------------------------------------------------------------
 
 # -- an interval times or divided by a number (begin) ---------------------------------------------
 # designed rows (interval xi, DOUBLE xr, INT xk, DECIMAL(38,30) xq): halves rounded away from zero
@@ -534,7 +861,7 @@ def _collection_expressions() -> list[tuple[str, str]]:
         out.append(_pair("array_max(coalesce({}, {}))", arr, arr))
         out.append(_pair("array_min(coalesce({}, {}))", arr, arr))
     for x, y in (("ad", "ad"), ("ai", "ai2"), ("af", "af")):
-        out.append(_pair("array_distinct(concat({}, {}))", x, y))  # refused: concat of arrays
+        out.append(_pair("array_distinct(concat({}, {}))", x, y))  # concat of arrays
     out.append(_pair("array_distinct(array({}, {}, {}))", "vd", "vd", "vd"))
     out.append(_pair("array_distinct(array({}, {}, {}, {}))", "vd", "vi", "vd", "vi"))
     out.append(_pair("array_max(array({}, {}))", "vd", "vd"))
@@ -921,7 +1248,12 @@ def expressions() -> list[tuple[str, str]]:
     out += _regex_expressions()
     out += _datetime_field_expressions()
     out += _scalar_function_expressions()
+    out += _implicit_string_cast_expressions()
+    out += _url_expressions()
+    out += _string_coercion_expressions()
+    out += _datetime_pattern_expressions()
     out += _cast_expressions()
+    out += _string_cast_expressions()  # string casts
     out += _interval_product_expressions()
     out += _collection_expressions()
     out += _collection_builder_expressions()

@@ -229,6 +229,11 @@ def numbers(depth: int):
         st.tuples(strings(depth - 1), st.sampled_from(["CAST", "TRY_CAST"]), st.sampled_from(["INT", "BIGINT", "TINYINT"])).map(
             lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
         booleans(depth - 1).map(lambda a: _join("CAST({} AS INT)", a)),
+        # -- string casts (begin) --
+        st.tuples(strings(depth - 1), st.sampled_from(["CAST", "TRY_CAST"]),
+                  st.sampled_from(["DOUBLE", "FLOAT", "DECIMAL(5,2)", "DECIMAL(38,18)"])).map(
+            lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
+        # -- string casts (end) --
         _builder_numbers(sub, strings(depth - 1)),  # array-building and map functions
     )
 
@@ -268,11 +273,52 @@ def strings(depth: int):
         st.tuples(st.sampled_from(["left", "right"]), sub, st.sampled_from(["0", "2", "-1"])).map(
             lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
         sub.map(lambda a: _join("initcap({})", a)),
+        st.tuples(st.sampled_from(["url_encode", "try_url_decode", "url_decode"]), sub).map(
+            lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(sub, st.sampled_from(["'HOST'", "'PATH'", "'QUERY', 'a'", "'FILE'"])).map(
+            lambda t: _join("try_parse_url(concat('http://', {}), " + t[1] + ")", t[0])),
         st.tuples(_column(["t1"]), sub, sub).map(lambda t: _join("elt({}, {}, {})", *t)),
         st.one_of(temporals(depth - 1), booleans(depth - 1), _column(INTEGRAL)).map(
             lambda a: _join("CAST({} AS STRING)", a)),
+        # values of other types where a STRING is expected: Spark casts them implicitly
+        st.tuples(st.one_of(temporals(depth - 1), booleans(depth - 1), _column(INTEGRAL + ["m1", "n1", "q1", "z1"])),
+                  sub).map(lambda t: _join("concat({}, {})", *t)),
+        st.tuples(st.sampled_from(["length", "upper", "trim"]), _column(INTEGRAL + ["n1"]),
+                  _column(INTEGRAL + ["n1"])).map(lambda t: _join(t[0] + "(({} + {}))", t[1], t[2])),
         _builder_strings(numbers(depth - 1), sub),  # array-building and map functions
+        formatted(depth - 1),  # -- datetime patterns --
     )
+
+
+# -- datetime patterns (begin) --
+# formatting patterns (Europe/Berlin's offsets, 12-hour clocks, fractions, text) and parsing ones
+_FORMAT_PATTERNS = ["'yyyy-MM-dd HH:mm:ss.SSS XXX'", "'EEE, d MMM yy h:mm a'", "'D DDD F Q QQQ q L'",
+                    "'k K h H m s S SSSSSS'", "'VV O x Z ZZZZZ z zzzz v'", "'G yyyyy [MM] \\'w\\''"]
+_PARSE_PATTERNS = ["'yyyy-MM-dd HH:mm:ss.SSS XXX'", "'d MMM yy h:mm a'", "'yyyy-MM-dd'", "'yyyyMMddHHmmss'",
+                   "'yyyy-MM-dd HH:mm[:ss][.SSSSSS]'"]
+
+
+def formatted(depth: int):
+    """STRINGs formatted from dates and timestamps, or from integral seconds."""
+    return st.one_of(
+        st.tuples(st.sampled_from(["date_format", "to_char"]), temporals(depth),
+                  st.sampled_from(_FORMAT_PATTERNS)).map(lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
+        st.tuples(_column(["t1", "h1", "i1"]), st.sampled_from(["", ", 'yyyy-MM-dd h:mm a XXX'", ", 'D Q E'"])).map(
+            lambda t: _join("from_unixtime({}" + t[1] + ")", t[0])),
+    )
+
+
+def parsed(depth: int):
+    """Dates and timestamps formatted and read back, and strings read (NULL when unread)."""
+    leaf = temporals(depth)
+    return st.one_of(
+        st.tuples(st.sampled_from(["try_to_timestamp", "to_date", "to_timestamp_ntz"]), leaf,
+                  st.sampled_from(_PARSE_PATTERNS)).map(
+            lambda t: _join(t[0] + "(date_format({}, " + t[2] + "), " + t[2] + ")", t[1])),
+        st.tuples(st.sampled_from(["try_to_timestamp", "try_to_date"]), strings(0), st.sampled_from(_PARSE_PATTERNS)).map(
+            lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
+    )
+# -- datetime patterns (end) --
 
 
 _INTERVAL_LITERALS = ["INTERVAL '90' MINUTE", "INTERVAL '1' DAY", "INTERVAL '-2' HOUR",
@@ -305,6 +351,12 @@ def temporals(depth: int):
         st.tuples(st.sampled_from(_TRUNC_UNITS), leaf).map(lambda t: _join("date_trunc(" + t[0] + ", {})", t[1])),
         st.tuples(leaf, st.sampled_from(["'MM'", "'WEEK'", "'YEAR'", "'QUARTER'", "'DD'"])).map(
             lambda t: _join("trunc({}, " + t[1] + ")", t[0])),
+        # -- string casts (begin) --
+        st.tuples(strings(depth - 1), st.sampled_from(["CAST({} AS DATE)", "TRY_CAST({} AS TIMESTAMP)",
+                                                       "CAST({} AS TIMESTAMP_NTZ)", "to_date({})",
+                                                       "try_to_timestamp({})"])).map(lambda t: _join(t[1], t[0])),
+        # -- string casts (end) --
+        parsed(0),  # -- datetime patterns --
     )
 
 
@@ -365,6 +417,9 @@ def booleans(depth: int):
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
         _builder_booleans(n, s),  # array-building and map functions
+        # -- datetime patterns (begin) --
+        _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
+        # -- datetime patterns (end) --
     ]
     if depth > 0:
         choices += [

@@ -289,17 +289,6 @@ def known_disagreement(case: Case, r: int, python, spark, zone: str) -> str | No
         if overflow and (spark is None or (isinstance(spark, SparkFailed)
                                            and "NUMERIC_VALUE_OUT_OF_RANGE" in spark.message)):
             return "decimal unary minus/abs keeps 34 digits in Spark"
-    if isinstance(python, bool) and isinstance(spark, bool) and \
-            any(isinstance(v, dt.datetime) and v.tzinfo is not None for v in case.rows[r]):
-        # TIMESTAMP_NTZ compared with TIMESTAMP: a local time in a daylight-saving gap or overlap
-        # cast to the session zone compares unequal in Python (PEP 495 inter-zone ==)
-        from zoneinfo import ZoneInfo
-
-        tz = ZoneInfo(zone)
-        for value in case.rows[r]:
-            if isinstance(value, dt.datetime) and value.tzinfo is None and \
-                    value.replace(tzinfo=tz, fold=0).utcoffset() != value.replace(tzinfo=tz, fold=1).utcoffset():
-                return "TIMESTAMP_NTZ = TIMESTAMP at a daylight-saving change"
     return None
 
 

@@ -1004,6 +1004,10 @@ def _collection_builder_expressions() -> list[tuple[str, str]]:
     out.append(_pair("array({}, {} / {})[0]", "vi", "vi", "vn"))
     out.append(_pair("array({}, {} / {})[1]", "vi", "vi", "vn"))
     out.append(_pair("(array({}, {} / {}) IS NULL)", "vi", "vi", "vn"))
+    # ... and what it knows is never NULL: IS NOT NULL folded to TRUE, nothing built
+    out.append(_pair("(cardinality(map_keys(map({}, {}, {}, {}))) IS NOT NULL)", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("(array_union(map_values(map({}, {}, {}, {})), {}) IS NULL)", "mk1", "mv", "mk2", "mv", "bs1"))
+    out.append(_pair("(array_repeat({}, {}) IS NULL)", "vi", "vn"))
     return out
 # -- array-building and map functions between rows (end) -----------------------------------------
 

@@ -25,7 +25,8 @@ from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
 from sparkcep.evaluation.binding.arrays_and_maps import CollectionBinding
-from sparkcep.evaluation.binding.collection_builders import COLLECTION_BUILDERS, CollectionBuilderBinding, constructed
+from sparkcep.evaluation.binding.collection_builders import (COLLECTION_BUILDERS, CollectionBuilderBinding, constructed,
+                                                              never_null)
 from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
 from sparkcep.evaluation.binding.datetime_patterns import PATTERN_FUNCTIONS, DatetimePatternBinding
@@ -168,7 +169,7 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
                 operand = self.boolean(e, subject)
                 return self.typed(e, "is_true" if test.value else "is_false", (operand,), BOOLEAN), BOOLEAN
             bound, _t = self.bind(subject)
-            if constructed(bound):  # map(...) and array(...) are never NULL: Spark folds the test
+            if never_null(bound, self.semantics.ansi):  # map(...), ...: Spark folds the test
                 return p.Constant(False, "boolean"), BOOLEAN
             return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
         if name == "coalesce":

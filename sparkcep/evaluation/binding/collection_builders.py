@@ -47,12 +47,50 @@ _ARITY = {"array_union": (2, 2), "array_intersect": (2, 2), "array_except": (2, 
           "map_keys": (1, 1), "map_values": (1, 1), "map_from_arrays": (2, 2), "get": (2, 2), "sequence": (2, 3),
           "create_map": (0, 1 << 30)}
 
-__all__ = ["COLLECTION_BUILDERS", "CollectionBuilderBinding", "constructed"]
+__all__ = ["COLLECTION_BUILDERS", "CollectionBuilderBinding", "constructed", "never_null"]
 
 
 def constructed(x: p.Expression) -> bool:
     """``map(...)`` or ``array(...)``: never NULL (Spark's ``CreateMap`` and ``CreateArray``)."""
     return isinstance(x, p.Operator) and x.name in ("create_map", "array")
+
+
+# operators NULL only when their first operand is (Spark's nullability: the child's), when any
+# operand is, and when the given ones are
+_NULL_WITH_FIRST = ("map_keys", "map_values", "array_compact", "reverse_array", "sort_array", "array_sort",
+                    "array_distinct", "elements_cast", "array_append", "array_prepend")
+_NULL_WITH_ANY = ("array_union", "array_intersect", "array_except", "array_remove", "concat_arrays", "sequence",
+                  "map_from_arrays")
+
+
+def never_null(x: p.Expression, ansi: bool) -> bool:
+    """Whether Spark's optimizer knows ``x`` is never NULL (its ``nullable`` is false), so that it
+    folds ``x IS NULL`` to FALSE without evaluating x (measured: ``map(...) IS NULL``,
+    ``cardinality(map_keys(map(...))) IS NOT NULL``): a non-NULL literal, ``map(...)``,
+    ``array(...)``, ``size`` without ANSI (-1 for NULL), and the array functions over such operands
+    (NULL when their operands are). Any other value, a row's included, may be NULL."""
+    if isinstance(x, p.Constant):
+        return x.value is not None
+    if not isinstance(x, p.Operator):
+        return False
+    name, operands = x.name, x.operands
+    if name in ("create_map", "array"):
+        return True
+    if name == "size":
+        return not ansi or never_null(operands[0], ansi)
+    if name == "if":  # size without ANSI: IF(x IS NULL, -1, size(x))
+        return never_null(operands[1], ansi) and never_null(operands[2], ansi)
+    if name == "coalesce":
+        return any(never_null(o, ansi) for o in operands)
+    if name in _NULL_WITH_FIRST:
+        return never_null(operands[0], ansi)
+    if name in _NULL_WITH_ANY:
+        return all(never_null(o, ansi) for o in operands)
+    if name == "array_insert":
+        return never_null(operands[0], ansi) and never_null(operands[1], ansi)
+    if name == "array_repeat":
+        return never_null(operands[1], ansi)
+    return False
 
 
 class CollectionBuilderBinding(BinderBase):

@@ -175,7 +175,21 @@ GLUE: dict[type, str] = {
     exp.ArrayMax: "array_max",
     exp.ArrayMin: "array_min",
     exp.ArraySlice: "slice",
+    exp.ParseUrl: "parse_url",  # sparkcep.evaluation.url_functions
 }
+
+# -- array-building and map functions between rows (begin) -------------------------------------
+# (sparkcep.evaluation.collection_builders; Lowering.lower_collection_builder): sqlglot's node or
+# the name of a function it does not model -> the plan operator
+COLLECTION_BUILDER_NODES: dict[type, str] = {
+    exp.ArrayIntersect: "array_intersect", exp.ArrayExcept: "array_except", exp.ArrayRemove: "array_remove",
+    exp.ArrayCompact: "array_compact", exp.ArraySort: "sort_array", exp.Flatten: "flatten",
+    exp.ArrayAppend: "array_append", exp.ArrayPrepend: "array_prepend", exp.ArrayInsert: "array_insert",
+    exp.MapKeys: "map_keys", exp.VarMap: "create_map", exp.Map: "map_from_arrays", exp.GenerateSeries: "sequence",
+}
+COLLECTION_BUILDER_NAMES = {"array_union": "array_union", "array_repeat": "array_repeat", "map_values": "map_values",
+                            "get": "get"}
+# -- array-building and map functions between rows (end) ---------------------------------------
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
@@ -183,7 +197,10 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
                                   "hash": "hash", "xxhash64": "xxhash64", "conv": "conv", "bin": "bin",
                                   "format_number": "format_number",
                                   "make_date": "make_date", "find_in_set": "find_in_set", "weekday": "weekday",
-                                  "cardinality": "size", "arrays_overlap": "arrays_overlap"}
+                                  "cardinality": "size", "arrays_overlap": "arrays_overlap",
+                                  "url_encode": "url_encode", "url_decode": "url_decode",
+                                  "try_url_decode": "try_url_decode", "parse_url": "parse_url",
+                                  "try_parse_url": "try_parse_url"}
 
 # functions that are another operator (Lowering.lower_synonym): their numbers of arguments
 SYNONYM_ARGUMENTS = {"isnull": (1, 1), "isnotnull": (1, 1), "nullifzero": (1, 1), "zeroifnull": (1, 1),
@@ -737,6 +754,11 @@ class Lowering:
                          ("try", written.startswith("TRY_CAST"))),
                 span=(start, end),
             )
+        # -- string casts (begin) --
+        cast_function = self.lower_cast_function(node)
+        if cast_function is not None:
+            return cast_function
+        # -- string casts (end) --
         if isinstance(node, exp.Round) or _anonymous_name(node) == "bround":
             return self.lower_rounding(node)
         if isinstance(node, (exp.Floor, exp.Ceil)) and any(
@@ -752,6 +774,9 @@ class Lowering:
             return self.lower_datetime_field(node)
         if isinstance(node, exp.Bracket):
             return self.lower_bracket(node)
+        builder = self.lower_collection_builder(node)  # array-building and map functions
+        if builder is not None:
+            return builder
         pattern_call = self.lower_datetime_pattern(node)  # date_format, to_timestamp, ... (datetime patterns)
         if pattern_call is not None:
             return pattern_call
@@ -800,6 +825,56 @@ class Lowering:
         return p.Operator(operator, tuple(self.lower_operand(child) for child in children),
                           options=options, span=dialect.span(node))
 
+    # -- array-building and map functions between rows (begin) --------------------------------
+    def lower_collection_builder(self, node: exp.Expression) -> p.Expression | None:
+        """The functions of ``sparkcep.evaluation.collection_builders`` (``COLLECTION_BUILDER_NODES``
+        and ``COLLECTION_BUILDER_NAMES``), their operands in Spark's order, or None for any other
+        node. ``concat`` / ``||`` and ``reverse`` stay the string functions' operators (the
+        binding tells arrays apart); ``sort_array``'s order must be a literal TRUE or FALSE, as
+        Spark requires a constant; ``array_sort`` with a comparator (a lambda) is refused."""
+        name = COLLECTION_BUILDER_NODES.get(type(node)) or COLLECTION_BUILDER_NAMES.get(_anonymous_name(node) or "")
+        if name is None:
+            return None
+        written = _written_name(node, self.scope.sql).lower()
+        span = dialect.span(node)
+        if isinstance(node, exp.ArraySort):
+            if written not in ("sort_array", "array_sort") or node.args.get("expression") is not None:
+                return None  # a comparator: refused by the caller (a lambda between rows)
+            name = written
+            options: tuple = ()
+            if written == "sort_array":
+                ascending = node.args.get("asc")
+                if ascending is not None and not isinstance(ascending, exp.Boolean):
+                    raise self.scope.error(
+                        "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                        "the order of 'sort_array' between rows of a match must be a literal TRUE or FALSE "
+                        "(Spark requires a constant)", ascending)
+                options = (("ascending", ascending is None or bool(ascending.this)),)
+            return p.Operator(name, (self.lower_operand(node.this),), options=options, span=span)
+        if isinstance(node, exp.Map) and written != "map_from_arrays" or \
+                isinstance(node, exp.GenerateSeries) and written != "sequence":
+            return None
+        if isinstance(node, exp.VarMap):  # map(k1, v1, k2, v2, ...)
+            keys, values = node.args.get("keys"), node.args.get("values")
+            operands = [o for pair in zip(keys.expressions, values.expressions) for o in pair]
+        elif isinstance(node, exp.Map):
+            operands = [node.args.get("keys"), node.args.get("values")]
+        elif isinstance(node, exp.GenerateSeries):
+            operands = [node.args.get("start"), node.args.get("end")] + \
+                ([node.args["step"]] if node.args.get("step") is not None else [])
+        elif isinstance(node, exp.ArrayInsert):
+            operands = [node.this, node.args.get("position"), node.expression]
+        elif isinstance(node, exp.Anonymous):
+            operands = list(node.expressions)
+        elif isinstance(node, exp.ArrayIntersect):
+            operands = list(node.expressions)
+        else:
+            operands = [node.this] + ([node.expression] if node.args.get("expression") is not None else [])
+        if any(o is None for o in operands):
+            raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` is called with too few arguments", node)
+        return p.Operator(name, tuple(self.lower_operand(o) for o in operands), span=span)
+    # -- array-building and map functions between rows (end) ----------------------------------
+
     def lower_bracket(self, node: exp.Bracket) -> p.Expression:
         """``element_at(x, i)`` (1-based for an array), ``try_element_at(x, i)`` and ``x[i]``
         (0-based for an array), of an array or a map (``map_value`` at binding, which knows
@@ -816,6 +891,26 @@ class Lowering:
                 "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
                 "this subscript cannot combine values from different rows of a match in DEFINE", node)
         return p.Operator(name, (self.lower_operand(node.this), self.lower_operand(node.expressions[0])), span=span)
+
+    # -- string casts (begin) --
+    def lower_cast_function(self, node: exp.Expression) -> p.Expression | None:
+        """The functions that are Spark's CAST when given no format (Spark's own definitions):
+        ``to_date(x)`` is ``CAST(x AS DATE)``, ``to_timestamp_ntz(x)`` ``CAST(x AS
+        TIMESTAMP_NTZ)``, ``try_to_timestamp(x)`` ``TRY_CAST(x AS TIMESTAMP)`` (``to_timestamp(x)``
+        parses as a CAST already); None for any other node (a format is not these casts)."""
+        span = dialect.span(node)
+        name = _anonymous_name(node)
+        if isinstance(node, exp.TsOrDsToDate) and node.args.get("format") is None and node.this is not None \
+                and span != dialect.span(node.this):  # not the TO_DATE the parser wraps around operands
+            target, tried, operand = "DATE", False, node.this
+        elif name in ("to_timestamp_ntz", "try_to_timestamp") and len(node.expressions) == 1:
+            target, tried = ("TIMESTAMP_NTZ", False) if name == "to_timestamp_ntz" else ("TIMESTAMP", True)
+            operand = node.expressions[0]
+        else:
+            return None
+        return p.Operator("explicit_cast", (self.lower_operand(operand),), options=(("to", target), ("try", tried)),
+                          span=span)
+    # -- string casts (end) --
 
     def lower_synonym(self, node: exp.Expression) -> p.Expression | None:
         """Spark functions that are another operator (Spark's own definitions): ``equal_null(a,
@@ -1829,6 +1924,8 @@ def _operands(node: exp.Expression) -> list:
         return [node.this, node.args.get("unit")]
     if isinstance(node, exp.Nanvl):
         return [node.this, node.expression]
+    if isinstance(node, exp.ParseUrl):
+        return [node.this, node.args.get("part_to_extract")] + ([node.args["key"]] if node.args.get("key") else [])
     if isinstance(node, exp.Elt):
         return [node.this, *node.expressions]
     if isinstance(node, exp.WidthBucket):

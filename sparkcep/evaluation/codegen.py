@@ -35,7 +35,7 @@ import functools
 from typing import Any, Callable, Sequence
 
 from sparkcep.evaluation.interpreter import row_hash, typed_function
-from sparkcep.evaluation.operators import BINARY, order_key
+from sparkcep.evaluation.operators import BINARY, RIGHT_FIRST, order_key
 from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
 
@@ -199,21 +199,29 @@ class _Generator:
 
     # -- operators (both forms) ----------------------------------------------------------------
 
-    def strict(self, operands, combine: Callable[..., str]) -> str:
+    def strict(self, operands, combine: Callable[..., str], right_first: bool = False,
+               zero_is_null: bool = False) -> str:
         """NULL if an operand is NULL (operands evaluated left to right, stopping at the first
-        NULL), else ``combine(names of the operand values)``. An operand that is already a name
-        (a constant, a leaf local) is used as is; a non-NULL constant needs no test."""
+        NULL; ``right_first``: the second of two first, and ``zero_is_null``: NULL when it is
+        zero too, as Spark's division and remainder), else ``combine(names of the operand
+        values)``. An operand that is already a name (a constant, a leaf local) is used as is;
+        a non-NULL constant needs no test."""
         names, tests = [], []
         for operand in operands:
             source = self(operand)
             if source.isidentifier():
                 name = source
-                if name not in self.not_null:
-                    tests.append(f"{name} is None")
+                test = None if name in self.not_null else f"{name} is None"
             else:
                 name = self.temp()
-                tests.append(f"({name} := {source}) is None")
+                test = f"({name} := {source}) is None"
             names.append(name)
+            tests.append(test)
+        if right_first:
+            tests.reverse()
+            if zero_is_null:
+                tests.insert(1, f"{names[1]} == 0")
+        tests = [t for t in tests if t is not None]
         if not tests:
             return f"({combine(*names)})"
         return f"(None if {' or '.join(tests)} else {combine(*names)})"
@@ -244,6 +252,9 @@ class _Generator:
         if name in _ARITHMETIC and result.name == "double":
             return self.strict(ops[:2], lambda a, b: f"{a} {_ARITHMETIC[name]} {b}")
         f = self.bind(function)
+        if name in RIGHT_FIRST:  # Spark's division and remainder read the divisor first
+            return self.strict(ops, lambda *names: f"{f}({', '.join(names)})", right_first=True,
+                               zero_is_null=not dict(e.options).get("ansi", True))
         return self.strict(ops, lambda *names: f"{f}({', '.join(names)})")
 
     def operator(self, e: p.Operator) -> str:

@@ -29,7 +29,10 @@ casts ``operators.cast`` does, as Python evaluates them (non-NULL operands; meas
   TIMESTAMP_NTZ as it is, ``yyyy-MM-dd HH:mm:ss`` and the fraction of a second without trailing
   zeros (``2024-01-01 10:00:00.12``). A DOUBLE or FLOAT is not cast to STRING here: Spark prints
   it with the JVM's ``Double.toString``, whose digits differ between Java 17 and Java 19+.
-* ``TRY_CAST`` is the ANSI cast with each of its errors turned into NULL.
+* **a STRING to DATE, TIMESTAMP, TIMESTAMP_NTZ, DOUBLE, FLOAT, DECIMAL or BINARY**:
+  ``string_casts``.
+* ``TRY_CAST`` is the ANSI cast with each of its errors turned into NULL (not sparkcep's own
+  refusals of a value Python cannot hold, such as ``DATETIME_OUT_OF_PYTHON_RANGE``).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from decimal import Decimal
 
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
+from sparkcep.evaluation import string_casts
 from sparkcep.evaluation.datetime_functions import local_reader
 from sparkcep.evaluation.sql_types import SqlType, integral_bounds, low_bits
 
@@ -48,6 +52,8 @@ _TRUE = ("t", "true", "y", "yes", "1")
 _FALSE = ("f", "false", "n", "no", "0")
 _INT = SqlType("int")
 _EXACT = decimal.Context(prec=100)  # holds any DECIMAL(38, s) exactly
+# sparkcep's own refusals of a value Spark has: TRY_CAST raises them too, never answers NULL
+_NOT_SPARKS = ("DATETIME_OUT_OF_PYTHON_RANGE", "TIME_ZONE_UNKNOWN_TO_PYTHON")
 
 
 def supported(source: SqlType, target: SqlType) -> bool:
@@ -56,7 +62,7 @@ def supported(source: SqlType, target: SqlType) -> bool:
         return source.integral or source.decimal or source.name in ("boolean", "date", "timestamp",
                                                                       "timestamp_ntz")
     if source.name == "string":
-        return target.integral or target.name == "boolean"
+        return target.integral or target.name == "boolean" or string_casts.supported(target)
     if target.name == "boolean":
         return source.numeric
     if source.name == "boolean":
@@ -74,7 +80,9 @@ def explicit_cast(source: SqlType, target: SqlType, ansi: bool, zone: str, tried
     def try_cast(value):
         try:
             return cast(value)
-        except MatchRuntimeError:
+        except MatchRuntimeError as error:
+            if error.code in _NOT_SPARKS:  # Spark answers a value there: no NULL in its place
+                raise
             return None
 
     return try_cast
@@ -83,6 +91,8 @@ def explicit_cast(source: SqlType, target: SqlType, ansi: bool, zone: str, tried
 def _cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
     if target.name == "string":
         return _to_string(source, ansi, zone)
+    if source.name == "string" and string_casts.supported(target):
+        return string_casts.string_cast(target, ansi, zone)
     if source.name == "string":
         return _string_to_boolean(ansi) if target.name == "boolean" else _string_to_integral(target, ansi)
     if target.name == "boolean":

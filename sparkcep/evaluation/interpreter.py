@@ -18,9 +18,9 @@ from typing import Any, Callable, Sequence
 
 from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation import (base_functions, collection_functions, datetime_fields, datetime_functions,
-                                 datetime_patterns, day_time_intervals, explicit_casts, functions, hash_functions, integral_functions,
-                                 string_functions)
+from sparkcep.evaluation import (base_functions, collection_builders, collection_functions, datetime_fields,
+                                 datetime_functions, datetime_patterns, day_time_intervals, explicit_casts, functions,
+                                 hash_functions, integral_functions, string_functions, url_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -568,6 +568,20 @@ def _concat(args: list[Evaluator]) -> Evaluator:
     return concat
 
 
+def _right_first(function, left: Evaluator, right: Evaluator, ansi: bool) -> Evaluator:
+    """Spark's division and remainder (``ops.RIGHT_FIRST``): the divisor first; NULL (or, ANSI
+    off, zero) gives NULL without evaluating the dividend."""
+
+    def evaluate(ctx):
+        b = right(ctx)
+        if b is None or (not ansi and b == 0):
+            return None
+        a = left(ctx)
+        return None if a is None else function(a, b)
+
+    return evaluate
+
+
 def _strict(function, args: list[Evaluator]) -> Evaluator:
     """``function`` of the operands' values, NULL if one is NULL (operands evaluated left to
     right, stopping at the first NULL, as Spark's null-intolerant expressions do)."""
@@ -690,10 +704,14 @@ def typed_function(operator: p.Operator):
         function = functions.is_nan
     elif name == "width_bucket":
         function = functions.width_bucket
+    elif name in ("parse_url", "try_parse_url"):
+        function = url_functions.parse_url(ansi and name == "parse_url")
     elif name == "elt_out_of_range":
         function = string_functions.elt_out_of_range(ansi, options["inputs"])
     elif name in _COLLECTION_FUNCTIONS:
         function = _collection_function(name, operand, ansi)
+    elif name in collection_builders.STRICT_BUILDERS:
+        function = _collection_builder(name, operand, options, zone)
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
@@ -717,6 +735,28 @@ def _collection_function(name: str, operand: SqlType, ansi: bool):
     if name == "slice":
         return collection_functions.array_slice
     return collection_functions.size
+
+
+def _collection_builder(name: str, operand: SqlType, options: dict, zone: str):
+    """A bound array-building or map function (``collection_builders``); ``operand`` is the
+    element (or key) type its operands were cast to."""
+    last_wins = options.get("dedup") == "LAST_WIN"
+    if name in ("array_union", "array_intersect", "array_except"):
+        return collection_builders.array_set_operation(name, operand)
+    if name == "array_remove":
+        return collection_builders.array_remove(operand)
+    if name in ("sort_array", "array_sort"):
+        ascending = options.get("ascending", True)
+        return collection_builders.sort_array(operand, ascending, nulls_first=name == "sort_array" and ascending)
+    if name in ("create_map", "map_from_arrays"):
+        return getattr(collection_builders, name)(operand, last_wins)
+    if name == "get":
+        return collection_functions.subscript(False)
+    if name == "sequence":
+        return collection_builders.date_sequence if operand.name == "date" else collection_builders.sequence
+    if name == "elements_cast":
+        return collection_builders.elements_cast(operand, SqlType("string"), options.get("ansi", True), zone)
+    return getattr(collection_builders, {"reverse_array": "reverse", "concat_arrays": "concat"}.get(name, name))
 
 
 def _datetime_arithmetic(name: str, operand: SqlType, result: SqlType, zone: str):
@@ -753,6 +793,8 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
     """A bound operator (``sparkcep.evaluation.binding``): Spark's semantics for its types."""
     name = operator.name
     function = typed_function(operator)
+    if function is not None and name in ops.RIGHT_FIRST:
+        return _right_first(function, *args, dict(operator.options).get("ansi", True))
     if function is not None:
         return _strict(function, args)
     options = dict(operator.options)
@@ -786,6 +828,10 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return _concat(args)
     if name == "array":  # not strict: NULL elements are kept
         return lambda ctx: [arg(ctx) for arg in args]
+    if name in collection_builders.NOT_STRICT_BUILDERS:  # array_append(arr, NULL) is not NULL, ...
+        build = _collection_builder(name, operand, options, options.get("zone", "UTC"))
+        build = _located(build, operator.span) if operator.span is not None else build
+        return lambda ctx: build(*(arg(ctx) for arg in args))
     if name in ("hash", "xxhash64"):  # not strict: a NULL leaves the running hash as it is
         combined = row_hash(operator)
         return lambda ctx: combined(*(arg(ctx) for arg in args))

@@ -101,6 +101,7 @@ OPERATORS = set(BINARY) | {
     "unix_seconds", "unix_millis", "unix_micros",
     "isnan", "nanvl", "is_nan", "width_bucket",  # sparkcep.evaluation.functions
     "initcap", "elt", "elt_out_of_range",  # sparkcep.evaluation.string_functions
+    "url_encode", "url_decode", "try_url_decode", "parse_url", "try_parse_url",  # sparkcep.evaluation.url_functions
     "converting_cast",  # sparkcep.evaluation.explicit_casts
     "interval_multiply", "interval_divide",  # sparkcep.evaluation.day_time_intervals
     # sparkcep.evaluation.collection_functions (map_value: element_at, try_element_at and m[k]
@@ -109,11 +110,22 @@ OPERATORS = set(BINARY) | {
     "subscript", "size", "array_size", "array_distinct", "array_max", "array_min", "slice", "map_value",
     # sparkcep.evaluation.datetime_patterns
     "date_format", "from_unixtime", "to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string",
+    # sparkcep.evaluation.collection_builders (concat_arrays, reverse_array and elements_cast:
+    # concat, reverse and array_join's cast of arrays, after binding)
+    "array_union", "array_intersect", "array_except", "array_remove", "array_repeat", "array_compact", "sort_array",
+    "array_sort", "flatten", "array_append", "array_prepend", "array_insert", "map_keys", "map_values", "create_map",
+    "map_from_arrays", "get", "sequence", "concat_arrays", "reverse_array", "elements_cast",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
 # carry ("escape", c) in their options (``like_function``)
 STRING_MATCHES = ("like", "ilike", "rlike")
+
+
+# Spark's division and remainder (DivModLike: /, div, %, pmod) read their right operand first:
+# a NULL divisor (and, ANSI off, a zero one) gives NULL without evaluating the dividend, whose
+# errors are then not raised; other binary operators read the left operand first.
+RIGHT_FIRST = ("div", "mod", "intdiv", "pmod")
 
 
 def truth(value) -> bool | None:
@@ -224,21 +236,23 @@ def nan_aware_key(value):
     return (1, 0.0) if value != value else (0, value)
 
 
-def _instant_key(value):
+def instant_key(value):
+    """A TIMESTAMP's instant: the key Python orders times of one zone by, which its own
+    comparison does not (the first and the second 02:30 of the night the clocks go back compare
+    equal by their local time)."""
     return value.astimezone(_dt.timezone.utc)
+# -- string casts: by the instant (end) --
 
 
 def order_key(operand: SqlType):
     """A key function giving Python's order of values of type ``operand`` Spark's order, or
-    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; a TIMESTAMP's
-    instant (two aware values of different zones, one at an overlap's local time, are equal in
-    Spark and not in Python's ``==``); for an ARRAY,
+    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; for an ARRAY,
     element by element in its element type's order, a NULL element below every value, then the
     shorter array first (``collection_functions.array_key``)."""
     if operand.fractional:
         return nan_aware_key
-    if operand.name == "timestamp":  # the instant: Python's == between two zones is False for a
-        return _instant_key  # local time whose offset depends on its fold (PEP 495), an overlap's
+    if operand.name == "timestamp":  # -- string casts: by the instant (begin) --
+        return instant_key  # Python compares two times of one zone by their local time (PEP 495)
     element = element_type(operand)
     if element is not None:
         from sparkcep.evaluation.collection_functions import array_key

@@ -170,8 +170,8 @@ def _numeric_wider(a: SqlType, b: SqlType, ansi: bool) -> SqlType:
 def common_type(types, *, ansi: bool) -> SqlType | None:
     """The type Spark casts all of ``types`` to (comparison, IN, CASE, COALESCE, GREATEST, ...),
     or None when sparkcep does not reproduce the combination (it is then refused): numbers with
-    numbers, datetimes with datetimes, and each type with itself and with NULL. Strings mixed
-    with other types are cast by Spark with its string parsers; those are not reproduced."""
+    numbers, datetimes with datetimes, and each type with itself and with NULL. A STRING mixed
+    with another type is ``binding.string_coercion``'s."""
     result: SqlType | None = None
     for t in types:
         if t is None:

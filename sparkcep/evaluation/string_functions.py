@@ -46,7 +46,8 @@ Spark's ``UTF8String`` treats an empty operand specially, so does this module:
   Python worker must not grow without bound on one row's count.
 * ``regexp_extract``, ``regexp_replace``, ``regexp_count``, ``regexp_substr`` and
   ``regexp_instr`` are ``sparkcep.evaluation.regex_functions`` (Java's regular expressions),
-  listed in ``STRING_FUNCTIONS`` with the others.
+  listed in ``STRING_FUNCTIONS`` with the others, as are ``url_encode``, ``url_decode`` and
+  ``try_url_decode`` (``sparkcep.evaluation.url_functions``).
 * ``md5``, ``sha1`` / ``sha``, ``sha2(str, bits)`` (224, 256 (also 0), 384 or 512; others give
   NULL) and ``crc32`` of the UTF-8 bytes (Spark casts a STRING to BINARY so): lower-case hex
   STRINGs, and a BIGINT for crc32.
@@ -65,6 +66,7 @@ import zlib
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation.operators import substring
 from sparkcep.evaluation.regex_functions import REGEX_FUNCTIONS
+from sparkcep.evaluation.url_functions import URL_FUNCTIONS
 
 
 def contains(value: str, search: str) -> bool:
@@ -273,4 +275,5 @@ STRING_FUNCTIONS = {
     "md5": md5, "sha1": sha1, "sha2": sha2, "crc32": crc32, "lpad": lpad, "rpad": rpad, "repeat": repeat,
     "initcap": initcap,
     **REGEX_FUNCTIONS,  # regexp_extract, regexp_replace, regexp_count, regexp_substr, regexp_instr
+    **URL_FUNCTIONS,  # url_encode, url_decode, try_url_decode
 }

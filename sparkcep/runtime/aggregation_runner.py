@@ -27,6 +27,7 @@ from sparkcep.engines.sase.trend_aggregation import RowComparison, TrendAggregat
 from sparkcep.engines.spec import Strategy
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import sql_types
+from sparkcep.evaluation.explicit_casts import explicit_cast
 from sparkcep.evaluation.operators import cast
 from sparkcep.plan.match_plan import MatchPlan
 from sparkcep.runtime.partition_runner import decode_masks
@@ -86,7 +87,11 @@ class AggregationRunner:
         source_type = sql_types.parse(source)
         if source_type == target:
             return column
-        self.conversions.append((column, cast(source_type, target, types.ansi, types.time_zone)))
+        if source_type.name == "string":  # parsed as Spark's implicit cast does (binding.string_coercion)
+            convert = explicit_cast(source_type, target, types.ansi, types.time_zone)
+        else:
+            convert = cast(source_type, target, types.ansi, types.time_zone)
+        self.conversions.append((column, convert))
         return len(self.plan.value_columns) + len(self.conversions) - 1
 
     def feed(self, batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:

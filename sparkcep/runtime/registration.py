@@ -21,6 +21,7 @@ from sparkcep.engines.budgets import BUDGETS
 from sparkcep.engines.spec import MatchSpec
 from sparkcep.evaluation import sql_types
 from sparkcep.evaluation.binding import Semantics, bind
+from sparkcep.evaluation.binding.string_coercion import string_target
 from sparkcep.plan.aggregation import ComparisonCast, output_name
 from sparkcep.runtime.subqueries import check_outer_references
 from sparkcep.runtime.within_keys import WithinKeyTypeError, engine_window
@@ -236,7 +237,8 @@ def typed_plan(spark, match: CompiledMatch, args=None):
     lower = {f.name.lower(): f.name for f in reversed(input_fields)}
     partition = tuple(n if n in by_name else lower.get(n.lower(), n) for n in plan.partition_columns)
     timezone = spark.conf.get("spark.sql.session.timeZone")
-    semantics = Semantics(ansi=_ansi_enabled(spark), time_zone=timezone)
+    semantics = Semantics(ansi=_ansi_enabled(spark), time_zone=timezone,
+                          map_key_dedup_policy=_map_key_dedup_policy(spark))
     plan = _bound(plan, by_name, semantics, match.source)
     plan = _comparison_casts(plan, by_name, semantics)
     plan = _within_in_key_units(plan, by_name, match)
@@ -385,6 +387,15 @@ def _ansi_enabled(spark) -> bool:
         return True
 
 
+def _map_key_dedup_policy(spark) -> str:
+    """``spark.sql.mapKeyDedupPolicy``: EXCEPTION (Spark's default) or LAST_WIN, for ``map(...)``
+    and ``map_from_arrays`` between rows (``collection_builders``)."""
+    try:
+        return str(spark.conf.get("spark.sql.mapKeyDedupPolicy", "EXCEPTION")).strip().upper()
+    except Exception:  # pragma: no cover - a session without a readable conf
+        return "EXCEPTION"
+
+
 def _bound(plan, fields_by_name, semantics: Semantics, source: str):
     """The plan with its match-dependent expressions typed from Spark's analysis of the value
     columns (``sparkcep.evaluation.binding``): a type mistake fails here, before any row is read,
@@ -401,8 +412,9 @@ def _bound(plan, fields_by_name, semantics: Semantics, source: str):
 def _comparison_casts(plan, fields_by_name, semantics: Semantics):
     """A pushed-down aggregation with the session's ANSI mode (``AggregationPlan.ansi``), and, when
     its comparisons between rows have sides of different types, the common type Spark compares
-    each such pair in (``AggregationPlan.casts``). A pair without
-    one was already refused, located, by ``_bound`` (the enumerating path refuses it alike)."""
+    each such pair in (``AggregationPlan.casts``; a STRING with another type as
+    ``binding.string_coercion`` says). A pair without one was already refused, located, by
+    ``_bound`` (the enumerating path refuses it alike)."""
     aggregation = plan.aggregation
     if aggregation is None:
         return plan
@@ -419,6 +431,9 @@ def _comparison_casts(plan, fields_by_name, semantics: Semantics):
         left, right = type_of(c.column), type_of(c.ref.column)
         common = sql_types.common_type([sql_types.parse(left), sql_types.parse(right)],
                                        ansi=semantics.ansi)
+        if common is None and (left == "string") != (right == "string"):  # Spark parses the STRING
+            common = string_target(sql_types.parse(right if left == "string" else left), "comparison",
+                                   semantics.ansi)
         if left == right or common is None:
             casts.append(None)
             continue

@@ -256,6 +256,7 @@ DIFFERENT_SIDES = [  # pattern, WITHIN, B's DEFINE beyond its kind, C's: each si
     ("A B+ C", "WITHIN 10", " AND B.x < A.d", ""),  # DOUBLE vs DECIMAL
     ("A B{1,3} C", "WITHIN 9", " AND (LAST(B.i, 1) + 7 IS NULL OR B.i <> LAST(B.i, 1) + 7)",
      " AND C.i <= FIRST(A.x)"),  # BIGINT vs BIGINT; BIGINT vs DOUBLE
+    ("A B+ C", "WITHIN 8", " AND B.i >= CAST(A.i AS STRING)", ""),  # BIGINT vs STRING (read as a BIGINT)
 ]
 
 

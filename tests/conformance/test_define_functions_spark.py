@@ -114,6 +114,11 @@ CAST_CONDITIONS = [
     "TRY_CAST(coalesce(B.s, A.num) AS BOOLEAN)",
     "CAST(A.dec + B.dec AS STRING) LIKE '%.00'",
     "CAST(A.n - B.n AS BOOLEAN)",
+    # values of other types where a STRING is expected: Spark casts them implicitly
+    "contains(B.s, A.n + B.n)",
+    "B.s LIKE concat(A.n, '%')",
+    "length(A.dec + B.dec) > 4",
+    "startswith(B.s, A.n - B.n)",
 ]
 CAST_STRINGS = ["12", " 7 ", "1.5", "abc", "", None, "-3", "1e2", "2024-02-29", "true", "0",
                 "99999999999", "0.05", "127", "128", "Yes", "2024-13-01", "12.0"]

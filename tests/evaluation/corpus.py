@@ -431,6 +431,123 @@ def _datetime_pattern_expressions() -> list[tuple[str, str]]:
                      "pb", "pb"))
     return out
 # -- datetime patterns between rows (end) -----------------------------------------------------------
+# -- values of other types where Spark expects a STRING (begin) -----------------------------------
+# Spark casts an integral, DECIMAL, BOOLEAN, DATE or TIMESTAMP[_NTZ] argument of a string function
+# to STRING implicitly, ANSI on or off (DECIMAL plainly or as BigDecimal.toString without ANSI,
+# timestamps local with the fraction trimmed); not where it expects a BINARY (the hashes) or in
+# array_join's delimiter, which stay Spark's analysis errors.
+
+
+def _implicit_string_cast_expressions() -> list[tuple[str, str]]:
+    out = []
+    for x, y in (("i1", "s2"), ("l1", "n1"), ("m1", "b1"), ("dt1", "ts2"), ("tn1", "s1"), ("q2", "z1"),
+                 ("t1", "h1"), ("ts1", "dt2")):
+        out.append(_pair("concat({}, {})", x, y))
+    out.append(_pair("({} || {})", "i1", "i2"))
+    for x, y in (("i1", "i2"), ("l1", "l2"), ("n1", "q1"), ("t1", "h1")):
+        out.append(_pair("length(({} + {}))", x, y))
+        out.append(_pair("substring(({} * {}), 2, 3)", x, y))
+    out.append(_pair("upper(coalesce({}, {}))", "ts1", "ts2"))
+    out.append(_pair("lower(coalesce({}, {}))", "tn1", "tn1"))
+    out.append(_pair("initcap(({} OR {}))", "b1", "b2"))
+    out.append(_pair("({} LIKE concat({}, '%'))", "s1", "i1"))
+    out.append(_pair("(concat({}, 'x') LIKE {})", "i1", "s2"))
+    out.append(_pair("({} RLIKE {})", "s1", "t1"))
+    out.append(_pair("({} ILIKE concat({}, '%'))", "dt1", "dt2"))
+    out.append(_pair("concat_ws(({} + {}), 'a', 'b')", "i1", "i2"))
+    out.append(_pair("concat_ws('-', {}, {}, {})", "dt1", "b2", "z1"))
+    out.append(_pair("elt(2, {}, {})", "i1", "dt2"))
+    out.append(_pair("locate({}, {})", "i1", "s2"))
+    out.append(_pair("replace({}, {}, 'x')", "z1", "i1"))
+    out.append(_pair("lpad({}, 12, {})", "b1", "t1"))
+    out.append(_pair("regexp_replace({}, '1', {})", "l1", "i1"))
+    out.append(_pair("startswith({}, {})", "tn1", "dt1"))
+    out.append(_pair("find_in_set({}, {})", "i1", "s1"))
+    out.append(_pair("trim(({} - {}))", "n1", "q1"))
+    out.append(_pair("md5(({} + {}))", "i1", "i2"))  # Spark takes a BINARY: refused
+    out.append(_pair("array_join(array({}, {}), 1)", "s1", "s2"))  # Spark casts no delimiter: refused
+    return out
+# -- values of other types where Spark expects a STRING (end) -------------------------------------
+
+# -- a STRING with another type in comparisons, arithmetic, IN, COALESCE, IF (begin) --------------
+# Spark's type coercion (binding/string_coercion.py): ANSI on, a STRING with an integral number
+# is read as a BIGINT, with a FLOAT, DOUBLE or DECIMAL as a DOUBLE, with a DATE, TIMESTAMP or
+# BOOLEAN as that type; ANSI off, as the other type in a comparison, as a DOUBLE in arithmetic,
+# and IN, COALESCE and IF compare and give STRINGs. The STRING edges hold numbers with spaces,
+# fractions, exponents, NaN, Infinity, 2^63, dates, a timestamp in the spring gap, 'true'.
+
+
+def _string_coercion_expressions() -> list[tuple[str, str]]:
+    out = []
+    for template, x, y in (("({} = {})", "s1", "i1"), ("({} < {})", "s1", "l2"), ("({} > {})", "t1", "s2"),
+                           ("({} <=> {})", "s1", "h1"), ("({} = {})", "s1", "d2"), ("({} = {})", "f1", "s2"),
+                           ("({} < {})", "s1", "n1"), ("({} >= {})", "m1", "s2"), ("({} = {})", "s1", "b2"),
+                           ("({} = {})", "s1", "dt2"), ("({} < {})", "ts1", "s2"), ("({} = {})", "s1", "tn1"),
+                           ("({} IS DISTINCT FROM {})", "s1", "i2"), ("({} + {})", "s1", "i2"),
+                           ("({} - {})", "l1", "s2"), ("({} * {})", "s1", "d2"), ("({} / {})", "n1", "s2"),
+                           ("({} % {})", "s1", "t1"), ("({} * {})", "s1", "q2"), ("({} IN ({}, 7))", "s1", "i2"),
+                           ("({} IN ({}, '1'))", "i1", "s2"), ("({} IN ({}))", "s1", "dt2"),
+                           ("coalesce({}, {})", "s1", "i2"), ("coalesce({}, {})", "dt1", "s2"),
+                           ("nullif({}, {})", "s1", "i2"), ("({} BETWEEN {} AND 100)", "s1", "i2")):
+        out.append(_pair(template, x, y))
+    out.append(_pair("IF({}, {}, {})", "b1", "s2", "i1"))
+    out.append(_pair("CASE WHEN {} THEN {} ELSE {} END", "b1", "s2", "ts1"))
+    out.append(_pair("nvl2({}, {}, {})", "i1", "s2", "l1"))
+    out.append(_pair("(({} + {}) > '10')", "i1", "i2"))
+    return out
+# -- a STRING with another type in comparisons, arithmetic, IN, COALESCE, IF (end) ----------------
+
+# -- url_encode, url_decode, try_url_decode between rows (begin) -----------------------------------
+# one case a row, (A.ue1 || B.ue2): a space and '~' (kept by Python's quote_plus, not by Java's
+# URLEncoder), signs after '%' (Integer.parseInt reads '+1' and '-0'; '-1' is negative), a '%'
+# with fewer than two characters after it, malformed UTF-8 (truncated, overlong, surrogates,
+# past U+10FFFF, stray continuation bytes) decoded run by run, digits of other scripts and
+# full-width letters (Character.digit), lower-case hex, NULL
+PAIRED.update({"ue1": "STRING", "ue2": "STRING"})
+_URL_CASES = [
+    ("a b", "~c"), ("%+1", "x"), ("%-0", ""), ("%-1", ""), ("%4", ""), ("abc", "%"), ("%%", "41"),
+    ("%C3", "%A9"), ("%C3", "%28"), ("%ED%A0", "%80"), ("%C0", "%80"), ("%F4%90", "%80%80"),
+    ("%F0%9F", "%98"), ("%E2%82", "x"), ("%80", "%80"), ("%\u0663", "1"), ("%\uff21", "1"), ("%4", "1%42"),
+    ("+", "+"), ("é😀", " /?"), ("", ""), (None, "x"), ("%2", "B"), ("%ff", "%FE"), ("%e2%82%ac", ""),
+    ("%+a", "b"), ("%1", "+"), ("a%", "20b"), ("%F0%9F%98", "%80"), ("%\uff41", "0"),
+    ("%ED%A0", "A"), ("%ED%BF", "%BF%ED%9F%BF"),
+]
+_PAIRED_EDGES.update({"ue1": [c[0] for c in _URL_CASES], "ue2": [c[1] for c in _URL_CASES]})
+
+
+# parse_url's cases, one a row, (A.pu1 || B.pu2), as java.net.URI reads them: a server-based
+# authority (user info, port), registry-based ones (no host: '_', a last label starting with a
+# digit, a label starting or ending with '-', a non-ASCII name, a port past INT, a port with a
+# letter), IPv4 and IPv6 literals (a scope id, an embedded IPv4, too many or too few groups), an empty
+# authority, an opaque URI, no scheme, a scheme starting with a digit, malformed escapes,
+# spaces (also U+3000), non-ASCII characters in the path, query and fragment, an empty query
+# and fragment, a query's key in the fragment, NULL
+PAIRED.update({"pu1": "STRING", "pu2": "STRING"})
+_PARSE_URL_CASES = [
+    ("http://user:pw@host.com:8080", "/p/a?x=1&y=2#frag"), ("http://a_b.com", "/p"), ("http://[1:2:3]:80", "/p"),
+    ("not a url", ""), ("http://h/p", "%zz"), ("mailto:", "a@b"), ("http://1.2.3", "/x"), ("http://bücher.de", "/"),
+    ("http:", "///p"), ("http:", "//"), ("http://1.2.3.4:80", "/x"), ("http://256.1.1.1", "/"),
+    ("http://[fe80::1%eth0]", "/"), ("http://[::ffff:1.2.3.4]", "/a"), ("http://[1:2:3:4:5:6:7:8:9]", ""),
+    ("http://h:99999999999", "/"), ("http://h:8a", "/"), ("//host", "/path?q#f"), ("1http:", "//h"),
+    ("HTTP://Host.COM", "/Ä?ä=ö#ü"), ("http://h", "/a b"), ("http://h/?a=1&b=", "2&a=3"), ("http://h/", "?x=1#&a=2"),
+    ("http://-h.com", "/"), ("http://h-.com", "/"), ("http://h.com.", "/"), ("http://u@", "h:1/p"),
+    ("file:", "/C:/x y"), ("http://h", "#"), ("http://h?", ""), (None, "x"), ("http://h\u3000", "/"),
+]
+_PAIRED_EDGES.update({"pu1": [c[0] for c in _PARSE_URL_CASES], "pu2": [c[1] for c in _PARSE_URL_CASES]})
+
+
+def _url_expressions() -> list[tuple[str, str]]:
+    out = []
+    for function in ("url_encode", "url_decode", "try_url_decode"):
+        out.append(_pair(function + "(({} || {}))", "ue1", "ue2"))
+    out.append(_pair("url_decode(url_encode(({} || {})))", "s1", "s2"))
+    for part in ("HOST", "PATH", "QUERY", "REF", "PROTOCOL", "FILE", "AUTHORITY", "USERINFO", "host"):
+        out.append(_pair("parse_url(({} || {}), '" + part + "')", "pu1", "pu2"))
+    for part, key in (("QUERY", "a"), ("QUERY", "x"), ("HOST", "a"), ("QUERY", "a|x")):
+        out.append(_pair("parse_url(({} || {}), '" + part + "', '" + key + "')", "pu1", "pu2"))
+    out.append(_pair("try_parse_url(({} || {}), 'HOST')", "pu1", "pu2"))
+    return out
+# -- url_encode, url_decode, try_url_decode between rows (end) -------------------------------------
 
 # -- CAST / TRY_CAST between rows beyond widening (begin) ----------------------------------------
 # strings Spark parses as integral numbers or BOOLEANs (ASCII white space and control characters
@@ -489,6 +606,97 @@ def _cast_expressions() -> list[tuple[str, str]]:
         out.append(_pair(f"CAST(({{}} OR {{}}) AS {target})", "b1", "b2"))
     return out
 # -- CAST / TRY_CAST between rows beyond widening (end) ------------------------------------------
+
+# -- string casts: a STRING to DATE, TIMESTAMP, TIMESTAMP_NTZ, DOUBLE, FLOAT, DECIMAL, BINARY (begin) --
+# one designed string a row (PAIRED; cast from coalesce(A.x, B.x), the row's own value): the
+# shapes Spark's parsers accept and the ones next to them they refuse, trimmed characters
+# (U+0000 .. U+0020 and U+007F for datetimes, U+0020 and below only for numbers: Java's trim),
+# years of 3 to 8 digits and signs, zones (offsets, prefixes, short ids, regions in and out of
+# Java's list, case), Berlin's daylight-saving gap and overlap and local mean time (1893), Java's
+# number grammar (suffixes, hexadecimal, NaN / Infinity as written) beside Spark's own
+# spellings and Python's (1_000, full-width digits), DECIMAL rounding and overflow
+PAIRED.update({"sd": "STRING", "st1": "STRING", "st2": "STRING", "sj": "STRING", "sf1": "STRING",
+               "sf2": "STRING", "sn": "STRING", "sn2": "STRING"})
+_PAIRED_EDGES.update({
+    "sd": ["2024", "2024-3", "2024-03-05", " 2024-3-5T junk", "2024-02-30", "+2024-01-01", "20245-01-01",
+           "2024-1-1 ", "2024 ", "2024-01 x", "-0001-01-01", "2024-02-29", "2023-02-29", "2024-13-01", "2024-00-10",
+           "2024-01-00", "202-01-01", "12345678-01-01", "2024-001-01", "2024-01-5T10:00", "2024-01-05 25:99:99",
+           "\t2024-06-30\n", "\x7f2024-06-30\x01", "\u00a02024-06-30", "\uff12\uff10\uff12\uff14-01-01", "2024-01-01Z",
+           "2024/01/01", "T2024-01-01", "", "0001-01-01", "9999-12-31", None],
+    "st1": ["2024-03-31 02:30", "2024-10-27 02:30:00", "2024-01-01T10:00:00Z", "2024-01-01 10:00:00 UTC+1",
+            "2024-01-01 10:00:00.1234567+01:00", "2024-01-01 10:00:00 Europe/Paris", "2024-01-01 10:00:00PST",
+            "2024-01-01 10:00:00 Foo/Bar", "2024-01-01 7", "2024-01-01T", "2024-01-01 10:00:00+1:00",
+            "2024-01-01 10:00:00+18:01", "2024-01-01 10:00:00+18:00", "999999-01-01", "2024-01-01 10:00:00.",
+            "2024-06-30 23:59:59.999999-05:30", "2024-06-30 24:00:00", "2024-06-30 12:60", "2024-06-30 1:2:3",
+            "2024-06-30T10:00:00 GMT-08", "2024-06-30 10:00:00 UT+0530", "2024-06-30 10:00:00 utc",
+            "2024-06-30 10:00:00 europe/berlin", "2024-06-30 10:00:00 America/Coyhaique", "2024-06-30 10:00:00 ROC",
+            "2024-06-30 10:00:00 Z", "2024-06-30 10:00:00z", "2024-06-30 10:00Z", "2024", "2024-06",
+            "+2024-06-30 10:00:00+01:00:30", "0001-01-01 00:30:00+01:00"],
+    "st2": ["1893-03-31 23:59:59", "2024-06-30 10:00:00 EST", "2024-06-30 10:00:00 CST", "2024-06-30 10:00:00+0130",
+            "2024-06-30 10:00:00+013045", "2024-06-30 10:00:00-01:30:45", "2024-06-30 10:00:00+1",
+            "2024-06-30 10:00:00+01:3", "2024-06-30 10:00:00+01:", "2024-06-30 10:00:00 GMT0",
+            "2024-06-30 10:00:00 Etc/GMT+5", "2024-06-30 10:00:00 US/Pacific", "2024-06-30 10:00:00 CET",
+            "2024-06-30T10:00:00.5", "2024-06-30T10:00:00.000001", "2024-06-30 10:00:00.1234565", "2024-6-3 4:5:6",
+            "2024-06-30 10:00:00 +01:00", "2024-06-30 10:00:00  Europe/Berlin  ", "2024-06-30 10:00:00 Europe/Berlin x",
+            "2024-06-30 10:00:00 UTC+01:00:30", "2024-06-30 10:00:00 UTC+19", "2024-06-30 10:00:00 UTC-0",
+            "2024-06-30 10:00:00 GMT+0", "2024-06-30 10:00:00 UT", "2024-06-30 10:00:00 UTCX", "-2024-06-30 10:00:00",
+            "10000-01-01 00:00:00", "9999-12-31 23:59:59.999999", "2024-06-30 10:00:00-18:00",
+            "2024-06-30T10:00:00+01:00[Europe/Paris]", "\x7f2024-06-30 10:00:00\x01"],
+    # times alone (today's date for a TIMESTAMP: cast only to DATE and TIMESTAMP_NTZ here, NULL)
+    "sj": ["10:15", "T10:15:30", " T10:15", "10:15:30Z", "1:2", "10:15:30.5", "T10", "10"],
+    "sf1": ["1d", "1.1f", "0x1.8p1", "0x1p-150", "1e39", "3.4028235e38", "3.4028236e38", "-NaN", "-nan", "INF",
+            " -Infinity ", "1_000", "\x7f1", "1e", ".", "1.e5", "0x1p", "1e400", "4.9e-324", "2.4703282292062328e-324",
+            "0x1.fffffffffffff8p1023", "\u00a01", "\uff11", "+inf", "Infinityx", "nan ", "0.1", "16777217",
+            "1.000000059604644775390625", "1.0000000596046447753906251", "-0", "0x.8p1"],
+    "sf2": ["1e-46", "7.006492321624085e-46", "1.401298464324817e-45", "2.2250738585072011e-308", "+NaN", "NaNd",
+            "Infinityf", "1D", "1F", "1.5dd", "1 5", "1e+5", "1E-5", "-.5e-3f", "0X1P4", "0x1P-1074", "0x1p-1075",
+            "0x1.8", "1e0x", "\t2.5\n", "++1", "9007199254740993", "123456789012345678901234567890",
+            "0.30000000000000004", "1e-400", "-1e400", "+Infinity", "-INF", "Nan", "infinity", "", None],
+    "sn": ["1.005", "-0.004", "999.995", "1e2", "0e50", "1e-2147483648", "1e-2147483647", "\uff11\uff12", "1e\u0662",
+           " 1.5 ", "1_0", "+.5", "1e00000000002", "123.456", "-999.994", "999.994", "1.", ".", "1e", "1E+1",
+           "-1.5e-1", "0.005", "-0.005", "12345678901234567890123456789012345678",
+           "123456789012345678901234567890123456789", "\t7\n", "\x7f7", "NaN", "Infinity", "0x10", "1d",
+           "\U0001d7cf"],
+    # integral digits around 38 (zeros never too long), rounding into a 39th digit
+    "sn2": ["1e38", "9.99e37", "1e37", "-0e100", "0.000e39", "1e-39", "99999999999999999999999999999999999999.5",
+            "-99999999999999999999999999999999999999.4", "0.0000000000000000005", "00000000000000000000000000000000000000001",
+            "1e2147483647", "-1e-2147483647", "5e-1", "-5e-1", "0.999", "1.2345e3"],
+})
+
+
+def _string_cast_expressions() -> list[tuple[str, str]]:
+    out = []
+    one = "coalesce({}, {})"
+    for column in ("sd", "st1", "st2", "sj"):
+        for cast in ("CAST({} AS DATE)", "TRY_CAST({} AS DATE)", "to_date({})"):
+            out.append(_pair(cast.format(one), column, column))
+    for column in ("st1", "st2"):
+        for cast in ("CAST({} AS TIMESTAMP)", "TRY_CAST({} AS TIMESTAMP)", "to_timestamp({})",
+                     "try_to_timestamp({})"):
+            out.append(_pair(cast.format(one), column, column))
+    for column in ("sd", "st1", "st2", "sj"):
+        for cast in ("CAST({} AS TIMESTAMP_NTZ)", "TRY_CAST({} AS TIMESTAMP_NTZ)", "to_timestamp_ntz({})"):
+            out.append(_pair(cast.format(one), column, column))
+    out.append(_pair("CAST(coalesce({}, {}) AS TIMESTAMP)", "sd", "sd"))
+    for column in ("sf1", "sf2"):
+        for cast in ("CAST({} AS DOUBLE)", "TRY_CAST({} AS DOUBLE)", "CAST({} AS FLOAT)", "TRY_CAST({} AS FLOAT)",
+                     "double({})", "float({})"):
+            out.append(_pair(cast.format(one), column, column))
+    for column in ("sn", "sn2", "sf1", "sf2"):
+        for target in ("DECIMAL(5,2)", "DECIMAL(38,0)", "DECIMAL(38,18)", "DECIMAL(3,3)", "DECIMAL"):
+            out.append(_pair(f"CAST({one} AS {target})", column, column))
+        out.append(_pair(f"TRY_CAST({one} AS DECIMAL(5,2))", column, column))
+    # built from two rows, compared with a row's value; BINARY (as its hex digits)
+    out.append(_pair("(CAST(concat({}, {}) AS DATE) > {})", "s1", "s2", "dt1"))
+    out.append(_pair("CAST(concat(CAST({} AS STRING), '-01-', CAST({} AS STRING)) AS DATE)", "my", "md"))
+    out.append(_pair("(CAST(concat({}, ' ', {}) AS TIMESTAMP) < {})", "sd", "sj", "ts1"))
+    out.append(_pair("(CAST(concat({}, {}) AS DOUBLE) + {})", "s1", "s2", "d1"))
+    out.append(_pair("(CAST(concat({}, {}) AS DECIMAL(10,2)) * {})", "s1", "s2", "n1"))
+    for x, y in (("k1", "k2"), ("s1", "s2"), ("a1", "a2")):
+        out.append(_pair("hex(CAST(concat({}, {}) AS BINARY))", x, y))
+    out.append(_pair("(CAST(concat({}, {}) AS BINARY) < unhex(concat({}, {})))", "k1", "k2", "s1", "s2"))
+    return out
+# -- string casts (end) ---------------------------------------------------------------------------
 
 # -- an interval times or divided by a number (begin) ---------------------------------------------
 # designed rows (interval xi, DOUBLE xr, INT xk, DECIMAL(38,30) xq): halves rounded away from zero
@@ -648,7 +856,7 @@ def _collection_expressions() -> list[tuple[str, str]]:
         out.append(_pair("array_max(coalesce({}, {}))", arr, arr))
         out.append(_pair("array_min(coalesce({}, {}))", arr, arr))
     for x, y in (("ad", "ad"), ("ai", "ai2"), ("af", "af")):
-        out.append(_pair("array_distinct(concat({}, {}))", x, y))  # refused: concat of arrays
+        out.append(_pair("array_distinct(concat({}, {}))", x, y))  # concat of arrays
     out.append(_pair("array_distinct(array({}, {}, {}))", "vd", "vd", "vd"))
     out.append(_pair("array_distinct(array({}, {}, {}, {}))", "vd", "vi", "vd", "vi"))
     out.append(_pair("array_max(array({}, {}))", "vd", "vd"))
@@ -671,6 +879,128 @@ def _collection_expressions() -> list[tuple[str, str]]:
     out.append(_pair("({} = {})", "mi", "mi"))  # refused: Spark does not compare maps
     return out
 # -- arrays and maps between rows (end) ----------------------------------------------------------
+
+
+# -- array-building and map functions between rows (begin) ---------------------------------------
+# PAIRED columns, one designed case per row (16 cases, each twice): arrays for the set operations
+# (bd1 with bd2: NaN, -0.0 against 0.0, NULLs, duplicates, empty and NULL arrays, the order of
+# first occurrences); positions and counts (vn: 0, both ends, past either end by one and more,
+# past Spark's array size limit); sequence bounds and steps (sq1, sq2, sq3: the wrong sign, 0,
+# BIGINT's and INT's ends, counts past Spark's limit); DATE bounds and INTERVAL DAY steps; map keys
+# (mk1, mk2: NaN twice, 0.0 and -0.0, NULL, equal keys) and values (mv); key and value arrays
+# (bd1 with bs1: equal and unequal lengths)
+_NINF = "-" + _INF
+_BUILDER_TYPES = {"bd1": "ARRAY<DOUBLE>", "bd2": "ARRAY<DOUBLE>", "bs1": "ARRAY<STRING>", "vn": "INT",
+                  "sq1": "BIGINT", "sq2": "BIGINT", "sq3": "INT", "sd1": "DATE", "sd2": "DATE", "sdj": "INTERVAL DAY",
+                  "mk1": "DOUBLE", "mk2": "DOUBLE", "mv": "STRING"}
+assert not set(_BUILDER_TYPES) & set(PAIRED), "a PAIRED column's name is taken"
+PAIRED.update(_BUILDER_TYPES)
+_LONG_MIN, _LONG_MAX = str(-2**63), str(2**63 - 1)
+_BUILDER_EDGES = {
+    "bd1": [["1.0", "-0.0", _NAN, None, "1.0", _NAN], ["-0.0"], ["0.0"], [None, None], [], None, ["3.0", "1.0", "2.0", "1.0"],
+            [_NAN], ["1.0", None], [_INF, _NINF], ["2.0", "2.0"], ["-0.0", "1.0"], ["1.0E300", _NAN, "-0.0"], [None], ["0.5", "-0.5", "0.5"],
+            []],
+    "bd2": [["0.0", _NAN, None, "2.0", "-0.0"], ["0.0"], ["-0.0"], [None], ["1.0"], ["1.0"], ["1.0", "3.0"], [], ["2.0"], [_NINF],
+            None, ["1.0"], [_NAN, "0.0"], [], ["0.5"], []],
+    "bs1": [["a", "b", "c", "d", "e", "f"], ["x"], ["y"], ["p", None], [], ["z"], ["a", "b", "c", "d"], [None], ["a", "b"],
+            ["i", "j"], ["u"], ["v", "w"], ["", "é", "😀"], None, ["a", "b", "c"], ["q"]],
+    "vn": ["1", "0", "-1", "5", "-5", "4", "-4", None, str(2**31 - 1), str(-2**31 + 1), "3", "-3", "2", "6", "-6", "-2"],
+    "sq1": ["1", "5", "1", "1", "1", "1", "5", "2147483646", "-2147483648", str(2**63 - 2), _LONG_MIN, "0", None, "3", "-3",
+            "10"],
+    "sq2": ["5", "1", "5", "5", "1", "2", "1", "2147483647", "2147483647", _LONG_MAX, _LONG_MAX, _LONG_MAX, "1", "3", "3",
+            "-10"],
+    "sq3": ["1", "-1", "2", "-1", "0", "0", "-2", "5", "2147483647", "3", "2147483647", "2147483647", "1", "-1", "3", "-7"],
+    "sd1": [_D(2024, 1, 1), _D(2024, 1, 5), _D(2024, 2, 27), _D(2024, 1, 1), _D(2024, 1, 1), None, _D(2024, 3, 30),
+            _D(2023, 12, 30), _D(2024, 10, 26), _D(2024, 1, 1), _D(2000, 2, 28), _D(2024, 3, 1), _D(2024, 3, 1),
+            _D(1970, 1, 1), _D(2024, 2, 29), _D(2024, 1, 31)],
+    "sd2": [_D(2024, 1, 5), _D(2024, 1, 1), _D(2024, 3, 2), _D(2024, 1, 4), _D(2024, 1, 1), _D(2024, 1, 1), _D(2024, 4, 1),
+            _D(2024, 1, 2), _D(2024, 10, 28), _D(2023, 12, 1), _D(2000, 3, 1), _D(2024, 2, 1), _D(2024, 3, 1),
+            _D(1969, 12, 29), None, _D(2024, 3, 1)],
+    "sdj": [_td(days=1), _td(days=-1), _td(days=2), _td(0), _td(0), _td(days=1), _td(days=1), _td(days=1), _td(days=1),
+            _td(days=-7), _td(days=1), _td(days=1), _td(days=-1), _td(days=-1), _td(days=1), _td(days=29)],
+    "mk1": ["1.0", _NAN, "0.0", "-0.0", None, "1.0", _INF, "1.0", "2.0", "-0.0", "1.0E300", "0.1", _NINF, "3.0", "4.0", "5.0"],
+    "mk2": ["2.0", _NAN, "-0.0", "1.0", "1.0", None, _NINF, "1.0", "2.5", "-0.0", "1.0E-300", "0.2", _NINF, "-3.0", "4.5", "5.5"],
+    "mv": ["a", None, "b", "c", "d", "e", None, "f", "g", "h", "i", "j", "k", "", "é", "😀"],
+}
+assert not set(_BUILDER_EDGES) & set(_PAIRED_EDGES), "a PAIRED column's name is taken"
+_PAIRED_EDGES.update(_BUILDER_EDGES)
+
+
+def _collection_builder_expressions() -> list[tuple[str, str]]:
+    """Array-building and map functions between rows (``sparkcep.evaluation.collection_builders``)."""
+    out = []
+    for function in ("array_union", "array_intersect", "array_except"):
+        for x, y in (("bd1", "bd2"), ("bd2", "bd1"), ("ai", "ai2"), ("ai", "af"), ("ai", "ad"), ("as1", "bs1"),
+                     ("adt", "ats"), ("ant", "ats"), ("ax", "ai"), ("ab", "ab"), ("ax", "ax")):
+            out.append(_pair(function + "({}, {})", x, y))
+    for arr, value in (("bd1", "vd"), ("bd2", "mk1"), ("ai", "vi"), ("ai", "vd"), ("ad", "vi"), ("as1", "vs"),
+                       ("ats", "vts"), ("adt", "vts"), ("ax", "vx"), ("ab", "vb"), ("ai", "vs")):
+        out.append(_pair("array_remove({}, {})", arr, value))
+        out.append(_pair("array_append({}, {})", arr, value))
+        out.append(_pair("array_prepend({}, {})", arr, value))
+    for arr, value in (("ai", "vi"), ("bd1", "vd"), ("as1", "vs"), ("ai", "vd"), ("ats", "vdt")):
+        out.append(_pair("array_insert({}, {}, {})", arr, "vn", value))
+    out.append(_pair("array_insert({}, {}, {})", "ai", "vl", "vi"))  # refused: Spark takes an INT position only
+    for value in ("vs", "vd", "vi", "vts", "mv"):
+        out.append(_pair("array_repeat({}, {})", value, "vn"))
+    out.append(_pair("array_repeat({}, {})", "vi", "vl"))  # refused: Spark takes an INT count only
+    for arr in ("ai", "ad", "bd1", "af", "ax", "as1", "ab", "adt", "ats", "ant"):
+        out.append(_pair("array_compact(coalesce({}, {}))", arr, arr))
+        out.append(_pair("sort_array(coalesce({}, {}))", arr, arr))
+        out.append(_pair("sort_array(coalesce({}, {}), false)", arr, arr))
+        out.append(_pair("array_sort(coalesce({}, {}))", arr, arr))
+        out.append(_pair("reverse(coalesce({}, {}))", arr, arr))
+    out.append(_pair("sort_array(concat({}, {}))", "bd1", "bd2"))
+    out.append(_pair("array_sort(concat({}, {}))", "bd1", "bd2"))
+    out.append(_pair("sort_array(concat({}, {}), false)", "bd1", "bd2"))
+    for x, y in (("bd1", "bd2"), ("ai", "ai2"), ("ai", "ad"), ("ai", "af"), ("ai", "vl"), ("ax", "ai"), ("adt", "ats"),
+                 ("ant", "ats"), ("as1", "bs1"), ("ai", "as1")):
+        out.append(_pair("concat({}, {})", x, y))
+    out.append(_pair("({} || {})", "ai", "ai2"))
+    out.append(_pair("concat({}, {}, {})", "ai", "ai2", "ai"))
+    out.append(_pair("flatten(coalesce({}, {}))", "aai", "aai"))
+    for m in ("mi", "ms", "mdk"):
+        out.append(_pair("map_keys(coalesce({}, {}))", m, m))
+        out.append(_pair("map_values(coalesce({}, {}))", m, m))
+    out.append(_pair("map({}, {}, {}, {})", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("map({}, {})", "mk1", "mv"))
+    out.append(_pair("map({}, {}, {}, {})", "vi", "vs", "vl", "vs"))  # an INT key and a BIGINT key
+    out.append(_pair("map({}, {}, {}, {})", "vdt", "vi", "vts", "vl"))
+    out.append(_pair("map_keys(map({}, {}, {}, {}))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("map({}, {}, {}, {})", "vi", "vs", "vs", "vi"))  # refused: Spark casts a STRING key
+    for keys, values in (("bd1", "bs1"), ("ai", "as1"), ("bd2", "bd1"), ("ai", "ai2"), ("as1", "ai")):
+        out.append(_pair("map_from_arrays({}, {})", keys, values))
+    for arr in ("ai", "as1", "ad"):
+        out.append(_pair("get({}, {})", arr, "vl"))
+        out.append(_pair("get({}, {})", arr, "vn"))
+    for start, stop in (("sq1", "sq2"), ("vn", "sq3"), ("sq3", "vn"), ("sd1", "sd2")):
+        out.append(_pair("sequence({}, {})", start, stop))
+    out.append(_pair("sequence({}, {}, {})", "sq1", "sq2", "sq3"))
+    out.append(_pair("sequence({}, {}, {})", "sd1", "sd2", "sdj"))
+    out.append(_pair("sequence({}, {})", "vd", "vd"))  # refused: Spark takes integral numbers (or datetimes)
+    for arr in ("ai", "ax", "ab", "adt", "ats", "ant", "ad"):
+        out.append(_pair("array_join({}, {})", arr, "vs"))
+    out.append(_pair("array_join({}, ',', {})", "ai", "vs"))
+    out.append(_pair("array_join({}, {}, 'null')", "adt", "vs"))
+    # what Spark's optimizer makes of map(...) and array(...): map(..)[k] the first equal key's
+    # value (the map is not built, so no DUPLICATED_MAP_KEY or NULL_MAP_KEY), map(..) / array(..)
+    # IS NULL false, array(..)[0] its first element alone (no division by zero in the second),
+    # array(..)[5] NULL without ANSI (no INVALID_INDEX_OF_ZERO in an element); element_at builds
+    # the map; size(map(..)) is refused (Spark counts the entries written for some operands only)
+    out.append(_pair("isnan(cardinality(map({}, {}, {}, {})))", "mk1", "mv", "mk2", "mv"))  # refused
+    out.append(_pair("size(coalesce(map({}, {}, {}, {}), map(1.0D, 'z')))", "mk1", "mv", "mk2", "mv"))  # refused
+    out.append(_pair("size(map_keys(map({}, {}, {}, {})))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("array({}, element_at({}, {}))[5]", "vi", "ai", "vn"))
+    out.append(_pair("array({}, element_at({}, {}))[0]", "vi", "ai", "vn"))
+    out.append(_pair("map({}, {}, {}, {})[{}]", "mk1", "mv", "mk2", "mv", "mk2"))
+    out.append(_pair("element_at(map({}, {}, {}, {}), {})", "mk1", "mv", "mk2", "mv", "mk2"))
+    out.append(_pair("(map({}, {}) IS NULL)", "mk1", "mv"))
+    out.append(_pair("isnotnull(map({}, {}, {}, {}))", "mk1", "mv", "mk2", "mv"))
+    out.append(_pair("array({}, {} / {})[0]", "vi", "vi", "vn"))
+    out.append(_pair("array({}, {} / {})[1]", "vi", "vi", "vn"))
+    out.append(_pair("(array({}, {} / {}) IS NULL)", "vi", "vi", "vn"))
+    return out
+# -- array-building and map functions between rows (end) -----------------------------------------
 
 
 def row_values() -> list[dict]:
@@ -913,10 +1243,15 @@ def expressions() -> list[tuple[str, str]]:
     out += _regex_expressions()
     out += _datetime_field_expressions()
     out += _scalar_function_expressions()
+    out += _implicit_string_cast_expressions()
+    out += _url_expressions()
+    out += _string_coercion_expressions()
     out += _datetime_pattern_expressions()
     out += _cast_expressions()
+    out += _string_cast_expressions()  # string casts
     out += _interval_product_expressions()
     out += _collection_expressions()
+    out += _collection_builder_expressions()
     return out
 
 

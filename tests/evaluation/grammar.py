@@ -229,6 +229,12 @@ def numbers(depth: int):
         st.tuples(strings(depth - 1), st.sampled_from(["CAST", "TRY_CAST"]), st.sampled_from(["INT", "BIGINT", "TINYINT"])).map(
             lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
         booleans(depth - 1).map(lambda a: _join("CAST({} AS INT)", a)),
+        # -- string casts (begin) --
+        st.tuples(strings(depth - 1), st.sampled_from(["CAST", "TRY_CAST"]),
+                  st.sampled_from(["DOUBLE", "FLOAT", "DECIMAL(5,2)", "DECIMAL(38,18)"])).map(
+            lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
+        # -- string casts (end) --
+        _builder_numbers(sub, strings(depth - 1)),  # array-building and map functions
     )
 
 
@@ -267,9 +273,19 @@ def strings(depth: int):
         st.tuples(st.sampled_from(["left", "right"]), sub, st.sampled_from(["0", "2", "-1"])).map(
             lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
         sub.map(lambda a: _join("initcap({})", a)),
+        st.tuples(st.sampled_from(["url_encode", "try_url_decode", "url_decode"]), sub).map(
+            lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(sub, st.sampled_from(["'HOST'", "'PATH'", "'QUERY', 'a'", "'FILE'"])).map(
+            lambda t: _join("try_parse_url(concat('http://', {}), " + t[1] + ")", t[0])),
         st.tuples(_column(["t1"]), sub, sub).map(lambda t: _join("elt({}, {}, {})", *t)),
         st.one_of(temporals(depth - 1), booleans(depth - 1), _column(INTEGRAL)).map(
             lambda a: _join("CAST({} AS STRING)", a)),
+        # values of other types where a STRING is expected: Spark casts them implicitly
+        st.tuples(st.one_of(temporals(depth - 1), booleans(depth - 1), _column(INTEGRAL + ["m1", "n1", "q1", "z1"])),
+                  sub).map(lambda t: _join("concat({}, {})", *t)),
+        st.tuples(st.sampled_from(["length", "upper", "trim"]), _column(INTEGRAL + ["n1"]),
+                  _column(INTEGRAL + ["n1"])).map(lambda t: _join(t[0] + "(({} + {}))", t[1], t[2])),
+        _builder_strings(numbers(depth - 1), sub),  # array-building and map functions
         formatted(depth - 1),  # -- datetime patterns --
     )
 
@@ -335,6 +351,11 @@ def temporals(depth: int):
         st.tuples(st.sampled_from(_TRUNC_UNITS), leaf).map(lambda t: _join("date_trunc(" + t[0] + ", {})", t[1])),
         st.tuples(leaf, st.sampled_from(["'MM'", "'WEEK'", "'YEAR'", "'QUARTER'", "'DD'"])).map(
             lambda t: _join("trunc({}, " + t[1] + ")", t[0])),
+        # -- string casts (begin) --
+        st.tuples(strings(depth - 1), st.sampled_from(["CAST({} AS DATE)", "TRY_CAST({} AS TIMESTAMP)",
+                                                       "CAST({} AS TIMESTAMP_NTZ)", "to_date({})",
+                                                       "try_to_timestamp({})"])).map(lambda t: _join(t[1], t[0])),
+        # -- string casts (end) --
         parsed(0),  # -- datetime patterns --
     )
 
@@ -395,6 +416,7 @@ def booleans(depth: int):
         st.one_of(n, s).map(lambda a: _join("CAST({} AS BOOLEAN)", a)),
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
+        _builder_booleans(n, s),  # array-building and map functions
         # -- datetime patterns (begin) --
         _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
         # -- datetime patterns (end) --
@@ -408,6 +430,53 @@ def booleans(depth: int):
                 lambda x: _join("({} " + x[1] + ")", x[0])),
         ]
     return st.one_of(*choices)
+
+
+# -- array-building and map functions between rows (begin) ---------------------------------------
+# (sparkcep.evaluation.collection_builders) over arrays and maps built from the rows' scalars;
+# counts and sequence bounds from TINYINT columns keep every array small
+def _builder_numbers(n, s):
+    small = _column(["t1"])
+    return st.one_of(
+        st.tuples(st.sampled_from(["array_union", "array_intersect", "array_except"]), n, n, n, n).map(
+            lambda t: _join("size(" + t[0] + "(array({}, {}), array({}, {})))", *t[1:])),
+        st.tuples(st.sampled_from(["sort_array", "array_sort", "reverse", "array_compact"]), n, n, n).map(
+            lambda t: _join("element_at(" + t[0] + "(array({}, {}, {})), 1)", *t[1:])),
+        st.tuples(n, n, n).map(lambda t: _join("element_at(sort_array(array({}, {}, {}), false), -1)", *t)),
+        st.tuples(small, small).map(lambda t: _join("size(sequence({}, {}))", *t)),
+        st.tuples(small, small, small).map(lambda t: _join("element_at(sequence({}, {}, {}), -1)", *t)),
+        st.tuples(n, small).map(lambda t: _join("size(array_repeat({}, CAST({} AS INT)))", *t)),
+        st.tuples(n, n, small, n).map(
+            lambda t: _join("element_at(array_insert(array({}, {}), CAST({} AS INT), {}), 1)", *t)),
+        st.tuples(n, n, n).map(lambda t: _join("get(array_append(array({}, {}), {}), 2)", *t)),
+        st.tuples(n, n, n).map(lambda t: _join("element_at(array_prepend(array({}, {}), {}), 1)", *t)),
+        st.tuples(n, n, n).map(lambda t: _join("size(array_remove(array({}, {}), {}))", *t)),
+        st.tuples(n, n, n, n).map(lambda t: _join("element_at(concat(array({}, {}), array({}, {})), 3)", *t)),
+        st.tuples(n, s, n, s).map(lambda t: _join("cardinality(map_keys(map({}, {}, {}, {})))", *t)),
+        st.tuples(s, n, s, n, s).map(lambda t: _join("map({}, {}, {}, {})[{}]", *t)),
+        st.tuples(s, n, s, n).map(lambda t: _join("element_at(map_values(map({}, {}, {}, {})), 2)", *t)),
+    )
+
+
+def _builder_strings(n, s):
+    return st.one_of(
+        st.tuples(s, s, s, st.sampled_from(["true", "false"])).map(
+            lambda t: _join("array_join(sort_array(array({}, {}, {}), " + t[3] + "), ',')", *t[:3])),
+        st.tuples(s, s, s).map(lambda t: _join("array_join(array_union(array({}), array({}, {})), '-', 'null')", *t)),
+        st.tuples(_column(INTEGRAL + ["dt1", "ts1", "tn1", "b1", "n1"]), _column(INTEGRAL + ["dt2", "ts2", "b2", "q1"]),
+                  s).map(lambda t: _join("array_join(array({}, {}), {})", *t)),
+        st.tuples(s, s).map(lambda t: _join("element_at(map_keys(map({}, 1, {}, 2)), 1)", *t)),
+    )
+
+
+def _builder_booleans(n, s):
+    return st.one_of(
+        st.tuples(n, n, n, n, n).map(lambda t: _join("array_contains(array_intersect(array({}, {}), array({}, {})), {})", *t)),
+        st.tuples(n, n, n, n).map(lambda t: _join("(sort_array(array({}, {})) = array_sort(array({}, {})))", *t)),
+        st.tuples(s, s, s, s).map(lambda t: _join("(array_except(array({}, {}), array({})) = array({}))", *t)),
+        st.tuples(n, n, n).map(lambda t: _join("map_contains_key(map({}, 1, {}, 2), {})", *t)),
+    )
+# -- array-building and map functions between rows (end) -----------------------------------------
 
 
 def _qualify(texts):

@@ -27,12 +27,66 @@ def test_result_types_are_sparks(name, left, right, expected):
 
 
 def test_string_with_timestamp_is_refused_at_the_operator():
-    sql = "DEFINE S AS S.country <> LAST(F.ts)"
-    operator = p.Operator("neq", (S, TS), span=(12, 35))
+    sql = "DEFINE S AS S.country + LAST(F.ts)"  # Spark refuses it too
+    operator = p.Operator("add", (S, TS), span=(12, 35))
     with pytest.raises(AnalysisError) as raised:
         bind(operator, TYPES, Semantics(), sql)
     assert raised.value.code == "MATCH_DEPENDENT_TYPE_MISMATCH"
     assert (raised.value.line, raised.value.column) == (1, 13)
+
+
+# Spark 4.3's casts of a STRING s and a value of another type, read from its analysed plans:
+# (operator, the other type, ANSI, the type both are cast to; the result type for arithmetic,
+# COALESCE and IF)
+_STRING_COERCIONS = [
+    ("eq", "int", True, "bigint"), ("eq", "int", False, "int"), ("lt", "tinyint", False, "tinyint"),
+    ("eq", "decimal(10,2)", True, "double"), ("eq", "decimal(10,2)", False, "double"),
+    ("null_safe_eq", "float", True, "double"), ("eq", "float", False, "float"), ("gt", "date", True, "date"),
+    ("eq", "timestamp", False, "timestamp"), ("eq", "boolean", True, "boolean"),
+    ("add", "int", True, "bigint"), ("add", "int", False, "double"), ("mul", "decimal(10,2)", True, "double"),
+    ("div", "int", True, "double"), ("in", "int", True, "bigint"), ("in", "int", False, "string"),
+    ("in", "date", False, "string"), ("coalesce", "int", True, "bigint"), ("coalesce", "int", False, "string"),
+    ("if", "date", True, "date"), ("if", "tinyint", False, "string"),
+]
+
+
+@pytest.mark.parametrize("name, other, ansi, expected", _STRING_COERCIONS)
+def test_a_string_and_another_type_are_cast_as_spark_casts_them(name, other, ansi, expected):
+    types = ["string", other, "boolean"]
+    s, x, b = (p.CurrentRow(c) for c in range(3))
+    operands = {"in": (s, p.Operator("list", (x,))), "if": (b, x, s)}.get(name, (s, x))
+    bound = bind(p.Operator(name, operands), types, Semantics(ansi=ansi, time_zone="UTC"))
+    if bound.type == "boolean":
+        assert dict(bound.options)["operand"] == expected
+    else:
+        assert bound.type == expected
+    def casts(e):
+        if isinstance(e, p.Operator):
+            yield from ([e] if e.name == "converting_cast" else [])
+            for o in e.operands:
+                yield from casts(o)
+
+    found = list(casts(bound))
+    assert found and found[0].operands[0] in (s, x)  # the STRING parsed, or the other value as a STRING
+
+
+@pytest.mark.parametrize("name, other, ansi", [
+    ("greatest", "int", True), ("add", "date", True), ("add", "boolean", False), ("in", "boolean", False),
+    ("coalesce", "binary", False), ("in", "double", False),  # Spark casts the DOUBLE to STRING: Java's digits
+])
+def test_a_string_and_another_type_spark_refuses_are_refused(name, other, ansi):
+    s, x = p.CurrentRow(0), p.CurrentRow(1)
+    operands = (s, p.Operator("list", (x,))) if name == "in" else (s, x)
+    with pytest.raises(AnalysisError):
+        bind(p.Operator(name, operands), ["string", other], Semantics(ansi=ansi, time_zone="UTC"))
+
+
+def test_a_malformed_string_literal_spark_casts_fails_at_registration():
+    with pytest.raises(AnalysisError) as raised:
+        bind(p.Operator("eq", (p.Operator("add", (I, T)), p.Constant("1.5"))), TYPES, Semantics(ansi=True))
+    assert raised.value.code == "CAST_INVALID_INPUT"
+    bound = bind(p.Operator("eq", (p.Operator("add", (I, T)), p.Constant("1.5"))), TYPES, Semantics(ansi=False))
+    assert dict(bound.options)["operand"] == "int"  # '1.5' read as an INT without ANSI: 1
 
 
 def test_implicit_casts_are_explicit():
@@ -70,9 +124,10 @@ class _Row:
     (N, "double", True), (I, "float", True), (D, "double", True),
     # evaluation.explicit_casts: narrowing, to STRING, STRING to integral
     (I, "tinyint", True), (S, "int", True), (I, "string", True), (D, "int", True),
+    # evaluation.string_casts: Spark's string parsers
+    (S, "double", True), (S, "date", True), (S, "timestamp", True), (S, "decimal(5,2)", True), (S, "binary", True),
     # no Spark semantics in Python for these: refused, not guessed
-    (D, "decimal(10,2)", False), (N, "float", False), (D, "string", False), (S, "double", False),
-    (S, "date", False),
+    (D, "decimal(10,2)", False), (N, "float", False), (D, "string", False), (S, "interval day", False),
 ])
 def test_explicit_casts_between_rows_only_where_python_is_exact(source, target, exact):
     sql = "DEFINE B AS CAST(A.x + B.y AS T) > 0"

@@ -5,7 +5,11 @@ evaluation of the same condition, in a plain self-join, holds. The arrays and ma
 Python worker as Spark hands them over (PyArrow lists, maps as lists of key-value tuples, FLOAT,
 DECIMAL and TIMESTAMP elements), so this also checks that path. The rows hold NULL elements and
 NULL arrays, NaN and -0.0, an INT 16777217 against a FLOAT 16777216, timestamps in
-Europe/Berlin's daylight-saving gap and overlap, and map keys that are missing.
+Europe/Berlin's daylight-saving gap and overlap, and map keys that are missing. The functions
+that build arrays and maps (``array_union(A.nums, B.nums)``, ``array_append(A.tags, B.tag)``
+with a NULL tag, ``sort_array(concat(A.ds, B.ds))`` over NaN and -0.0, ``map(B.tag, ...)``,
+``sequence(B.k, size(A.nums))``, ...) too, and ``map(...)`` with duplicate keys under
+``spark.sql.mapKeyDedupPolicy`` LAST_WIN, which registration reads.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ ZONE = "Europe/Berlin"
 COLUMNS = {"nums": "ARRAY<INT>", "k": "INT", "d": "DOUBLE", "ds": "ARRAY<DOUBLE>", "tag": "STRING",
            "tags": "ARRAY<STRING>", "m": "MAP<STRING,STRING>", "md": "MAP<DOUBLE,INT>", "fl": "ARRAY<FLOAT>",
            "dec": "ARRAY<DECIMAL(5,2)>", "x": "DECIMAL(3,1)", "ts": "TIMESTAMP", "tss": "ARRAY<TIMESTAMP>",
-           "ntz": "ARRAY<TIMESTAMP_NTZ>"}
+           "ntz": "ARRAY<TIMESTAMP_NTZ>", "aa": "ARRAY<ARRAY<INT>>"}
 # (kind, condition over rows {A} and {B}): each kind is tried on every pair of rows below
 CONDITIONS = {
     "contains": "array_contains({A}.tags, {B}.tag)",
@@ -44,6 +48,31 @@ CONDITIONS = {
     "distinct": "size(array_distinct(array({A}.d, {B}.d))) = 1",
     "extreme": "array_max(array({A}.d, {B}.d)) > 1.0D",
     "slice": "size(slice({A}.nums, {B}.k, 2)) = 2",
+    # array-building and map functions (collection_builders); counts and positions from B.k
+    # guarded to small ones (B.k = 16777217 would build 16 million elements)
+    "union": "size(array_union({A}.nums, {B}.nums)) = 3",
+    "intersect": "size(array_intersect({A}.ds, {B}.ds)) = 1",
+    "except": "array_except({A}.tags, array({B}.tag)) = array('a')",
+    "remove": "size(array_remove({A}.nums, {B}.k)) = 2",
+    "repeat": "CASE WHEN abs({B}.k) < 10 THEN size(array_repeat({A}.d, {B}.k)) = 2 END",
+    "append": "element_at(array_append({A}.nums, {B}.k), -1) = 2",
+    "append_null": "element_at(array_append({A}.tags, {B}.tag), -1) IS NULL",
+    "prepend": "element_at(array_prepend({A}.tags, {B}.tag), 1) = 'b'",
+    "insert": "CASE WHEN abs({B}.k) BETWEEN 1 AND 9 THEN size(array_insert({A}.nums, {B}.k, 0)) = 4 END",
+    "compact": "size(array_compact(concat({A}.ds, {B}.ds))) = 2",
+    "sort": "sort_array(concat({A}.ds, {B}.ds)) = array_sort(concat({B}.ds, {A}.ds))",
+    "sort_desc": "try_element_at(sort_array(concat({A}.ds, {B}.ds), false), 1) = 1.0D",
+    "reverse": "try_element_at(reverse({A}.tags), 1) = {B}.tag",
+    "concat": "size({A}.nums || {B}.nums) = 4",
+    "flatten": "size(flatten(coalesce({A}.aa, {B}.aa))) > {B}.k",
+    "map_keys": "array_contains(map_keys({A}.m), {B}.tag)",
+    "map_values": "array_contains(map_values({A}.m), 'x') AND {B}.tag = 'b'",
+    "map": "CASE WHEN {B}.tag IS NOT NULL THEN element_at(map({B}.tag, size({A}.tags)), 'b') = 2 END",
+    "map_from_arrays": "CASE WHEN size(array_distinct(array_compact({A}.tags))) = size({B}.nums) "
+                       "AND size({A}.tags) = size({B}.nums) THEN map_from_arrays({A}.tags, {B}.nums)['a'] = 3 END",
+    "get": "get({A}.nums, {B}.k) = 2",
+    "sequence": "CASE WHEN abs({B}.k) < 100 THEN array_contains(sequence({B}.k, size({A}.nums)), 2) END",
+    "array_join": "array_join({A}.nums, {B}.tag, 'n') LIKE '1%'",
 }
 NAN, NINF = "CAST('NaN' AS DOUBLE)", "CAST('-Infinity' AS DOUBLE)"
 # (A's row, B's row), each a dict of SQL literals for some columns (the others NULL)
@@ -57,8 +86,13 @@ PAIRS = [
      {"tag": "'a'", "k": "1", "nums": "array(NULL)", "ds": f"array({NAN})", "d": NAN}),
     ({"tags": "array('x', 'a')", "nums": "array(7, 2)", "m": "map('a', 'y', 'b', 'x')", "ds": "CAST(array() AS ARRAY<DOUBLE>)"},
      {"tag": "'b'", "k": "-1", "nums": "array(2, NULL)", "ds": "array(NULL)", "d": "2.5D"}),
-    ({"tags": "array('😀', 'é')", "nums": "array(2, 2, 9)", "m": "map('😀', 'x')", "ds": "array(-0.0D, 1.0D)"},
+    ({"tags": "array('😀', 'é')", "nums": "array(2, 2, 9)", "m": "map('😀', 'x')", "ds": "array(-0.0D, 1.0D)",
+      "aa": "array(array(1, 2), array(3))"},
      {"tag": "'😀'", "k": "1", "nums": "array(9, 8)", "ds": "array(0.0D)", "d": NINF}),
+    ({"tags": "array('a', 'b', 'a')", "nums": "array(3, NULL, 3)", "m": "map('b', 'x', 'a', 'z')",
+      "ds": f"array(1.0D, {NAN}, NULL)", "aa": "array(array(7), NULL)"},
+     {"tag": "CAST(NULL AS STRING)", "k": "-3", "nums": "array(NULL, 4, 3)", "ds": f"array({NAN}, -0.0D)", "d": "1.0D",
+      "aa": "array(array(1))"}),
 ]
 EXTRA = [  # pairs for the kinds over the other columns
     ({"md": f"map({NAN}, 1)", "fl": "array(CAST(16777216 AS FLOAT))", "dec": "array(CAST(1.10 AS DECIMAL(5,2)))",
@@ -88,21 +122,43 @@ def _row(g: int, i: int, kind: str, cells: dict) -> str:
 
 
 def test_define_with_array_and_map_functions_between_rows_matches_as_spark_evaluates_it(spark):
-    rows, g = [], 0
-    for kind in CONDITIONS:
-        for a, b in PAIRS + EXTRA:
-            rows += [_row(g, 0, kind, a), _row(g, 1, kind, b)]
-            g += 1
+    # each pair of rows once, crossed with every kind (a UNION of them all is too long for Spark's parser)
+    pairs = len(PAIRS + EXTRA)
+    rows = [_row(p, i, "", cells) for p, (a, b) in enumerate(PAIRS + EXTRA) for i, cells in ((0, a), (1, b))]
+    kinds = ", ".join(f"('{kind}', {n})" for n, kind in enumerate(CONDITIONS))
+    g = len(CONDITIONS) * pairs
+    table = (f"SELECT k.n * {pairs} + r.g AS g, r.i, k.kind, {', '.join('r.' + c for c in COLUMNS)} "
+             f"FROM ({' UNION ALL '.join(rows)}) r CROSS JOIN (SELECT * FROM VALUES {kinds} AS t(kind, n)) k")
     previous = spark.conf.get("spark.sql.session.timeZone")
     spark.conf.set("spark.sql.session.timeZone", ZONE)
     try:
-        spark.sql(" UNION ALL ".join(rows)).localCheckpoint().createOrReplaceTempView("sparkcep_collection_rows")
+        spark.sql(table).localCheckpoint().createOrReplaceTempView("sparkcep_collection_rows")
         ours, sparks = matched_and_joined(spark, "sparkcep_collection_rows", _condition)
     finally:
         spark.conf.set("spark.sql.session.timeZone", previous)
     assert ours == sparks
     # the rows tell the cases apart: some groups match and some do not, in most kinds
-    pairs = len(PAIRS + EXTRA)
     kinds_matching = {g // pairs for g in sparks}
     assert len(sparks) >= 25 and len(kinds_matching) >= 15, (sparks, kinds_matching)
     assert len(sparks) <= g - 25
+
+
+# mapKeyDedupPolicy LAST_WIN: a key equal to an earlier one (0.0 and -0.0, NaN and NaN) replaces
+# its value instead of failing the query (read at registration)
+DEDUP = "CASE WHEN try_element_at({A}.ds, 1) IS NOT NULL AND {B}.d IS NOT NULL THEN " \
+        "map_values(map(try_element_at({A}.ds, 1), 1, {B}.d, 2)) = array(2) END"
+
+
+def test_map_keys_last_win_as_spark_deduplicates_them(spark):
+    rows = []
+    for g, (a, b) in enumerate(PAIRS + EXTRA):
+        rows += [_row(g, 0, "dedup", a), _row(g, 1, "dedup", b)]
+    previous = spark.conf.get("spark.sql.mapKeyDedupPolicy")
+    spark.conf.set("spark.sql.mapKeyDedupPolicy", "LAST_WIN")
+    try:
+        spark.sql(" UNION ALL ".join(rows)).localCheckpoint().createOrReplaceTempView("sparkcep_dedup_rows")
+        ours, sparks = matched_and_joined(spark, "sparkcep_dedup_rows", lambda a, b: DEDUP.format(A=a, B=b))
+    finally:
+        spark.conf.set("spark.sql.mapKeyDedupPolicy", previous)
+    assert ours == sparks
+    assert 2 <= len(sparks) < len(PAIRS + EXTRA), sparks  # the NaN and the -0.0 pair deduplicated

@@ -113,7 +113,7 @@ def test_budget_error_points_at_the_call():
 
 @pytest.mark.parametrize(("qualified", "types"), [
     ("lpad(A.s, B.n)", ["string", "bigint"]),  # Spark casts a BIGINT length to INT
-    ("repeat(A.n, B.n)", ["int", "int"]),  # Spark casts to STRING first
+    ("repeat(A.n, B.n)", ["float", "int"]),  # Spark casts to STRING first: Java's digits of a FLOAT
     ("conv(A.d, B.n, 10)", ["double", "int"]),
     ("hex(A.d + B.d)", ["double", "double"]),
     ("bin(concat(A.s, B.s))", ["string", "string"]),

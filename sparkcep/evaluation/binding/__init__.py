@@ -5,8 +5,8 @@ registration Spark reports the type of every value column; ``bind`` then types e
 the Python side evaluates with Spark's own rules (``sparkcep.evaluation.sql_types``): it makes
 every implicit cast an explicit ``cast`` node, records the result type and the session's ANSI
 setting and time zone on each operator, and refuses, with a typed error at the expression,
-what Spark would reject at analysis or what sparkcep does not reproduce exactly (strings mixed
-with numbers or datetimes, which Spark casts with its string parsers). So one definition of each
+what Spark would reject at analysis or what sparkcep does not reproduce exactly (a DOUBLE
+Spark turns into a STRING, whose digits depend on the Java version). So one definition of each
 operator (``sparkcep.evaluation.operators``) serves the interpreter and the generated code, and
 a type mistake in a match-dependent DEFINE fails like Spark's analysis does, not on some row.
 
@@ -25,12 +25,14 @@ from sparkcep.errors import AnalysisError
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.base_functions import BASE_FUNCTIONS
 from sparkcep.evaluation.binding.arrays_and_maps import CollectionBinding
-from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, SYMBOLS, YEAR_MONTH_REFUSAL,
+from sparkcep.evaluation.binding.collection_builders import COLLECTION_BUILDERS, CollectionBuilderBinding, constructed
+from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
 from sparkcep.evaluation.binding.datetime_patterns import PATTERN_FUNCTIONS, DatetimePatternBinding
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
     DatetimeBinding, temporal
 from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH, NumberBinding
+from sparkcep.evaluation.binding.string_coercion import StringCoercion
 from sparkcep.evaluation.binding.strings import StringBinding
 from sparkcep.evaluation.collection_functions import COLLECTION_FUNCTIONS
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
@@ -55,7 +57,8 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
                             f"{str(operand.type).upper()} in a match-dependent expression: {YEAR_MONTH_REFUSAL}") from None
 
 
-class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding, DatetimePatternBinding):
+class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
+             DatetimeBinding, DatetimePatternBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -69,7 +72,11 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding, D
         if name == "paren":
             return self.bind(e.operands[0])
         if name in COMPARISONS:
-            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
+            (a, ta), (b, tb) = bound = [self.bind(o) for o in e.operands]
+            coerced = self.string_coercion(e, bound, "comparison")
+            if coerced is not None:  # a STRING and another type
+                t, operands = coerced
+                return self.typed(e, name, operands, BOOLEAN, t), BOOLEAN
             t = self.comparable(e, [ta, tb])
             return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
         if name in ARITHMETIC:
@@ -80,6 +87,10 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding, D
                 return self.date_arithmetic(e, (a, ta), (b, tb))  # a DATE and a number of days
             if temporal(ta) or temporal(tb):
                 return self.datetime_arithmetic(e, (a, ta), (b, tb))  # refused there
+            coerced = self.string_coercion(e, [(a, ta), (b, tb)], "arithmetic")
+            if coerced is not None:  # a STRING and a number: both of one numeric type first
+                t, (a, b) = coerced
+                ta = tb = t
             result = st.arithmetic_type(name, ta, tb, self.semantics.ansi)
             if result is None:
                 raise self.refuse(e, [ta, tb], "a number is required")
@@ -95,24 +106,25 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding, D
             if t.null:
                 t = DOUBLE
             return self.typed(e, name, (a,), t, t), t
-        if name == "concat":  # of strings (Spark casts other types to STRING first: not here)
+        if name == "concat":  # of strings (other types cast to STRING, as Spark does)
             bound = [self.bind(o) for o in e.operands]
-            if any(t.name not in ("string", "void") for _, t in bound):
-                raise self.refuse(e, [t for _, t in bound], "STRINGs are required (CAST(x AS STRING))")
-            return self.typed(e, name, [x for x, _ in bound], STRING), STRING
-        if name in ("like", "ilike", "rlike"):  # Spark casts other types to STRING first; not here
+            types = [t for _, t in bound]
+            if any(st.element_type(t) is not None for t in types):
+                return self.concat_arrays(e, bound)  # of arrays
+            return self.typed(e, name, [self.as_string(e, x, t, types) for x, t in bound], STRING), STRING
+        if name in ("like", "ilike", "rlike"):  # of strings (other types cast to STRING)
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
-            if any(t.name not in ("string", "void") for t in (ta, tb)):
-                raise self.refuse(e, [ta, tb], f"a STRING is required (CAST(x AS STRING) {SYMBOLS[name]} ...)")
-            typed = self.typed(e, name, (a, b), BOOLEAN, STRING)
+            operands = (self.as_string(e, a, ta, [ta, tb]), self.as_string(e, b, tb, [ta, tb]))
+            typed = self.typed(e, name, operands, BOOLEAN, STRING)
             return dataclasses.replace(typed, options=typed.options + e.options), BOOLEAN
-        if name in ("lower", "upper", "length", "substring"):  # of a STRING (no implicit casts here)
+        if name in ("lower", "upper", "length", "substring"):  # of a STRING (or another type cast to it), INT positions
             bound = [self.bind(o) for o in e.operands]
+            types = [t for _, t in bound]
             (a, ta), rest = bound[0], bound[1:]
-            if ta.name not in ("string", "void") or any(t.name not in INT_ARGUMENTS for _, t in rest):
-                raise self.refuse(e, [t for _, t in bound], "a STRING (and INT positions) is required")
+            if any(t.name not in INT_ARGUMENTS for _, t in rest):
+                raise self.refuse(e, types, "a STRING and INT positions are required")
             result = SqlType("int") if name == "length" else STRING
-            return self.typed(e, name, [x for x, _ in bound], result), result
+            return self.typed(e, name, [self.as_string(e, a, ta, types)] + [x for x, _ in rest], result), result
         if name in ("round", "bround", "sign", "pmod", "floor", "ceil", "sqrt", "format_number") or name in STRICT_MATH:
             return self.numeric_function(e)
         if name in ("concat_ws", "array_join"):
@@ -123,9 +135,11 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding, D
             return self.hash_function(e)
         if name in COLLECTION_FUNCTIONS or name == "array_size":
             return self.collection_function(e)
+        if name in COLLECTION_BUILDERS:
+            return self.collection_builder(e)
         if name in BASE_FUNCTIONS:
             return self.base_function(e)
-        if name in STRING_FUNCTIONS or name == "trim":
+        if name in STRING_FUNCTIONS or name in ("trim", "parse_url", "try_parse_url"):
             return self.string_function(e)
         if name in INTEGRAL_FUNCTIONS or name in TRY_ARITHMETIC:
             return self.integral_function(e)
@@ -153,22 +167,29 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding, D
                 operand = self.boolean(e, subject)
                 return self.typed(e, "is_true" if test.value else "is_false", (operand,), BOOLEAN), BOOLEAN
             bound, _t = self.bind(subject)
+            if constructed(bound):  # map(...) and array(...) are never NULL: Spark folds the test
+                return p.Constant(False, "boolean"), BOOLEAN
             return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
-        if name in ("coalesce", "greatest", "least"):
+        if name == "coalesce":
             bound = [self.bind(o) for o in e.operands]
-            t = self.common(e, [b for _, b in bound]) if name == "coalesce" else \
-                self.comparable(e, [b for _, b in bound])
+            t, operands = self.one_type(e, bound, "common", compared=False)
+            if constructed(bound[0][0]) and bound[0][1] == t:
+                return bound[0]  # never NULL: Spark's optimizer drops the rest (size(coalesce(map(..), m)))
+            return self.typed(e, name, operands, t, t), t
+        if name in ("greatest", "least"):  # Spark refuses a STRING with another type here
+            bound = [self.bind(o) for o in e.operands]
+            t = self.comparable(e, [b for _, b in bound])
             return self.typed(e, name, [self.cast(x, tx, t) for x, tx in bound], t, t), t
         if name == "nullif":  # NULLIF(a, b) = IF(a = b, NULL, a), typed as a
-            (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
-            t = self.comparable(e, [ta, tb])
-            equal = self.typed(e, "eq", (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t)
+            (a, ta), (b, tb) = bound = [self.bind(o) for o in e.operands]
+            t, operands = self.one_type(e, bound, "comparison", compared=True)
+            equal = self.typed(e, "eq", operands, BOOLEAN, t)
             return self.typed(e, "if", (equal, p.Constant(None, str(ta)), a), ta), ta
         if name == "nvl2":  # NVL2(a, b, c) = IF(a IS NOT NULL, b, c)
-            (a, _ta), (b, tb), (c, tc) = (self.bind(o) for o in e.operands)
-            t = self.common(e, [tb, tc])
+            (a, _ta), *bound = (self.bind(o) for o in e.operands)
+            t, operands = self.one_type(e, bound, "common", compared=False)
             present = self.typed(e, "not", (self.typed(e, "is_null", (a,), BOOLEAN),), BOOLEAN)
-            return self.typed(e, "if", (present, self.cast(b, tb, t), self.cast(c, tc, t)), t), t
+            return self.typed(e, "if", (present, *operands), t), t
         if name == "between":  # x >= low AND x <= high, each comparison coerced on its own
             x, low, high = e.operands
             lower = self.operator(p.Operator("gte", (x, low), span=e.span))[0]
@@ -177,16 +198,14 @@ class Binder(NumberBinding, StringBinding, CollectionBinding, DatetimeBinding, D
         if name == "in":
             subject, options = e.operands
             bound = [self.bind(subject)] + [self.bind(o) for o in options.operands]
-            t = self.comparable(e, [b for _, b in bound])
-            casts = [self.cast(x, tx, t) for x, tx in bound]
+            t, casts = self.one_type(e, bound, "common", compared=True)
             listed = p.Operator("list", tuple(casts[1:]), str(t))
             return self.typed(e, "in", (casts[0], listed), BOOLEAN, t), BOOLEAN
         if name == "if":
             condition, then, otherwise = e.operands
             test = self.boolean(e, condition)
-            (a, ta), (b, tb) = self.bind(then), self.bind(otherwise)
-            t = self.common(e, [ta, tb])
-            return self.typed(e, "if", (test, self.cast(a, ta, t), self.cast(b, tb, t)), t), t
+            t, operands = self.one_type(e, [self.bind(then), self.bind(otherwise)], "common", compared=False)
+            return self.typed(e, "if", (test, *operands), t), t
         if name == "case":
             return self.case(e)
         raise self.refuse(e, [])

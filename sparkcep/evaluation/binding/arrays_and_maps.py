@@ -33,6 +33,9 @@ class CollectionBinding(BinderBase):
         intervals) are refused, but for ``size``."""
         name = e.name
         bound = [self.bind(o) for o in e.operands]
+        folded = self.optimizer_fold(e, bound)  # map(...)[k], array(...)[0] as Spark's optimizer has them
+        if folded is not None:
+            return folded
         types = [t for _, t in bound]
         ansi = self.semantics.ansi
         arity = {"size": 1, "array_size": 1, "array_distinct": 1, "array_max": 1, "array_min": 1, "slice": 3}.get(name, 2)

@@ -50,6 +50,7 @@ class Semantics:
 
     ansi: bool = True
     time_zone: str = "UTC"
+    map_key_dedup_policy: str = "EXCEPTION"  # spark.sql.mapKeyDedupPolicy (map(...), map_from_arrays)
 
 
 class YearMonthInterval(Exception):
@@ -230,8 +231,7 @@ class BinderBase:
         operand, source = self.bind(e.operands[0])
         target = st.parse(options["to"])
         if not exact_spark_cast(source, target) and explicit_casts.supported(source, target):
-            typed = self.typed(e, "converting_cast", (operand,), target, source)
-            return dataclasses.replace(typed, options=typed.options + (("try", options["try"]),)), target
+            return self.converting_cast(e, operand, source, target, options["try"]), target
         if not exact_spark_cast(source, target):
             what = "TRY_CAST" if options["try"] else "CAST"
             message = (f"'{what}' from {str(source).upper()} to {str(target).upper()} cannot be "
@@ -275,8 +275,34 @@ class BinderBase:
             raise self.refuse(e, [t], "a BOOLEAN is required")
         return self.cast(bound, t, BOOLEAN)
 
+    def converting_cast(self, e: p.Operator, x: p.Expression, source: SqlType, target: SqlType,
+                        tried: bool = False) -> p.Expression:
+        """``x`` cast from ``source`` to ``target`` by ``explicit_casts`` (``TRY_CAST`` when
+        ``tried``), which must support the pair."""
+        typed = self.typed(e, "converting_cast", (x,), target, source)
+        return dataclasses.replace(typed, options=typed.options + (("try", tried),))
+
+    def as_string(self, e: p.Operator, x: p.Expression, t: SqlType, types: Sequence[SqlType]) -> p.Expression:
+        """``x`` where Spark expects a STRING (an argument of ``concat``, LIKE, ``lower``, ...):
+        Spark casts a value of any other atomic type to STRING implicitly, ANSI on or off
+        (``concat(1, 'a')`` is ``'1a'``), as ``CAST(x AS STRING)``; sparkcep does so for the
+        types ``explicit_casts`` casts to STRING exactly (integral, DECIMAL, BOOLEAN, DATE,
+        TIMESTAMP, TIMESTAMP_NTZ) and refuses the others (``e`` with all its operands'
+        ``types``)."""
+        if t.name in ("string", "void"):
+            return x
+        if t.name != "binary" and explicit_casts.supported(t, STRING):
+            return self.converting_cast(e, x, t, STRING)
+        raise self.refuse(e, types, f"Spark casts {str(t).upper()} to STRING here, which sparkcep does not "
+                                    "reproduce between rows (CAST(x AS STRING) inside the navigation)")
+
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """The dispatch over operator names: ``Binder.operator``."""
+        raise NotImplementedError
+
+    def one_type(self, e: p.Operator, bound: Sequence[tuple[p.Expression, SqlType]], where: str,
+                 compared: bool) -> tuple[SqlType, list[p.Expression]]:
+        """The one type of ``bound`` and each operand cast to it: ``StringCoercion.one_type``."""
         raise NotImplementedError
 
     def exact_cast(self, e: p.Operator, x: p.Expression, source: SqlType, target: SqlType,
@@ -298,9 +324,7 @@ class BinderBase:
     def case(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         subject, default, *branches = e.operands
         whens, thens = branches[0::2], branches[1::2]
-        bound_thens = [self.bind(o) for o in [default, *thens]]
-        t = self.common(e, [b for _, b in bound_thens])
-        results = [self.cast(x, tx, t) for x, tx in bound_thens]
+        t, results = self.one_type(e, [self.bind(o) for o in [default, *thens]], "common", compared=False)
         if subject == p.Constant(None):
             tests = [self.boolean(e, w) for w in whens]
         else:  # CASE x WHEN v ...: x = v, x and every v cast to one type

@@ -409,7 +409,10 @@ def _spark_builder(pattern: str, parsing: bool) -> list:
     if not (parsing and "S" in pattern):
         _append_pattern(builder, pattern, parsing)
         return builder.done()
-    for index, part in enumerate(pattern.split("'")):
+    parts = pattern.split("'")
+    while parts and parts[-1] == "":  # Java's String.split drops trailing empty strings: a final
+        parts.pop()  # quoted literal's closing quote, or a final '' (a quote), is not appended
+    for index, part in enumerate(parts):
         if part == "" and index != 0:
             builder.internal(Literal("'"))
         elif index % 2 == 0:
@@ -780,12 +783,11 @@ def _parse_fraction(e: Fraction, text: str, position: int, fields: dict, ctx: _P
     total, pos = 0, position
     while pos < max_end:
         d = _digit(text[pos])
-        pos += 1
-        if d < 0:
+        if d < 0:  # at least the minimum of digits (1 in Spark's fractions)
             if pos < min_end:
                 return ~position
-            pos -= 1
             break
+        pos += 1
         total = total * 10 + d
     digits = pos - position
     nanos = total * 10 ** (9 - digits) if digits else 0

@@ -65,6 +65,10 @@ TEXTS = [
     ("+300000-01-01", "yyyy-MM-dd"), ("+200000-01-01", "yyyy-MM-dd"), ("-300000-01-01", "yyyy-MM-dd"),
     # past 9999: the zone's rules of 400 years earlier (the same calendar), summer time included
     ("+10000-06-15 12:00:00", "yyyy-MM-dd HH:mm:ss"), ("+10400-01-15 12:00:00", "yyyy-MM-dd HH:mm:ss"),
+    # a parsing pattern with S is rebuilt from its parts between quotes (Java's split drops the
+    # trailing empty ones); a fraction needs a digit before a literal (Java's FractionPrinterParser)
+    ("10:05:06.12x", "HH:mm:ss.SS'x'"), ("10:05:06.12'", "HH:mm:ss.SS''"), ("10:05:06.12", "HH:mm:ss.SS''"),
+    ("2024T10:05:06.123", "yyyy'T'HH:mm:ss.SSS"), ("T2024", "'T'yyyy"), ("x", "SS'x'"), ("1x", "SS'x'"),
 ]
 PARSERS = {
     "to_timestamp": "unix_micros(to_timestamp('{t}', '{p}'))",

@@ -96,6 +96,8 @@ GLUE: dict[type, str] = {
     exp.Floor: "floor",  # with a scale: Lowering.lower_rounding
     exp.Ceil: "ceil",
     exp.Sqrt: "sqrt",
+    exp.Degrees: "degrees",  # Math.toDegrees / toRadians (sparkcep.evaluation.functions)
+    exp.Radians: "radians",
     exp.Contains: "contains",
     exp.StartsWith: "startswith",
     exp.EndsWith: "endswith",
@@ -1912,7 +1914,7 @@ def _operands(node: exp.Expression) -> list:
         return list(node.expressions)
     if isinstance(node, exp.ArrayToString):
         return [node.this, node.expression] + ([node.args.get("null")] if node.args.get("null") else [])
-    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt, exp.LastDay, exp.UnixDate,
+    if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt, exp.Degrees, exp.Radians, exp.LastDay, exp.UnixDate,
                          exp.DateFromUnixDate, exp.Quarter, exp.Hour, exp.Minute, exp.Second, exp.UnixSeconds,
                          exp.UnixMillis, exp.UnixMicros, exp.IsNan, exp.Initcap, exp.StrToUnix,
                          exp.ArraySize, exp.ArrayDistinct, exp.ArrayMax, exp.ArrayMin)):

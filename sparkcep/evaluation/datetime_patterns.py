@@ -49,6 +49,8 @@ import datetime as dt
 from dataclasses import dataclass
 from functools import lru_cache
 
+from sparkcep.evaluation.datetime_functions import epoch_days_of
+
 _UTC = dt.timezone.utc
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=_UTC)
 
@@ -1031,16 +1033,6 @@ def parse_fields(compiled: CompiledPattern, text: str):
         return None
 
 
-def _days_from_civil(year: int, month: int, day: int) -> int:
-    """Days from 1970-01-01 to a proleptic-Gregorian date of any year."""
-    year -= month <= 2
-    era = year // 400
-    yoe = year - era * 400
-    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
-
-
 def parsed_epoch_micros(parsed, zone: str) -> int:
     """The microseconds since 1970-01-01 00:00 UTC of parsed fields (``parse_fields``) of any
     year: in the parsed offset, or the session time zone's offset for that local date-time (a
@@ -1051,7 +1043,7 @@ def parsed_epoch_micros(parsed, zone: str) -> int:
     from sparkcep.evaluation.day_time_intervals import resolve_local
 
     (year, month, day), (hour, minute, second, nano), offset = parsed
-    local = (_days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + \
+    local = (epoch_days_of(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + \
         nano // 1000
     if offset is not None:
         return local - offset * 1_000_000

@@ -190,6 +190,20 @@ def floor_or_ceiling(name: str, argument: SqlType, result: SqlType, ansi: bool):
     return to_bigint
 
 
+def degrees(value: float) -> float:
+    """Java's ``Math.toDegrees`` (since Java 9, which Spark 4 requires): one product with the
+    DOUBLE nearest 180 / pi, not a quotient by pi (Java 8's, which rounds otherwise)."""
+    return value * 57.29577951308232
+
+
+def radians(value: float) -> float:
+    """Java's ``Math.toRadians``: one product with the DOUBLE nearest pi / 180."""
+    return value * 0.017453292519943295
+
+
+ANGLES = {"degrees": degrees, "radians": radians}
+
+
 def square_root(value: float) -> float:
     """Java's ``Math.sqrt`` (IEEE 754's correctly rounded square root, as Python's): NaN for a
     negative value (-Infinity too), -0.0 for -0.0."""

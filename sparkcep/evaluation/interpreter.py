@@ -642,6 +642,8 @@ def typed_function(operator: p.Operator):
         function = functions.rounding(operand, result, options["scale"], options["mode"], ansi)
     elif name == "sqrt":
         function = functions.square_root
+    elif name in functions.ANGLES:
+        function = functions.ANGLES[name]
     elif name in functions.STRICT_MATH:
         function = functions.STRICT_MATH[name]
     elif name == "sign":

@@ -79,7 +79,7 @@ OPERATORS = set(BINARY) | {
     "between", "in", "is", "if", "case", "list", "like", "ilike", "rlike", "concat",
     "lower", "upper", "length", "substring", "explicit_cast",
     "round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",  # sparkcep.evaluation.functions
-    "sqrt", "ln", "log", "log10", "log2", "log1p", "exp", "expm1", "power", "cbrt",  # strict_math
+    "sqrt", "degrees", "radians", "ln", "log", "log10", "log2", "log1p", "exp", "expm1", "power", "cbrt",  # strict_math
     # sparkcep.evaluation.string_functions
     "contains", "startswith", "endswith", "locate", "trim", "replace", "left", "right", "reverse",
     # sparkcep.evaluation.integral_functions
@@ -108,13 +108,13 @@ OPERATORS = set(BINARY) | {
     # of a map, after binding)
     "array_contains", "array_position", "arrays_overlap", "map_contains_key", "element_at", "try_element_at",
     "subscript", "size", "array_size", "array_distinct", "array_max", "array_min", "slice", "map_value",
-    # sparkcep.evaluation.datetime_patterns
-    "date_format", "from_unixtime", "to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string",
     # sparkcep.evaluation.collection_builders (concat_arrays, reverse_array and elements_cast:
     # concat, reverse and array_join's cast of arrays, after binding)
     "array_union", "array_intersect", "array_except", "array_remove", "array_repeat", "array_compact", "sort_array",
     "array_sort", "flatten", "array_append", "array_prepend", "array_insert", "map_keys", "map_values", "create_map",
     "map_from_arrays", "get", "sequence", "concat_arrays", "reverse_array", "elements_cast",
+    # sparkcep.evaluation.datetime_patterns
+    "date_format", "from_unixtime", "to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string",
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

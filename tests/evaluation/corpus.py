@@ -315,122 +315,14 @@ def _scalar_function_expressions() -> list[tuple[str, str]]:
     out.append(_pair("elt(({} % 4), {})", "i1", "s2"))
     out.append(_pair("initcap(({} || {}))", "ic", "ic"))
     out.append(_pair("initcap(({} || {}))", "s1", "s2"))
+    # degrees / radians: Java 9's one product with the constant (Java 8's quotient by pi differs
+    # for -2.25, 0.1, 7 ... and 1.5, 3 ...)
+    for x, y in (("d1", "d2"), ("i1", "i2"), ("m1", "n1"), ("f1", "f1"), ("bv", "bl")):
+        out.append(_pair("degrees(({} + {}))", x, y))
+        out.append(_pair("radians(({} - {}))", x, y))
     return out
 # -- isnan, nanvl, width_bucket, elt, initcap between rows (end) ----------------------------------
 
-# -- datetime patterns between rows: date_format, to_char, from_unixtime, to_timestamp, ... (begin) ---
-# TIMESTAMPs (dp, local in Europe/Berlin) moved by the intervals dq: year 1 at 01:00 (local mean time,
-# +00:53:28, an offset in seconds), the last microsecond of 9999 (its UTC instant is in 9999, so
-# Berlin's local year 10000 is out of Python's range only after + 1 hour), the first instant
-# after the gap, 02:30 of the overlap (+ 1 hour: its second pass, +01:00), midnight and noon for
-# the 12-hour clocks, a leap year's day 366, fractions of 1 to 6 digits, years 10 and 999 (yy,
-# yyy), a Sunday, the first of each quarter's months; BIGINT seconds (du) for from_unixtime: the
-# last second of 9999 in Berlin, two seconds before year 1 in UTC but in year 1 in Berlin's local
-# mean time (-62135599999, -62135596801), 2^31 and -2^31 (a second whose local date-time is
-# past 9999, which Spark prints as +10000-..., is DATETIME_OUT_OF_PYTHON_RANGE here: not in it)
-PAIRED.update({"dp": "TIMESTAMP", "dq": "INTERVAL DAY TO SECOND", "du": "BIGINT"})
-_PAIRED_EDGES.update({
-    "dp": [_dt(1, 1, 1, 1, 0), _dt(9999, 12, 31, 23, 59, 59, 999999), _dt(2024, 3, 31, 3, 0, 0, 1),
-           _dt(2024, 10, 27, 2, 30), _dt(2024, 1, 1, 0, 0), _dt(2024, 6, 15, 12, 0), _dt(2024, 12, 31, 23, 59, 59, 100000),
-           _dt(1893, 3, 31, 23, 59, 59, 120000), _dt(2021, 1, 3, 13, 5, 7, 123456), _dt(1970, 1, 1, 0, 59, 59, 1),
-           _dt(2024, 9, 9, 9, 9, 9, 90000), _dt(2000, 2, 29, 11, 59, 59, 999000), _dt(1999, 7, 4, 23, 0),
-           _dt(10, 5, 17, 1, 2, 3, 4500), _dt(999, 12, 31, 12, 30, 0, 12000), _dt(2024, 4, 1, 0, 0, 0, 100)],
-    "dq": [_td(0), _td(0), _td(0), _td(hours=1), _td(0), _td(0), _td(0), _td(0), _td(0), _td(0), _td(0)],
-    "du": ["0", "-1", "1711846799", "1711846800", "-62135596800", "253402297199", "-62135599999", "-62135596801",
-           "1729989000", str(2**31), str(-2**31), "951782399", "-2208988800", "1000000000"],
-})
-_FORMATS = [
-    "yyyy-MM-dd HH:mm:ss.SSSSSS", "y yy yyy yyyy yyyyy yyyyyy", "G GGGG y yy yyyy", "M MM MMM MMMM L LL LLL LLLL",
-    "d dd D DD DDD F", "Q QQ QQQ QQQQ q qq qqq qqqq", "E EE EEE EEEE", "a h hh K KK k kk H HH", "m mm s ss",
-    "S SS SSS SSSS SSSSS SSSSSS SSSSSSS SSSSSSSS SSSSSSSSS", "VV O OOOO X XX XXX XXXX XXXXX",
-    "x xx xxx xxxx xxxxx Z ZZ ZZZ ZZZZ ZZZZZ", "g gggggggg", "'quoted ''text'' y' yyyy '' [MM][ dd]",
-    "[yyyy-MM-dd'T'HH:mm[:ss][.SSS]]", "EEEE, MMMM d, yyyy h:mm a", "yyyyMMddHHmmssSSS",
-    "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "é日 -/:,.;!<>yyyy", "", "z zz zzz zzzz v vvvv",
-]
-# STRINGs parsed, one column a family of patterns (each text designed for one of them, the
-# others failing): the default 'yyyy-MM-dd HH:mm:ss' (pa: the gap and the overlap, years 1, 0,
-# -1, 9999 and 12024, invalid days and times, a signed year, other digits, white space);
-# fractions (pb); the 12-hour clocks (pc); month names (pd); compact forms, adjacent values and
-# offsets (pe); short years, days of year, missing fields (pf)
-PAIRED.update({"pa": "STRING", "pb": "STRING", "pc": "STRING", "pd": "STRING", "pe": "STRING", "pf": "STRING"})
-_PAIRED_EDGES.update({
-    "pa": ["2024-03-31 02:30:00", "2024-10-27 02:30:00", "0001-01-01 00:00:00", "9999-12-31 23:59:59",
-           "2024-02-30 00:00:00", "2023-02-29 12:00:00", "2024-13-01 00:00:00", "2024-03-05 24:00:00",
-           "2024-03-05 23:60:00", "2024-03-05 10:05:60", "2024-3-5 10:05:06", " 2024-03-05 10:05:06",
-           "2024-03-05 10:05:06 ", "2024-03-05T10:05:06", "12024-03-05 00:00:00", "+2024-03-05 00:00:00",
-           "-0001-03-05 00:00:00", "0000-02-29 00:00:00", "٢٠٢٤-03-05 10:05:06", "", None, "1969-12-31 23:59:59",
-           "1970-01-01 00:59:59", "2024-03-05 10:05:06.5", "2024-03-05 1:05:06", "1893-03-31 23:59:59",
-           "2024-10-27 03:00:00", "2024-03-31 03:00:00", "2024-03-31 01:59:59", "9999-12-31 23:59:60",
-           "0001-01-01 00:53:28", "+12024-03-05 00:00:00"],
-    "pb": ["2024-03-05 10:05:06.1", "2024-03-05 10:05:06.12", "2024-03-05 10:05:06.123", "2024-03-05 10:05:06.1234",
-           "2024-03-05 10:05:06.", "2024-03-05 10:05:06", "1969-12-31 23:59:59.999", "2024-03-05 10:05:06.123456789",
-           "2024-03-05 10:05:06.1234567891", "2024-03-05 10:05:06.000001", "2024-03-05 10:05:06.x",
-           "1970-01-01 00:59:59.9999999"],
-    "pc": ["12:30 AM", "12:30 PM", "12:30 pm", "00:30 AM", "11:30 PM", "13:30 PM", "13:30 AM", "24:30 AM",
-           "1:30 AM", "01:30 XM", "12:00 am", "11:59 P", "07:05 Am", "12:30"],
-    "pd": ["5 Mar 2024", "5 mar 2024", "5 MAR 2024", "5 March 2024", "March 5, 2024", "march 5, 2024",
-           "Sept 5, 2024", "31 Feb 2024", "29 Feb 2023", "05-Mar-24", "5-Mar-24", "05-Mar-2024", "1 Jan 0001",
-           "December 31, 9999", "5 Mär 2024", "29 Feb 2024"],
-    "pe": ["20240305", "240305", "20240305101112", "2024-03-05 10:11 +05:30", "2024-03-05 10:11 Z",
-           "2024-03-05 10:11 z", "2024-03-05 10:11 +0530", "2024-03-05 10:11 -08:00", "2024-03-05 10:11 +24:00",
-           "2024-03-05", "2024-03-05 10:11", "0001-01-01 00:30 +01:00", "9999-12-31 23:30 -01:00",
-           "2024-03-05 10:11 +00:00", "2024-03-05 10:11 +05", "2024-03-05 10:11 +053045", "2024035",
-           "2024-03-05 10:11 -00:30", "2024-03-05 10:11 +0000", "99991231235959"],
-    "pf": ["1-3-5", "024-03-05", "2024 065", "2024 366", "2023 366", "2024-03 065", "2024-04 065", "02-29",
-           "03-05", "2024", "-5-1-1", "2024-03-05 065", "2024-03-06 065", "2024 0", "05", "1-1-1"],
-})
-_PARSINGS = [  # (function, column, pattern): to_... raise under ANSI, try_... never
-    ("to_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"), ("to_date", "pa", "yyyy-MM-dd HH:mm:ss"),
-    ("try_to_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"), ("to_timestamp_ntz", "pa", "yyyy-MM-dd HH:mm:ss"),
-    ("unix_timestamp", "pa", None), ("to_unix_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"),
-    ("try_to_date", "pa", "y-M-d H:m:s"), ("to_timestamp_ltz", "pa", "yyyy-MM-dd HH:mm:ss[.S]"),
-    ("to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SSS"), ("try_to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SSSSSSSSS"),
-    ("unix_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SSSSSSS"), ("try_to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss[.SS]"),
-    ("try_to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SS'x'"),
-    ("to_timestamp", "pc", "hh:mm a"), ("try_to_timestamp", "pc", "h:mm a"), ("try_to_timestamp", "pc", "KK:mm a"),
-    ("try_to_timestamp", "pc", "HH:mm a"), ("try_to_timestamp", "pc", "kk:mm a"), ("try_to_timestamp", "pc", "hh:mm"),
-    ("try_to_timestamp", "pc", "a"),
-    ("to_date", "pd", "d MMM yyyy"), ("try_to_date", "pd", "MMMM d, yyyy"), ("try_to_timestamp", "pd", "dd-LLL-yy"),
-    ("try_to_date", "pd", "d LLLL yyyy"),
-    ("try_to_timestamp", "pe", "yyyyMMdd"), ("try_to_timestamp", "pe", "yyMMdd"),
-    ("try_to_timestamp", "pe", "yyyyMMddHHmmss"), ("to_timestamp", "pe", "yyyy-MM-dd HH:mm XXX"),
-    ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm Z"), ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm xxx"),
-    ("try_to_timestamp", "pe", "yyyy-MM-dd[ HH:mm][ XXX]"), ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm X"),
-    ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm XXXXX"), ("to_timestamp_ntz", "pe", "yyyy-MM-dd[ HH:mm][ XXX]"),
-    ("try_to_date", "pe", "yyyy-MM-dd HH:mm XXX"), ("unix_timestamp", "pe", "yyyy-MM-dd[ HH:mm][ XXX]"),
-    ("try_to_timestamp", "pe", "yyyyMMd"), ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm x"),
-    ("try_to_timestamp", "pf", "y-M-d"), ("try_to_timestamp", "pf", "yyy-MM-dd"), ("try_to_timestamp", "pf", "yyyy DDD"),
-    ("try_to_timestamp", "pf", "yyyy-MM DDD"), ("try_to_timestamp", "pf", "MM-dd"), ("to_timestamp", "pf", "yyyy"),
-    ("try_to_timestamp", "pf", "yyyy-MM-dd DDD"), ("try_to_timestamp", "pf", "dd"), ("try_to_timestamp", "pf", "yyyy D"),
-]
-
-
-def _datetime_pattern_expressions() -> list[tuple[str, str]]:
-    out = []
-    for pattern in _FORMATS:
-        literal = "'" + pattern.replace("'", "\\'") + "'"
-        out.append(_pair(f"date_format(({{}} + {{}}), {literal})", "dp", "dq"))
-    for function, pattern in (("to_char", "yyyy-MM-dd HH:mm XXX"), ("to_varchar", "EEE dd MMM yyyy hh:mm a")):
-        out.append(_pair(f"{function}(({{}} + {{}}), '{pattern}')", "dp", "dq"))
-    out.append(_pair("date_format(greatest({}, {}), 'yyyy-MM-dd HH:mm:ss XXX E D')", "fd", "fd"))  # a DATE: its midnight
-    out.append(_pair("date_format(({} + {}), 'yyyy-MM-dd HH:mm:ss.SSS XXX')", "fn", "fy"))  # NTZ: in the gap, forward
-    out.append(_pair("date_format(({} + {}), 'yyyy-MM-dd HH:mm:ss.SSS VV O')", "fz", "fy"))
-    out.append(_pair("to_char(greatest({}, {}), 'dd.MM.yyyy')", "dt1", "dt2"))
-    out.append(_pair("from_unixtime(greatest({}, {}))", "du", "du"))
-    out.append(_pair("from_unixtime(greatest({}, {}), 'yyyy-MM-dd HH:mm:ss XXX')", "du", "du"))
-    out.append(_pair("from_unixtime(greatest({}, {}), 'G y D a h K k')", "du", "du"))
-    out.append(_pair("from_unixtime(({} + {}), 'yyyy')", "i1", "i2"))
-    out.append(_pair("from_unixtime((({} + {}) % 100000), 'yy-MM-dd HH:mm')", "l1", "l2"))
-    for function, column, pattern in _PARSINGS:
-        if pattern is None:
-            out.append(_pair(f"{function}(coalesce({{}}, {{}}))", column, column))
-        else:
-            literal = "'" + pattern.replace("'", "\\'") + "'"
-            out.append(_pair(f"{function}(coalesce({{}}, {{}}), {literal})", column, column))
-    out.append(_pair("date_format(to_timestamp(coalesce({}, {}), 'yyyy-MM-dd HH:mm:ss.SSS'), 'yyyy-MM-dd HH:mm XXX')",
-                     "pb", "pb"))
-    return out
-# -- datetime patterns between rows (end) -----------------------------------------------------------
 # -- values of other types where Spark expects a STRING (begin) -----------------------------------
 # Spark casts an integral, DECIMAL, BOOLEAN, DATE or TIMESTAMP[_NTZ] argument of a string function
 # to STRING implicitly, ANSI on or off (DECIMAL plainly or as BigDecimal.toString without ANSI,
@@ -548,6 +440,119 @@ def _url_expressions() -> list[tuple[str, str]]:
     out.append(_pair("try_parse_url(({} || {}), 'HOST')", "pu1", "pu2"))
     return out
 # -- url_encode, url_decode, try_url_decode between rows (end) -------------------------------------
+# -- datetime patterns between rows: date_format, to_char, from_unixtime, to_timestamp, ... (begin) ---
+# TIMESTAMPs (dp, local in Europe/Berlin) moved by the intervals dq: year 1 at 01:00 (local mean time,
+# +00:53:28, an offset in seconds), the last microsecond of 9999 (its UTC instant is in 9999, so
+# Berlin's local year 10000 is out of Python's range only after + 1 hour), the first instant
+# after the gap, 02:30 of the overlap (+ 1 hour: its second pass, +01:00), midnight and noon for
+# the 12-hour clocks, a leap year's day 366, fractions of 1 to 6 digits, years 10 and 999 (yy,
+# yyy), a Sunday, the first of each quarter's months; BIGINT seconds (du) for from_unixtime: the
+# last second of 9999 in Berlin, two seconds before year 1 in UTC but in year 1 in Berlin's local
+# mean time (-62135599999, -62135596801), 2^31 and -2^31 (a second whose local date-time is
+# past 9999, which Spark prints as +10000-..., is DATETIME_OUT_OF_PYTHON_RANGE here: not in it)
+PAIRED.update({"dp": "TIMESTAMP", "dq": "INTERVAL DAY TO SECOND", "du": "BIGINT"})
+_PAIRED_EDGES.update({
+    "dp": [_dt(1, 1, 1, 1, 0), _dt(9999, 12, 31, 23, 59, 59, 999999), _dt(2024, 3, 31, 3, 0, 0, 1),
+           _dt(2024, 10, 27, 2, 30), _dt(2024, 1, 1, 0, 0), _dt(2024, 6, 15, 12, 0), _dt(2024, 12, 31, 23, 59, 59, 100000),
+           _dt(1893, 3, 31, 23, 59, 59, 120000), _dt(2021, 1, 3, 13, 5, 7, 123456), _dt(1970, 1, 1, 0, 59, 59, 1),
+           _dt(2024, 9, 9, 9, 9, 9, 90000), _dt(2000, 2, 29, 11, 59, 59, 999000), _dt(1999, 7, 4, 23, 0),
+           _dt(10, 5, 17, 1, 2, 3, 4500), _dt(999, 12, 31, 12, 30, 0, 12000), _dt(2024, 4, 1, 0, 0, 0, 100)],
+    "dq": [_td(0), _td(0), _td(0), _td(hours=1), _td(0), _td(0), _td(0), _td(0), _td(0), _td(0), _td(0)],
+    "du": ["0", "-1", "1711846799", "1711846800", "-62135596800", "253402297199", "-62135599999", "-62135596801",
+           "1729989000", str(2**31), str(-2**31), "951782399", "-2208988800", "1000000000"],
+})
+_FORMATS = [
+    "yyyy-MM-dd HH:mm:ss.SSSSSS", "y yy yyy yyyy yyyyy yyyyyy", "G GGGG y yy yyyy", "M MM MMM MMMM L LL LLL LLLL",
+    "d dd D DD DDD F", "Q QQ QQQ QQQQ q qq qqq qqqq", "E EE EEE EEEE", "a h hh K KK k kk H HH", "m mm s ss",
+    "S SS SSS SSSS SSSSS SSSSSS SSSSSSS SSSSSSSS SSSSSSSSS", "VV O OOOO X XX XXX XXXX XXXXX",
+    "x xx xxx xxxx xxxxx Z ZZ ZZZ ZZZZ ZZZZZ", "g gggggggg", "'quoted ''text'' y' yyyy '' [MM][ dd]",
+    "[yyyy-MM-dd'T'HH:mm[:ss][.SSS]]", "EEEE, MMMM d, yyyy h:mm a", "yyyyMMddHHmmssSSS",
+    "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "é日 -/:,.;!<>yyyy", "", "z zz zzz zzzz v vvvv",
+]
+# STRINGs parsed, one column a family of patterns (each text designed for one of them, the
+# others failing): the default 'yyyy-MM-dd HH:mm:ss' (pa: the gap and the overlap, years 1, 0,
+# -1, 9999 and 12024, invalid days and times, a signed year, other digits, white space);
+# fractions (pb); the 12-hour clocks (pc); month names (pd); compact forms, adjacent values and
+# offsets (pe); short years, days of year, missing fields (pf)
+PAIRED.update({"pa": "STRING", "pb": "STRING", "pc": "STRING", "pd": "STRING", "pe": "STRING", "pf": "STRING"})
+_PAIRED_EDGES.update({
+    "pa": ["2024-03-31 02:30:00", "2024-10-27 02:30:00", "0001-01-01 00:00:00", "9999-12-31 23:59:59",
+           "2024-02-30 00:00:00", "2023-02-29 12:00:00", "2024-13-01 00:00:00", "2024-03-05 24:00:00",
+           "2024-03-05 23:60:00", "2024-03-05 10:05:60", "2024-3-5 10:05:06", " 2024-03-05 10:05:06",
+           "2024-03-05 10:05:06 ", "2024-03-05T10:05:06", "12024-03-05 00:00:00", "+2024-03-05 00:00:00",
+           "-0001-03-05 00:00:00", "0000-02-29 00:00:00", "٢٠٢٤-03-05 10:05:06", "", None, "1969-12-31 23:59:59",
+           "1970-01-01 00:59:59", "2024-03-05 10:05:06.5", "2024-03-05 1:05:06", "1893-03-31 23:59:59",
+           "2024-10-27 03:00:00", "2024-03-31 03:00:00", "2024-03-31 01:59:59", "9999-12-31 23:59:60",
+           "0001-01-01 00:53:28", "+12024-03-05 00:00:00"],
+    "pb": ["2024-03-05 10:05:06.1", "2024-03-05 10:05:06.12", "2024-03-05 10:05:06.123", "2024-03-05 10:05:06.1234",
+           "2024-03-05 10:05:06.", "2024-03-05 10:05:06", "1969-12-31 23:59:59.999", "2024-03-05 10:05:06.123456789",
+           "2024-03-05 10:05:06.1234567891", "2024-03-05 10:05:06.000001", "2024-03-05 10:05:06.x",
+           "1970-01-01 00:59:59.9999999"],
+    "pc": ["12:30 AM", "12:30 PM", "12:30 pm", "00:30 AM", "11:30 PM", "13:30 PM", "13:30 AM", "24:30 AM",
+           "1:30 AM", "01:30 XM", "12:00 am", "11:59 P", "07:05 Am", "12:30"],
+    "pd": ["5 Mar 2024", "5 mar 2024", "5 MAR 2024", "5 March 2024", "March 5, 2024", "march 5, 2024",
+           "Sept 5, 2024", "31 Feb 2024", "29 Feb 2023", "05-Mar-24", "5-Mar-24", "05-Mar-2024", "1 Jan 0001",
+           "December 31, 9999", "5 Mär 2024", "29 Feb 2024"],
+    "pe": ["20240305", "240305", "20240305101112", "2024-03-05 10:11 +05:30", "2024-03-05 10:11 Z",
+           "2024-03-05 10:11 z", "2024-03-05 10:11 +0530", "2024-03-05 10:11 -08:00", "2024-03-05 10:11 +24:00",
+           "2024-03-05", "2024-03-05 10:11", "0001-01-01 00:30 +01:00", "9999-12-31 23:30 -01:00",
+           "2024-03-05 10:11 +00:00", "2024-03-05 10:11 +05", "2024-03-05 10:11 +053045", "2024035",
+           "2024-03-05 10:11 -00:30", "2024-03-05 10:11 +0000", "99991231235959"],
+    "pf": ["1-3-5", "024-03-05", "2024 065", "2024 366", "2023 366", "2024-03 065", "2024-04 065", "02-29",
+           "03-05", "2024", "-5-1-1", "2024-03-05 065", "2024-03-06 065", "2024 0", "05", "1-1-1"],
+})
+_PARSINGS = [  # (function, column, pattern): to_... raise under ANSI, try_... never
+    ("to_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"), ("to_date", "pa", "yyyy-MM-dd HH:mm:ss"),
+    ("try_to_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"), ("to_timestamp_ntz", "pa", "yyyy-MM-dd HH:mm:ss"),
+    ("unix_timestamp", "pa", None), ("to_unix_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"),
+    ("try_to_date", "pa", "y-M-d H:m:s"), ("to_timestamp_ltz", "pa", "yyyy-MM-dd HH:mm:ss[.S]"),
+    ("to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SSS"), ("try_to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SSSSSSSSS"),
+    ("unix_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SSSSSSS"), ("try_to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss[.SS]"),
+    ("try_to_timestamp", "pb", "yyyy-MM-dd HH:mm:ss.SS'x'"),
+    ("to_timestamp", "pc", "hh:mm a"), ("try_to_timestamp", "pc", "h:mm a"), ("try_to_timestamp", "pc", "KK:mm a"),
+    ("try_to_timestamp", "pc", "HH:mm a"), ("try_to_timestamp", "pc", "kk:mm a"), ("try_to_timestamp", "pc", "hh:mm"),
+    ("try_to_timestamp", "pc", "a"),
+    ("to_date", "pd", "d MMM yyyy"), ("try_to_date", "pd", "MMMM d, yyyy"), ("try_to_timestamp", "pd", "dd-LLL-yy"),
+    ("try_to_date", "pd", "d LLLL yyyy"),
+    ("try_to_timestamp", "pe", "yyyyMMdd"), ("try_to_timestamp", "pe", "yyMMdd"),
+    ("try_to_timestamp", "pe", "yyyyMMddHHmmss"), ("to_timestamp", "pe", "yyyy-MM-dd HH:mm XXX"),
+    ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm Z"), ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm xxx"),
+    ("try_to_timestamp", "pe", "yyyy-MM-dd[ HH:mm][ XXX]"), ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm X"),
+    ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm XXXXX"), ("to_timestamp_ntz", "pe", "yyyy-MM-dd[ HH:mm][ XXX]"),
+    ("try_to_date", "pe", "yyyy-MM-dd HH:mm XXX"), ("unix_timestamp", "pe", "yyyy-MM-dd[ HH:mm][ XXX]"),
+    ("try_to_timestamp", "pe", "yyyyMMd"), ("try_to_timestamp", "pe", "yyyy-MM-dd HH:mm x"),
+    ("try_to_timestamp", "pf", "y-M-d"), ("try_to_timestamp", "pf", "yyy-MM-dd"), ("try_to_timestamp", "pf", "yyyy DDD"),
+    ("try_to_timestamp", "pf", "yyyy-MM DDD"), ("try_to_timestamp", "pf", "MM-dd"), ("to_timestamp", "pf", "yyyy"),
+    ("try_to_timestamp", "pf", "yyyy-MM-dd DDD"), ("try_to_timestamp", "pf", "dd"), ("try_to_timestamp", "pf", "yyyy D"),
+]
+
+
+def _datetime_pattern_expressions() -> list[tuple[str, str]]:
+    out = []
+    for pattern in _FORMATS:
+        literal = "'" + pattern.replace("'", "\\'") + "'"
+        out.append(_pair(f"date_format(({{}} + {{}}), {literal})", "dp", "dq"))
+    for function, pattern in (("to_char", "yyyy-MM-dd HH:mm XXX"), ("to_varchar", "EEE dd MMM yyyy hh:mm a")):
+        out.append(_pair(f"{function}(({{}} + {{}}), '{pattern}')", "dp", "dq"))
+    out.append(_pair("date_format(greatest({}, {}), 'yyyy-MM-dd HH:mm:ss XXX E D')", "fd", "fd"))  # a DATE: its midnight
+    out.append(_pair("date_format(({} + {}), 'yyyy-MM-dd HH:mm:ss.SSS XXX')", "fn", "fy"))  # NTZ: in the gap, forward
+    out.append(_pair("date_format(({} + {}), 'yyyy-MM-dd HH:mm:ss.SSS VV O')", "fz", "fy"))
+    out.append(_pair("to_char(greatest({}, {}), 'dd.MM.yyyy')", "dt1", "dt2"))
+    out.append(_pair("from_unixtime(greatest({}, {}))", "du", "du"))
+    out.append(_pair("from_unixtime(greatest({}, {}), 'yyyy-MM-dd HH:mm:ss XXX')", "du", "du"))
+    out.append(_pair("from_unixtime(greatest({}, {}), 'G y D a h K k')", "du", "du"))
+    out.append(_pair("from_unixtime(({} + {}), 'yyyy')", "i1", "i2"))
+    out.append(_pair("from_unixtime((({} + {}) % 100000), 'yy-MM-dd HH:mm')", "l1", "l2"))
+    for function, column, pattern in _PARSINGS:
+        if pattern is None:
+            out.append(_pair(f"{function}(coalesce({{}}, {{}}))", column, column))
+        else:
+            literal = "'" + pattern.replace("'", "\\'") + "'"
+            out.append(_pair(f"{function}(coalesce({{}}, {{}}), {literal})", column, column))
+    out.append(_pair("date_format(to_timestamp(coalesce({}, {}), 'yyyy-MM-dd HH:mm:ss.SSS'), 'yyyy-MM-dd HH:mm XXX')",
+                     "pb", "pb"))
+    return out
+# -- datetime patterns between rows (end) -----------------------------------------------------------
 
 # -- CAST / TRY_CAST between rows beyond widening (begin) ----------------------------------------
 # strings Spark parses as integral numbers or BOOLEANs (ASCII white space and control characters

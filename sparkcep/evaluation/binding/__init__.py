@@ -125,7 +125,8 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
                 raise self.refuse(e, types, "a STRING and INT positions are required")
             result = SqlType("int") if name == "length" else STRING
             return self.typed(e, name, [self.as_string(e, a, ta, types)] + [x for x, _ in rest], result), result
-        if name in ("round", "bround", "sign", "pmod", "floor", "ceil", "sqrt", "format_number") or name in STRICT_MATH:
+        if name in ("round", "bround", "sign", "pmod", "floor", "ceil", "sqrt", "degrees", "radians",
+                    "format_number") or name in STRICT_MATH:
             return self.numeric_function(e)
         if name in ("concat_ws", "array_join"):
             return self.joined_string(e)

@@ -50,7 +50,7 @@ class NumberBinding(BinderBase):
             result = st.rounded_type(argument, dict(e.options)["scale"])
             typed = self.typed(e, name, (self.cast(a, t, argument),), result, argument)
             return dataclasses.replace(typed, options=typed.options + e.options), result
-        if name == "sqrt" or name in STRICT_MATH:  # Math.sqrt / StrictMath of the values as DOUBLEs
+        if name in ("sqrt", "degrees", "radians") or name in STRICT_MATH:  # Math / StrictMath of DOUBLEs
             if not all(t.numeric or t.null for t in types):
                 raise self.refuse(e, types, "a number is required")
             cast = [self.cast(a, t, DOUBLE) for a, t in bound]

@@ -246,7 +246,9 @@ def instant_key(value):
 
 def order_key(operand: SqlType):
     """A key function giving Python's order of values of type ``operand`` Spark's order, or
-    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; for an ARRAY,
+    None when Python's own is Spark's: NaN above every number for DOUBLE/FLOAT; a TIMESTAMP's
+    instant (two aware values of different zones, one at an overlap's local time, are equal in
+    Spark and not in Python's ``==``); for an ARRAY,
     element by element in its element type's order, a NULL element below every value, then the
     shorter array first (``collection_functions.array_key``)."""
     if operand.fractional:

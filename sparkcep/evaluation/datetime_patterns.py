@@ -199,8 +199,9 @@ class Optional:
     elements: list
 
 
-_OFFSET_STYLES = {"+HH": 0, "+HHmm": 1, "+HH:mm": 2, "+HHMM": 3, "+HH:MM": 4, "+HHMMss": 5, "+HH:MM:ss": 6,
-                  "+HHMMSS": 7, "+HH:MM:SS": 8, "+HHmmss": 9, "+HH:mm:ss": 10}
+# the forms of Java's OffsetIdPrinterParser that X, x and Z use, by their index in its PATTERNS (an
+# even index has colons; mm: minutes printed only when not zero, ss: seconds only when not zero)
+_OFFSET_STYLES = {"+HHmm": 1, "+HHMM": 3, "+HH:MM": 4, "+HHMMss": 5, "+HH:MM:ss": 6}
 
 # the chrono field of each letter (y already read as u = the proleptic year unless G is present)
 _FIELDS = {"G": "era", "u": "year", "y": "year_of_era", "Q": "quarter", "q": "quarter", "M": "month", "L": "month",
@@ -410,7 +411,10 @@ def _spark_builder(pattern: str, parsing: bool) -> list:
     if not (parsing and "S" in pattern):
         _append_pattern(builder, pattern, parsing)
         return builder.done()
-    for index, part in enumerate(pattern.split("'")):
+    parts = pattern.split("'")
+    while parts and parts[-1] == "":  # Java's String.split drops trailing empty strings: a final
+        parts.pop()  # quoted literal's closing quote, or a final '' (a quote), is not appended
+    for index, part in enumerate(parts):
         if part == "" and index != 0:
             builder.internal(Literal("'"))
         elif index % 2 == 0:
@@ -537,7 +541,6 @@ ZONE_NAMES = {
     "Pacific/Honolulu": ("HST", "Hawaii-Aleutian Standard Time", "HDT", "Hawaii-Aleutian Daylight Time", "HST", "Hawaii-Aleutian Time"),
 }
 _MJD_EPOCH = dt.date(1858, 11, 17)
-_EXCEED = [0, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000]
 
 
 def _field_value(field: str, local: dt.datetime) -> int:
@@ -573,15 +576,14 @@ def _field_value(field: str, local: dt.datetime) -> int:
 
 
 def _format_number(e: Number, value: int) -> str:
+    """Java's ``NumberPrinterParser.format``: zero-padded to the minimum width, ``-`` for a
+    negative value (a modified Julian day before 1858-11-17). EXCEEDS_PAD's ``+`` (a value of
+    more digits than ``yyyy``'s four or more letters) needs a year past 9999, which Python's
+    dates do not reach."""
     if e.reduced:
         value = abs(value) % 100
     digits = str(abs(value))
-    sign = ""
-    if value < 0:
-        sign = "-"
-    elif e.sign == EXCEEDS_PAD and e.min_width < 19 and value >= _EXCEED[e.min_width]:
-        sign = "+"
-    return sign + "0" * (e.min_width - len(digits)) + digits
+    return ("-" if value < 0 else "") + "0" * (e.min_width - len(digits)) + digits
 
 
 def _format_offset(e: Offset, seconds: int) -> str:
@@ -589,13 +591,13 @@ def _format_offset(e: Offset, seconds: int) -> str:
         return e.no_offset
     hours, minutes, secs = abs(seconds) // 3600 % 100, abs(seconds) // 60 % 60, abs(seconds) % 60
     style = e.style
-    colon = style > 0 and style % 2 == 0
+    colon = style % 2 == 0
     out = ("-" if seconds < 0 else "+") + f"{hours:02d}"
     output = hours
-    if (3 <= style <= 8) or (style >= 9 and secs > 0) or (style >= 1 and minutes > 0):
+    if style >= 3 or minutes > 0:
         out += (":" if colon else "") + f"{minutes:02d}"
         output += minutes
-        if style in (7, 8) or (style >= 5 and secs > 0):
+        if style >= 5 and secs > 0:
             out += (":" if colon else "") + f"{secs:02d}"
             output += secs
     return e.no_offset if output == 0 else out
@@ -783,12 +785,11 @@ def _parse_fraction(e: Fraction, text: str, position: int, fields: dict, ctx: _P
     total, pos = 0, position
     while pos < max_end:
         d = _digit(text[pos])
-        pos += 1
-        if d < 0:
+        if d < 0:  # at least the minimum of digits (1 in Spark's fractions)
             if pos < min_end:
                 return ~position
-            pos -= 1
             break
+        pos += 1
         total = total * 10 + d
     digits = pos - position
     nanos = total * 10 ** (9 - digits) if digits else 0
@@ -826,7 +827,7 @@ def _parse_offset(e: Offset, text: str, position: int, fields: dict, ctx: _Parse
     if sign not in "+-":
         return ~position
     negative = -1 if sign == "-" else 1
-    colon = e.style > 0 and e.style % 2 == 0
+    colon = e.style % 2 == 0
     array = [position + 1, 0, 0, 0]
 
     def digits(index: int) -> bool:
@@ -859,15 +860,9 @@ def _parse_offset(e: Offset, text: str, position: int, fields: dict, ctx: _Parse
         digits(2)
     elif style in (3, 4):
         mandatory(digits(2))
-    elif style in (5, 6):
+    else:  # 5, 6
         mandatory(digits(2))
         digits(3)
-    elif style in (7, 8):
-        mandatory(digits(2))
-        mandatory(digits(3))
-    elif style in (9, 10):
-        if digits(2):
-            digits(3)
     if array[0] > 0:
         if array[1] > 23:
             return ~position  # Java throws "Value out of range": the parse fails

@@ -59,6 +59,16 @@ TEXTS = [
     ("12:00 AM", "hh:mm a"), ("12:00 PM", "hh:mm a"), ("Mar 5 2024 7:05 pm", "MMM d yyyy h:mm a"),
     ("2024 366", "yyyy D"), ("2024-02-30", "yyyy-MM-dd"), ("24:00", "kk:mm"), ("24:00", "HH:mm"),
     ("0000-06-01 00:00:00 +01:00", "yyyy-MM-dd HH:mm:ss XXX"), ("9999-12-31 23:30 -01:00", "yyyy-MM-dd HH:mm XXX"),
+    # a literal matched case-insensitively as Java's charEquals: the Kelvin sign's lower case is k
+    ("2024\u212a03", "yyyy'k'MM"), ("2024\u212a03", "yyyy'K'MM"), ("2024\u017f03", "yyyy's'MM"),
+    # years whose microseconds pass a BIGINT (Spark's unix_timestamp fails) or nearly
+    ("+300000-01-01", "yyyy-MM-dd"), ("+200000-01-01", "yyyy-MM-dd"), ("-300000-01-01", "yyyy-MM-dd"),
+    # past 9999: the zone's rules of 400 years earlier (the same calendar), summer time included
+    ("+10000-06-15 12:00:00", "yyyy-MM-dd HH:mm:ss"), ("+10400-01-15 12:00:00", "yyyy-MM-dd HH:mm:ss"),
+    # a parsing pattern with S is rebuilt from its parts between quotes (Java's split drops the
+    # trailing empty ones); a fraction needs a digit before a literal (Java's FractionPrinterParser)
+    ("10:05:06.12x", "HH:mm:ss.SS'x'"), ("10:05:06.12'", "HH:mm:ss.SS''"), ("10:05:06.12", "HH:mm:ss.SS''"),
+    ("2024T10:05:06.123", "yyyy'T'HH:mm:ss.SSS"), ("T2024", "'T'yyyy"), ("x", "SS'x'"), ("1x", "SS'x'"),
 ]
 PARSERS = {
     "to_timestamp": "unix_micros(to_timestamp('{t}', '{p}'))",
@@ -72,6 +82,7 @@ REFUSED = [
     "yyyy]", "[yyyy]]", "yyyy 'x", "'", "QQQQQ", "qqqqq", "MMMMM", "LLLLL", "EEEEE", "GGGGG", "yyyyyyy",
     "SSSSSSSSSS", "DDDD", "FF", "dd ddd", "HHH", "OO", "OOO", "V", "VVV", "XXXXXX", "xxxxxx", "ZZZZZZ", "zzzzz",
     "vv", "T", "yyyy-MM-dd'T'HH:mm", "é", "E", "F", "q", "Q", "EEEE yyyy", "yyyy-MM-dd HH:mm:ss.SSSSSSSSSS",
+    "'x'b", "'a'XXXX", "'a''b'OO",  # the letter right after a quoted literal, as the legacy formatter reads it
 ]
 
 

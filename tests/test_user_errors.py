@@ -97,7 +97,7 @@ MISTAKES = {
                                          "CAST_INVALID_INPUT", 5, 15),
     "WITHIN number on a DATE key": (clause("day", "B AS B.price > 0", "\n  WITHIN 5"),
                                     "WITHIN_KEY_TYPE", 5, 3),
-    "types across rows": (clause("ts", "B AS B.country > LAST(A.ts)"),
+    "types across rows": (clause("ts", "B AS B.price + LAST(A.ts) > 0"),
                           "MATCH_DEPENDENT_TYPE_MISMATCH", 5, 15),
     "division by zero while matching": (clause("ts", "B AS B.price / (LAST(A.price) - LAST(A.price)) > 0"),
                                         "DIVIDE_BY_ZERO", 5, 15),

@@ -186,7 +186,7 @@ class LocalizedOffset:
 
 @dataclass
 class ZoneId:
-    pass
+    """``VV``: the zone's id (it has no settings)."""
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Typing of the string functions (``sparkcep.evaluation.string_functions``), ``concat_ws`` and
-``array_join``, the hashes and ``elt``, as Spark types them (no implicit casts to STRING)."""
+``array_join``, the hashes and ``elt``, as Spark types them (a value of another type cast to
+STRING where Spark casts it: ``BinderBase.as_string``)."""
 
 from __future__ import annotations
 

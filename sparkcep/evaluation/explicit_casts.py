@@ -50,7 +50,7 @@ from sparkcep.evaluation.sql_types import SqlType, integral_bounds, low_bits
 
 _TRUE = ("t", "true", "y", "yes", "1")
 _FALSE = ("f", "false", "n", "no", "0")
-_INT = SqlType("int")
+_INT, _BOOLEAN = SqlType("int"), SqlType("boolean")
 _EXACT = decimal.Context(prec=100)  # holds any DECIMAL(38, s) exactly
 # sparkcep's own refusals of a value Spark has: TRY_CAST raises them too, never answers NULL
 _NOT_SPARKS = ("DATETIME_OUT_OF_PYTHON_RANGE", "TIME_ZONE_UNKNOWN_TO_PYTHON")
@@ -171,22 +171,11 @@ def _java_double_text(value: float) -> str:
     return f"{'-' if value < 0 else ''}{first}.{''.join(rest) or '0'}E{digits.adjusted()}"
 
 
-def _trimmed(value: str) -> str:
-    """``value`` without the ASCII white space and control characters (up to U+0020, and
-    U+007F) at its ends, as Spark's ``UTF8String`` trims before parsing a number or a BOOLEAN."""
-    return value.strip("".join(chr(c) for c in range(0x21)) + "\x7f")
-
-
 def _string_to_integral(target: SqlType, ansi: bool):
     low, high = integral_bounds(target.name)
 
-    def invalid(value: str) -> MatchRuntimeError:
-        return MatchRuntimeError(
-            "CAST_INVALID_INPUT", f"The value '{value}' of the type \"STRING\" cannot be cast to "
-                                  f"\"{target.name.upper()}\" because it is malformed")
-
     def cast(value: str) -> int | None:
-        text = _trimmed(value)
+        text = string_casts.utf8_trimmed(value)
         negative = text.startswith("-")
         digits = text[1:] if text[:1] in ("-", "+") else text
         whole, point, fraction = digits.partition(".")
@@ -195,7 +184,7 @@ def _string_to_integral(target: SqlType, ansi: bool):
         number = (-int(whole or "0") if negative else int(whole or "0")) if well_formed else None
         if number is None or not low <= number <= high:
             if ansi:
-                raise invalid(value)
+                raise string_casts.invalid_input(value, target)
             return None
         return number
 
@@ -208,15 +197,13 @@ def _ascii_digits(text: str) -> bool:
 
 def _string_to_boolean(ansi: bool):
     def cast(value: str) -> bool | None:
-        word = _trimmed(value).lower()
+        word = string_casts.utf8_trimmed(value).lower()
         if word in _TRUE:
             return True
         if word in _FALSE:
             return False
         if ansi:
-            raise MatchRuntimeError(
-                "CAST_INVALID_INPUT",
-                f"The value '{value}' of the type \"STRING\" cannot be cast to \"BOOLEAN\" because it is malformed")
+            raise string_casts.invalid_input(value, _BOOLEAN)
         return None
 
     return cast

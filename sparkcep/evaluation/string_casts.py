@@ -64,7 +64,7 @@ _LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
 _EPOCH_ORDINAL = dt.date(1970, 1, 1).toordinal()
 
 
-def _utf8_trimmed(value: str) -> str:
+def utf8_trimmed(value: str) -> str:
     """``value`` without the ASCII white space and ISO control characters (U+0000 to U+0020,
     U+007F) at its ends, as Spark's datetime parsers trim the UTF-8 bytes."""
     return value.strip("".join(chr(c) for c in range(0x21)) + "\x7f")
@@ -118,7 +118,7 @@ def _epoch_day(year: int, month: int, day: int) -> int:
 
 def parse_date(value: str) -> tuple[int, int, int] | None:
     """(year, month, day) of ``value`` as Spark's ``stringToDate`` reads it, None for no date."""
-    text = _utf8_trimmed(value)
+    text = utf8_trimmed(value)
     if not text:
         return None
     sign, j = 1, 0
@@ -246,7 +246,7 @@ def parse_timestamp(value: str) -> tuple[list[int], str | None, bool] | None:
     """Spark's ``parseTimestampString``: (year, month, day, hour, minute, second, microsecond),
     the zone's text (None without one) and whether the string is a time alone; None for no
     timestamp. The zone's text is not checked here."""
-    text = _utf8_trimmed(value)
+    text = utf8_trimmed(value)
     if not text:
         return None
     segments = [1, 1, 1, 0, 0, 0, 0, 0, 0]

@@ -73,13 +73,8 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
         if name == "paren":
             return self.bind(e.operands[0])
         if name in COMPARISONS:
-            (a, ta), (b, tb) = bound = [self.bind(o) for o in e.operands]
-            coerced = self.string_coercion(e, bound, "comparison")
-            if coerced is not None:  # a STRING and another type
-                t, operands = coerced
-                return self.typed(e, name, operands, BOOLEAN, t), BOOLEAN
-            t = self.comparable(e, [ta, tb])
-            return self.typed(e, name, (self.cast(a, ta, t), self.cast(b, tb, t)), BOOLEAN, t), BOOLEAN
+            t, operands = self.one_type(e, [self.bind(o) for o in e.operands], "comparison", compared=True)
+            return self.typed(e, name, operands, BOOLEAN, t), BOOLEAN
         if name in ARITHMETIC:
             (a, ta), (b, tb) = (self.bind(o) for o in e.operands)
             if st.day_time_fields(ta) or st.day_time_fields(tb) or (temporal(ta) and temporal(tb)):

@@ -241,7 +241,6 @@ def instant_key(value):
     comparison does not (the first and the second 02:30 of the night the clocks go back compare
     equal by their local time)."""
     return value.astimezone(_dt.timezone.utc)
-# -- string casts: by the instant (end) --
 
 
 def order_key(operand: SqlType):
@@ -253,7 +252,7 @@ def order_key(operand: SqlType):
     shorter array first (``collection_functions.array_key``)."""
     if operand.fractional:
         return nan_aware_key
-    if operand.name == "timestamp":  # -- string casts: by the instant (begin) --
+    if operand.name == "timestamp":
         return instant_key  # Python compares two times of one zone by their local time (PEP 495)
     element = element_type(operand)
     if element is not None:

@@ -380,20 +380,22 @@ def _uncertain_in_points(plan, fields_by_name, match: CompiledMatch):
                                       span[1] - span[0]) from None
 
 
-def _ansi_enabled(spark) -> bool:
+def _setting(spark, key: str, default: str) -> str:
+    """The session's setting ``key`` as written, trimmed; ``default`` when unset or unreadable."""
     try:
-        return str(spark.conf.get("spark.sql.ansi.enabled", "true")).strip().lower() == "true"
+        return str(spark.conf.get(key, default)).strip()
     except Exception:  # pragma: no cover - a session without a readable conf
-        return True
+        return default
+
+
+def _ansi_enabled(spark) -> bool:
+    return _setting(spark, "spark.sql.ansi.enabled", "true").lower() == "true"
 
 
 def _map_key_dedup_policy(spark) -> str:
     """``spark.sql.mapKeyDedupPolicy``: EXCEPTION (Spark's default) or LAST_WIN, for ``map(...)``
     and ``map_from_arrays`` between rows (``collection_builders``)."""
-    try:
-        return str(spark.conf.get("spark.sql.mapKeyDedupPolicy", "EXCEPTION")).strip().upper()
-    except Exception:  # pragma: no cover - a session without a readable conf
-        return "EXCEPTION"
+    return _setting(spark, "spark.sql.mapKeyDedupPolicy", "EXCEPTION").upper()
 
 
 def _bound(plan, fields_by_name, semantics: Semantics, source: str):

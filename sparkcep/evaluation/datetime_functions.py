@@ -131,7 +131,8 @@ def epoch_days_of(year: int, month: int, day: int) -> int:
     return era * 146097 + day_of_era - 719468
 
 
-def _month_length(year: int, month: int) -> int:
+def month_length(year: int, month: int) -> int:
+    """The days of ``month`` in the proleptic Gregorian ``year`` (any year)."""
     if month == 2:
         return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
     return 30 if month in (4, 6, 9, 11) else 31
@@ -154,7 +155,7 @@ def add_months(start: dt.date, months: int) -> dt.date:
     whose day count exceeds INT is Spark's ARITHMETIC_OVERFLOW (ANSI on or off)."""
     count = start.year * 12 + start.month - 1 + months
     year, month = count // 12, count % 12 + 1
-    day = min(start.day, _month_length(year, month))
+    day = min(start.day, month_length(year, month))
     days = epoch_days_of(year, month, day)
     if not _INT_MIN <= days <= _INT_MAX:
         raise MatchRuntimeError("ARITHMETIC_OVERFLOW", "overflow in add_months (the date's day count exceeds INT)")
@@ -198,8 +199,8 @@ def months_between(round_off: bool, zone: str):
     def between(end: dt.datetime, start: dt.datetime) -> float:
         (day1, seconds1), (day2, seconds2) = split(end), split(start)
         month_difference = float((day1.year * 12 + day1.month) - (day2.year * 12 + day2.month))
-        last1 = day1.day == _month_length(day1.year, day1.month)
-        last2 = day2.day == _month_length(day2.year, day2.month)
+        last1 = day1.day == month_length(day1.year, day1.month)
+        last2 = day2.day == month_length(day2.year, day2.month)
         if day1.day == day2.day or (last1 and last2):
             return month_difference
         seconds = (day1.day - day2.day) * _SECONDS_PER_DAY + seconds1 - seconds2
@@ -227,7 +228,7 @@ def make_date(ansi: bool):
             problem = f"Invalid value for MonthOfYear (valid values 1 - 12): {month}"
         elif not 1 <= day <= 31:
             problem = f"Invalid value for DayOfMonth (valid values 1 - 28/31): {day}"
-        elif day > _month_length(year, month):
+        elif day > month_length(year, month):
             problem = (f"Invalid date 'February 29' as '{year}' is not a leap year" if day == 29
                        else f"Invalid date '{_MONTH_NAMES[month - 1]} {day}'")
         if problem is not None:
@@ -241,7 +242,7 @@ def make_date(ansi: bool):
 
 def last_day(value: dt.date) -> dt.date:
     """``last_day(d)``: the last day of d's month."""
-    return value.replace(day=_month_length(value.year, value.month))
+    return value.replace(day=month_length(value.year, value.month))
 
 
 # Spark's names of the days of the week (``DateTimeUtils.getDayOfWeekFromString``), upper case,

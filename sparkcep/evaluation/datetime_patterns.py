@@ -49,7 +49,7 @@ import datetime as dt
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sparkcep.evaluation.datetime_functions import epoch_days_of
+from sparkcep.evaluation.datetime_functions import epoch_days_of, month_length
 
 _UTC = dt.timezone.utc
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=_UTC)
@@ -918,23 +918,12 @@ def _valid(field: str, value: int) -> int:
     return value
 
 
-def _leap(year: int) -> bool:
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-
-
-_MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-
-
-def _month_length(year: int, month: int) -> int:
-    return 29 if month == 2 and _leap(year) else _MONTH_DAYS[month - 1]
-
-
 def _ymd(year: int, month: int, day: int) -> tuple[int, int, int]:
     """``LocalDate.of``: a proleptic-Gregorian date of any year Java holds."""
     _valid("year", year)
     _valid("month", month)
     _valid("day", day)
-    if day > _month_length(year, month):
+    if day > month_length(year, month):
         raise _Invalid("date")
     return year, month, day
 
@@ -942,11 +931,11 @@ def _ymd(year: int, month: int, day: int) -> tuple[int, int, int]:
 def _year_day(year: int, day_of_year: int) -> tuple[int, int, int]:
     _valid("year", year)
     _valid("day_of_year", day_of_year)
-    if day_of_year == 366 and not _leap(year):
+    if day_of_year == 366 and month_length(year, 2) == 28:
         raise _Invalid("date")
     month = 1
-    while day_of_year > _month_length(year, month):
-        day_of_year -= _month_length(year, month)
+    while day_of_year > month_length(year, month):
+        day_of_year -= month_length(year, month)
         month += 1
     return year, month, day_of_year
 
@@ -994,7 +983,7 @@ def _resolve(fields: dict) -> tuple[tuple[int, int, int], tuple[int, int, int, i
             if field in f and f.pop(field) != value:
                 raise _Invalid("conflict")
         if "day_of_year" in f:
-            doy = sum(_month_length(year, k) for k in range(1, month)) + day
+            doy = sum(month_length(year, k) for k in range(1, month)) + day
             if f.pop("day_of_year") != doy:
                 raise _Invalid("conflict")
     if time is not None:

@@ -56,12 +56,12 @@ from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
+from sparkcep.evaluation.datetime_functions import epoch_days_of, month_length
 from sparkcep.evaluation.java_zone_ids import JAVA_REGION_IDS
 from sparkcep.evaluation.sql_types import SqlType
 
 _UTC = dt.timezone.utc
 _LONG_MIN, _LONG_MAX = -(1 << 63), (1 << 63) - 1
-_EPOCH_ORDINAL = dt.date(1970, 1, 1).toordinal()
 
 
 def utf8_trimmed(value: str) -> str:
@@ -92,26 +92,11 @@ def _out_of_python_range(what: str) -> MatchRuntimeError:
 
 # -- the proleptic Gregorian calendar of Java's LocalDate, for any year ---------------------------
 
-def _is_leap(year: int) -> bool:
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-
-
 def _valid_date(year: int, month: int, day: int) -> bool:
     """Whether Java's ``LocalDate.of(year, month, day)`` accepts the fields."""
     if not 1 <= month <= 12 or day < 1:
         return False
-    length = 29 if month == 2 and _is_leap(year) else (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
-    return day <= length
-
-
-def _epoch_day(year: int, month: int, day: int) -> int:
-    """Days from 1970-01-01 to a valid proleptic Gregorian date of any year."""
-    shift = (abs(year) // 400 + 1) * 400  # moves the year into Python's range by whole 400-year cycles
-    base = year + shift
-    while base > 9999:
-        base -= 400
-        shift -= 400
-    return dt.date(base, month, day).toordinal() - _EPOCH_ORDINAL - shift // 400 * 146097
+    return day <= month_length(year, month)
 
 
 # -- DATE ---------------------------------------------------------------------------------------
@@ -337,7 +322,7 @@ def _fields_valid(fields: list[int]) -> bool:
 def _local_micros(fields: list[int]) -> int:
     """The local date-time's microseconds from 1970-01-01 00:00 (as if in UTC)."""
     year, month, day, hour, minute, second, micros = fields
-    seconds = _epoch_day(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
+    seconds = epoch_days_of(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
     return seconds * 1_000_000 + micros
 
 

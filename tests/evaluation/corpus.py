@@ -1261,6 +1261,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _interval_product_expressions()
     out += _collection_expressions()
     out += _collection_builder_expressions()
+    out += _trigonometric_expressions()  # inverse trigonometric and hyperbolic functions, hypot
     return out
 
 
@@ -1354,3 +1355,51 @@ def _hash_pad_conv_expressions() -> list[tuple[str, str]]:
     out.append(_pair("format_number(({} - {}), {})", "n1", "q1", "t1"))  # Spark: the decimals must be an INT
     return out
 # ---- hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, bin, format_number (end) ----
+
+
+# -- inverse trigonometric and hyperbolic functions, hypot (begin) --------------------------------
+# one case a row: the argument tg1 (plus tz, 0.0 or -0.0) where fdlibm changes its method (asin
+# and acos at 0.5, 0.975 and 1; atan at 7/16 and 39/16; sinh, cosh and tanh at 22 and the
+# overflow threshold 710.4758600739439; Spark's asinh and acosh at 2 and 2**28), where Python's
+# math differs from Java's (tanh 0.174823, asinh 2.8, acosh 4.9214), signed zeros, NaN, the
+# infinities, subnormals; and (tg1, tg2) points for atan2 and hypot: the quadrants of signed zeros
+# and infinities, |y / x| beyond 2**60, subnormal and huge pairs
+PAIRED.update({"tg1": "DOUBLE", "tg2": "DOUBLE", "tz": "DOUBLE"})
+_TRIG_CASES = [
+    ("NaN", "1.0", "0.0"), ("Infinity", "Infinity", "0.0"), ("-Infinity", "Infinity", "0.0"),
+    ("0.0", "-0.0", "0.0"), ("-0.0", "-1.0", "-0.0"), ("0.5", "0.5", "0.0"), ("-0.5", "-2.0", "0.0"),
+    ("0.975", "0.975", "0.0"), ("0.9999999999999999", "-Infinity", "0.0"), ("1.0", "NaN", "0.0"),
+    ("-1.0", "-0.0", "0.0"), ("1.0000000000000002", "1.0E-310", "0.0"), ("0.174823", "0.0", "0.0"),
+    ("2.8", "3.0E-300", "0.0"), ("4.9214", "1.0E20", "0.0"), ("22.0", "-22.0", "0.0"),
+    ("710.4758600739439", "710.4758600739439", "0.0"), ("710.5", "-1.0E300", "0.0"), ("-711.0", "0.0", "0.0"),
+    ("3.725290298461914E-9", "4.9E-324", "0.0"), ("2.68435456E8", "-2.68435456E8", "0.0"), ("1.0E-300", "1.0E-300", "0.0"),
+    ("4.9E-324", "-4.9E-324", "0.0"), ("1.7976931348623157E308", "1.7976931348623157E308", "0.0"),
+    ("0.6", "-0.8", "0.0"), ("-0.7", "1.0E-30", "0.0"), ("3.0", "4.0", "0.0"), ("1.3E154", "1.3E154", "0.0"),
+    ("0.4375", "-Infinity", "0.0"), ("2.4375", "-1.0", "0.0"), (None, "1.0", "0.0"), ("-2.5", None, "0.0"),
+]
+assert len(_TRIG_CASES) == ROWS
+_PAIRED_EDGES.update({name: [case[k] for case in _TRIG_CASES] for k, name in enumerate(("tg1", "tg2", "tz"))})
+
+
+def _trigonometric_expressions() -> list[tuple[str, str]]:
+    out = []
+    for function in ("asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"):
+        out.append(_pair(function + "(({} + {}))", "tg1", "tz"))
+    out.append(_pair("atan2({}, {})", "tg1", "tg2"))
+    out.append(_pair("atan2({}, {})", "tg2", "tg1"))
+    out.append(_pair("hypot({}, {})", "tg1", "tg2"))
+    # every numeric type is cast to DOUBLE; the edges of the grammar's columns, NULLs among them
+    out.append(_pair("atan(({} + {}))", "i1", "i2"))
+    out.append(_pair("tanh(({} - {}))", "m1", "m2"))
+    out.append(_pair("acosh(({} * {}))", "f1", "f1"))
+    out.append(_pair("asinh(({} / {}))", "d1", "d2"))
+    out.append(_pair("sinh(({} - {}))", "n1", "q1"))
+    out.append(_pair("cosh(({} + {}))", "t1", "h1"))
+    out.append(_pair("asin(({} / {}))", "i1", "l2"))
+    out.append(_pair("atanh(({} / {}))", "q1", "q2"))
+    out.append(_pair("hypot({}, {})", "d1", "d2"))
+    out.append(_pair("atan2({}, {})", "l1", "q2"))
+    out.append(_pair("atan2({}, {})", "d1", "d2"))
+    out.append(_pair("acos(({} - {}))", "z1", "z1"))
+    return out
+# -- inverse trigonometric and hyperbolic functions, hypot (end) ----------------------------------

@@ -1,6 +1,6 @@
 """Record Spark's answers for the functions it computes with Java's ``StrictMath`` in
 ``strict_math_answers.json``, so that the quick suite checks ``sparkcep.evaluation.strict_math``
-bit for bit against Spark without starting Spark (``test_strict_math.py``). Rerun after changing
+and ``strict_trig`` bit for bit against Spark without starting Spark (``test_strict_math.py``). Rerun after changing
 the inputs below or moving to another Spark or Java version, and review the difference:
 
     python -m tests.evaluation.record_strict_math
@@ -9,8 +9,11 @@ The inputs (``inputs()``, deterministic): every function's edges (±0, subnormal
 ±Infinity, NaN, 1 and its neighbours, the thresholds where fdlibm changes its method), the
 cross product of bases and exponents that ``pow`` treats specially (negative bases with odd,
 even and non-integral exponents, |x| = 1 with infinite exponents, exponents beyond 2**31 and
-2**64, results at the edges of overflow and of the subnormals), and random bit patterns and
-ordinary values. One Spark query per ANSI setting computes every function over every row
+2**64, results at the edges of overflow and of the subnormals), random bit patterns and
+ordinary values; then, appended (the rows before them unchanged), the inverse trigonometric and
+hyperbolic functions' and hypot's: ``atan2``'s quadrants and ``hypot``'s scalings, 40 values
+within 1/32 of every threshold where a method changes (``TRIG_THRESHOLDS``), subnormal pairs,
+and random values in each function's ranges. One Spark query per ANSI setting computes every function over every row
 (the two settings must agree: these functions do not depend on it). The file holds the
 doubles as base64 of their little-endian bytes, and the rows where Spark answered NULL.
 """
@@ -91,6 +94,10 @@ TRIG_EDGES = [
 ]
 
 
+TRIG_THRESHOLDS = [0.5, 0.975, 2.0 ** -27, 2.0 ** -57, 7 / 16, 11 / 16, 19 / 16, 39 / 16, 2.0 ** 66, 2.0 ** -29,
+                   2.0 ** -28, LN2 / 2, 1.0, 22.0, 709.782712893384, 710.4758600739439, 2.0 ** -55, 2.0, 2.0 ** 28]
+
+
 def _trigonometric_pairs(rng: random.Random) -> list[tuple[float, float]]:
     """atan2's quadrants (signed zeros, infinities, |y / x| beyond 2**60 and below 2**-60, x = 1)
     and hypot's scalings (subnormals, beyond 2**500 and below 2**-500, a ratio near 2**60,
@@ -109,6 +116,13 @@ def _trigonometric_pairs(rng: random.Random) -> list[tuple[float, float]]:
     for _ in range(300):  # every magnitude, for asinh, acosh, atan, atan2 and hypot
         pairs.append((rng.choice([1, -1]) * 10 ** rng.uniform(-320, 308), rng.choice([1, -1]) * 10 ** rng.uniform(-320, 308)))
     pairs += [(1 + rng.uniform(0, 3), rng.uniform(-1, 1)) for _ in range(200)]  # acosh's [1, 2] and (2, 4]
+    # dense around every threshold where a method changes (within 1/32 of it, either sign), so
+    # that a threshold moved a little changes some recorded answer
+    for threshold in TRIG_THRESHOLDS:
+        pairs += [(rng.choice([1, -1]) * threshold * rng.uniform(31 / 32, 33 / 32), rng.uniform(-3, 3)) for _ in range(40)]
+    for _ in range(150):  # hypot and atan2 of a subnormal and a number within 2**62 of it
+        b = rng.uniform(0, 1) * 2.0 ** -1022
+        pairs.append((b * rng.uniform(1, 2) * 2.0 ** rng.randint(0, 62) * rng.choice([1, -1]), b))
     return pairs
 
 

@@ -138,6 +138,23 @@ def month_length(year: int, month: int) -> int:
     return 30 if month in (4, 6, 9, 11) else 31
 
 
+def epoch_micros_of_local(year: int, month: int, day: int, hour: int, minute: int, second: int,
+                          micros: int, tz: dt.tzinfo) -> int:
+    """Microseconds from 1970-01-01 00:00 UTC of a local date-time of any year in ``tz`` (a fixed
+    offset or a region), as Java's ``ZonedDateTime.of``: the offset in force at that local time,
+    the one before a gap (which moves the time forward by the gap) and the earlier one of an
+    overlap (Python's fold 0 reads both so). A year Python's datetime lacks is read 400 years (one
+    Gregorian cycle, over which the calendar repeats) toward it: before year 1 every zone is at
+    its first offset, after 9999 at its last yearly rules."""
+    local = (epoch_days_of(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros
+    if year < 1:
+        year += 400 * -(-(1 - year) // 400)
+    elif year > 9999:
+        year -= 400 * -(-(year - 9999) // 400)
+    offset = dt.datetime(year, month, day, hour, minute, second, micros, tzinfo=tz).utcoffset()
+    return local - offset // dt.timedelta(microseconds=1)
+
+
 def date_add(start: dt.date, days: int) -> dt.date:
     """``date_add(start, days)`` (and ``start + days``): Spark adds the INTs with Java's wrapping
     ``+``; a sum beyond INT wraps far outside Python's dates, so the exact sum decides."""

@@ -49,7 +49,7 @@ import datetime as dt
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sparkcep.evaluation.datetime_functions import epoch_days_of, month_length
+from sparkcep.evaluation.datetime_functions import epoch_micros_of_local, month_length
 
 _UTC = dt.timezone.utc
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=_UTC)
@@ -1024,26 +1024,13 @@ def parse_fields(compiled: CompiledPattern, text: str):
 
 def parsed_epoch_micros(parsed, zone: str) -> int:
     """The microseconds since 1970-01-01 00:00 UTC of parsed fields (``parse_fields``) of any
-    year: in the parsed offset, or the session time zone's offset for that local date-time (a
-    year past 9999 read 400 years back, where the calendar and the zone's rules repeat; before
-    year 1, the zone's first offset, its local mean time)."""
+    year: in the parsed offset (seconds), or the session time zone's offset for that local
+    date-time (``epoch_micros_of_local``)."""
     from zoneinfo import ZoneInfo
 
-    from sparkcep.evaluation.day_time_intervals import resolve_local
-
     (year, month, day), (hour, minute, second, nano), offset = parsed
-    local = (epoch_days_of(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + \
-        nano // 1000
-    if offset is not None:
-        return local - offset * 1_000_000
-    tz = ZoneInfo(zone)
-    if year < 1:
-        return local - tz.utcoffset(dt.datetime(1, 1, 1)) // dt.timedelta(microseconds=1)
-    shifted = year - max(0, (year - 9999 + 399) // 400) * 400
-    naive = dt.datetime(shifted, month, day, hour, minute, second, nano // 1000)
-    zoned = resolve_local(naive, tz, None)  # a gap moves the local time forward
-    moved = (zoned.replace(tzinfo=None) - naive) // dt.timedelta(microseconds=1)
-    return local + moved - zoned.utcoffset() // dt.timedelta(microseconds=1)
+    tz = ZoneInfo(zone) if offset is None else dt.timezone(dt.timedelta(seconds=offset))
+    return epoch_micros_of_local(year, month, day, hour, minute, second, nano // 1000, tz)
 
 
 def local_of_instant(micros: int, zone: str) -> dt.datetime:

@@ -131,6 +131,20 @@ def epoch_days_of(year: int, month: int, day: int) -> int:
     return era * 146097 + day_of_era - 719468
 
 
+def date_of_epoch_days(days: int) -> tuple[int, int, int]:
+    """(year, month, day) of the proleptic Gregorian date ``days`` after 1970-01-01, for any
+    year (as Java's ``LocalDate.ofEpochDay``; the inverse of ``epoch_days_of``)."""
+    days += 719468  # from 0000-03-01, so that a leap day ends a year
+    era = days // 146097
+    day_of_era = days - era * 146097
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    shifted_month = (5 * day_of_year + 2) // 153  # 0 for March
+    day = day_of_year - (153 * shifted_month + 2) // 5 + 1
+    month = shifted_month + 3 if shifted_month < 10 else shifted_month - 9
+    return year_of_era + era * 400 + (month <= 2), month, day
+
+
 def month_length(year: int, month: int) -> int:
     """The days of ``month`` in the proleptic Gregorian ``year`` (any year)."""
     if month == 2:

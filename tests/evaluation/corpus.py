@@ -473,8 +473,10 @@ _FORMATS = [
 # others failing): the default 'yyyy-MM-dd HH:mm:ss' (pa: the gap and the overlap, years 1, 0,
 # -1, 9999 and 12024, invalid days and times, a signed year, other digits, white space);
 # fractions (pb); the 12-hour clocks (pc); month names (pd); compact forms, adjacent values and
-# offsets (pe); short years, days of year, missing fields (pf)
-PAIRED.update({"pa": "STRING", "pb": "STRING", "pc": "STRING", "pd": "STRING", "pe": "STRING", "pf": "STRING"})
+# offsets (pe); short years, days of year, missing fields (pf); zone ids and localized offsets
+# (pg); eras and modified Julian days (ph)
+PAIRED.update({"pa": "STRING", "pb": "STRING", "pc": "STRING", "pd": "STRING", "pe": "STRING", "pf": "STRING",
+               "pg": "STRING", "ph": "STRING"})
 _PAIRED_EDGES.update({
     "pa": ["2024-03-31 02:30:00", "2024-10-27 02:30:00", "0001-01-01 00:00:00", "9999-12-31 23:59:59",
            "2024-02-30 00:00:00", "2023-02-29 12:00:00", "2024-13-01 00:00:00", "2024-03-05 24:00:00",
@@ -500,6 +502,20 @@ _PAIRED_EDGES.update({
            "2024-03-05 10:11 -00:30", "2024-03-05 10:11 +0000", "99991231235959"],
     "pf": ["1-3-5", "024-03-05", "2024 065", "2024 366", "2023 366", "2024-03 065", "2024-04 065", "02-29",
            "03-05", "2024", "-5-1-1", "2024-03-05 065", "2024-03-06 065", "2024 0", "05", "1-1-1"],
+    "pg": ["2024-03-05 10:11 Europe/London", "2024-03-05 10:11 europe/london", "2024-03-31 02:30 Europe/Berlin",
+           "2024-10-27 02:30 Europe/Berlin", "2024-03-05 10:11 UTC+01:00", "2024-03-05 10:11 UT-05:30:15",
+           "2024-03-05 10:11 GMT0", "2024-03-05 10:11 GMT+0", "2024-03-05 10:11 Z", "2024-03-05 10:11 Zulu",
+           "2024-03-05 10:11 +05:30", "2024-03-05 10:11 -08", "2024-03-05 10:11 America/Argentina",
+           "2024-03-05 10:11 Etc/GMT+5", "2024-03-05 10:11 EST", "2024-03-05 10:11 GMT+18:01",
+           "2024-03-05 10:11 GMT+1", "2024-03-05 10:11 GMT+01:00", "2024-03-05 10:11 gmt-8:30",
+           "2024-03-05 10:11 GMT+12:99", "2024-03-05 10:11 GMT+19", "2024-03-05 10:11 GMT",
+           "2024-03-05 10:11 GMT+1:5", "2024-03-05 10:11", "0001-01-01 00:30 Asia/Tokyo", "2024-03-05 10:11 +24:00",
+           "2024-03-05 10:11 +01:00 Europe/London", "2024-03-05 10:11 GMT+01:30:15", "2024-03-05 10:11 UTC0",
+           "2024-03-05 10:11 GMT+12:34:56"],
+    "ph": ["2024-03-05 AD", "2024-03-05 BC", "0001-03-05 BC", "0000-03-05 BC", "2024-03-05 Anno Domini",
+           "0005-03-05 Before Christ", "60374", "-678942", "2973484", "60374 04", "60374 03", "+5", "2024-03-05",
+           "2024-03-05 ad", "-5-03-05 AD", "5 AD", "24 BC"],
+
 })
 _PARSINGS = [  # (function, column, pattern): to_... raise under ANSI, try_... never
     ("to_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"), ("to_date", "pa", "yyyy-MM-dd HH:mm:ss"),
@@ -524,6 +540,17 @@ _PARSINGS = [  # (function, column, pattern): to_... raise under ANSI, try_... n
     ("try_to_timestamp", "pf", "y-M-d"), ("try_to_timestamp", "pf", "yyy-MM-dd"), ("try_to_timestamp", "pf", "yyyy DDD"),
     ("try_to_timestamp", "pf", "yyyy-MM DDD"), ("try_to_timestamp", "pf", "MM-dd"), ("to_timestamp", "pf", "yyyy"),
     ("try_to_timestamp", "pf", "yyyy-MM-dd DDD"), ("try_to_timestamp", "pf", "dd"), ("try_to_timestamp", "pf", "yyyy D"),
+    ("to_timestamp", "pg", "yyyy-MM-dd HH:mm VV"), ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm[ VV]"),
+    ("unix_timestamp", "pg", "yyyy-MM-dd HH:mm VV"), ("to_timestamp_ntz", "pg", "yyyy-MM-dd HH:mm VV"),
+    ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm O"), ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm OOOO"),
+    ("unix_timestamp", "pg", "yyyy-MM-dd HH:mm ZZZZ"), ("try_to_date", "pg", "yyyy-MM-dd HH:mm[ O]"),
+    ("try_to_date", "ph", "yyyy-MM-dd G"), ("try_to_timestamp", "ph", "yyyy-MM-dd GGGG"),
+    ("unix_timestamp", "ph", "yyyy-MM-dd G"), ("try_to_date", "ph", "g"), ("try_to_date", "ph", "g MM"),
+    ("unix_timestamp", "ph", "g"), ("try_to_date", "ph", "yyyy-MM-dd[ G]"), ("try_to_date", "ph", "y G"),
+    ("try_to_date", "ph", "yy G"),
+    # Java's parser throws (an index past the text, an offset hour past 23): no optional skips it
+    ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm [OOOO][O]"), ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm [XXX]['+24:00']"),
+    ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm XXX VV"),  # the zone id wins over the offset
 ]
 
 

@@ -12,7 +12,8 @@ even and non-integral exponents, |x| = 1 with infinite exponents, exponents beyo
 2**64, results at the edges of overflow and of the subnormals), random bit patterns and
 ordinary values; then, appended (the rows before them unchanged), the inverse trigonometric and
 hyperbolic functions' and hypot's: ``atan2``'s quadrants and ``hypot``'s scalings, 40 values
-within 1/32 of every threshold where a method changes (``TRIG_THRESHOLDS``), subnormal pairs,
+within 1/32 of every threshold where a method changes (``TRIG_THRESHOLDS``) and 16 in the first
+unit of its high word (a threshold moved by one unit changes some), subnormal pairs,
 and random values in each function's ranges. One Spark query per ANSI setting computes every function over every row
 (the two settings must agree: these functions do not depend on it). The file holds the
 doubles as base64 of their little-endian bytes, and the rows where Spark answered NULL.
@@ -123,6 +124,8 @@ def _trigonometric_pairs(rng: random.Random) -> list[tuple[float, float]]:
     for _ in range(150):  # hypot and atan2 of a subnormal and a number within 2**62 of it
         b = rng.uniform(0, 1) * 2.0 ** -1022
         pairs.append((b * rng.uniform(1, 2) * 2.0 ** rng.randint(0, 62) * rng.choice([1, -1]), b))
+    for threshold in TRIG_THRESHOLDS:  # in the first unit of the high word at or above it
+        pairs += [(rng.choice([1, -1]) * threshold * (1 + rng.uniform(0, 2.0 ** -20)), rng.uniform(-3, 3)) for _ in range(16)]
     return pairs
 
 

@@ -358,6 +358,11 @@ def _implicit_string_cast_expressions() -> list[tuple[str, str]]:
     out.append(_pair("trim(({} - {}))", "n1", "q1"))
     out.append(_pair("md5(({} + {}))", "i1", "i2"))  # Spark takes a BINARY: refused
     out.append(_pair("array_join(array({}, {}), 1)", "s1", "s2"))  # Spark casts no delimiter: refused
+    # a STRING where Spark expects a DOUBLE (the math functions): CAST(s AS DOUBLE) in the session's mode
+    for function in ("sqrt", "ln", "exp", "cbrt", "asin", "tanh", "sign", "degrees"):
+        out.append(_pair(f"{function}(coalesce({{}}, {{}}))", "cs", "cs"))
+    for template in ("atan2({}, {})", "hypot({}, {})", "power({}, {})", "log({}, {})"):
+        out.append(_pair(template, "cs", "cd"))
     return out
 # -- values of other types where Spark expects a STRING (end) -------------------------------------
 

@@ -86,7 +86,6 @@ def test_concat_ws_and_array_join_skip_nulls():
 
 @pytest.mark.parametrize(("qualified", "types"), [
     ("round(coalesce(A.s, B.s), 1)", ["string"]),  # Spark casts a STRING to DOUBLE: not here
-    ("sign(concat(A.s, B.s))", ["string", "string"]),
     ("concat_ws(',', A.i, B.i)", ["double"]),  # Spark casts to STRING: Java's digits of a DOUBLE
     ("array_join(collect_list(A.s), A.i)", ["string", "int"]),  # Spark casts no delimiter
     ("array_join(collect_list(A.d), ',')", ["double"]),  # Spark writes a DOUBLE as Java does: not here

@@ -53,9 +53,9 @@ class NumberBinding(BinderBase):
             typed = self.typed(e, name, (self.cast(a, t, argument),), result, argument)
             return dataclasses.replace(typed, options=typed.options + e.options), result
         if name in ("sqrt", "degrees", "radians") or name in STRICT_MATH:  # Math / StrictMath of DOUBLEs
-            if not all(t.numeric or t.null for t in types):
+            if not all(t.numeric or t.null or t.name == "string" for t in types):
                 raise self.refuse(e, types, "a number is required")
-            cast = [self.cast(a, t, DOUBLE) for a, t in bound]
+            cast = [self.to_double(e, a, t) for a, t in bound]
             return self.typed(e, name, cast, DOUBLE, DOUBLE), DOUBLE
         if name in ("floor", "ceil"):  # a DECIMAL(p - s + 1, 0) of a DECIMAL, else a BIGINT
             (a, t), = bound
@@ -66,9 +66,9 @@ class NumberBinding(BinderBase):
             return self.typed(e, name, (self.cast(a, t, argument),), result, argument), result
         if name == "sign":  # Math.signum of the value cast to DOUBLE
             (a, t), = bound
-            if not (t.numeric or t.null):
+            if not (t.numeric or t.null or t.name == "string"):
                 raise self.refuse(e, types, "a number is required")
-            return self.typed(e, name, (self.cast(a, t, DOUBLE),), DOUBLE, DOUBLE), DOUBLE
+            return self.typed(e, name, (self.to_double(e, a, t),), DOUBLE, DOUBLE), DOUBLE
         if name == "pmod":  # typed as % is
             (a, ta), (b, tb) = bound
             result = st.arithmetic_type("mod", ta, tb, self.semantics.ansi)
@@ -86,6 +86,14 @@ class NumberBinding(BinderBase):
                 raise self.refuse(e, types, "an integral or DECIMAL number and INT decimals are required "
                                             "(a DOUBLE is not formatted here)")
             return self.typed(e, name, [x for x, _ in bound], STRING, types[0]), STRING
+
+    def to_double(self, e: p.Operator, x: p.Expression, t: SqlType) -> p.Expression:
+        """An argument of a function of DOUBLEs (Spark's ``ImplicitCastInputTypes``): a number is
+        widened; a STRING is cast as ``CAST(x AS DOUBLE)`` is in the session's ANSI mode
+        (Java's number grammar; a malformed one NULL, or CAST_INVALID_INPUT with ANSI on)."""
+        if t.name == "string":
+            return self.converting_cast(e, x, t, DOUBLE)
+        return self.cast(x, t, DOUBLE)
 
     def base_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``base_functions``: ``conv(num, from_base, to_base)`` of a STRING (or an integral

@@ -1012,6 +1012,94 @@ def _collection_builder_expressions() -> list[tuple[str, str]]:
 # -- array-building and map functions between rows (end) -----------------------------------------
 
 
+# -- higher-order functions between rows (begin) -------------------------------------------------
+# The PAIRED array and map columns above (NULL arrays and maps, NULL elements and values, empty
+# ones, INT's ends, NaN and -0.0, strings outside the BMP, arrays of unequal lengths), with lambdas
+# whose bodies read the other row: NULL elements through the body, three-valued exists / forall
+# (NULL predicates), errors in the body (overflow, division by zero) before and after the element
+# that decides exists / forall, aggregate's merge and finish, zip_with's padding, map keys
+# transformed to NULL or to equal keys (NaN twice, 0.0 and -0.0), nested and shadowing lambdas
+def _higher_order_expressions() -> list[tuple[str, str]]:
+    """transform, filter, exists, forall, aggregate / reduce, zip_with, map_filter,
+    transform_values, transform_keys between rows (``sparkcep.evaluation.higher_order_functions``)."""
+    out = []
+    for arr, value in (("ai", "vi"), ("ai", "vl"), ("ad", "vd"), ("ax", "vx"), ("ai", "vx"), ("ai", "vd"),
+                       ("af", "vd"), ("ad", "vi")):
+        out.append(_pair("transform({}, x -> x + {})", arr, value))
+        out.append(_pair("transform({}, (x, i) -> x * i - {})", arr, value))
+        out.append(_pair("filter({}, x -> x > {})", arr, value))
+        out.append(_pair("filter({}, (x, i) -> i < {} OR x IS NULL)", arr, value))
+        out.append(_pair("exists({}, x -> x = {})", arr, value))
+        out.append(_pair("exists({}, x -> x > {})", arr, value))
+        out.append(_pair("forall({}, x -> x > {})", arr, value))
+        out.append(_pair("forall({}, x -> x <=> {})", arr, value))
+    for arr, value in (("as1", "vs"), ("adt", "vdt"), ("ats", "vts"), ("ab", "vb")):
+        out.append(_pair("transform({}, x -> x = {})", arr, value))
+        out.append(_pair("filter({}, x -> x < {})", arr, value))
+        out.append(_pair("exists({}, x -> x = {})", arr, value))
+        out.append(_pair("forall({}, x -> x >= {})", arr, value))
+    out.append(_pair("transform({}, x -> concat(x, {}))", "as1", "vs"))
+    out.append(_pair("exists({}, x -> x LIKE {})", "as1", "vs"))
+    out.append(_pair("exists({}, x -> x AND {})", "ab", "vb"))
+    out.append(_pair("forall({}, x -> x OR {})", "ab", "vb"))
+    # errors in the body: an overflow, a division by zero; exists / forall stop at the element
+    # that decides them (an error after it is not raised)
+    out.append(_pair("transform({}, x -> x * {})", "ai", "vi"))
+    out.append(_pair("transform({}, x -> {} / x)", "ai", "vi"))
+    out.append(_pair("exists({}, x -> {} % x = 0)", "ai", "vi"))
+    out.append(_pair("forall({}, x -> {} div x > 0)", "ai", "vi"))
+    out.append(_pair("exists({}, x -> x > 0 AND {} / (x - 1) > 0)", "ai", "vi"))
+    out.append(_pair("transform({}, (x, i) -> i + {})", "ai", "vl"))
+    out.append(_pair("transform({}, x -> {})", "ai", "vi"))  # the body reads no variable
+    out.append(_pair("transform({}, X -> x + {})", "ai", "vi"))  # names are case-insensitive
+    out.append(_pair("transform({}, x -> x + {} - {})", "ai", "vi", "vi"))  # both rows in the body
+    out.append(_pair("transform({}, x -> exists({}, y -> y = x))", "ai", "ai2"))  # nested
+    out.append(_pair("transform({}, x -> transform({}, x -> x + 1))", "ai", "ai2"))  # shadowed
+    out.append(_pair("transform({}, x -> transform({}, y -> x * y))", "ai", "ai2"))
+    out.append(_pair("transform({}, x -> filter(x, y -> y <> {}))", "aai", "vi"))
+    # aggregate: the merge's type must be the start's (Spark casts nothing)
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + x)", "ai", "vl"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + x)", "ai", "vi"))
+    out.append(_pair("reduce({}, {}, (acc, x) -> acc + x, acc -> acc * 2)", "ai", "vl"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + coalesce(x, 0D), acc -> acc / 2)", "ad", "vd"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> concat(acc, x))", "as1", "vs"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + x, acc -> acc > {})", "ai", "vl", "vl"))
+    out.append(_pair("aggregate({}, 0L, (acc, x) -> acc + x + {})", "ai", "vl"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> x)", "ai", "vl"))  # refused: INT merge, BIGINT start
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + x)", "ax", "vx"))  # refused: a wider DECIMAL
+    out.append(_pair("aggregate({}, {}, (acc, x) -> IF(x > acc, x, acc))", "ai", "vi"))
+    # zip_with: the shorter array padded with NULLs
+    for x, y in (("ai", "ai2"), ("ai", "ad"), ("ai", "as1"), ("as1", "ai"), ("ad", "af")):
+        out.append(_pair("zip_with({}, {}, (x, y) -> coalesce(x, y))", x, y))
+        out.append(_pair("zip_with({}, {}, (x, y) -> concat(x, '|', y))", x, y))
+    out.append(_pair("zip_with({}, {}, (x, y) -> x + y)", "ai", "ai2"))
+    out.append(_pair("zip_with({}, {}, (x, y) -> x IS NULL)", "ai", "ai2"))
+    # maps
+    for m, value in (("mi", "vi"), ("mi", "vs"), ("ms", "vi"), ("ms", "vs"), ("mdk", "vd")):
+        out.append(_pair("map_filter({}, (k, v) -> k > {})", m, value))
+        out.append(_pair("map_filter({}, (k, v) -> v < {})", m, value))
+        out.append(_pair("transform_values({}, (k, v) -> concat(v, k, {}))", m, value))
+    out.append(_pair("transform_values({}, (k, v) -> k + {})", "mi", "vi"))
+    out.append(_pair("transform_values({}, (k, v) -> v IS NULL OR v = {})", "ms", "vi"))
+    out.append(_pair("transform_keys({}, (k, v) -> k + {})", "mi", "vi"))
+    out.append(_pair("transform_keys({}, (k, v) -> k * {})", "mi", "vi"))  # equal keys when vi = 0
+    out.append(_pair("transform_keys({}, (k, v) -> concat(k, {}))", "ms", "vs"))
+    out.append(_pair("transform_keys({}, (k, v) -> v + {})", "ms", "vi"))  # NULL values: NULL keys
+    out.append(_pair("transform_keys({}, (k, v) -> k * {})", "mdk", "vd"))  # NaN, 0.0 and -0.0 keys
+    out.append(_pair("transform_keys({}, (k, v) -> {})", "mi", "vs"))
+    out.append(_pair("transform_keys({}, (k, v) -> map(k, {}))", "mi", "vi"))  # refused: a MAP key
+    # functions of the results, and the results as DEFINE conditions
+    out.append(_pair("size(filter({}, x -> x IS NOT NULL AND x <> {}))", "as1", "vs"))
+    out.append(_pair("element_at(transform({}, x -> x - {}), 1)", "ai", "vi"))
+    out.append(_pair("(exists({}, x -> x > {}) IS NULL)", "ai", "vi"))
+    out.append(_pair("array_contains(transform({}, x -> x + {}), 3)", "ai", "vi"))
+    out.append(_pair("transform(array({}, {}), x -> x + 1)", "vi", "vi"))
+    out.append(_pair("filter({}, x -> 'a')", "ai"))  # refused: a STRING predicate
+    out.append(_pair("transform({}, x -> x + {})", "vi", "vi"))  # refused: not an array
+    return out
+# -- higher-order functions between rows (end) ---------------------------------------------------
+
+
 def row_values() -> list[dict]:
     """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
     columns meet in many pairs of edges; each column is NULL in a few rows. The PAIRED columns
@@ -1261,6 +1349,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _interval_product_expressions()
     out += _collection_expressions()
     out += _collection_builder_expressions()
+    out += _higher_order_expressions()  # -- higher-order functions (one line) --
     return out
 
 

@@ -51,25 +51,37 @@ class LambdaLowering:
     """The higher-order functions' part of ``Lowering`` (which provides ``scope``, ``classify``,
     ``lower_operand``)."""
 
-    lambda_scope: dict[str, p.LambdaVariable]
+    lambda_scope: dict[str, p.LambdaVariable | None]
     lambda_count: int
 
-    def lambda_variable_in_scope(self, node: exp.Expression) -> p.LambdaVariable | None:
-        """The lambda variable ``node`` names, when it is a bare name of one in scope."""
+    def lambda_reference(self, node: exp.Expression) -> tuple[bool, p.LambdaVariable | None]:
+        """Whether ``node`` names a lambda variable in scope, and which (None: a variable of the
+        lambda being classified, which reads no row). A bare name (sqlglot's Identifier) or an
+        unqualified column whose name is a variable's in another case (Spark resolves lambda
+        variables case-insensitively, before columns)."""
         scope = getattr(self, "lambda_scope", None)
-        if not scope or not isinstance(node, exp.Identifier):
-            return None
-        if isinstance(node.parent, exp.Lambda) and node.arg_key == "expressions":
-            return None  # a lambda's own parameter list
-        return scope.get(node.name.lower())
+        if not scope:
+            return False, None
+        if isinstance(node, exp.Identifier):
+            if isinstance(node.parent, exp.Lambda) and node.arg_key == "expressions":
+                return False, None  # a lambda's own parameter list
+            name = node.name.lower()
+        elif isinstance(node, exp.Column) and not node.table and isinstance(node.this, exp.Identifier):
+            name = node.name.lower()
+        else:
+            return False, None
+        return (name in scope), scope.get(name)
+
+    def lambda_variable_in_scope(self, node: exp.Expression) -> p.LambdaVariable | None:
+        """The lambda variable (of a lambda being lowered) ``node`` names, or None."""
+        return self.lambda_reference(node)[1]
 
     def lambda_kind(self, node: exp.Lambda):
-        """How a lambda depends on the match: as its body, where its own variables (which shadow
+        """How a lambda depends on the match: as its body, where its own variables (which hide
         any of an enclosing lambda with the same name) read no row."""
         scope = getattr(self, "lambda_scope", None) or {}
-        own = {i.name.lower() for i in node.expressions}
         saved = scope
-        self.lambda_scope = {k: v for k, v in scope.items() if k not in own}
+        self.lambda_scope = {**scope, **{i.name.lower(): None for i in node.expressions}}
         try:
             return self.classify(node.this)
         finally:

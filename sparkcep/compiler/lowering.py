@@ -629,8 +629,9 @@ class Lowering(LambdaLowering):
         if is_subquery(node):
             return Kind(CONST)  # uncorrelated (scoping.check_subqueries): Spark evaluates it
         # -- higher-order functions (begin) --
-        if self.lambda_variable_in_scope(node) is not None:
-            return Kind(DEP)  # a variable of a lambda being lowered: evaluated in Python
+        named, variable = self.lambda_reference(node)
+        if named:  # a lambda's variable: of one being lowered, evaluated in Python; else no row
+            return Kind(DEP) if variable is not None else Kind(CONST)
         if isinstance(node, exp.Lambda):
             return self.lambda_kind(node)
         # -- higher-order functions (end) --

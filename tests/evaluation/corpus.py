@@ -1094,7 +1094,7 @@ def _higher_order_expressions() -> list[tuple[str, str]]:
     out.append(_pair("(exists({}, x -> x > {}) IS NULL)", "ai", "vi"))
     out.append(_pair("array_contains(transform({}, x -> x + {}), 3)", "ai", "vi"))
     out.append(_pair("transform(array({}, {}), x -> x + 1)", "vi", "vi"))
-    out.append(_pair("filter({}, x -> 'a')", "ai"))  # refused: a STRING predicate
+    out.append(_pair("filter({}, x -> concat(x, {}))", "ai", "vs"))  # refused: a STRING predicate
     out.append(_pair("transform({}, x -> x + {})", "vi", "vi"))  # refused: not an array
     return out
 # -- higher-order functions between rows (end) ---------------------------------------------------

@@ -1096,6 +1096,11 @@ def _higher_order_expressions() -> list[tuple[str, str]]:
     out.append(_pair("transform(array({}, {}), x -> x + 1)", "vi", "vi"))
     out.append(_pair("filter({}, x -> concat(x, {}))", "ai", "vs"))  # refused: a STRING predicate
     out.append(_pair("transform({}, x -> x + {})", "vi", "vi"))  # refused: not an array
+    # Spark knows these are never NULL (their map or arrays never are): IS NULL is FALSE without
+    # building the map (mk1 NULL: no NULL_MAP_KEY) or evaluating the lambda
+    out.append(_pair("(transform_values(map({}, {}), (k, v) -> concat(v, {})) IS NULL)", "mk1", "mv", "vs"))
+    out.append(_pair("(size(filter(array({}, {}), x -> x > 1 / (x - {}))) IS NULL)", "vi", "vi", "vi"))
+    out.append(_pair("(zip_with(array({}), array({}), (x, y) -> x / y) IS NOT NULL)", "vi", "vn"))
     return out
 # -- higher-order functions between rows (end) ---------------------------------------------------
 

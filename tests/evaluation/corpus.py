@@ -1100,7 +1100,7 @@ def _higher_order_expressions() -> list[tuple[str, str]]:
     # building the map (mk1 NULL: no NULL_MAP_KEY) or evaluating the lambda
     out.append(_pair("(transform_values(map({}, {}), (k, v) -> concat(v, {})) IS NULL)", "mk1", "mv", "vs"))
     out.append(_pair("(size(filter(array({}, {}), x -> x > 1 / (x - {}))) IS NULL)", "vi", "vi", "vi"))
-    out.append(_pair("(zip_with(array({}), array({}), (x, y) -> x / y) IS NOT NULL)", "vi", "vn"))
+    out.append(_pair("(zip_with(array({}, {}), array({}, {}), (x, y) -> x / y) IS NOT NULL)", "vi", "vn", "vn", "vi"))
     return out
 # -- higher-order functions between rows (end) ---------------------------------------------------
 

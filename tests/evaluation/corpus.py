@@ -1049,6 +1049,8 @@ def _higher_order_expressions() -> list[tuple[str, str]]:
     out.append(_pair("exists({}, x -> {} % x = 0)", "ai", "vi"))
     out.append(_pair("forall({}, x -> {} div x > 0)", "ai", "vi"))
     out.append(_pair("exists({}, x -> x > 0 AND {} / (x - 1) > 0)", "ai", "vi"))
+    out.append(_pair("exists({}, x -> {} / (x - 3) <> 0)", "ai", "vi"))  # [1, 2, 3]: TRUE before x = 3
+    out.append(_pair("forall({}, x -> {} / (x - 3) = 0)", "ai", "vi"))
     out.append(_pair("transform({}, (x, i) -> i + {})", "ai", "vl"))
     out.append(_pair("transform({}, x -> {})", "ai", "vi"))  # the body reads no variable
     out.append(_pair("transform({}, X -> x + {})", "ai", "vi"))  # names are case-insensitive

@@ -60,12 +60,20 @@ class LambdaFrame:
     ``lambda_values`` (variable number -> value) for the variables in scope (those of enclosing
     lambdas too)."""
 
-    __slots__ = ("_context", "lambda_values")
+    # the context's attributes a body reads per element, copied once per call (the others are
+    # read through ``__getattr__``); one the context lacks stays unset here too
+    _COPIED = ("value", "row", "navigate", "mapped_rows", "match_number")
+    __slots__ = ("_context", "lambda_values", *_COPIED)
 
     def __init__(self, context) -> None:
         self._context = context
         outer = getattr(context, "lambda_values", None)
         self.lambda_values: dict[int, Any] = dict(outer) if outer else {}
+        for name in self._COPIED:
+            try:
+                setattr(self, name, getattr(context, name))
+            except AttributeError:
+                pass
 
     def __getattr__(self, name: str):
         return getattr(self._context, name)

@@ -1,6 +1,6 @@
 """Lowering Spark's higher-order functions (``transform``, ``filter``, ``exists``, ``forall``,
 ``aggregate`` / ``reduce``, ``zip_with``, ``map_filter``, ``transform_values``,
-``transform_keys``) whose lambda body or other arguments read more than one row of the match
+``transform_keys``, ``map_zip_with``) whose lambda body or other arguments read more than one row of the match
 (``exists(B.arr, x -> x > A.v)``): the function becomes a plan ``Operator`` whose lambda
 operands are ``plan.Lambda`` nodes, evaluated in Python by
 ``sparkcep.evaluation.higher_order_functions``.
@@ -27,13 +27,13 @@ HIGHER_ORDER_NODES = {exp.Transform: "transform", exp.ArrayFilter: "filter", exp
 HIGHER_ORDER_NAMES = {"transform": "transform", "filter": "filter", "exists": "exists", "forall": "forall",
                       "aggregate": "aggregate", "reduce": "aggregate", "zip_with": "zip_with",
                       "map_filter": "map_filter", "transform_values": "transform_values",
-                      "transform_keys": "transform_keys"}
+                      "transform_keys": "transform_keys", "map_zip_with": "map_zip_with"}
 # the plan operator -> (number of arguments before the lambdas, the variables each lambda may
 # take): Spark's ``bindInternal`` of each function
 SIGNATURES = {
     "transform": (1, ((1, 2),)), "filter": (1, ((1, 2),)), "exists": (1, ((1,),)), "forall": (1, ((1,),)),
     "aggregate": (2, ((2,), (1,))), "zip_with": (2, ((2,),)), "map_filter": (1, ((2,),)),
-    "transform_values": (1, ((2,),)), "transform_keys": (1, ((2,),)),
+    "transform_values": (1, ((2,),)), "transform_keys": (1, ((2,),)), "map_zip_with": (2, ((3,),)),
 }
 
 

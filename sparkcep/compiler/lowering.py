@@ -729,8 +729,8 @@ class Lowering(LambdaLowering):
                     f"'{_written_name(inner, self.scope.sql)}' with a lambda cannot combine values "
                     "of different rows of a match (or of a row that may not exist) in DEFINE: "
                     "sparkcep evaluates transform, filter, exists, forall, aggregate, reduce, "
-                    "zip_with, map_filter, transform_values and transform_keys there, not "
-                    "array_sort with a comparator or map_zip_with; apply it inside the navigation "
+                    "zip_with, map_filter, transform_values, transform_keys and map_zip_with there, "
+                    "not array_sort with a comparator; apply it inside the navigation "
                     "(LAST(array_sort(A.arr, (l, r) -> r - l))), where Spark computes it per row",
                     inner,
                 )

@@ -2,7 +2,7 @@
 the entries of a map, whose body or other arguments read values of more than one row of the
 match (``exists(B.arr, x -> x > A.v)``), as Spark 4.3 evaluates them (``ArrayTransform``,
 ``ArrayFilter``, ``ArrayExists``, ``ArrayForAll``, ``ArrayAggregate``, ``ZipWith``,
-``MapFilter``, ``TransformValues``, ``TransformKeys``), checked against Spark's recorded
+``MapFilter``, ``TransformValues``, ``TransformKeys``, ``MapZipWith``), checked against Spark's recorded
 answers (``tests/evaluation/corpus.py``, ANSI on and off).
 
 Arrays are Python lists (NULL elements None), maps lists of (key, value) tuples in Spark's order,
@@ -30,6 +30,7 @@ element (and index, entry, accumulator) bound to its variables:
   elements NULL;
 * ``map_filter(m, (k, v) -> p)``: the entries for which p is TRUE, in order;
 * ``transform_values(m, (k, v) -> f)``: the same keys, values f(k, v);
+* ``map_zip_with(m1, m2, (k, v1, v2) -> f)``: see ``_map_zip_with``;
 * ``transform_keys(m, (k, v) -> f)``: keys f(k, v) with the same values, built as Spark's
   ``ArrayBasedMapBuilder`` builds a map (``collection_builders.map_builder``): a NULL key is
   ``NULL_MAP_KEY``, a key equal to an earlier one ``DUPLICATED_MAP_KEY``, or under
@@ -45,6 +46,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from sparkcep.evaluation import collection_builders, sql_types
+from sparkcep.evaluation.collection_functions import element_key
 from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
 
@@ -52,7 +54,7 @@ Evaluator = Callable[[Any], Any]
 
 # the plan operators of this module (sparkcep.evaluation.operators.OPERATORS lists them too)
 HIGHER_ORDER_FUNCTIONS = ("transform", "filter", "exists", "forall", "aggregate", "zip_with", "map_filter",
-                          "transform_values", "transform_keys")
+                          "transform_values", "transform_keys", "map_zip_with")
 
 
 class LambdaFrame:
@@ -109,6 +111,9 @@ def compile_higher_order(operator: p.Operator, compile_operand: Callable[[p.Expr
         key_type, _value_type = sql_types.map_types(parse_type(operator.type))
         last_wins = dict(operator.options).get("dedup") == "LAST_WIN"
         return _transform_keys(values[0], bodies[0], numbers[0], collection_builders.map_builder(key_type, last_wins))
+    if name == "map_zip_with":
+        key_type, _value_type = sql_types.map_types(parse_type(operator.type))
+        return _map_zip_with(values[0], values[1], bodies[0], numbers[0], key_type)
     raise ValueError(f"unknown higher-order function {name}")
 
 
@@ -250,5 +255,41 @@ def _transform_keys(entries: Evaluator, body: Evaluator, numbers: tuple[int, ...
             bound[value] = v
             keys.append(body(frame))
         return build(zip(keys, (v for _k, v in m)))
+
+    return evaluate
+
+
+def _map_zip_with(left: Evaluator, right: Evaluator, body: Evaluator, numbers: tuple[int, ...], key_type) -> Evaluator:
+    """Spark's ``MapZipWith`` with its Java collections (``spark.sql.mapZipWithUsesJavaCollections``,
+    default true): the keys of the left map, then the right map's others, in order, each once
+    (equal as Spark's ordering has them: NaN to NaN, -0.0 to 0.0), a DOUBLE or FLOAT key
+    normalized (-0.0 becomes 0.0); the value of a key's first entry in each map, NULL where a map
+    has none."""
+    key_variable, first, second = numbers
+    same = element_key(key_type)
+    fractional = key_type.name in ("double", "float")
+
+    def evaluate(ctx):
+        a = left(ctx)
+        if a is None:
+            return None
+        b = right(ctx)
+        if b is None:
+            return None
+        places: dict = {}  # key as compared -> [key, value in a, value in b, seen in a, seen in b]
+        for side, entries in ((0, a), (1, b)):
+            for k, v in entries:
+                place = places.get(same(k))
+                if place is None:
+                    place = places[same(k)] = [0.0 if fractional and k == 0 else k, None, None, False, False]
+                if not place[3 + side]:
+                    place[1 + side], place[3 + side] = v, True
+        frame = LambdaFrame(ctx)
+        bound = frame.lambda_values
+        out = []
+        for k, v1, v2, _seen_a, _seen_b in places.values():
+            bound[key_variable], bound[first], bound[second] = k, v1, v2
+            out.append((k, body(frame)))
+        return out
 
     return evaluate

@@ -117,7 +117,7 @@ OPERATORS = set(BINARY) | {
     "date_format", "from_unixtime", "to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string",
     # -- higher-order functions (begin): sparkcep.evaluation.higher_order_functions --
     "transform", "filter", "exists", "forall", "aggregate", "zip_with", "map_filter", "transform_values",
-    "transform_keys",
+    "transform_keys", "map_zip_with",
     # -- higher-order functions (end) --
 }
 

@@ -7,8 +7,8 @@ functions are NULL for a NULL array or map, so pushing is exact only when the ar
 argument reads the same row as everything else. A lambda body or another argument that reads
 another row (or a row that may not exist: ``transform(array(1, 2), x -> x + A.v)`` is
 ``[NULL, NULL]`` when there is no A row, not NULL) is evaluated in Python
-(``sparkcep.evaluation.higher_order_functions``), except ``array_sort`` with a comparator and
-``map_zip_with``, which are refused. The answers of the per-row forms are checked on Spark in
+(``sparkcep.evaluation.higher_order_functions``), except ``array_sort`` with a comparator, which
+is refused. The answers of the per-row forms are checked on Spark in
 ``tests/conformance/test_standard_features_spark.py``, those Python computes in
 ``tests/evaluation/corpus.py`` and ``tests/evaluation/test_higher_order_spark.py``.
 """
@@ -49,6 +49,7 @@ def test_lambdas_over_one_row_reach_spark(define, value_column) -> None:
     ("B.v > 1 OR exists(A.arr, x -> x > B.v)", "exists"),
     ("forall(A.arr, x -> x > B.v)", "forall"),
     ("size(filter(B.arr, (x, i) -> x > A.v + i)) = 1", "filter"),
+    ("size(map_zip_with(A.m, B.m, (k, x, y) -> x)) = 1", "map_zip_with"),
 ])
 def test_lambdas_reading_other_rows_are_evaluated_in_python(define, function) -> None:
     """sparkcep.evaluation.higher_order_functions evaluates them (tests/evaluation/corpus.py
@@ -62,10 +63,9 @@ def test_lambdas_reading_other_rows_are_evaluated_in_python(define, function) ->
 
 @pytest.mark.parametrize("define, culprit", [
     # a comparator's order is Java's TimSort's over whatever the comparator answers (an
-    # inconsistent one gives an order, or an error, Python's sort does not reproduce), and
-    # map_zip_with's key order and NaN / -0.0 keys follow Java's hash maps: still refused
+    # inconsistent one gives an order, or an error, Python's sort does not reproduce): still refused
     ("array_sort(A.arr, (l, r) -> l - r - B.v)[0] = 1", "array_sort(A.arr, (l, r) -> l - r - B.v)"),
-    ("size(map_zip_with(A.m, B.m, (k, x, y) -> x)) = 1", "map_zip_with(A.m, B.m, (k, x, y) -> x)"),
+    ("array_sort(A.arr, (l, r) -> B.v)[0] = 1", "array_sort(A.arr, (l, r) -> B.v)"),
 ])
 def test_lambdas_python_does_not_evaluate_are_refused_at_the_function(define, culprit) -> None:
     sql = CLAUSE.format(m="1", d=define)

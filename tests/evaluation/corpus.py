@@ -1021,7 +1021,7 @@ def _collection_builder_expressions() -> list[tuple[str, str]]:
 # transformed to NULL or to equal keys (NaN twice, 0.0 and -0.0), nested and shadowing lambdas
 def _higher_order_expressions() -> list[tuple[str, str]]:
     """transform, filter, exists, forall, aggregate / reduce, zip_with, map_filter,
-    transform_values, transform_keys between rows (``sparkcep.evaluation.higher_order_functions``)."""
+    transform_values, transform_keys, map_zip_with between rows (``sparkcep.evaluation.higher_order_functions``)."""
     out = []
     for arr, value in (("ai", "vi"), ("ai", "vl"), ("ad", "vd"), ("ax", "vx"), ("ai", "vx"), ("ai", "vd"),
                        ("af", "vd"), ("ad", "vi")):
@@ -1090,6 +1090,16 @@ def _higher_order_expressions() -> list[tuple[str, str]]:
     out.append(_pair("transform_keys({}, (k, v) -> k * {})", "mdk", "vd"))  # NaN, 0.0 and -0.0 keys
     out.append(_pair("transform_keys({}, (k, v) -> {})", "mi", "vs"))
     out.append(_pair("transform_keys({}, (k, v) -> map(k, {}))", "mi", "vi"))  # refused: a MAP key
+    # map_zip_with: keys of both maps in order, once each (NaN to NaN, -0.0 to 0.0, written 0.0)
+    out.append(_pair("map_zip_with({}, map_filter({}, (k, v) -> k > 0), (k, x, y) -> concat(coalesce(x, '-'), coalesce(y, '-')))",
+                     "mi", "mi"))
+    out.append(_pair("map_zip_with({}, transform_keys({}, (k, v) -> -k), (k, x, y) -> coalesce(x, 0) * 10 + coalesce(y, 0))",
+                     "mdk", "mdk"))
+    out.append(_pair("map_zip_with({}, map_filter({}, (k, v) -> v IS NULL OR v > 3), (k, x, y) -> y IS NULL)", "ms", "ms"))
+    out.append(_pair("map_zip_with({}, {}, (k, x, y) -> concat(k, {}))", "ms", "ms", "vs"))
+    out.append(_pair("map_zip_with({}, {}, (k, x, y) -> x)", "mi", "ms"))  # refused: keys of two types
+    out.append(_pair("map_zip_with({}, transform_keys({}, (k, v) -> CAST(k + {} AS BIGINT)), (k, x, y) -> x)",
+                     "mi", "mi", "vi"))  # refused: Spark casts the INT keys to BIGINT
     # functions of the results, and the results as DEFINE conditions
     out.append(_pair("size(filter({}, x -> x IS NOT NULL AND x <> {}))", "as1", "vs"))
     out.append(_pair("element_at(transform({}, x -> x - {}), 1)", "ai", "vi"))

@@ -133,3 +133,17 @@ def test_evaluators_keep_no_state_between_calls():
         by_text = dict(zip(("(`ai`)", "(`ai2`)"), values))
         for evaluate in forms.values():
             assert evaluate([by_text[t] for t in columns.texts]) == expected
+
+
+def test_map_zip_with_takes_the_keys_in_order_once_normalized():
+    """Spark 4.3 (measured): map_zip_with(map(-0.0D, 1), map(1.0D, 2), ...) is {0.0: 1, 1.0: NULL};
+    NaN meets NaN and -0.0 meets 0.0 (Java collections, spark.sql.mapZipWithUsesJavaCollections)."""
+    TYPES["(`mdk`)"] = "map<double,int>"
+    TYPES["(`mdk2`)"] = "map<double,int>"
+    nan = float("nan")
+    forms = _forms("map_zip_with(A.mdk, B.mdk2, (k, x, y) -> coalesce(x, 0) * 10 + coalesce(y, 0))",
+                   {"(`mdk`)": [(-0.0, 1), (nan, 2), (3.0, 4)], "(`mdk2`)": [(5.0, 6), (0.0, 7), (nan, 8)]})
+    for value in forms.values():
+        assert [repr(k) for k, _ in value] == ["0.0", "nan", "3.0", "5.0"]
+        assert [v for _, v in value] == [17, 28, 40, 6]
+    assert _one("map_zip_with(A.mi, B.mi, (k, x, y) -> x)", {"(`mi`)": None}) is None

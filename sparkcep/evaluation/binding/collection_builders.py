@@ -95,7 +95,7 @@ def never_null(x: p.Expression, ansi: bool) -> bool:
     # NULL, which sparkcep does not work out (docs/semantics.md, "Higher-order functions")
     if name in ("transform", "filter", "map_filter", "transform_values", "transform_keys"):
         return never_null(operands[0], ansi)
-    if name == "zip_with":
+    if name in ("zip_with", "map_zip_with"):
         return never_null(operands[0], ansi) and never_null(operands[1], ansi)
     # -- higher-order functions (end) --
     return False

@@ -1,6 +1,6 @@
 """Typing of Spark's higher-order functions between rows (``transform``, ``filter``, ``exists``,
 ``forall``, ``aggregate``, ``zip_with``, ``map_filter``, ``transform_values``,
-``transform_keys``; evaluated by ``sparkcep.evaluation.higher_order_functions``), as Spark
+``transform_keys``, ``map_zip_with``; evaluated by ``sparkcep.evaluation.higher_order_functions``), as Spark
 4.3's analyzer types them (each function's ``bindInternal``, ``dataType`` and
 ``checkInputDataTypes``):
 
@@ -13,7 +13,9 @@
   casts nothing there;
 * ``aggregate``'s merge must have exactly the start's type (``aggregate(arr_of_bigint, 0,
   (acc, x) -> acc + x)`` is an error in Spark: write ``0L``), no coercion;
-* results: ``transform`` and ``zip_with`` ARRAY<body's type>, ``filter`` and ``map_filter`` the
+* ``map_zip_with``'s maps must have keys of one type (Spark casts them to a common type: refused
+  here) of an orderable atomic type; its lambda takes the key and both maps' values;
+* results: ``transform`` and ``zip_with`` ARRAY<body's type>, ``map_zip_with`` MAP<key, body's type>, ``filter`` and ``map_filter`` the
   argument's type, ``exists`` and ``forall`` BOOLEAN, ``aggregate`` the finish's type (the
   start's without one), ``transform_values`` MAP<key, body's type>, ``transform_keys``
   MAP<body's type, value> (a MAP body is refused: Spark does not allow map keys of MAP type).
@@ -24,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 
 from sparkcep.evaluation import sql_types as st
-from sparkcep.evaluation.binding.core import BOOLEAN, BinderBase, SqlType
+from sparkcep.evaluation.binding.core import BOOLEAN, ORDERED, BinderBase, SqlType
 from sparkcep.plan import expressions as p
 
 INT = SqlType("int")
@@ -56,6 +58,19 @@ class HigherOrderBinding(BinderBase):
         types = [t for _, t in bound]
         operands: list[p.Expression] = [x for x, _ in bound]
         options = self.options
+        if name == "map_zip_with":
+            entries = [st.map_types(t) for t in types]
+            if any(entry is None for entry in entries):
+                raise self.refuse(e, types, "two MAPs are required")
+            (key, left), (other_key, right) = entries
+            if key != other_key:  # Spark casts the keys to a common type, which sparkcep does not here
+                raise self.refuse(e, types, "the keys of both maps must have one type (cast one map's keys "
+                                            "inside the navigation)")
+            if not (key.numeric or key.name in ORDERED):
+                raise self.refuse(e, types, "map keys of an orderable atomic type are required")
+            function, body = self.bound_lambda(functions[0], [key, left, right])
+            result = SqlType(f"map<{key},{body}>")
+            return p.Operator(name, (*operands, function), str(result), options, e.span), result
         if name in ("map_filter", "transform_values", "transform_keys"):
             entry = st.map_types(types[0])
             if entry is None:

@@ -496,6 +496,8 @@ def _lambda_numbers(n, s):
             lambda t: _join("element_at(zip_with(array({}, {}), array({}), (x, y) -> coalesce(x, y, {})), 2)", *t)),
         st.tuples(n, s, n, s, n).map(
             lambda t: _join("cardinality(map_filter(map({}, {}, {}, {}), (k, v) -> k < {} OR v IS NULL))", *t)),
+        st.tuples(_column(["i1", "i2"]), s, _column(["i1", "i2"]), s).map(
+            lambda t: _join("cardinality(map_zip_with(map({}, {}), map({}, {}), (k, x, y) -> coalesce(x, y)))", *t)),
     )
 
 

@@ -1,7 +1,7 @@
 """End to end on Spark: a MATCH_RECOGNIZE whose DEFINE applies higher-order functions with
 lambdas to values of two rows (``exists(A.nums, x -> x > B.k)``, ``aggregate(A.nums, B.l,
 (acc, x) -> ...)``, ``zip_with(A.nums, B.nums, ...)``, ``transform_keys(A.m, (k, v) -> ...)``,
-nested lambdas, ...) matches exactly where Spark's own evaluation of the same condition, in a
+``map_zip_with``, nested lambdas, ...) matches exactly where Spark's own evaluation of the same condition, in a
 plain self-join, holds. The arrays and maps reach the Python worker as Spark hands them over
 (PyArrow lists, maps as lists of key-value tuples). The rows hold NULL arrays, NULL elements,
 empty arrays, arrays of unequal lengths, NaN and -0.0, and keys that collide once transformed.
@@ -46,6 +46,7 @@ CONDITIONS = {
     "dedup": "element_at(transform_keys({A}.m, (k, v) -> coalesce({B}.tag, '?')), coalesce({B}.tag, '?')) = 2",
     "nested": "exists({A}.nums, x -> exists({B}.nums, y -> y = x))",
     "closure": "exists({A}.nums, x -> x = {B}.k + {A}.k)",
+    "map_zip_with": "map_zip_with({A}.m, map_filter({A}.m, (k, v) -> v > {B}.k), (k, x, y) -> coalesce(y, x * 10))['a'] = 10",
 }
 NAN = "CAST('NaN' AS DOUBLE)"
 # (A's row, B's row), each a dict of SQL literals for some columns (the others NULL)

@@ -222,8 +222,15 @@ ROUNDING = {"round": "half_up", "bround": "half_even", "floor": "floor", "ceil":
 STRICT_MATH = {
     "ln": "ln", "log": "log", "log10": "log10", "log2": "log2", "log1p": "log1p", "exp": "exp",
     "expm1": "expm1", "pow": "power", "power": "power", "cbrt": "cbrt",
+    # -- inverse trigonometric and hyperbolic functions, hypot (begin) --
+    "asin": "asin", "acos": "acos", "atan": "atan", "atan2": "atan2", "sinh": "sinh", "cosh": "cosh",
+    "tanh": "tanh", "hypot": "hypot", "asinh": "asinh", "acosh": "acosh", "atanh": "atanh",
+    # -- inverse trigonometric and hyperbolic functions, hypot (end) --
 }
-_STRICT_MATH_NODES = (exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Cbrt, exp.Anonymous)
+_STRICT_MATH_NODES = (exp.Ln, exp.Log, exp.Exp, exp.Pow, exp.Cbrt, exp.Anonymous,
+                      exp.Asin, exp.Acos, exp.Atan, exp.Atan2, exp.Sinh, exp.Cosh, exp.Tanh,
+                      exp.Asinh, exp.Acosh, exp.Atanh)
+_BINARY_STRICT_MATH = ("log", "power", "atan2", "hypot")
 
 
 @dataclass(frozen=True)
@@ -965,8 +972,9 @@ class Lowering(LambdaLowering):
 
     def lower_strict_math(self, node: exp.Expression) -> p.Expression:
         """``ln``, ``log`` (one or two arguments), ``log10``, ``log2``, ``log1p``, ``exp``,
-        ``expm1``, ``power`` / ``pow`` and ``cbrt``, which Spark computes with Java's
-        ``StrictMath`` (``STRICT_MATH``)."""
+        ``expm1``, ``power`` / ``pow``, ``cbrt``, the inverse trigonometric and hyperbolic
+        functions and ``hypot``, which Spark computes with Java's ``StrictMath``
+        (``STRICT_MATH``)."""
         written = _written_name(node, self.scope.sql)
         name = "ln" if isinstance(node, exp.Ln) else STRICT_MATH[written.lower()]
         if isinstance(node, exp.Log):  # log(b, x); log10(x) and log2(x) parse with a base
@@ -977,7 +985,7 @@ class Lowering(LambdaLowering):
             arguments = list(node.expressions)
         else:
             arguments = [node.this] + [v for k, v in node.args.items() if k != "this" and v]
-        expected = 2 if name in ("log", "power") else 1
+        expected = 2 if name in _BINARY_STRICT_MATH else 1
         if len(arguments) != expected or any(a is None for a in arguments):
             raise self.scope.error(
                 "WRONG_NUM_ARGS",

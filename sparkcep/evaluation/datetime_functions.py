@@ -131,11 +131,42 @@ def epoch_days_of(year: int, month: int, day: int) -> int:
     return era * 146097 + day_of_era - 719468
 
 
+def date_of_epoch_days(days: int) -> tuple[int, int, int]:
+    """(year, month, day) of the proleptic Gregorian date ``days`` after 1970-01-01, for any
+    year (as Java's ``LocalDate.ofEpochDay``; the inverse of ``epoch_days_of``)."""
+    days += 719468  # from 0000-03-01, so that a leap day ends a year
+    era = days // 146097
+    day_of_era = days - era * 146097
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    shifted_month = (5 * day_of_year + 2) // 153  # 0 for March
+    day = day_of_year - (153 * shifted_month + 2) // 5 + 1
+    month = shifted_month + 3 if shifted_month < 10 else shifted_month - 9
+    return year_of_era + era * 400 + (month <= 2), month, day
+
+
 def month_length(year: int, month: int) -> int:
     """The days of ``month`` in the proleptic Gregorian ``year`` (any year)."""
     if month == 2:
         return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
     return 30 if month in (4, 6, 9, 11) else 31
+
+
+def epoch_micros_of_local(year: int, month: int, day: int, hour: int, minute: int, second: int,
+                          micros: int, tz: dt.tzinfo) -> int:
+    """Microseconds from 1970-01-01 00:00 UTC of a local date-time of any year in ``tz`` (a fixed
+    offset or a region), as Java's ``ZonedDateTime.of``: the offset in force at that local time,
+    the one before a gap (which moves the time forward by the gap) and the earlier one of an
+    overlap (Python's fold 0 reads both so). A year Python's datetime lacks is read 400 years (one
+    Gregorian cycle, over which the calendar repeats) toward it: before year 1 every zone is at
+    its first offset, after 9999 at its last yearly rules."""
+    local = (epoch_days_of(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros
+    if year < 1:
+        year += 400 * -(-(1 - year) // 400)
+    elif year > 9999:
+        year -= 400 * -(-(year - 9999) // 400)
+    offset = dt.datetime(year, month, day, hour, minute, second, micros, tzinfo=tz).utcoffset()
+    return local - offset // dt.timedelta(microseconds=1)
 
 
 def date_add(start: dt.date, days: int) -> dt.date:

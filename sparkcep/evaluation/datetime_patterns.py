@@ -30,13 +30,15 @@ of elements as Java's builder makes them:
 
 Formatting covers every letter Spark accepts; the zone names ``z`` and ``v`` (Java's CLDR names,
 which Python does not have) for the session time zones of ``ZONE_NAMES`` only. Parsing covers
-the numeric fields, text months and AM/PM, offsets ``X`` / ``x`` / ``Z``; ``G``, ``g``, ``z``,
-``v``, ``VV``, ``O`` / ``ZZZZ``, a one-letter ``S`` next to a number and a day of year without a
+the numeric fields, text months, eras and AM/PM, the modified Julian day ``g``, offsets ``X`` /
+``x`` / ``Z`` and ``O`` / ``ZZZZ``, and zone ids ``VV`` (the JVM's region ids, ``java_zone_ids``);
+the zone names ``z`` and ``v``, a one-letter ``S`` next to a number and a day of year without a
 year are refused in a pattern that parses. A parsed value is resolved as Java's
 STRICT resolver and Spark's defaults do (1970-01-01 for missing date fields, midnight for a
-missing time, AM for an hour of AM/PM without ``a``), then placed in the parsed offset or the
-session time zone (Java's ``ZonedDateTime.of``: a time in a gap moves forward by the gap, one
-in an overlap takes the earlier offset). ``unix_timestamp`` and ``to_date`` are computed from the
+missing time, AM for an hour of AM/PM without ``a``, no year for a year of era without an era),
+then placed in the parsed zone id, else the parsed offset, else the session time zone (Java's
+``ZonedDateTime.of``: a time in a gap moves forward by the gap, one in an overlap takes the
+earlier offset). ``unix_timestamp`` and ``to_date`` are computed from the
 fields for any year Java holds (``parsed_epoch_micros``: Spark's BIGINT of seconds for year -1 or
 12024, and ``to_date`` of an instant in year 0 whose local date is in year 1); a TIMESTAMP, a
 TIMESTAMP_NTZ, a DATE or a formatted date-time Python's ``datetime`` cannot hold raises
@@ -49,7 +51,7 @@ import datetime as dt
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sparkcep.evaluation.datetime_functions import epoch_days_of, month_length
+from sparkcep.evaluation.datetime_functions import date_of_epoch_days, epoch_micros_of_local, month_length
 
 _UTC = dt.timezone.utc
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=_UTC)
@@ -490,11 +492,8 @@ def _check_supported(compiled: CompiledPattern) -> None:
             if isinstance(e, Optional):
                 walk(e.elements)
                 continue
-            if compiled.parsing:
-                if isinstance(e, (ZoneId, LocalizedOffset, ZoneText)) or (isinstance(e, Text) and e.field in ("era",)) or \
-                        (isinstance(e, Number) and e.field in ("modified_julian_day", "year_of_era")):
-                    raise UnsupportedPattern("parsing an era (G), a modified Julian day (g), a zone id (VV), a zone "
-                                             "name (z, v) or a localized offset (O, ZZZZ) is not reproduced")
+            if compiled.parsing and isinstance(e, ZoneText):
+                raise UnsupportedPattern("parsing a zone name (z, v) is not reproduced")
     walk(compiled.elements)
     if compiled.parsing:
         fields = compiled.letters()
@@ -802,6 +801,8 @@ def _texts(e: Text) -> list[tuple[str, int]]:
         pairs = [(name, k + 1) for k, name in enumerate(names)]
     elif e.field == "ampm":
         pairs = [("AM", 0), ("PM", 1)]
+    elif e.field == "era":
+        pairs = [("Anno Domini", 1), ("Before Christ", 0)] if e.full else [("AD", 1), ("BC", 0)]
     else:  # pragma: no cover - refused for parsing
         raise AssertionError(e.field)
     return sorted(pairs, key=lambda pair: -len(pair[0]))
@@ -865,10 +866,168 @@ def _parse_offset(e: Offset, text: str, position: int, fields: dict, ctx: _Parse
         digits(3)
     if array[0] > 0:
         if array[1] > 23:
-            return ~position  # Java throws "Value out of range": the parse fails
+            raise _ParseAborted  # Java throws "Value out of range": the whole parse fails
         seconds = negative * (array[1] * 3600 + array[2] * 60 + array[3])
         return ctx.set(fields, "offset", seconds, position, array[0])
     return ~position
+
+
+class _ParseAborted(Exception):
+    """Java's parser threw (an index past the text, an offset hour past 23): the whole text fails
+    to parse, also inside an optional section (``DateTimeFormatter.parse`` wraps the exception)."""
+
+
+def _digit_at(text: str, index: int) -> int:
+    """Java's ``getDigit(text, index)``, whose ``charAt`` throws past the text."""
+    if index >= len(text):
+        raise _ParseAborted
+    return _digit(text[index])
+
+
+def _two_digits(text: str, index: int) -> int | None:
+    """The number of the two ASCII digits at ``index`` (both there), else None."""
+    if index + 2 > len(text):
+        return None
+    a, b = _digit(text[index]), _digit(text[index + 1])
+    return a * 10 + b if a >= 0 and b >= 0 else None
+
+
+def _parse_localized_offset(e: LocalizedOffset, text: str, position: int, fields: dict, ctx: _Parse) -> int:
+    """``O`` / ``OOOO`` / ``ZZZZ``: Java's ``LocalizedOffsetIdPrinterParser`` (locale US): ``GMT``
+    (case-insensitive) alone is offset 0; then ``+H``, ``+HH``, ``+H:MM`` or ``+H:MM:SS`` (short)
+    or ``+HH:MM`` and ``+HH:MM:SS`` (full). The minutes and seconds are not range-checked; the
+    total is (``ZoneOffset``'s 18 hours, when resolving)."""
+    if not _same(text[position:position + 3], "GMT"):
+        return ~position
+    pos = position + 3
+    if pos == len(text) or text[pos] not in "+-":
+        return ctx.set(fields, "offset", 0, position, pos)
+    sign = -1 if text[pos] == "-" else 1
+    pos += 1
+    minutes = seconds = 0
+    if e.full:
+        first, second = _digit_at(text, pos), _digit_at(text, pos + 1)
+        if pos + 2 >= len(text):
+            raise _ParseAborted
+        if first < 0 or second < 0 or text[pos + 2] != ":":
+            return ~position
+        hours = first * 10 + second
+        first, second = _digit_at(text, pos + 3), _digit_at(text, pos + 4)
+        if first < 0 or second < 0:
+            return ~position
+        minutes = first * 10 + second
+        pos += 5
+        if text[pos:pos + 1] == ":" and (value := _two_digits(text, pos + 1)) is not None:
+            seconds, pos = value, pos + 3
+    else:
+        hours = _digit_at(text, pos)
+        if hours < 0:
+            return ~position
+        pos += 1
+        if pos < len(text):
+            if (more := _digit(text[pos])) >= 0:
+                hours, pos = hours * 10 + more, pos + 1
+            if text[pos:pos + 1] == ":" and (value := _two_digits(text, pos + 1)) is not None:
+                minutes, pos = value, pos + 3
+                if text[pos:pos + 1] == ":" and (value := _two_digits(text, pos + 1)) is not None:
+                    seconds, pos = value, pos + 3
+    return ctx.set(fields, "offset", sign * (hours * 3600 + minutes * 60 + seconds), position, pos)
+
+
+_ZONE_ID_OFFSET = Offset(6, "Z")  # Java's OffsetIdPrinterParser "+HH:MM:ss" after a zone id's prefix
+
+
+def _parse_zone_id(text: str, position: int, fields: dict) -> int:
+    """``VV``: Java's ``ZoneIdPrinterParser`` (case-insensitive): an offset (``+HH:MM[:ss]``),
+    ``UT`` / ``UTC`` / ``GMT`` with or without such an offset, ``GMT0``, the longest region id
+    of the JVM (``java_zone_ids``) the text starts with, or ``Z``. The zone is kept as a tzinfo
+    (``fields["zone"]``, the last one parsed)."""
+    length = len(text)
+    if position >= length:
+        return ~position
+    first = text[position]
+    if first in "+-":
+        return _parse_prefixed_offset(text, position, position, fields, mandatory=True)
+    if length >= position + 2:
+        second = text[position + 1]
+        if _same(first, "U") and _same(second, "T"):
+            if length >= position + 3 and _same(text[position + 2], "C"):
+                return _parse_prefixed_offset(text, position, position + 3, fields)
+            return _parse_prefixed_offset(text, position, position + 2, fields)
+        if _same(first, "G") and length >= position + 3 and _same(second, "M") and _same(text[position + 2], "T"):
+            if length >= position + 4 and _same(text[position + 3], "0"):
+                fields["zone"] = _UTC  # GMT0
+                return position + 4
+            return _parse_prefixed_offset(text, position, position + 3, fields)
+    for size in _REGION_ID_LENGTHS:  # the longest id first
+        if position + size > length:
+            continue
+        region = _region_ids_by_key().get(_case_key(text[position:position + size]))
+        if region is not None:
+            fields["zone"] = _region_zone(region)
+            return position + size
+    if _same(first, "Z"):
+        fields["zone"] = _UTC
+        return position + 1
+    return ~position
+
+
+def _parse_prefixed_offset(text: str, prefix_start: int, position: int, fields: dict, mandatory: bool = False) -> int:
+    """Java's ``parseOffsetBased``: the prefix (``UTC``, ``GMT``, ``UT`` or none) alone, or with
+    an offset ``+HH:MM[:ss]`` that ``ZoneOffset`` accepts (at most 18 hours)."""
+    if position >= len(text) or text[position] == "0" or _same(text[position], "Z"):
+        fields["zone"] = _UTC
+        return position
+    scratch: dict = {}
+    end = _parse_offset(_ZONE_ID_OFFSET, text, position, scratch, _Parse(text))
+    if end < 0:
+        if mandatory:
+            return ~prefix_start
+        fields["zone"] = _UTC
+        return position
+    if abs(scratch["offset"]) > _MAX_OFFSET_SECONDS:
+        return ~prefix_start
+    fields["zone"] = dt.timezone(dt.timedelta(seconds=scratch["offset"]))
+    return end
+
+
+_MAX_OFFSET_SECONDS = 18 * 3600  # ZoneOffset's range
+
+
+def _case_key(text: str) -> str:
+    """A key equal for texts Java's case-insensitive ``charEquals`` finds equal, char by char
+    (the upper cases equal or the lower cases: the Kelvin sign is k, a long s is s)."""
+    return "".join(c.upper().lower() if len(c.upper()) == 1 else c.lower() for c in text)
+
+
+@lru_cache(maxsize=1)
+def _region_ids_by_key() -> dict[str, str]:
+    from sparkcep.evaluation.java_zone_ids import JAVA_REGION_IDS
+
+    return {_case_key(region): region for region in JAVA_REGION_IDS}
+
+
+def _region_id_lengths() -> tuple[int, ...]:
+    from sparkcep.evaluation.java_zone_ids import JAVA_REGION_IDS
+
+    return tuple(sorted({len(region) for region in JAVA_REGION_IDS}, reverse=True))
+
+
+_REGION_ID_LENGTHS = _region_id_lengths()
+
+
+def _region_zone(region: str) -> dt.tzinfo:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    from sparkcep.errors import MatchRuntimeError
+
+    try:
+        return ZoneInfo(region)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise MatchRuntimeError(
+            "TIME_ZONE_UNKNOWN_TO_PYTHON",
+            f"a datetime pattern's zone id (VV) between rows of a match read '{region}', which Spark's JVM knows and "
+            "Python's tz database does not; parse it inside the navigation") from None
 
 
 def _parse(elements, text: str, position: int, fields: dict, ctx: _Parse) -> int:
@@ -895,6 +1054,10 @@ def _parse(elements, text: str, position: int, fields: dict, ctx: _Parse) -> int
             position = _parse_text(e, text, position, fields, ctx)
         elif isinstance(e, Offset):
             position = _parse_offset(e, text, position, fields, ctx)
+        elif isinstance(e, LocalizedOffset):
+            position = _parse_localized_offset(e, text, position, fields, ctx)
+        elif isinstance(e, ZoneId):
+            position = _parse_zone_id(text, position, fields)
         else:  # pragma: no cover - refused when compiled
             raise AssertionError(e)
         if position < 0:
@@ -947,12 +1110,29 @@ def _put(fields: dict, field: str, value: int) -> None:
     fields[field] = value
 
 
-def _resolve(fields: dict) -> tuple[tuple[int, int, int], tuple[int, int, int, int], int | None]:
+def _resolve(fields: dict) -> tuple[tuple[int, int, int], tuple[int, int, int, int], dt.tzinfo | None]:
     """Java's STRICT resolution of the parsed fields, then Spark's defaults
     (``DateTimeFormatterHelper.toLocalDate`` / ``toLocalTime``): ((y, m, d), (h, min, s, nanos),
-    offset seconds or None). Raises ``_Invalid``."""
+    the zone: the parsed zone id, else the parsed offset, else None). Raises ``_Invalid``."""
     f = dict(fields)
     offset = f.pop("offset", None)
+    if offset is not None and abs(offset) > _MAX_OFFSET_SECONDS:
+        raise _Invalid("offset")
+    zone = f.pop("zone", None)  # Spark asks for the zone: a zone id wins over an offset
+    if zone is None and offset is not None:
+        zone = dt.timezone(dt.timedelta(seconds=offset))
+    date = None
+    if "modified_julian_day" in f:  # JulianFields.MODIFIED_JULIAN_DAY: an epoch day, LocalDate's range
+        epoch_day = f.pop("modified_julian_day") - _MJD_OF_EPOCH
+        if not _MIN_EPOCH_DAY <= epoch_day <= _MAX_EPOCH_DAY:
+            raise _Invalid("modified_julian_day")
+        date = date_of_epoch_days(epoch_day)
+    if "era" in f and "year_of_era" in f:  # IsoChronology.resolveYearOfEra (STRICT)
+        era, year_of_era = f.pop("era"), f.pop("year_of_era")
+        if not 1 <= year_of_era <= 1_000_000_000:
+            raise _Invalid("year_of_era")
+        _put(f, "year", year_of_era if era == 1 else 1 - year_of_era)
+    # a year of era without an era stays unresolved (STRICT invents no era): no year
     if "clock_hour" in f:
         v = _valid("clock_hour", f.pop("clock_hour"))
         _put(f, "hour", 0 if v == 24 else v)
@@ -970,8 +1150,7 @@ def _resolve(fields: dict) -> tuple[tuple[int, int, int], tuple[int, int, int, i
             time = (_valid("hour", f.pop("hour")), _valid("minute", minute or 0), _valid("second", second or 0),
                     _valid("nano", nano or 0))
             f.pop("minute", None), f.pop("second", None), f.pop("nano", None)
-    date = None
-    if "year" in f:
+    if date is None and "year" in f:
         if "month" in f and "day" in f:
             date = _ymd(f.pop("year"), f.pop("month"), f.pop("day"))
         elif "day_of_year" in f:
@@ -986,6 +1165,10 @@ def _resolve(fields: dict) -> tuple[tuple[int, int, int], tuple[int, int, int, i
             doy = sum(month_length(year, k) for k in range(1, month)) + day
             if f.pop("day_of_year") != doy:
                 raise _Invalid("conflict")
+        if "year_of_era" in f and f.pop("year_of_era") != (year if year >= 1 else 1 - year):
+            raise _Invalid("conflict")
+        if "era" in f and f.pop("era") != (1 if year >= 1 else 0):
+            raise _Invalid("conflict")
     if time is not None:
         if "ampm" in f and f.pop("ampm") != time[0] // 12:
             raise _Invalid("conflict")
@@ -1005,15 +1188,23 @@ def _resolve(fields: dict) -> tuple[tuple[int, int, int], tuple[int, int, int, i
             hour = 0
         time = (hour, _valid("minute", f.get("minute", 0)), _valid("second", f.get("second", 0)),
                 _valid("nano", f.get("nano", 0)))
-    return date, time, offset
+    return date, time, zone
+
+
+_MJD_OF_EPOCH = 40587  # the modified Julian day of 1970-01-01
+_MIN_EPOCH_DAY, _MAX_EPOCH_DAY = -365243219162, 365241780471  # LocalDate.MIN and MAX
 
 
 def parse_fields(compiled: CompiledPattern, text: str):
-    """``text`` read with the pattern: ((year, month, day), (hour, minute, second, nanos),
-    offset seconds or None) of any year Java holds, or None when Spark's parser fails."""
+    """``text`` read with the pattern: ((year, month, day), (hour, minute, second, nanos), the
+    parsed zone or offset as a tzinfo or None) of any year Java holds, or None when Spark's
+    parser fails."""
     ctx = _Parse(text)
-    fields: dict[str, int] = {}
-    end = _parse(compiled.elements, text, 0, fields, ctx)
+    fields: dict = {}
+    try:
+        end = _parse(compiled.elements, text, 0, fields, ctx)
+    except _ParseAborted:
+        return None
     if end < 0 or end != len(text):
         return None
     try:
@@ -1024,26 +1215,13 @@ def parse_fields(compiled: CompiledPattern, text: str):
 
 def parsed_epoch_micros(parsed, zone: str) -> int:
     """The microseconds since 1970-01-01 00:00 UTC of parsed fields (``parse_fields``) of any
-    year: in the parsed offset, or the session time zone's offset for that local date-time (a
-    year past 9999 read 400 years back, where the calendar and the zone's rules repeat; before
-    year 1, the zone's first offset, its local mean time)."""
+    year: in the parsed zone or offset, or else the session time zone ``zone``, at that local
+    date-time (``epoch_micros_of_local``)."""
     from zoneinfo import ZoneInfo
 
-    from sparkcep.evaluation.day_time_intervals import resolve_local
-
-    (year, month, day), (hour, minute, second, nano), offset = parsed
-    local = (epoch_days_of(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + \
-        nano // 1000
-    if offset is not None:
-        return local - offset * 1_000_000
-    tz = ZoneInfo(zone)
-    if year < 1:
-        return local - tz.utcoffset(dt.datetime(1, 1, 1)) // dt.timedelta(microseconds=1)
-    shifted = year - max(0, (year - 9999 + 399) // 400) * 400
-    naive = dt.datetime(shifted, month, day, hour, minute, second, nano // 1000)
-    zoned = resolve_local(naive, tz, None)  # a gap moves the local time forward
-    moved = (zoned.replace(tzinfo=None) - naive) // dt.timedelta(microseconds=1)
-    return local + moved - zoned.utcoffset() // dt.timedelta(microseconds=1)
+    (year, month, day), (hour, minute, second, nano), parsed_zone = parsed
+    tz = ZoneInfo(zone) if parsed_zone is None else parsed_zone
+    return epoch_micros_of_local(year, month, day, hour, minute, second, nano // 1000, tz)
 
 
 def local_of_instant(micros: int, zone: str) -> dt.datetime:
@@ -1153,15 +1331,13 @@ def parser(name: str, pattern: str, zone: str, ansi: bool, tolerant: bool, funct
                 if not -2**63 <= micros < 2**63:  # Spark's microseconds overflow (a Java error)
                     raise OverflowError
                 return abs(micros) // 1_000_000 * (1 if micros >= 0 else -1)  # Java's / : toward zero
-            (year, month, day), (hour, minute, second, nano), offset = parsed
+            (year, month, day), (hour, minute, second, nano), parsed_zone = parsed
             if not 1 <= year <= 9999:
                 raise OverflowError
             local = dt.datetime(year, month, day, hour, minute, second, nano // 1000)
-            if name == "to_timestamp_ntz":  # an offset in the text is read and ignored
+            if name == "to_timestamp_ntz":  # a zone or offset in the text is read and ignored
                 return local
-            if offset is not None:
-                return (local - dt.timedelta(seconds=offset)).replace(tzinfo=_UTC)
-            return resolve_local(local, tz, None).astimezone(_UTC)
+            return resolve_local(local, tz if parsed_zone is None else parsed_zone, None).astimezone(_UTC)
         except OverflowError:
             raise _out_of_range(function) from None
 

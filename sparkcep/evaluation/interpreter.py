@@ -21,6 +21,7 @@ from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import (base_functions, collection_builders, collection_functions, datetime_fields,
                                  datetime_functions, datetime_patterns, day_time_intervals, explicit_casts, functions,
                                  hash_functions, higher_order_functions, integral_functions, string_functions,
+                                 trigonometric_functions,
                                  url_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
@@ -651,6 +652,8 @@ def typed_function(operator: p.Operator):
         function = functions.ANGLES[name]
     elif name in functions.STRICT_MATH:
         function = functions.STRICT_MATH[name]
+    elif name in trigonometric_functions.TRIGONOMETRIC:
+        function = trigonometric_functions.TRIGONOMETRIC[name]
     elif name == "sign":
         function = functions.signum
     elif name in ("floor", "ceil"):

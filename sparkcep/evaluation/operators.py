@@ -80,6 +80,7 @@ OPERATORS = set(BINARY) | {
     "lower", "upper", "length", "substring", "explicit_cast",
     "round", "bround", "sign", "pmod", "concat_ws", "array_join", "array", "floor", "ceil",  # sparkcep.evaluation.functions
     "sqrt", "degrees", "radians", "ln", "log", "log10", "log2", "log1p", "exp", "expm1", "power", "cbrt",  # strict_math
+    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "hypot", "asinh", "acosh", "atanh",  # trigonometric_functions
     # sparkcep.evaluation.string_functions
     "contains", "startswith", "endswith", "locate", "trim", "replace", "left", "right", "reverse",
     # sparkcep.evaluation.integral_functions

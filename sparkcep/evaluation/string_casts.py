@@ -56,7 +56,7 @@ from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
-from sparkcep.evaluation.datetime_functions import epoch_days_of, month_length
+from sparkcep.evaluation.datetime_functions import epoch_micros_of_local, month_length
 from sparkcep.evaluation.java_zone_ids import JAVA_REGION_IDS
 from sparkcep.evaluation.sql_types import SqlType
 
@@ -319,13 +319,6 @@ def _fields_valid(fields: list[int]) -> bool:
     return _valid_date(year, month, day) and 0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59
 
 
-def _local_micros(fields: list[int]) -> int:
-    """The local date-time's microseconds from 1970-01-01 00:00 (as if in UTC)."""
-    year, month, day, hour, minute, second, micros = fields
-    seconds = epoch_days_of(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
-    return seconds * 1_000_000 + micros
-
-
 def string_to_timestamp(target: SqlType, ansi: bool, zone: str):
     """The cast to TIMESTAMP (an aware datetime in the session time zone ``zone``), read in
     ``zone`` where the string names none."""
@@ -361,24 +354,7 @@ def _timestamp(value: str, session) -> dt.datetime | None:
         fields = [today.year, today.month, today.day, *fields[3:]]
     if not _fields_valid(fields):
         return None
-    local = _local_micros(fields)
-    if isinstance(tz, dt.timezone):  # a fixed offset: exact for any year
-        micros = local - int(tz.utcoffset(None) / dt.timedelta(microseconds=1))
-        if not _LONG_MIN <= micros <= _LONG_MAX:
-            return None  # Spark's instantToMicros overflows: no timestamp
-        try:
-            return dt.datetime(1970, 1, 1, tzinfo=_UTC) + dt.timedelta(microseconds=micros)
-        except OverflowError:
-            raise _out_of_python_range("TIMESTAMP") from None
-    # a region's offset at the local date-time (fold 0: the offset before a gap, which moves the
-    # time forward by the gap, and the earlier one of an overlap, as Java's ZonedDateTime.of);
-    # a year Python's datetime lacks is read 400 years (one Gregorian cycle) toward it: before
-    # 0001 every zone is at its first offset, after 9999 at its last yearly rules
-    year, month, day, hour, minute, second, micros = fields
-    shifted = year + 400 * -(-(1 - year) // 400) if year < 1 else year - 400 * -(-(year - 9999) // 400) \
-        if year > 9999 else year
-    offset = dt.datetime(shifted, month, day, hour, minute, second, micros, tzinfo=tz).utcoffset()
-    instant = local - int(offset / dt.timedelta(microseconds=1))
+    instant = epoch_micros_of_local(*fields, tz)
     if not _LONG_MIN <= instant <= _LONG_MAX:
         return None  # Spark's instantToMicros overflows: no timestamp
     try:
@@ -410,7 +386,7 @@ def _timestamp_ntz(value: str) -> dt.datetime | None:
     if not _fields_valid(fields):
         return None
     if not 1 <= fields[0] <= 9999:
-        if not _LONG_MIN <= _local_micros(fields) <= _LONG_MAX:
+        if not _LONG_MIN <= epoch_micros_of_local(*fields, _UTC) <= _LONG_MAX:
             return None
         raise _out_of_python_range("TIMESTAMP_NTZ")
     return dt.datetime(*fields)

@@ -473,8 +473,10 @@ _FORMATS = [
 # others failing): the default 'yyyy-MM-dd HH:mm:ss' (pa: the gap and the overlap, years 1, 0,
 # -1, 9999 and 12024, invalid days and times, a signed year, other digits, white space);
 # fractions (pb); the 12-hour clocks (pc); month names (pd); compact forms, adjacent values and
-# offsets (pe); short years, days of year, missing fields (pf)
-PAIRED.update({"pa": "STRING", "pb": "STRING", "pc": "STRING", "pd": "STRING", "pe": "STRING", "pf": "STRING"})
+# offsets (pe); short years, days of year, missing fields (pf); zone ids and localized offsets
+# (pg); eras and modified Julian days (ph)
+PAIRED.update({"pa": "STRING", "pb": "STRING", "pc": "STRING", "pd": "STRING", "pe": "STRING", "pf": "STRING",
+               "pg": "STRING", "ph": "STRING"})
 _PAIRED_EDGES.update({
     "pa": ["2024-03-31 02:30:00", "2024-10-27 02:30:00", "0001-01-01 00:00:00", "9999-12-31 23:59:59",
            "2024-02-30 00:00:00", "2023-02-29 12:00:00", "2024-13-01 00:00:00", "2024-03-05 24:00:00",
@@ -500,6 +502,20 @@ _PAIRED_EDGES.update({
            "2024-03-05 10:11 -00:30", "2024-03-05 10:11 +0000", "99991231235959"],
     "pf": ["1-3-5", "024-03-05", "2024 065", "2024 366", "2023 366", "2024-03 065", "2024-04 065", "02-29",
            "03-05", "2024", "-5-1-1", "2024-03-05 065", "2024-03-06 065", "2024 0", "05", "1-1-1"],
+    "pg": ["2024-03-05 10:11 Europe/London", "2024-03-05 10:11 europe/london", "2024-03-31 02:30 Europe/Berlin",
+           "2024-10-27 02:30 Europe/Berlin", "2024-03-05 10:11 UTC+01:00", "2024-03-05 10:11 UT-05:30:15",
+           "2024-03-05 10:11 GMT0", "2024-03-05 10:11 GMT+0", "2024-03-05 10:11 Z", "2024-03-05 10:11 Zulu",
+           "2024-03-05 10:11 +05:30", "2024-03-05 10:11 -08", "2024-03-05 10:11 America/Argentina",
+           "2024-03-05 10:11 Etc/GMT+5", "2024-03-05 10:11 EST", "2024-03-05 10:11 GMT+18:01",
+           "2024-03-05 10:11 GMT+1", "2024-03-05 10:11 GMT+01:00", "2024-03-05 10:11 gmt-8:30",
+           "2024-03-05 10:11 GMT+12:99", "2024-03-05 10:11 GMT+19", "2024-03-05 10:11 GMT",
+           "2024-03-05 10:11 GMT+1:5", "2024-03-05 10:11", "0001-01-01 00:30 Asia/Tokyo", "2024-03-05 10:11 +24:00",
+           "2024-03-05 10:11 +01:00 Europe/London", "2024-03-05 10:11 GMT+01:30:15", "2024-03-05 10:11 UTC0",
+           "2024-03-05 10:11 GMT+12:34:56"],
+    "ph": ["2024-03-05 AD", "2024-03-05 BC", "0001-03-05 BC", "0000-03-05 BC", "2024-03-05 Anno Domini",
+           "0005-03-05 Before Christ", "60374", "-678942", "2973484", "60374 04", "60374 03", "+5", "2024-03-05",
+           "2024-03-05 ad", "-5-03-05 AD", "5 AD", "24 BC"],
+
 })
 _PARSINGS = [  # (function, column, pattern): to_... raise under ANSI, try_... never
     ("to_timestamp", "pa", "yyyy-MM-dd HH:mm:ss"), ("to_date", "pa", "yyyy-MM-dd HH:mm:ss"),
@@ -524,6 +540,17 @@ _PARSINGS = [  # (function, column, pattern): to_... raise under ANSI, try_... n
     ("try_to_timestamp", "pf", "y-M-d"), ("try_to_timestamp", "pf", "yyy-MM-dd"), ("try_to_timestamp", "pf", "yyyy DDD"),
     ("try_to_timestamp", "pf", "yyyy-MM DDD"), ("try_to_timestamp", "pf", "MM-dd"), ("to_timestamp", "pf", "yyyy"),
     ("try_to_timestamp", "pf", "yyyy-MM-dd DDD"), ("try_to_timestamp", "pf", "dd"), ("try_to_timestamp", "pf", "yyyy D"),
+    ("to_timestamp", "pg", "yyyy-MM-dd HH:mm VV"), ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm[ VV]"),
+    ("unix_timestamp", "pg", "yyyy-MM-dd HH:mm VV"), ("to_timestamp_ntz", "pg", "yyyy-MM-dd HH:mm VV"),
+    ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm O"), ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm OOOO"),
+    ("unix_timestamp", "pg", "yyyy-MM-dd HH:mm ZZZZ"), ("try_to_date", "pg", "yyyy-MM-dd HH:mm[ O]"),
+    ("try_to_date", "ph", "yyyy-MM-dd G"), ("try_to_timestamp", "ph", "yyyy-MM-dd GGGG"),
+    ("unix_timestamp", "ph", "yyyy-MM-dd G"), ("try_to_date", "ph", "g"), ("try_to_date", "ph", "g MM"),
+    ("unix_timestamp", "ph", "g"), ("try_to_date", "ph", "yyyy-MM-dd[ G]"), ("try_to_date", "ph", "y G"),
+    ("try_to_date", "ph", "yy G"),
+    # Java's parser throws (an index past the text, an offset hour past 23): no optional skips it
+    ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm [OOOO][O]"), ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm [XXX]['+24:00']"),
+    ("try_to_timestamp", "pg", "yyyy-MM-dd HH:mm XXX VV"),  # the zone id wins over the offset
 ]
 
 
@@ -1366,6 +1393,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _interval_product_expressions()
     out += _collection_expressions()
     out += _collection_builder_expressions()
+    out += _trigonometric_expressions()  # inverse trigonometric and hyperbolic functions, hypot
     out += _higher_order_expressions()  # -- higher-order functions (one line) --
     return out
 
@@ -1460,3 +1488,51 @@ def _hash_pad_conv_expressions() -> list[tuple[str, str]]:
     out.append(_pair("format_number(({} - {}), {})", "n1", "q1", "t1"))  # Spark: the decimals must be an INT
     return out
 # ---- hash, xxhash64, lpad, rpad, repeat, conv, hex, unhex, bin, format_number (end) ----
+
+
+# -- inverse trigonometric and hyperbolic functions, hypot (begin) --------------------------------
+# one case a row: the argument tg1 (plus tz, 0.0 or -0.0) where fdlibm changes its method (asin
+# and acos at 0.5, 0.975 and 1; atan at 7/16 and 39/16; sinh, cosh and tanh at 22 and the
+# overflow threshold 710.4758600739439; Spark's asinh and acosh at 2 and 2**28), where Python's
+# math differs from Java's (tanh 0.174823, asinh 2.8, acosh 4.9214), signed zeros, NaN, the
+# infinities, subnormals; and (tg1, tg2) points for atan2 and hypot: the quadrants of signed zeros
+# and infinities, |y / x| beyond 2**60, subnormal and huge pairs
+PAIRED.update({"tg1": "DOUBLE", "tg2": "DOUBLE", "tz": "DOUBLE"})
+_TRIG_CASES = [
+    ("NaN", "1.0", "0.0"), ("Infinity", "Infinity", "0.0"), ("-Infinity", "Infinity", "0.0"),
+    ("0.0", "-0.0", "0.0"), ("-0.0", "-1.0", "-0.0"), ("0.5", "0.5", "0.0"), ("-0.5", "-2.0", "0.0"),
+    ("0.975", "0.975", "0.0"), ("0.9999999999999999", "-Infinity", "0.0"), ("1.0", "NaN", "0.0"),
+    ("-1.0", "-0.0", "0.0"), ("1.0000000000000002", "1.0E-310", "0.0"), ("0.174823", "0.0", "0.0"),
+    ("2.8", "3.0E-300", "0.0"), ("4.9214", "1.0E20", "0.0"), ("22.0", "-22.0", "0.0"),
+    ("710.4758600739439", "710.4758600739439", "0.0"), ("710.5", "-1.0E300", "0.0"), ("-711.0", "0.0", "0.0"),
+    ("3.725290298461914E-9", "4.9E-324", "0.0"), ("2.68435456E8", "-2.68435456E8", "0.0"), ("1.0E-300", "1.0E-300", "0.0"),
+    ("4.9E-324", "-4.9E-324", "0.0"), ("1.7976931348623157E308", "1.7976931348623157E308", "0.0"),
+    ("0.6", "-0.8", "0.0"), ("-0.7", "1.0E-30", "0.0"), ("3.0", "4.0", "0.0"), ("1.3E154", "1.3E154", "0.0"),
+    ("0.4375", "-Infinity", "0.0"), ("2.4375", "-1.0", "0.0"), (None, "1.0", "0.0"), ("-2.5", None, "0.0"),
+]
+assert len(_TRIG_CASES) == ROWS
+_PAIRED_EDGES.update({name: [case[k] for case in _TRIG_CASES] for k, name in enumerate(("tg1", "tg2", "tz"))})
+
+
+def _trigonometric_expressions() -> list[tuple[str, str]]:
+    out = []
+    for function in ("asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"):
+        out.append(_pair(function + "(({} + {}))", "tg1", "tz"))
+    out.append(_pair("atan2({}, {})", "tg1", "tg2"))
+    out.append(_pair("atan2({}, {})", "tg2", "tg1"))
+    out.append(_pair("hypot({}, {})", "tg1", "tg2"))
+    # every numeric type is cast to DOUBLE; the edges of the grammar's columns, NULLs among them
+    out.append(_pair("atan(({} + {}))", "i1", "i2"))
+    out.append(_pair("tanh(({} - {}))", "m1", "m2"))
+    out.append(_pair("acosh(({} * {}))", "f1", "f1"))
+    out.append(_pair("asinh(({} / {}))", "d1", "d2"))
+    out.append(_pair("sinh(({} - {}))", "n1", "q1"))
+    out.append(_pair("cosh(({} + {}))", "t1", "h1"))
+    out.append(_pair("asin(({} / {}))", "i1", "l2"))
+    out.append(_pair("atanh(({} / {}))", "q1", "q2"))
+    out.append(_pair("hypot({}, {})", "d1", "d2"))
+    out.append(_pair("atan2({}, {})", "l1", "q2"))
+    out.append(_pair("atan2({}, {})", "d1", "d2"))
+    out.append(_pair("acos(({} - {}))", "z1", "z1"))
+    return out
+# -- inverse trigonometric and hyperbolic functions, hypot (end) ----------------------------------

@@ -235,8 +235,15 @@ def numbers(depth: int):
             lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
         # -- string casts (end) --
         _builder_numbers(sub, strings(depth - 1)),  # array-building and map functions
+        # -- inverse trigonometric and hyperbolic functions, hypot (begin) --
+        st.tuples(st.sampled_from(_TRIGONOMETRIC), sub).map(lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(st.sampled_from(["atan2", "hypot"]), sub, sub).map(lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
+        # -- inverse trigonometric and hyperbolic functions, hypot (end) --
         _lambda_numbers(sub, strings(depth - 1)),  # -- higher-order functions --
     )
+
+
+_TRIGONOMETRIC = ["asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"]
 
 
 _FIELD_FUNCTIONS = ["year", "quarter", "month", "day", "dayofweek", "weekday", "dayofyear", "weekofyear", "hour",

@@ -8,8 +8,10 @@ One Spark query per ANSI setting computes every function over every row (random 
 subnormals, huge values, short decimals, ±0.0, NaN, ±Infinity; ``y``: exponents and bases);
 each value is compared with two Python readings of Spark's rules below, written from Spark's
 documentation and Java's ``Math`` specification: one over Python's ``math`` (the C library's),
-one over ``sparkcep.evaluation.strict_math`` (fdlibm's algorithms, which Java's ``StrictMath``
-is), the NULL rules written here independently of ``sparkcep.evaluation.functions``.
+one over ``sparkcep.evaluation.strict_math`` and ``strict_trig`` (fdlibm's algorithms, which
+Java's ``StrictMath`` is), the NULL rules written here independently of
+``sparkcep.evaluation.functions``. ``sin``, ``cos``, ``tan`` and ``cot`` (HotSpot intrinsics,
+refused between rows) are compared with Python's ``math`` only.
 Takes a few minutes on a quiet machine.
 """
 
@@ -21,7 +23,7 @@ import struct
 import sys
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal
 
-from sparkcep.evaluation import strict_math
+from sparkcep.evaluation import strict_math, strict_trig, trigonometric_functions
 
 EDGES = [0.0, -0.0, 1.0, -1.0, 2.0, 0.5, -0.5, math.nan, math.inf, -math.inf, 5e-324, -5e-324,
          2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308, 709.782712893384,
@@ -94,6 +96,23 @@ def _overflowing(f):
     return apply
 
 
+def _domain(f):
+    """A function of a DOUBLE that is NaN outside its domain (Python's raises ValueError)."""
+    def apply(x):
+        try:
+            return f(x)
+        except ValueError:
+            return math.nan
+    return apply
+
+
+def _signed_overflow(f, x: float) -> float:
+    try:
+        return f(x)
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
 def _odd_integer(y: float) -> bool:
     return math.isfinite(y) and y == math.floor(y) and abs(y) < 2 ** 53 and int(y) % 2 == 1
 
@@ -158,6 +177,22 @@ FUNCTIONS = {  # Spark SQL -> its reading in Python
     "expm1(x)": _overflowing(math.expm1),
     "power(x, y)": _power,
     "cbrt(x)": lambda x, y: math.cbrt(x),
+    "asin(x)": lambda x, y: _domain(math.asin)(x),
+    "acos(x)": lambda x, y: _domain(math.acos)(x),
+    "atan(x)": lambda x, y: math.atan(x),
+    "atan2(y, x)": lambda x, y: math.atan2(y + 0.0, x + 0.0),
+    "sinh(x)": lambda x, y: _signed_overflow(math.sinh, x),
+    "cosh(x)": lambda x, y: _overflowing(math.cosh)(x, y),
+    "tanh(x)": lambda x, y: math.tanh(x),
+    "hypot(x, y)": lambda x, y: math.hypot(x, y),
+    "asinh(x)": lambda x, y: math.asinh(x),
+    "acosh(x)": lambda x, y: _domain(math.acosh)(x),
+    "atanh(x)": lambda x, y: math.copysign(math.inf, x) if abs(x) == 1 else _domain(math.atanh)(x),
+    # Math.sin, cos, tan (HotSpot intrinsics) and cot = 1 / Math.tan: refused between rows
+    "sin(x)": lambda x, y: _domain(math.sin)(x),
+    "cos(x)": lambda x, y: _domain(math.cos)(x),
+    "tan(x)": lambda x, y: _domain(math.tan)(x),
+    "cot(x)": lambda x, y: strict_math.divide(1.0, _domain(math.tan)(x)),
     "floor(x, 2)": _rounded(ROUND_FLOOR, 2),
     "ceil(x, -1)": _rounded(ROUND_CEILING, -1),
     "floor(x, 16)": _rounded(ROUND_FLOOR, 16),
@@ -185,6 +220,18 @@ STRICT_FUNCTIONS = {  # the functions Spark computes with StrictMath, read over 
     "expm1(x)": lambda x, y: strict_math.expm1(x),
     "power(x, y)": lambda x, y: strict_math.pow(x, y),
     "cbrt(x)": lambda x, y: strict_math.cbrt(x),
+    "asin(x)": lambda x, y: strict_trig.asin(x),
+    "acos(x)": lambda x, y: strict_trig.acos(x),
+    "atan(x)": lambda x, y: strict_trig.atan(x),
+    "atan2(y, x)": lambda x, y: strict_trig.atan2(y + 0.0, x + 0.0),  # Spark adds 0.0 to both
+    "sinh(x)": lambda x, y: strict_trig.sinh(x),
+    "cosh(x)": lambda x, y: strict_trig.cosh(x),
+    "tanh(x)": lambda x, y: strict_trig.tanh(x),
+    "hypot(x, y)": lambda x, y: strict_trig.hypot(x, y),
+    # Spark's own formulas over StrictMath.log, log1p and Math.sqrt
+    "asinh(x)": lambda x, y: trigonometric_functions.inverse_hyperbolic_sine(x),
+    "acosh(x)": lambda x, y: trigonometric_functions.inverse_hyperbolic_cosine(x),
+    "atanh(x)": lambda x, y: 0.5 * (strict_math.log1p(x) - strict_math.log1p(-x)),
 }
 
 

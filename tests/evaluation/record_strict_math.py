@@ -1,6 +1,6 @@
 """Record Spark's answers for the functions it computes with Java's ``StrictMath`` in
 ``strict_math_answers.json``, so that the quick suite checks ``sparkcep.evaluation.strict_math``
-bit for bit against Spark without starting Spark (``test_strict_math.py``). Rerun after changing
+and ``strict_trig`` bit for bit against Spark without starting Spark (``test_strict_math.py``). Rerun after changing
 the inputs below or moving to another Spark or Java version, and review the difference:
 
     python -m tests.evaluation.record_strict_math
@@ -9,8 +9,12 @@ The inputs (``inputs()``, deterministic): every function's edges (±0, subnormal
 ±Infinity, NaN, 1 and its neighbours, the thresholds where fdlibm changes its method), the
 cross product of bases and exponents that ``pow`` treats specially (negative bases with odd,
 even and non-integral exponents, |x| = 1 with infinite exponents, exponents beyond 2**31 and
-2**64, results at the edges of overflow and of the subnormals), and random bit patterns and
-ordinary values. One Spark query per ANSI setting computes every function over every row
+2**64, results at the edges of overflow and of the subnormals), random bit patterns and
+ordinary values; then, appended (the rows before them unchanged), the inverse trigonometric and
+hyperbolic functions' and hypot's: ``atan2``'s quadrants and ``hypot``'s scalings, 40 values
+within 1/32 of every threshold where a method changes (``TRIG_THRESHOLDS``) and 16 in the first
+unit of its high word (a threshold moved by one unit changes some), subnormal pairs,
+and random values in each function's ranges. One Spark query per ANSI setting computes every function over every row
 (the two settings must agree: these functions do not depend on it). The file holds the
 doubles as base64 of their little-endian bytes, and the rows where Spark answered NULL.
 """
@@ -30,6 +34,10 @@ OUTPUT = Path(__file__).with_name("strict_math_answers.json")
 FUNCTIONS = {
     "ln(x)": "ln", "log10(x)": "log10", "log2(x)": "log2", "log1p(x)": "log1p", "log(y, x)": "log",
     "exp(x)": "exp", "expm1(x)": "expm1", "power(x, y)": "power", "cbrt(x)": "cbrt",
+    # the inverse trigonometric and hyperbolic functions, hypot (sparkcep.evaluation.strict_trig)
+    "asin(x)": "asin", "acos(x)": "acos", "atan(x)": "atan", "atan2(y, x)": "atan2", "sinh(x)": "sinh",
+    "cosh(x)": "cosh", "tanh(x)": "tanh", "hypot(x, y)": "hypot", "asinh(x)": "asinh", "acosh(x)": "acosh",
+    "atanh(x)": "atanh",
 }
 
 
@@ -68,6 +76,59 @@ EXPONENTS = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, 1 / 3, math.
              -(2.0 ** 64) * 1.5, 1e300, -1e300, 5e-324, 0.5000000000000001, 4.5, 2.0000000000000004, 1e10]
 
 
+# where the inverse trigonometric and hyperbolic functions change their method: |x| near 0.5,
+# 0.975, 1 (asin, acos), 7/16, 11/16, 19/16, 39/16 and 2**66 (atan), 2**-27, 2**-28, 2**-29,
+# 2**-55, 2**-57 (their tiny arguments), 1 and 22 (sinh, cosh, tanh), log(the largest double)
+# and the overflow threshold 710.4758600739439 (sinh, cosh), 2 and 2**28 (Spark's asinh and
+# acosh), sqrt of the largest double; and where Python's math differs from Spark for tanh,
+# asinh and acosh (rarely: about one in 10,000)
+TRIG_EDGES = [
+    *_neighbours(0.5), *_neighbours(-0.5), *_neighbours(0.975), *_neighbours(-0.975), 0.97499, 0.97501,
+    *_neighbours(7 / 16), *_neighbours(11 / 16), *_neighbours(19 / 16), *_neighbours(39 / 16), *_neighbours(-39 / 16),
+    *_neighbours(2.0 ** 66), -(2.0 ** 66), *_neighbours(2.0 ** -27), 2.0 ** -57, 2.0 ** -56, 2.0 ** -58,
+    *_neighbours(2.0 ** -55), *_neighbours(22.0), *_neighbours(-22.0), *_neighbours(710.4758600739439),
+    *_neighbours(-710.4758600739439), 710.0, -710.0, 710.4, 711.0, *_neighbours(2.0), *_neighbours(-2.0),
+    *_neighbours(2.0 ** 28), *_neighbours(-(2.0 ** 28)), *_neighbours(2.0 ** -28), -(2.0 ** -28), 1.3407807929942596e154,
+    -1.3407807929942596e154, 1e154, 1e155, *_neighbours(1.0000000001), 0.9999999999, -0.9999999999,
+    0.174823, 0.144179, 0.10601, -0.0944, -0.1655, 0.155, 0.10369431, 2.8, 2.099, 2.1785, 2.55, 4.9214,
+    3.9, 4.6426105, 4.7422502,
+]
+
+
+TRIG_THRESHOLDS = [0.5, 0.975, 2.0 ** -27, 2.0 ** -57, 7 / 16, 11 / 16, 19 / 16, 39 / 16, 2.0 ** 66, 2.0 ** -29,
+                   2.0 ** -28, LN2 / 2, 1.0, 22.0, 709.782712893384, 710.4758600739439, 2.0 ** -55, 2.0, 2.0 ** 28]
+
+
+def _trigonometric_pairs(rng: random.Random) -> list[tuple[float, float]]:
+    """atan2's quadrants (signed zeros, infinities, |y / x| beyond 2**60 and below 2**-60, x = 1)
+    and hypot's scalings (subnormals, beyond 2**500 and below 2**-500, a ratio near 2**60,
+    NaN with Infinity), then each function's edges and random values in its ranges."""
+    specials = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 2.5, -2.5, 5e-324, -5e-324,
+                1.7976931348623157e308, 1e-310, 3e-308, 1e300, 1e-300, 2.0 ** 60, 2.0 ** -60, 2.0 ** 61, 2.0 ** 501,
+                2.0 ** -501, 2.0 ** -600]
+    pairs = [(x, y) for x in specials for y in specials]
+    for _ in range(120):  # ratios near 2**60 and 2**-60, huge and tiny pairs
+        x = rng.uniform(0.5, 2) * 2.0 ** rng.randint(-1074, 1023)
+        pairs.append((x, x * rng.choice([-1, 1]) * 2.0 ** rng.choice([58, 59, 60, 61, 62, -59, -60, -61, -62])))
+        pairs.append((x, x * rng.uniform(-4, 4)))
+    pairs += [(x, rng.uniform(-3, 3)) for x in TRIG_EDGES]
+    for low, high, count in ((-1, 1, 500), (-3, 3, 300), (-25, 25, 300), (-720, 720, 200)):
+        pairs += [(rng.uniform(low, high), rng.uniform(low, high)) for _ in range(count)]
+    for _ in range(300):  # every magnitude, for asinh, acosh, atan, atan2 and hypot
+        pairs.append((rng.choice([1, -1]) * 10 ** rng.uniform(-320, 308), rng.choice([1, -1]) * 10 ** rng.uniform(-320, 308)))
+    pairs += [(1 + rng.uniform(0, 3), rng.uniform(-1, 1)) for _ in range(200)]  # acosh's [1, 2] and (2, 4]
+    # dense around every threshold where a method changes (within 1/32 of it, either sign), so
+    # that a threshold moved a little changes some recorded answer
+    for threshold in TRIG_THRESHOLDS:
+        pairs += [(rng.choice([1, -1]) * threshold * rng.uniform(31 / 32, 33 / 32), rng.uniform(-3, 3)) for _ in range(40)]
+    for _ in range(150):  # hypot and atan2 of a subnormal and a number within 2**62 of it
+        b = rng.uniform(0, 1) * 2.0 ** -1022
+        pairs.append((b * rng.uniform(1, 2) * 2.0 ** rng.randint(0, 62) * rng.choice([1, -1]), b))
+    for threshold in TRIG_THRESHOLDS:  # in the first unit of the high word at or above it
+        pairs += [(rng.choice([1, -1]) * threshold * (1 + rng.uniform(0, 2.0 ** -20)), rng.uniform(-3, 3)) for _ in range(16)]
+    return pairs
+
+
 def inputs() -> tuple[list[float], list[float]]:
     rng = random.Random(23)
     pairs = [(x, rng.choice(EXPONENTS + X_EDGES)) for x in X_EDGES]
@@ -100,6 +161,7 @@ def inputs() -> tuple[list[float], list[float]]:
         pairs.append((rng.uniform(0, 1) * 2 ** rng.randint(-1074, -1022), rng.uniform(-2, 2)))
     for _ in range(400):  # every reduction k of exp and expm1 (|x| < 56 ln2 and beyond)
         pairs.append((rng.uniform(-60, 60), rng.uniform(-60, 60)))
+    pairs += _trigonometric_pairs(random.Random(24))
     return [x for x, _ in pairs], [y for _, y in pairs]
 
 

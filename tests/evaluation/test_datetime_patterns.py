@@ -164,9 +164,8 @@ def _error(qualified: str, types: list[str]):
     ("date_format(greatest(A.ts, B.ts), A.s)", ["timestamp"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "A.s"),
     ("to_timestamp(A.s || B.s, 'yyyy''T''MM')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "'yyyy''T''MM'"),
     ("to_timestamp(A.s || B.s, 'HH:mm z')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "'HH:mm z'"),
-    ("to_timestamp(A.s || B.s, 'yyyy-MM-dd VV')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-     "'yyyy-MM-dd VV'"),
-    ("try_to_timestamp(A.s || B.s, 'G yyyy')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "'G yyyy'"),
+    ("to_timestamp(A.s || B.s, 'yyyy-MM-dd zzzz')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+     "'yyyy-MM-dd zzzz'"),
     ("to_timestamp(A.s || B.s, 'DDD')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "'DDD'"),
     ("to_timestamp(A.s || B.s, 'HHmmssS')", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "'HHmmssS'"),
     ("to_char(A.n + B.n, '999')", ["int"], "MATCH_DEPENDENT_TYPE_MISMATCH", "to_char(A.n + B.n, '999')"),
@@ -222,3 +221,32 @@ def test_ansi_raises_cannot_parse_and_try_forms_do_not():
         dp.parser("to_date", "yyyy-MM-dd", "UTC", True, False, "to_date")("2024-02-30")
     assert raised.value.code == "CANNOT_PARSE_TIMESTAMP" and "try_to_date" in raised.value.message
     assert dp.parser("to_date", "yyyy-MM-dd", "UTC", True, True, "try_to_date")("2024-02-30") is None
+
+
+@pytest.mark.parametrize("text, seconds", [
+    # Spark 4.3's unix_timestamp(text, 'yyyy-MM-dd HH:mm VV'), session zone Europe/Berlin
+    ("2024-03-05 10:11 America/Argentina/Buenos_Aires", 1709644260),  # the longest id, not America/Argentina
+    ("2024-03-05 10:11 GMT+03:00", 1709622660), ("2024-03-05 10:11 uTc+02:00", 1709626260),
+    ("2024-03-05 10:11 UT", 1709633460), ("2024-03-05 10:11 GB-Eire", 1709633460),
+    ("2024-03-05 10:11 EST5EDT", 1709651460), ("2024-03-05 10:11 GMT+18:00", 1709568660),
+    ("2024-03-05 10:11 Europe/Berlinx", None), ("2024-03-05 10:11 UTC+1:00", None), ("2024-03-05 10:11 Z+01:00", None),
+    ("2024-03-05 10:11 America/New_York ", None), ("2024-03-05 10:11 +5", None),
+])
+def test_zone_ids_are_read_as_javas_zone_id_parser_reads_them(text, seconds):
+    assert dp.parser("unix_timestamp_of_string", "yyyy-MM-dd HH:mm VV", "Europe/Berlin", False, False,
+                     "unix_timestamp")(text) == seconds
+
+
+def test_a_region_id_python_lacks_is_a_typed_error_on_its_row():
+    parse = dp.parser("to_timestamp", "yyyy-MM-dd HH:mm VV", "Europe/Berlin", False, False, "to_timestamp")
+    with pytest.raises(MatchRuntimeError) as raised:
+        parse("2024-03-05 10:11 SystemV/EST5")  # Spark: 2024-03-05 15:11 UTC
+    assert raised.value.code == "TIME_ZONE_UNKNOWN_TO_PYTHON" and "SystemV/EST5" in raised.value.message
+
+
+def test_a_zone_id_is_matched_with_javas_case_insensitive_char_equality():
+    # Java's charEquals: the upper cases equal or the lower cases; the Kelvin sign's lower case is k,
+    # a long s's upper case S (Python's lower case of it is itself)
+    parse = dp.parser("unix_timestamp_of_string", "yyyy-MM-dd HH:mm VV", "UTC", False, False, "unix_timestamp")
+    assert parse("2024-03-05 10:11 Asia/\u212aarachi") == parse("2024-03-05 10:11 Asia/Karachi") == 1709615460
+    assert parse("2024-03-05 10:11 Europe/Pari\u017f") == parse("2024-03-05 10:11 Europe/Paris") == 1709629860

@@ -1,10 +1,12 @@
 """Java's ``StrictMath`` functions as sparkcep evaluates them between rows of a match, against
 Spark's recorded answers (``strict_math_answers.json``, written by ``record_strict_math.py``),
 bit for bit, without Spark: ``ln``, ``log10``, ``log2``, ``log(b, x)``, ``log1p``, ``exp``,
-``expm1``, ``power`` and ``cbrt`` over a few thousand inputs (edges, ``pow``'s special cases,
-random bit patterns), through ``sparkcep.evaluation.functions`` (Spark's NULL rules over
-``strict_math``) and through the interpreter and the generated code of a match-dependent
-expression. Python's own ``math`` gets some of the same answers wrong, which the recording
+``expm1``, ``power``, ``cbrt``, ``asin``, ``acos``, ``atan``, ``atan2``, ``sinh``, ``cosh``,
+``tanh``, ``hypot``, ``asinh``, ``acosh`` and ``atanh`` over several thousand inputs (edges,
+``pow``'s special cases, the thresholds where fdlibm changes its method, random bit patterns),
+through ``sparkcep.evaluation.functions`` and ``trigonometric_functions`` (Spark's rules over
+``strict_math`` and ``strict_trig``) and through the interpreter and the generated code of a
+match-dependent expression. Python's own ``math`` gets some of the same answers wrong, which the recording
 must show (else it would not tell the two apart).
 """
 
@@ -19,8 +21,10 @@ from pathlib import Path
 
 import pytest
 
+import sparkcep
 from sparkcep.compiler.lowering import ValueColumns
-from sparkcep.evaluation import functions
+from sparkcep.errors import AnalysisError, SparkCepError
+from sparkcep.evaluation import functions, trigonometric_functions
 from sparkcep.evaluation.binding import Semantics
 from tests.evaluation.harness import evaluators, lower
 from tests.evaluation.record_strict_math import FUNCTIONS, inputs, unpack
@@ -28,6 +32,8 @@ from tests.evaluation.record_strict_math import FUNCTIONS, inputs, unpack
 RECORDED = json.loads(Path(__file__).with_name("strict_math_answers.json").read_text(encoding="utf-8"))
 XS, YS = unpack(RECORDED["x"]), unpack(RECORDED["y"])
 UNARY = ("ln", "log10", "log2", "log1p", "exp", "expm1", "cbrt")
+# the plan operator -> sparkcep's function of non-NULL DOUBLEs
+EVALUATED = {**functions.STRICT_MATH, **trigonometric_functions.TRIGONOMETRIC}
 
 
 @lru_cache(maxsize=None)
@@ -40,7 +46,7 @@ def spark_answers(name: str) -> list[float | None]:
 
 
 def _arguments(name: str, x: float, y: float) -> tuple:
-    return (y, x) if name == "log" else (x, y) if name == "power" else (x,)
+    return (y, x) if name in ("log", "atan2") else (x, y) if name in ("power", "hypot") else (x,)
 
 
 def _identical(python, spark) -> bool:
@@ -72,7 +78,7 @@ def test_the_recording_is_of_the_current_inputs():
 
 @pytest.mark.parametrize("name", list(FUNCTIONS.values()))
 def test_strict_math_gives_sparks_answers_bit_for_bit(name):
-    count, shown = _differences(functions.STRICT_MATH[name], name)
+    count, shown = _differences(EVALUATED[name], name)
     assert count == 0, shown
 
 
@@ -95,6 +101,10 @@ def _python_math(name: str):
         "log1p": lambda x: None if x <= -1 else guard(math.log1p)(x),
         "log": lambda b, x: None if b <= 0 or x <= 0 else guard(lambda u, v: math.log(v) / math.log(u))(b, x),
         "exp": guard(math.exp), "expm1": guard(math.expm1), "power": guard(math.pow), "cbrt": math.cbrt,
+        "asin": guard(math.asin), "acos": guard(math.acos), "atan": math.atan,
+        "atan2": lambda y, x: math.atan2(y + 0.0, x + 0.0), "sinh": lambda x: guard(math.sinh)(x) * (1 if x >= 0 else -1)
+        if abs(x) > 710 else math.sinh(x), "cosh": guard(math.cosh), "tanh": math.tanh, "hypot": math.hypot,
+        "asinh": math.asinh, "acosh": guard(math.acosh), "atanh": guard(math.atanh),
     }
     return rules[name]
 
@@ -110,7 +120,9 @@ def test_the_recording_tells_pythons_math_apart(name):
 @lru_cache(maxsize=None)
 def _forms(name: str, ansi: bool):
     sql = {"log": "log(coalesce(A.y, B.y), coalesce(A.x, B.x))",
-           "power": "power(coalesce(A.x, B.x), coalesce(A.y, B.y))"}.get(name, f"{name}(coalesce(A.x, B.x))")
+           "power": "power(coalesce(A.x, B.x), coalesce(A.y, B.y))",
+           "atan2": "atan2(coalesce(A.y, B.y), coalesce(A.x, B.x))",
+           "hypot": "hypot(coalesce(A.x, B.x), coalesce(A.y, B.y))"}.get(name, f"{name}(coalesce(A.x, B.x))")
     values = ValueColumns()
     expression = lower(sql, values)
     order = [text.strip("()`") for text in values.texts]
@@ -153,6 +165,9 @@ def test_log_of_one_argument_and_pow_are_ln_and_power():
     ("ln", 3, "int", 3.0), ("ln", Decimal("2.50"), "decimal(5,2)", 2.5), ("cbrt", 27, "bigint", 27.0),
     ("exp", Decimal("10"), "decimal(38,0)", 10.0), ("log10", 1000.0, "float", 1000.0),
     ("log1p", 184, "smallint", 184.0), ("expm1", Decimal("-0.5"), "decimal(3,1)", -0.5),
+    ("asin", Decimal("0.50"), "decimal(3,2)", 0.5), ("acos", -2, "tinyint", -2.0), ("atan", 2, "bigint", 2.0),
+    ("sinh", 22, "int", 22.0), ("cosh", 710, "smallint", 710.0), ("tanh", Decimal("-2.0"), "decimal(2,1)", -2.0),
+    ("asinh", 268435456, "int", 2.0 ** 28), ("acosh", 2.0, "float", 2.0), ("atanh", -1, "int", -1.0),
 ])
 def test_every_numeric_argument_is_cast_to_double(name, value, column_type, x):
     """Spark casts the argument to DOUBLE: the answer is Spark's recorded one for that DOUBLE."""
@@ -161,3 +176,45 @@ def test_every_numeric_argument_is_cast_to_double(name, value, column_type, x):
     expression = lower(f"{name}(coalesce(A.x, B.x))", values)
     for form, evaluate in evaluators(expression, [column_type], Semantics()).items():
         assert _identical(evaluate([value]), spark_answers(name)[row]), form
+
+
+@pytest.mark.parametrize("sql", ["asin", "ACOS", "atan", "sinh", "Cosh", "tanh", "asinh", "acosh", "atanh"])
+def test_the_inverse_trigonometric_and_hyperbolic_functions_are_their_operators(sql):
+    def operator(text: str) -> str:
+        expression = lower(text, ValueColumns())
+        while expression.name == "paren":
+            expression = expression.operands[0]
+        return expression.name
+
+    assert operator(f"{sql}(coalesce(A.x, B.x))") == sql.lower()
+    assert operator("atan2(A.y, B.x)") == "atan2"
+    assert operator("hypot(A.y, B.x)") == "hypot"
+
+
+def _define(condition: str) -> str:
+    return f"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY r MEASURES LAST(B.x) AS l PATTERN (A B) DEFINE B AS {condition})"
+
+
+@pytest.mark.parametrize(("call", "code", "at"), [
+    ("atan(A.x, B.x)", "WRONG_NUM_ARGS", "atan("), ("hypot(A.x, B.x, 1)", "WRONG_NUM_ARGS", "hypot("),
+    # as for exp(A.x, B.x): the parser's arity of the function, at its closing parenthesis
+    ("sinh(A.x, B.x)", "PARSE_SYNTAX_ERROR", ")"), ("atan2(A.x)", "PARSE_SYNTAX_ERROR", ")"),
+])
+def test_trigonometric_functions_with_other_arguments_are_refused_where_written(call, code, at):
+    sql = _define(f"{call} > 0")
+    with pytest.raises(SparkCepError) as caught:
+        sparkcep.transpile(sql)
+    assert caught.value.code == code
+    assert (caught.value.line, caught.value.column) == (1, sql.index(call) + call.index(at) + 1)
+
+
+@pytest.mark.parametrize("call", ["sin(A.x + B.x)", "cos(A.x + B.x)", "tan(A.x + B.x)", "cot(A.x + B.x)",
+                                  "sec(A.x + B.x)", "csc(A.x + B.x)"])
+def test_sin_cos_tan_and_their_reciprocals_stay_refused_between_rows(call):
+    """Spark computes them with ``Math.sin``, ``cos`` and ``tan``, HotSpot intrinsics that are
+    not fdlibm's: refused at the call."""
+    sql = _define(f"{call} > 0")
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.transpile(sql)
+    assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert (caught.value.line, caught.value.column) == (1, sql.index(call) + 1)

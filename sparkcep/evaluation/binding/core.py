@@ -30,7 +30,9 @@ SYMBOLS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=
             "try_add": "try_add", "try_sub": "try_subtract", "try_mul": "try_multiply", "try_div": "try_divide",
             "try_mod": "try_mod",
             "ln": "ln", "log": "log", "log10": "log10", "log2": "log2", "log1p": "log1p", "exp": "exp",
-            "expm1": "expm1", "power": "power", "cbrt": "cbrt"}
+            "expm1": "expm1", "power": "power", "cbrt": "cbrt",
+            **{name: name for name in ("asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "hypot",
+                                       "asinh", "acosh", "atanh")}}
 
 
 # the non-numeric types whose Spark order Python's comparison of their values is: STRING

@@ -11,12 +11,14 @@ from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.binding.core import BIGINT, BINARY, BOOLEAN, DOUBLE, INT, INT_ARGUMENTS, STRING, BinderBase
 from sparkcep.evaluation.sql_types import SqlType
 from sparkcep.evaluation.integral_functions import BITS, BITWISE, SHIFTS, TRY_ARITHMETIC
+from sparkcep.evaluation.trigonometric_functions import TRIGONOMETRIC
 from sparkcep.plan import expressions as p
 
 INTEGRAL_FUNCTIONS = ("intdiv", *BITWISE, *SHIFTS, *BITS)
 
-# the functions Spark computes with Java's StrictMath (``sparkcep.evaluation.strict_math``)
-STRICT_MATH = ("ln", "log", "log10", "log2", "log1p", "exp", "expm1", "power", "cbrt")
+# the functions Spark computes with Java's StrictMath (``sparkcep.evaluation.strict_math``,
+# ``trigonometric_functions``): DOUBLEs of arguments cast to DOUBLE
+STRICT_MATH = ("ln", "log", "log10", "log2", "log1p", "exp", "expm1", "power", "cbrt", *TRIGONOMETRIC)
 
 # the DECIMAL Spark casts a DOUBLE, a FLOAT and NULL to where a DECIMAL is expected
 _DOUBLE_DECIMAL = st.decimal_type(30, 15)

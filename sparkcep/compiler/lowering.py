@@ -28,6 +28,7 @@ from sparkcep import dialect
 from sparkcep.dialect import expressions as dx
 from sparkcep.plan import expressions as p
 from sparkcep.compiler.analysis import Scope
+from sparkcep.compiler.higher_order import LambdaLowering, higher_order_name
 from sparkcep.compiler.scoping import is_subquery, walk_outside_subqueries
 from sparkcep.compiler.splice import Splicer, quote_identifier, quote_string
 
@@ -297,7 +298,7 @@ class ValueColumns:
         return self.texts.index(text)
 
 
-class Lowering:
+class Lowering(LambdaLowering):
     """Lowers the expressions of one MATCH_RECOGNIZE clause."""
 
     def __init__(self, scope: Scope, window: str | None, values: ValueColumns) -> None:
@@ -634,6 +635,13 @@ class Lowering:
         current = self.current
         if is_subquery(node):
             return Kind(CONST)  # uncorrelated (scoping.check_subqueries): Spark evaluates it
+        # -- higher-order functions (begin) --
+        named, variable = self.lambda_reference(node)
+        if named:  # a lambda's variable: of one being lowered, evaluated in Python; else no row
+            return Kind(DEP) if variable is not None else Kind(CONST)
+        if isinstance(node, exp.Lambda):
+            return self.lambda_kind(node)
+        # -- higher-order functions (end) --
         call = self.call(node)
         if call is not None:
             if call.name == "MATCH_NUMBER":
@@ -725,10 +733,12 @@ class Lowering:
             if _is_higher_order(inner) and self.classify(inner).what == DEP:
                 raise self.scope.error(
                     "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                    f"'{_written_name(inner, self.scope.sql)}' reads values of more than one "
-                    "row of the match (or of a row that may not exist) with a lambda; in DEFINE a "
-                    "lambda may read only the row of its array or map, e.g. "
-                    "exists(B.arr, x -> x > B.v), not exists(B.arr, x -> x > A.v)",
+                    f"'{_written_name(inner, self.scope.sql)}' with a lambda cannot combine values "
+                    "of different rows of a match (or of a row that may not exist) in DEFINE: "
+                    "sparkcep evaluates transform, filter, exists, forall, aggregate, reduce, "
+                    "zip_with, map_filter, transform_values, transform_keys and map_zip_with there, "
+                    "not array_sort with a comparator; apply it inside the navigation "
+                    "(LAST(array_sort(A.arr, (l, r) -> r - l))), where Spark computes it per row",
                     inner,
                 )
 
@@ -741,6 +751,13 @@ class Lowering:
         if kind.what == NAV:
             key = kind.key
             return p.Navigation(key.variables, key.from_start, key.offset, self.value_column(node))
+        # -- higher-order functions (begin) --
+        variable = self.lambda_variable_in_scope(node)
+        if variable is not None:
+            return variable
+        if _is_higher_order(node) and higher_order_name(node) is not None:
+            return self.lower_higher_order(node, higher_order_name(node), _written_name(node, self.scope.sql))
+        # -- higher-order functions (end) --
         call = self.call(node)
         if call is not None and self.navigated_label(call) is not None:
             return self.navigated_label(call)

@@ -20,7 +20,8 @@ from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import (base_functions, collection_builders, collection_functions, datetime_fields,
                                  datetime_functions, datetime_patterns, day_time_intervals, explicit_casts, functions,
-                                 hash_functions, integral_functions, string_functions, trigonometric_functions,
+                                 hash_functions, higher_order_functions, integral_functions, string_functions,
+                                 trigonometric_functions,
                                  url_functions)
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
@@ -62,6 +63,8 @@ def compile_expression(expression: p.Expression, variable_names: Sequence[str]) 
         return _label_aggregate(expression, variable_names)
     if isinstance(expression, p.MatchRows):
         return _match_rows(expression, variable_names)
+    if isinstance(expression, p.LambdaVariable):  # the value a higher-order function gives it
+        return higher_order_functions.lambda_variable(expression)
     raise TypeError(f"not a plan expression: {expression!r}")
 
 
@@ -350,6 +353,8 @@ def _connective(args: list[Evaluator], stop: bool) -> Evaluator:
 
 
 def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
+    if operator.name in higher_order_functions.HIGHER_ORDER_FUNCTIONS:  # transform(arr, x -> ...), ...
+        return higher_order_functions.compile_higher_order(operator, lambda e: compile_expression(e, names))
     if operator.type is not None:
         return _typed_operator(operator, [compile_expression(o, names) for o in operator.operands])
     name = operator.name

@@ -116,6 +116,10 @@ OPERATORS = set(BINARY) | {
     "map_from_arrays", "get", "sequence", "concat_arrays", "reverse_array", "elements_cast",
     # sparkcep.evaluation.datetime_patterns
     "date_format", "from_unixtime", "to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string",
+    # -- higher-order functions (begin): sparkcep.evaluation.higher_order_functions --
+    "transform", "filter", "exists", "forall", "aggregate", "zip_with", "map_filter", "transform_values",
+    "transform_keys", "map_zip_with",
+    # -- higher-order functions (end) --
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

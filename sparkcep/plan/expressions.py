@@ -130,6 +130,28 @@ class Operator:
 
 
 @dataclass(frozen=True)
+class LambdaVariable:
+    """A variable of a lambda function (``x`` in ``x -> x + A.v``): the value the higher-order
+    function (``transform``, ``exists``, ...) gives it for the element (entry, accumulator, index)
+    at hand. ``number`` tells the variables of one DEFINE condition apart (nested lambdas may
+    reuse a name); ``name`` is as written, for messages."""
+
+    number: int
+    name: str = ""
+    # filled in at registration (``sparkcep.evaluation.binding``): the variable's Spark type
+    type: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Lambda:
+    """``(x, i) -> body``, an operand of a higher-order function ``Operator`` (only there): its
+    variables, in the order the function passes values to them, and its body."""
+
+    parameters: tuple[LambdaVariable, ...]
+    body: "Expression"
+
+
+@dataclass(frozen=True)
 class NavigatedLabel:
     """CLASSIFIER() or MATCH_NUMBER() (``what``: "classifier" / "match_number") at the row a
     navigation points to: the row ``FIRST/LAST(<variables>, offset)`` points to, then ``shift``
@@ -200,7 +222,7 @@ Ref = Union[
 ]
 Expression = Union[
     Navigation, Aggregate, MatchNumber, Classifier, CurrentRow, Constant, Operator, NavigatedLabel,
-    LabelAggregate, MatchRows, Confidence, MatchTimeRange, MatchStatus,
+    LabelAggregate, MatchRows, Confidence, MatchTimeRange, MatchStatus, LambdaVariable, Lambda,
 ]
 
 
@@ -215,4 +237,6 @@ def uses_match_number(expression) -> bool:
         return "match_number" in expression.fields
     if isinstance(expression, Operator):
         return any(uses_match_number(e) for e in expression.operands)
+    if isinstance(expression, Lambda):
+        return uses_match_number(expression.body)
     return False

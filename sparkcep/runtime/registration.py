@@ -238,7 +238,9 @@ def typed_plan(spark, match: CompiledMatch, args=None):
     partition = tuple(n if n in by_name else lower.get(n.lower(), n) for n in plan.partition_columns)
     timezone = spark.conf.get("spark.sql.session.timeZone")
     semantics = Semantics(ansi=_ansi_enabled(spark), time_zone=timezone,
-                          map_key_dedup_policy=_map_key_dedup_policy(spark))
+                          map_key_dedup_policy=_map_key_dedup_policy(spark),
+                          exists_three_valued=_setting(
+                              spark, "spark.sql.legacy.followThreeValuedLogicInArrayExists", "true").lower() != "false")
     plan = _bound(plan, by_name, semantics, match.source)
     plan = _comparison_casts(plan, by_name, semantics)
     plan = _within_in_key_units(plan, by_name, match)

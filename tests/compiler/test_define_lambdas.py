@@ -6,9 +6,11 @@ the navigation that reads that row: LAST(exists(arr, ...)) over B's rows). Spark
 functions are NULL for a NULL array or map, so pushing is exact only when the array (or map)
 argument reads the same row as everything else. A lambda body or another argument that reads
 another row (or a row that may not exist: ``transform(array(1, 2), x -> x + A.v)`` is
-``[NULL, NULL]`` when there is no A row, not NULL) is refused, since Python does not evaluate
-lambdas. The answers of the accepted forms are checked on Spark in
-``tests/conformance/test_standard_features_spark.py``.
+``[NULL, NULL]`` when there is no A row, not NULL) is evaluated in Python
+(``sparkcep.evaluation.higher_order_functions``), except ``array_sort`` with a comparator, which
+is refused. The answers of the per-row forms are checked on Spark in
+``tests/conformance/test_standard_features_spark.py``, those Python computes in
+``tests/evaluation/corpus.py`` and ``tests/evaluation/test_higher_order_spark.py``.
 """
 
 from __future__ import annotations
@@ -37,17 +39,35 @@ def test_lambdas_over_one_row_reach_spark(define, value_column) -> None:
     assert value_column in compile_statement(CLAUSE.format(m="1", d=define)).sql
 
 
-@pytest.mark.parametrize("define, culprit", [
-    ("exists(B.arr, x -> x > A.v)", "exists(B.arr, x -> x > A.v)"),
+@pytest.mark.parametrize("define, function", [
+    ("exists(B.arr, x -> x > A.v)", "exists"),
     # no A row: the lambda sees NULL and still gives [NULL, NULL] (size 2), so this cannot be
-    # LAST(A.transform(...)), which is NULL
-    ("size(transform(array(1, 2), x -> x + A.v)) = 2", "transform(array(1, 2), x -> x + A.v)"),
-    ("aggregate(array(1, 2), A.v, (acc, x) -> coalesce(acc, 0) + x) = 3",
-     "aggregate(array(1, 2), A.v, (acc, x) -> coalesce(acc, 0) + x)"),
-    ("zip_with(A.arr, B.arr, (x, y) -> x + y) IS NULL", "zip_with(A.arr, B.arr, (x, y) -> x + y)"),
-    ("B.v > 1 OR exists(A.arr, x -> x > B.v)", "exists(A.arr, x -> x > B.v)"),
+    # LAST(A.transform(...)), which is NULL: Python evaluates it over the navigation's value
+    ("size(transform(array(1, 2), x -> x + A.v)) = 2", "transform"),
+    ("aggregate(array(1, 2), A.v, (acc, x) -> coalesce(acc, 0) + x) = 3", "aggregate"),
+    ("zip_with(A.arr, B.arr, (x, y) -> x + y) IS NULL", "zip_with"),
+    ("B.v > 1 OR exists(A.arr, x -> x > B.v)", "exists"),
+    ("forall(A.arr, x -> x > B.v)", "forall"),
+    ("size(filter(B.arr, (x, i) -> x > A.v + i)) = 1", "filter"),
+    ("size(map_zip_with(A.m, B.m, (k, x, y) -> x)) = 1", "map_zip_with"),
 ])
-def test_lambdas_reading_other_rows_are_refused_at_the_function(define, culprit) -> None:
+def test_lambdas_reading_other_rows_are_evaluated_in_python(define, function) -> None:
+    """sparkcep.evaluation.higher_order_functions evaluates them (tests/evaluation/corpus.py
+    checks the values against Spark): the function is a plan operator over Lambda nodes, and
+    no value column holds it."""
+    (match,) = compile_statement(CLAUSE.format(m="1", d=define)).matches
+    (condition,) = match.plan.conditions.values()
+    assert f"Operator(name='{function}'" in repr(condition) and "LambdaVariable" in repr(condition)
+    assert not any(f"{function}(" in text for text in match.plan.value_columns)
+
+
+@pytest.mark.parametrize("define, culprit", [
+    # a comparator's order is Java's TimSort's over whatever the comparator answers (an
+    # inconsistent one gives an order, or an error, Python's sort does not reproduce): still refused
+    ("array_sort(A.arr, (l, r) -> l - r - B.v)[0] = 1", "array_sort(A.arr, (l, r) -> l - r - B.v)"),
+    ("array_sort(A.arr, (l, r) -> B.v)[0] = 1", "array_sort(A.arr, (l, r) -> B.v)"),
+])
+def test_lambdas_python_does_not_evaluate_are_refused_at_the_function(define, culprit) -> None:
     sql = CLAUSE.format(m="1", d=define)
     with pytest.raises(AnalysisError) as caught:
         compile_statement(sql)
@@ -55,6 +75,17 @@ def test_lambdas_reading_other_rows_are_refused_at_the_function(define, culprit)
     assert error.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
     assert (error.line, error.column) == (1, sql.index(culprit) + 1)
     assert "lambda" in str(error)
+
+
+@pytest.mark.parametrize("define, code", [
+    ("exists(A.arr, (x, i) -> x > B.v)", "INVALID_LAMBDA_FUNCTION_CALL"),  # exists takes one variable
+    ("size(transform(A.arr, (x, i, j) -> x + B.v)) = 1", "INVALID_LAMBDA_FUNCTION_CALL"),
+    ("size(transform(A.arr, (x, x) -> x + B.v)) = 1", "INVALID_LAMBDA_FUNCTION_CALL"),  # duplicate names
+])
+def test_lambdas_spark_rejects_are_refused_with_sparks_class(define, code) -> None:
+    with pytest.raises(AnalysisError) as caught:
+        compile_statement(CLAUSE.format(m="1", d=define))
+    assert caught.value.code == code
 
 
 def test_lambdas_in_measures_are_spark_expressions_over_the_components() -> None:

@@ -1044,6 +1044,111 @@ def _collection_builder_expressions() -> list[tuple[str, str]]:
 # -- array-building and map functions between rows (end) -----------------------------------------
 
 
+# -- higher-order functions between rows (begin) -------------------------------------------------
+# The PAIRED array and map columns above (NULL arrays and maps, NULL elements and values, empty
+# ones, INT's ends, NaN and -0.0, strings outside the BMP, arrays of unequal lengths), with lambdas
+# whose bodies read the other row: NULL elements through the body, three-valued exists / forall
+# (NULL predicates), errors in the body (overflow, division by zero) before and after the element
+# that decides exists / forall, aggregate's merge and finish, zip_with's padding, map keys
+# transformed to NULL or to equal keys (NaN twice, 0.0 and -0.0), nested and shadowing lambdas
+def _higher_order_expressions() -> list[tuple[str, str]]:
+    """transform, filter, exists, forall, aggregate / reduce, zip_with, map_filter,
+    transform_values, transform_keys, map_zip_with between rows (``sparkcep.evaluation.higher_order_functions``)."""
+    out = []
+    for arr, value in (("ai", "vi"), ("ai", "vl"), ("ad", "vd"), ("ax", "vx"), ("ai", "vx"), ("ai", "vd"),
+                       ("af", "vd"), ("ad", "vi")):
+        out.append(_pair("transform({}, x -> x + {})", arr, value))
+        out.append(_pair("transform({}, (x, i) -> x * i - {})", arr, value))
+        out.append(_pair("filter({}, x -> x > {})", arr, value))
+        out.append(_pair("filter({}, (x, i) -> i < {} OR x IS NULL)", arr, value))
+        out.append(_pair("exists({}, x -> x = {})", arr, value))
+        out.append(_pair("exists({}, x -> x > {})", arr, value))
+        out.append(_pair("forall({}, x -> x > {})", arr, value))
+        out.append(_pair("forall({}, x -> x <=> {})", arr, value))
+    for arr, value in (("as1", "vs"), ("adt", "vdt"), ("ats", "vts"), ("ab", "vb")):
+        out.append(_pair("transform({}, x -> x = {})", arr, value))
+        out.append(_pair("filter({}, x -> x < {})", arr, value))
+        out.append(_pair("exists({}, x -> x = {})", arr, value))
+        out.append(_pair("forall({}, x -> x >= {})", arr, value))
+    out.append(_pair("transform({}, x -> concat(x, {}))", "as1", "vs"))
+    out.append(_pair("exists({}, x -> x LIKE {})", "as1", "vs"))
+    out.append(_pair("exists({}, x -> x AND {})", "ab", "vb"))
+    out.append(_pair("forall({}, x -> x OR {})", "ab", "vb"))
+    # errors in the body: an overflow, a division by zero; exists / forall stop at the element
+    # that decides them (an error after it is not raised)
+    out.append(_pair("transform({}, x -> x * {})", "ai", "vi"))
+    out.append(_pair("transform({}, x -> {} / x)", "ai", "vi"))
+    out.append(_pair("exists({}, x -> {} % x = 0)", "ai", "vi"))
+    out.append(_pair("forall({}, x -> {} div x > 0)", "ai", "vi"))
+    out.append(_pair("exists({}, x -> x > 0 AND {} / (x - 1) > 0)", "ai", "vi"))
+    out.append(_pair("exists({}, x -> {} / (x - 3) <> 0)", "ai", "vi"))  # [1, 2, 3]: TRUE before x = 3
+    out.append(_pair("forall({}, x -> {} / (x - 3) = 0)", "ai", "vi"))
+    out.append(_pair("transform({}, (x, i) -> i + {})", "ai", "vl"))
+    out.append(_pair("transform({}, x -> {})", "ai", "vi"))  # the body reads no variable
+    out.append(_pair("transform({}, X -> x + {})", "ai", "vi"))  # names are case-insensitive
+    out.append(_pair("transform({}, x -> x + {} - {})", "ai", "vi", "vi"))  # both rows in the body
+    out.append(_pair("transform({}, x -> exists({}, y -> y = x))", "ai", "ai2"))  # nested
+    out.append(_pair("transform({}, x -> transform({}, x -> x + 1))", "ai", "ai2"))  # shadowed
+    out.append(_pair("transform({}, x -> transform({}, y -> x * y))", "ai", "ai2"))
+    out.append(_pair("transform({}, x -> filter(x, y -> y <> {}))", "aai", "vi"))
+    # aggregate: the merge's type must be the start's (Spark casts nothing)
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + x)", "ai", "vl"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + x)", "ai", "vi"))
+    out.append(_pair("reduce({}, {}, (acc, x) -> acc + x, acc -> acc * 2)", "ai", "vl"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + coalesce(x, 0D), acc -> acc / 2)", "ad", "vd"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> concat(acc, x))", "as1", "vs"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + x, acc -> acc > {})", "ai", "vl", "vl"))
+    out.append(_pair("aggregate({}, 0L, (acc, x) -> acc + x + {})", "ai", "vl"))
+    out.append(_pair("aggregate({}, {}, (acc, x) -> x)", "ai", "vl"))  # refused: INT merge, BIGINT start
+    out.append(_pair("aggregate({}, {}, (acc, x) -> acc + x)", "ax", "vx"))  # refused: a wider DECIMAL
+    out.append(_pair("aggregate({}, {}, (acc, x) -> IF(x > acc, x, acc))", "ai", "vi"))
+    # zip_with: the shorter array padded with NULLs
+    for x, y in (("ai", "ai2"), ("ai", "ad"), ("ai", "as1"), ("as1", "ai"), ("ad", "af")):
+        out.append(_pair("zip_with({}, {}, (x, y) -> coalesce(x, y))", x, y))
+        out.append(_pair("zip_with({}, {}, (x, y) -> concat(x, '|', y))", x, y))
+    out.append(_pair("zip_with({}, {}, (x, y) -> x + y)", "ai", "ai2"))
+    out.append(_pair("zip_with({}, {}, (x, y) -> x IS NULL)", "ai", "ai2"))
+    # maps
+    for m, value in (("mi", "vi"), ("mi", "vs"), ("ms", "vi"), ("ms", "vs"), ("mdk", "vd")):
+        out.append(_pair("map_filter({}, (k, v) -> k > {})", m, value))
+        out.append(_pair("map_filter({}, (k, v) -> v < {})", m, value))
+        out.append(_pair("transform_values({}, (k, v) -> concat(v, k, {}))", m, value))
+    out.append(_pair("transform_values({}, (k, v) -> k + {})", "mi", "vi"))
+    out.append(_pair("transform_values({}, (k, v) -> v IS NULL OR v = {})", "ms", "vi"))
+    out.append(_pair("transform_keys({}, (k, v) -> k + {})", "mi", "vi"))
+    out.append(_pair("transform_keys({}, (k, v) -> k * {})", "mi", "vi"))  # equal keys when vi = 0
+    out.append(_pair("transform_keys({}, (k, v) -> concat(k, {}))", "ms", "vs"))
+    out.append(_pair("transform_keys({}, (k, v) -> v + {})", "ms", "vi"))  # NULL values: NULL keys
+    out.append(_pair("transform_keys({}, (k, v) -> k * {})", "mdk", "vd"))  # NaN, 0.0 and -0.0 keys
+    out.append(_pair("transform_keys({}, (k, v) -> {})", "mi", "vs"))
+    out.append(_pair("transform_keys({}, (k, v) -> map(k, {}))", "mi", "vi"))  # refused: a MAP key
+    # map_zip_with: keys of both maps in order, once each (NaN to NaN, -0.0 to 0.0, written 0.0)
+    out.append(_pair("map_zip_with({}, map_filter({}, (k, v) -> k > 0), (k, x, y) -> concat(coalesce(x, '-'), coalesce(y, '-')))",
+                     "mi", "mi"))
+    out.append(_pair("map_zip_with({}, transform_keys({}, (k, v) -> -k), (k, x, y) -> coalesce(x, 0) * 10 + coalesce(y, 0))",
+                     "mdk", "mdk"))
+    out.append(_pair("map_zip_with({}, map_filter({}, (k, v) -> v IS NULL OR v > 3), (k, x, y) -> y IS NULL)", "ms", "ms"))
+    out.append(_pair("map_zip_with({}, {}, (k, x, y) -> concat(k, {}))", "ms", "ms", "vs"))
+    out.append(_pair("map_zip_with({}, {}, (k, x, y) -> x)", "mi", "ms"))  # refused: keys of two types
+    out.append(_pair("map_zip_with({}, transform_keys({}, (k, v) -> CAST(k + {} AS BIGINT)), (k, x, y) -> x)",
+                     "mi", "mi", "vi"))  # refused: Spark casts the INT keys to BIGINT
+    # functions of the results, and the results as DEFINE conditions
+    out.append(_pair("size(filter({}, x -> x IS NOT NULL AND x <> {}))", "as1", "vs"))
+    out.append(_pair("element_at(transform({}, x -> x - {}), 1)", "ai", "vi"))
+    out.append(_pair("(exists({}, x -> x > {}) IS NULL)", "ai", "vi"))
+    out.append(_pair("array_contains(transform({}, x -> x + {}), 3)", "ai", "vi"))
+    out.append(_pair("transform(array({}, {}), x -> x + 1)", "vi", "vi"))
+    out.append(_pair("filter({}, x -> concat(x, {}))", "ai", "vs"))  # refused: a STRING predicate
+    out.append(_pair("transform({}, x -> x + {})", "vi", "vi"))  # refused: not an array
+    # Spark knows these are never NULL (their map or arrays never are): IS NULL is FALSE without
+    # building the map (mk1 NULL: no NULL_MAP_KEY) or evaluating the lambda
+    out.append(_pair("(transform_values(map({}, {}), (k, v) -> concat(v, {})) IS NULL)", "mk1", "mv", "vs"))
+    out.append(_pair("(size(filter(array({}, {}), x -> x > 1 / (x - {}))) IS NULL)", "vi", "vi", "vi"))
+    out.append(_pair("(zip_with(array({}, {}), array({}, {}), (x, y) -> x / y) IS NOT NULL)", "vi", "vn", "vn", "vi"))
+    return out
+# -- higher-order functions between rows (end) ---------------------------------------------------
+
+
 def row_values() -> list[dict]:
     """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
     columns meet in many pairs of edges; each column is NULL in a few rows. The PAIRED columns
@@ -1294,6 +1399,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _collection_expressions()
     out += _collection_builder_expressions()
     out += _trigonometric_expressions()  # inverse trigonometric and hyperbolic functions, hypot
+    out += _higher_order_expressions()  # -- higher-order functions (one line) --
     return out
 
 

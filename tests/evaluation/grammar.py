@@ -239,6 +239,7 @@ def numbers(depth: int):
         st.tuples(st.sampled_from(_TRIGONOMETRIC), sub).map(lambda t: _join(t[0] + "({})", t[1])),
         st.tuples(st.sampled_from(["atan2", "hypot"]), sub, sub).map(lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
         # -- inverse trigonometric and hyperbolic functions, hypot (end) --
+        _lambda_numbers(sub, strings(depth - 1)),  # -- higher-order functions --
     )
 
 
@@ -293,6 +294,7 @@ def strings(depth: int):
         st.tuples(st.sampled_from(["length", "upper", "trim"]), _column(INTEGRAL + ["n1"]),
                   _column(INTEGRAL + ["n1"])).map(lambda t: _join(t[0] + "(({} + {}))", t[1], t[2])),
         _builder_strings(numbers(depth - 1), sub),  # array-building and map functions
+        _lambda_strings(numbers(depth - 1), sub),  # -- higher-order functions --
         formatted(depth - 1),  # -- datetime patterns --
     )
 
@@ -424,6 +426,7 @@ def booleans(depth: int):
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
         _builder_booleans(n, s),  # array-building and map functions
+        _lambda_booleans(n, s),  # -- higher-order functions --
         # -- datetime patterns (begin) --
         _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
         # -- datetime patterns (end) --
@@ -484,6 +487,45 @@ def _builder_booleans(n, s):
         st.tuples(n, n, n).map(lambda t: _join("map_contains_key(map({}, 1, {}, 2), {})", *t)),
     )
 # -- array-building and map functions between rows (end) -----------------------------------------
+
+
+# -- higher-order functions between rows (begin) -------------------------------------------------
+# (sparkcep.evaluation.higher_order_functions) over arrays and maps built from the rows' scalars,
+# lambda bodies reading the rows too (x, y, i, k, v, acc: the lambdas' variables, no column's
+# name); aggregate's merge keeps the start's type (DOUBLE, STRING), as Spark requires
+def _lambda_numbers(n, s):
+    return st.one_of(
+        st.tuples(n, n, n, n).map(lambda t: _join("size(filter(array({}, {}, {}), x -> x > {}))", *t)),
+        st.tuples(n, n, n).map(lambda t: _join("element_at(transform(array({}, {}), (x, i) -> x * i + {}), 2)", *t)),
+        st.tuples(n, n, n).map(
+            lambda t: _join("aggregate(array({}, {}), 0D, (acc, x) -> acc + CAST(x AS DOUBLE) * {})", *t)),
+        st.tuples(n, n, n, n).map(
+            lambda t: _join("element_at(zip_with(array({}, {}), array({}), (x, y) -> coalesce(x, y, {})), 2)", *t)),
+        st.tuples(n, s, n, s, n).map(
+            lambda t: _join("cardinality(map_filter(map({}, {}, {}, {}), (k, v) -> k < {} OR v IS NULL))", *t)),
+        st.tuples(_column(["i1", "i2"]), s, _column(["i1", "i2"]), s).map(
+            lambda t: _join("cardinality(map_zip_with(map({}, {}), map({}, {}), (k, x, y) -> coalesce(x, y)))", *t)),
+    )
+
+
+def _lambda_strings(n, s):
+    return st.one_of(
+        st.tuples(s, s, s).map(lambda t: _join("element_at(transform(array({}, {}), x -> concat(x, {})), 2)", *t)),
+        st.tuples(s, s, s, s).map(lambda t: _join("array_join(filter(array({}, {}, {}), x -> x <> {}), ',')", *t)),
+        st.tuples(s, s, s).map(lambda t: _join("aggregate(array({}, {}), '', (acc, x) -> concat(acc, coalesce(x, {})))", *t)),
+        st.tuples(s, s, s).map(
+            lambda t: _join("element_at(map_values(transform_values(map('a', {}, 'b', {}), (k, v) -> concat(k, v, {}))), 2)", *t)),
+    )
+
+
+def _lambda_booleans(n, s):
+    return st.one_of(
+        st.tuples(n, n, n, n).map(lambda t: _join("exists(array({}, {}, {}), x -> x > {})", *t)),
+        st.tuples(n, n, n).map(lambda t: _join("forall(array({}, {}), x -> x <> {})", *t)),
+        st.tuples(s, s, s).map(lambda t: _join("exists(array({}, {}), x -> x LIKE {})", *t)),
+        st.tuples(n, n, n, n).map(lambda t: _join("exists(transform(array({}, {}), x -> x - {}), y -> y < {})", *t)),
+    )
+# -- higher-order functions between rows (end) ---------------------------------------------------
 
 
 def _qualify(texts):

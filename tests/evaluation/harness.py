@@ -147,9 +147,9 @@ def same(python, spark) -> bool:
     if python is None or spark is None:
         return python is None and spark is None
     if isinstance(spark, (list, tuple)):  # an ARRAY (a MAP: a list of (key, value) entries), whose
-        # elements are output as they are: 0.0 and -0.0 differ there
+        # elements are output as they are: 0.0 and -0.0 differ there (a NaN's sign bit is no value)
         return type(python) is type(spark) and len(python) == len(spark) and \
-            all(same(p, s) and (not isinstance(s, float) or math.copysign(1.0, p) == math.copysign(1.0, s))
+            all(same(p, s) and (not isinstance(s, float) or math.isnan(s) or math.copysign(1.0, p) == math.copysign(1.0, s))
                 for p, s in zip(python, spark))
     if isinstance(spark, bool) or isinstance(python, bool):
         return type(python) is type(spark) and python == spark

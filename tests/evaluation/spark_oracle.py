@@ -141,6 +141,8 @@ def columns_of(expression) -> set[int]:
         elif isinstance(e, p.Operator):
             for o in e.operands:
                 visit(o)
+        elif isinstance(e, p.Lambda):  # a higher-order function's lambda: its body reads columns too
+            visit(e.body)
 
     visit(expression)
     return found

@@ -30,12 +30,14 @@ from sparkcep.evaluation.binding.collection_builders import (COLLECTION_BUILDERS
 from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
 from sparkcep.evaluation.binding.datetime_patterns import PATTERN_FUNCTIONS, DatetimePatternBinding
+from sparkcep.evaluation.binding.higher_order import HigherOrderBinding
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
     DatetimeBinding, temporal
 from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH, NumberBinding
 from sparkcep.evaluation.binding.string_coercion import StringCoercion
 from sparkcep.evaluation.binding.strings import StringBinding
 from sparkcep.evaluation.collection_functions import COLLECTION_FUNCTIONS
+from sparkcep.evaluation.higher_order_functions import HIGHER_ORDER_FUNCTIONS
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation.string_functions import STRING_FUNCTIONS
 from sparkcep.plan import expressions as p
@@ -59,7 +61,7 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
 
 
 class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
-             DatetimeBinding, DatetimePatternBinding):
+             DatetimeBinding, DatetimePatternBinding, HigherOrderBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -205,5 +207,7 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
             return self.typed(e, "if", (test, *operands), t), t
         if name == "case":
             return self.case(e)
+        if name in HIGHER_ORDER_FUNCTIONS:  # transform(arr, x -> ...), exists, aggregate, ...
+            return self.higher_order(e)
         raise self.refuse(e, [])
 

@@ -90,6 +90,14 @@ def never_null(x: p.Expression, ansi: bool) -> bool:
         return never_null(operands[0], ansi) and never_null(operands[1], ansi)
     if name == "array_repeat":
         return never_null(operands[1], ansi)
+    # -- higher-order functions (begin): NULL only when their array or map is (Spark's
+    # HigherOrderFunction.nullable); exists, forall and aggregate also when the lambda may be
+    # NULL, which sparkcep does not work out (docs/semantics.md, "Higher-order functions")
+    if name in ("transform", "filter", "map_filter", "transform_values", "transform_keys"):
+        return never_null(operands[0], ansi)
+    if name in ("zip_with", "map_zip_with"):
+        return never_null(operands[0], ansi) and never_null(operands[1], ansi)
+    # -- higher-order functions (end) --
     return False
 
 

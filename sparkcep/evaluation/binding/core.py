@@ -53,6 +53,9 @@ class Semantics:
     ansi: bool = True
     time_zone: str = "UTC"
     map_key_dedup_policy: str = "EXCEPTION"  # spark.sql.mapKeyDedupPolicy (map(...), map_from_arrays)
+    # spark.sql.legacy.followThreeValuedLogicInArrayExists: exists(arr, x -> p) is NULL (true) or
+    # FALSE (false) when no p is TRUE and some p is NULL
+    exists_three_valued: bool = True
 
 
 class YearMonthInterval(Exception):
@@ -157,6 +160,8 @@ class BinderBase:
             return e, SqlType("double" if isinstance(e, p.Confidence) else "bigint")
         if isinstance(e, p.MatchRows):  # only a whole component: Spark aggregates the rows
             return e, SqlType("array<struct>")
+        if isinstance(e, p.LambdaVariable):  # in a higher-order function's lambda (binding.higher_order)
+            return self.lambda_variable(e)
         raise TypeError(f"not a plan expression: {e!r}")
 
     @staticmethod

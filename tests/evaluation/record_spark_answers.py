@@ -6,8 +6,8 @@ version, and review the difference like any golden file:
     python -m tests.evaluation.record_spark_answers
 
 After appending expressions (or PAIRED columns for them) to the corpus, ``--new`` asks Spark
-only about the expressions the file lacks and keeps every other answer (the same Spark version
-only): seconds instead of the whole rerun's minutes, and the same file as a whole rerun.
+only about the expressions the file lacks, and those it lists as refused that sparkcep accepts
+now, and keeps every other answer (the same Spark version only): seconds instead of the whole rerun's minutes, and the same file as a whole rerun.
 
 Every answer is Spark's: values over all rows in one query per ANSI setting, and each row where
 Python raised asked of Spark on its own (see ``spark_oracle``). ``test_spark_differential.py``
@@ -76,11 +76,36 @@ def _dump(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def accepted_now(part: dict, setting: str) -> list[str]:
+    """The expressions ``part`` (one setting of the recording) lists as refused by sparkcep that
+    sparkcep compiles and binds now: they have no answer of Spark's."""
+    from sparkcep.compiler.lowering import ValueColumns
+    from sparkcep.errors import SparkCepError
+    from tests.evaluation.harness import Refused, bound, lower
+
+    semantics = Semantics(ansi=setting == "ansi", time_zone=corpus.ZONE)
+    types = {text: column["type"] for text, column in part["columns"].items()}
+    # columns only refused expressions read are not recorded: their declared types
+    declared = {**corpus.COLUMNS, **corpus.PAIRED}
+    types.update({f"(`{name}`)": t.lower() for name, t in declared.items() if f"(`{name}`)" not in types})
+    accepted = []
+    for qualified in part["refused"]:
+        values = ValueColumns()
+        try:
+            bound(lower(qualified, values), [types[t] for t in values.texts], semantics)
+        except (SparkCepError, Refused):
+            continue
+        accepted.append(qualified)
+    return accepted
+
+
 def _merged(old: dict, new: dict) -> dict:
-    """``old`` with ``new``'s columns and expressions added; the cases in the corpus's order."""
+    """``old`` with ``new``'s columns and expressions added (an expression asked again no longer
+    refused); the cases in the corpus's order."""
     order = {q: i for i, (q, _) in enumerate(corpus.expressions())}
+    asked = {case["expression"] for case in new["cases"]} | set(new["refused"]) | set(new["value_failed"])
     return {"columns": {**old["columns"], **new["columns"]},
-            "refused": sorted(old["refused"] + new["refused"]),
+            "refused": sorted([q for q in old["refused"] if q not in asked] + new["refused"]),
             "value_failed": sorted(old["value_failed"] + new["value_failed"]),
             "cases": sorted(old["cases"] + new["cases"], key=lambda case: order[case["expression"]])}
 
@@ -94,8 +119,9 @@ def main(argv: list[str]) -> None:
         assert old["rows"] == corpus.ROWS and old["zone"] == corpus.ZONE, "the rows changed: rerun it whole"
         known = {case["expression"] for setting in ("ansi", "legacy") for case in old[setting]["cases"]}
         known |= {q for setting in ("ansi", "legacy") for q in old[setting]["refused"] + old[setting]["value_failed"]}
+        known -= {q for setting in ("ansi", "legacy") for q in accepted_now(old[setting], setting)}
         expressions = [(q, plain) for q, plain in expressions if q not in known]
-        print(f"{len(expressions)} new expressions")
+        print(f"{len(expressions)} new expressions (or refused before and accepted now)")
     elif argv:
         raise SystemExit("usage: python -m tests.evaluation.record_spark_answers [--new]")
     spark = sparkcep.local_session("local[2]", "sparkcep-record-answers", spark_executor_pyspark_memory="2g")

@@ -48,25 +48,12 @@ def test_the_recording_covers_the_corpus():
 def test_expressions_recorded_as_refused_are_still_refused(setting):
     """The recording lists the corpus expressions sparkcep refused (when compiling or binding)
     as ``refused``, without asking Spark. One sparkcep accepts now has no recorded answer, so
-    no test compares it with Spark: delete it from the lists and record it again
-    (``record_spark_answers --new``)."""
-    from sparkcep.errors import SparkCepError
-    from tests.evaluation.harness import Refused, bound
+    no test compares it with Spark: record it (``record_spark_answers --new`` asks Spark about
+    it again)."""
+    from tests.evaluation.record_spark_answers import accepted_now
 
     part = RECORDED[setting]
-    semantics = Semantics(ansi=setting == "ansi", time_zone=RECORDED["zone"])
-    types = {text: column["type"] for text, column in part["columns"].items()}
-    # columns only refused expressions read are not recorded: their declared types
-    declared = {**corpus.COLUMNS, **corpus.PAIRED}
-    types.update({f"(`{name}`)": t.lower() for name, t in declared.items() if f"(`{name}`)" not in types})
-    accepted = []
-    for qualified in part["refused"]:
-        try:
-            expression, texts = _lowered(qualified)
-            bound(expression, [types[t] for t in texts], semantics)
-        except (SparkCepError, Refused):
-            continue
-        accepted.append(qualified)
+    accepted = accepted_now(part, setting)
     assert not accepted, f"accepted now, never compared with Spark (re-record them): {accepted}"
     assert len(part["refused"]) >= 10
 

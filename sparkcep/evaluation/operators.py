@@ -115,6 +115,9 @@ OPERATORS = set(BINARY) | {
     "map_from_arrays", "get", "sequence", "concat_arrays", "reverse_array", "elements_cast",
     # sparkcep.evaluation.datetime_patterns
     "date_format", "from_unixtime", "to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string",
+    # -- JSON and map functions (begin): sparkcep.evaluation.json_functions, map_functions
+    "get_json_object", "json_array_length", "json_object_keys", "to_json", "str_to_map", "map_concat",
+    # -- JSON and map functions (end)
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

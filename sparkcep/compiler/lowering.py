@@ -904,7 +904,8 @@ class Lowering:
         span = dialect.span(node)
         if isinstance(node, exp.JSONExtractScalar):
             path = node.expression
-            if isinstance(path, exp.JSONPath):
+            written_path = self.scope.sql[dialect.span(node.this)[1]:dialect.span(node)[1]].lstrip(" \t\n\r,")
+            if isinstance(path, exp.JSONPath) or written_path[:1] in ("'", '"'):  # a literal ('a''b': two)
                 path = p.Constant(self._literal_after(node.this, node), "string")
             else:
                 path = self.lower_operand(path)

@@ -235,6 +235,7 @@ def numbers(depth: int):
             lambda t: _join(t[1] + "({} AS " + t[2] + ")", t[0])),
         # -- string casts (end) --
         _builder_numbers(sub, strings(depth - 1)),  # array-building and map functions
+        _json_numbers(strings(depth - 1)),  # JSON and map functions
     )
 
 
@@ -286,6 +287,7 @@ def strings(depth: int):
         st.tuples(st.sampled_from(["length", "upper", "trim"]), _column(INTEGRAL + ["n1"]),
                   _column(INTEGRAL + ["n1"])).map(lambda t: _join(t[0] + "(({} + {}))", t[1], t[2])),
         _builder_strings(numbers(depth - 1), sub),  # array-building and map functions
+        _json_strings(sub),  # JSON and map functions
         formatted(depth - 1),  # -- datetime patterns --
     )
 
@@ -417,6 +419,7 @@ def booleans(depth: int):
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
         _builder_booleans(n, s),  # array-building and map functions
+        _json_booleans(s),  # JSON and map functions
         # -- datetime patterns (begin) --
         _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
         # -- datetime patterns (end) --
@@ -477,6 +480,39 @@ def _builder_booleans(n, s):
         st.tuples(n, n, n).map(lambda t: _join("map_contains_key(map({}, 1, {}, 2), {})", *t)),
     )
 # -- array-building and map functions between rows (end) -----------------------------------------
+
+
+# -- JSON and map functions between rows (begin) -------------------------------------------------
+# (sparkcep.evaluation.json_functions, map_functions) over JSON texts and maps built from the rows'
+# strings (whose edges hold JSON scalars, 1e3, NaN, '' and characters outside the BMP)
+_JSON_PATHS = ["'$.a'", "'$.b[0]'", "'$.b[*]'", "'$'", "'$.*'", "'$.b[1]'", "'$.c'", "'$[ 1]'"]
+
+
+def _json_strings(s):
+    text = st.tuples(s, s).map(lambda t: _join("concat('{\"a\":', {}, ',\"b\":[', {}, ']}')", *t))
+    return st.one_of(
+        st.tuples(text, st.sampled_from(_JSON_PATHS)).map(lambda t: _join("get_json_object({}, " + t[1] + ")", t[0])),
+        st.tuples(s, s).map(lambda t: _join("get_json_object(concat('[\"', {}, '\",', {}, ']'), '$[*]')", *t)),
+        st.tuples(s, s).map(lambda t: _join("to_json(array({}, {}))", *t)),
+        st.tuples(s, _column(INTEGRAL), s, _column(INTEGRAL)).map(lambda t: _join("to_json(map({}, {}, {}, {}))", *t)),
+        st.tuples(s, s).map(lambda t: _join("to_json(str_to_map(concat({}, ':', {})))", *t)),
+        st.tuples(s, s, s).map(lambda t: _join("element_at(str_to_map(concat({}, ',', {})), {})", *t)),
+        st.tuples(s, s).map(lambda t: _join("array_join(json_object_keys(concat('{\"', {}, '\":1,\"', {}, '\":2}')), ',')", *t)),
+        st.tuples(s, s, s).map(lambda t: _join("to_json(map_concat(map({}, 1), map({}, 2), map({}, 3)))", *t)),
+    )
+
+
+def _json_numbers(s):
+    return st.one_of(
+        st.tuples(s, s).map(lambda t: _join("json_array_length(concat('[', {}, ',', {}, ']'))", *t)),
+        st.tuples(s, s).map(lambda t: _join("size(map_concat(map({}, 1), map({}, 2)))", *t)),
+        st.tuples(s, s).map(lambda t: _join("size(str_to_map(concat({}, ';', {}), ';', ''))", *t)),
+    )
+
+
+def _json_booleans(s):
+    return st.tuples(s, s, s).map(lambda t: _join("map_contains_key(str_to_map(concat({}, ':', {})), {})", *t))
+# -- JSON and map functions between rows (end) ---------------------------------------------------
 
 
 def _qualify(texts):

@@ -922,7 +922,22 @@ class Lowering:
             operands = list(node.expressions)
         else:
             operands = [node.this]
+        if name == "map_concat":  # a map(...) operand stays one (never NULL), not a value of one row
+            return p.Operator(name, tuple(self._map_operand(o) for o in operands), span=span)
         return p.Operator(name, tuple(self.lower_operand(o) for o in operands), span=span)
+
+    def _map_operand(self, node: exp.Expression) -> p.Expression:
+        """An operand of ``map_concat``: ``map(...)`` (or ``map_from_arrays``) lowered as the
+        operator itself, even over one row's values or constants, so that the binding knows it is
+        never NULL as Spark does (``x IS NULL`` folded without building the maps: measured)."""
+        inner = node
+        while isinstance(inner, exp.Paren):
+            inner = inner.this
+        if isinstance(inner, exp.VarMap):
+            built = self.lower_collection_builder(inner)
+            if built is not None:
+                return built
+        return self.lower_operand(node)
 
     def _literal_after(self, before: exp.Expression, call: exp.Expression) -> str:
         """The value of the string literal written after ``before`` up to the end of ``call``

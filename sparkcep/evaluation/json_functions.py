@@ -63,11 +63,9 @@ def _identifier_part(c: str) -> bool:
     """Java's ``Character.isJavaIdentifierPart`` for the character after a literal (``truex``)."""
     import unicodedata
 
-    if c.isalnum() or c in "_$":
-        return True
-    category = unicodedata.category(c)
-    return category in ("Mn", "Mc", "Nd", "Nl", "Pc", "Sc", "Cf") or ord(c) <= 8 or 0x0E <= ord(c) <= 0x1B or \
-        0x7F <= ord(c) <= 0x9F
+    category = unicodedata.category(c)  # letters, digits Nd / Nl (not No: '²'), marks, _ and $, ...
+    return category in ("Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Nd", "Nl", "Pc", "Sc", "Cf") or \
+        ord(c) <= 8 or 0x0E <= ord(c) <= 0x1B or 0x7F <= ord(c) <= 0x9F
 
 
 class _Parser:
@@ -224,9 +222,7 @@ class _Parser:
         if self._pending is not None:  # the value after a field name
             token, self._pending = self._pending, None
             return token
-        if not self.stack:
-            if self.token is not None and not (self.token in (END_OBJECT, END_ARRAY)):
-                pass
+        if not self.stack:  # a value at the top level
             c = self._skip_ws()
             if c is None:
                 return None

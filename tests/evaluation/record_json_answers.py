@@ -12,7 +12,8 @@ may go wrong, what it reads past the first value and what it does not, its limit
 1,000 and 1,001 characters, names of 50,000 and 50,001, nesting 1,000 and 1,001 deep), the
 escapes its generator writes, Spark's path parser (white space, quotes, wildcards, indexes), and
 numbers written back: every power of two and 6,000 random decimals of 1 to 17 digits with
-exponents from -330 to 310, which Spark writes with Java 17's ``Double.toString``.
+exponents from -330 to 310, which Spark writes with Java 17's ``Double.toString``; and
+``to_json`` of TIMESTAMPs in four session time zones (``Z``, half hours, local mean time).
 """
 
 from __future__ import annotations
@@ -91,6 +92,27 @@ def inputs() -> list[tuple[str, str]]:
     return cases
 
 
+# to_json of TIMESTAMPs (instants in UTC) in session time zones with a zero offset (Java's XXX
+# writes Z), offsets of half hours and local mean times with seconds (Berlin before 1893)
+TIMESTAMP_ZONES = ["UTC", "Europe/Berlin", "America/St_Johns", "Asia/Kolkata"]
+TIMESTAMPS = ["1850-06-01 12:00:00", "1893-03-31 23:00:00", "1970-01-01 00:00:00", "2024-03-31 01:30:00.123999",
+              "2024-10-27 00:30:00", "0001-01-01 12:00:00", "1969-12-31 23:59:59.9995"]
+
+
+def _to_json_of_timestamps(spark) -> list[dict]:
+    out = []
+    previous = spark.conf.get("spark.sql.session.timeZone")
+    try:
+        for zone in TIMESTAMP_ZONES:
+            spark.conf.set("spark.sql.session.timeZone", zone)
+            texts = ", ".join(f"to_timestamp('{t}+00:00', 'yyyy-MM-dd HH:mm:ss[.SSSSSS]XXX')" for t in TIMESTAMPS)
+            written = spark.sql(f"SELECT to_json(array({texts}))").collect()[0][0]
+            out.append({"zone": zone, "utc": TIMESTAMPS, "to_json": written})
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", previous)
+    return out
+
+
 def main() -> None:
     import pyspark
 
@@ -104,12 +126,14 @@ def main() -> None:
         frame.createOrReplaceTempView("sparkcep_json")
         rows = spark.sql("SELECT i, get_json_object(j, p), json_array_length(j), json_object_keys(j) "
                          "FROM sparkcep_json ORDER BY i").collect()
+        timestamps = _to_json_of_timestamps(spark)
     finally:
         spark.stop()
     answers = [{"json": j, "path": p, "get": row[1], "length": row[2], "keys": row[3]}
                for (j, p), row in zip(cases, rows)]
-    data = {"spark": pyspark.__version__, "cases": answers}
-    text = "{\n" + f'  "spark": {json.dumps(data["spark"])},\n  "cases": [\n' + ",\n".join(
+    data = {"spark": pyspark.__version__, "to_json_timestamps": timestamps, "cases": answers}
+    text = "{\n" + f'  "spark": {json.dumps(data["spark"])},\n' + \
+        f'  "to_json_timestamps": {json.dumps(timestamps, ensure_ascii=False)},\n  "cases": [\n' + ",\n".join(
         "    " + json.dumps(a, ensure_ascii=False) for a in answers) + "\n  ]\n}\n"
     assert json.loads(text) == data
     OUTPUT.write_text(text, encoding="utf-8")

@@ -208,3 +208,14 @@ def test_map_concat_of_maps_is_never_null_as_spark_knows(qualified):
     when a map(...) holds only one row's values or constants."""
     expression, _ = _lowered(qualified, ["string"])
     assert isinstance(expression, Constant) or (expression.name == "not" and isinstance(expression.operands[0], Constant))
+
+
+@pytest.mark.parametrize("recorded", RECORDED["to_json_timestamps"], ids=lambda r: r["zone"])
+def test_to_json_writes_timestamps_as_spark_in_each_zone(recorded):
+    """yyyy-MM-dd'T'HH:mm:ss.SSSXXX in the session time zone: Z for a zero offset, the seconds
+    of a local mean time's offset, milliseconds truncated (Spark's answers in json_answers.json;
+    the corpus runs Europe/Berlin only)."""
+    import datetime as dt
+
+    instants = [dt.datetime.fromisoformat(t).replace(tzinfo=dt.timezone.utc) for t in recorded["utc"]]
+    assert jf.to_json(SqlType("array<timestamp>"), recorded["zone"])(instants) == recorded["to_json"]

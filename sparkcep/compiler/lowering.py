@@ -194,6 +194,13 @@ COLLECTION_BUILDER_NAMES = {"array_union": "array_union", "array_repeat": "array
                             "get": "get"}
 # -- array-building and map functions between rows (end) ---------------------------------------
 
+# -- JSON and map functions between rows (begin) -------------------------------------------------
+# (sparkcep.evaluation.json_functions, map_functions; Lowering.lower_json_or_map_function)
+JSON_MAP_NODES: dict[type, str] = {exp.JSONExtractScalar: "get_json_object", exp.JSONKeys: "json_object_keys",
+                                   exp.StrToMap: "str_to_map", exp.JSONFormat: "to_json"}
+JSON_MAP_NAMES = {"json_array_length": "json_array_length", "map_concat": "map_concat"}
+# -- JSON and map functions between rows (end) ---------------------------------------------------
+
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
                                   "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length",
@@ -800,6 +807,9 @@ class Lowering(LambdaLowering):
             return self.lower_datetime_field(node)
         if isinstance(node, exp.Bracket):
             return self.lower_bracket(node)
+        json_or_map = self.lower_json_or_map_function(node)  # JSON and map functions
+        if json_or_map is not None:
+            return json_or_map
         builder = self.lower_collection_builder(node)  # array-building and map functions
         if builder is not None:
             return builder
@@ -900,6 +910,78 @@ class Lowering(LambdaLowering):
             raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` is called with too few arguments", node)
         return p.Operator(name, tuple(self.lower_operand(o) for o in operands), span=span)
     # -- array-building and map functions between rows (end) ----------------------------------
+
+    # -- JSON and map functions between rows (begin) -------------------------------------------
+    def lower_json_or_map_function(self, node: exp.Expression) -> p.Expression | None:
+        """``get_json_object``, ``json_array_length``, ``json_object_keys``, ``to_json`` (without
+        options) (``sparkcep.evaluation.json_functions``), ``str_to_map`` and ``map_concat``
+        (``sparkcep.evaluation.map_functions``), or None for any other node. sqlglot parses a
+        literal path of ``get_json_object`` into its own JSONPath tree, which does not keep
+        Spark's text (``'a'`` reads as ``$.a``, white space is dropped): the literal is read
+        again from the statement's text, as one string token."""
+        name = JSON_MAP_NODES.get(type(node)) or JSON_MAP_NAMES.get(_anonymous_name(node) or "")
+        if name is None:
+            return None
+        written = _written_name(node, self.scope.sql).lower()
+        if written != name:
+            return None
+        span = dialect.span(node)
+        if isinstance(node, exp.JSONExtractScalar):
+            path = node.expression
+            written_path = self.scope.sql[dialect.span(node.this)[1]:dialect.span(node)[1]].lstrip(" \t\n\r,")
+            if isinstance(path, exp.JSONPath) or written_path[:1] in ("'", '"'):  # a literal ('a''b': two)
+                path = p.Constant(self._literal_after(node.this, node), "string")
+            else:
+                path = self.lower_operand(path)
+            return p.Operator(name, (self.lower_operand(node.this), path), span=span)
+        if isinstance(node, exp.JSONFormat) and node.args.get("options") is not None:
+            raise self.scope.error("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                                   "'to_json' with options cannot combine values from different rows of a match in "
+                                   "DEFINE; apply it inside the navigation, where Spark computes it", node)
+        if isinstance(node, exp.StrToMap):
+            operands = [node.this] + [node.args[k] for k in ("pair_delim", "key_value_delim") if node.args.get(k)]
+            if node.args.get("key_value_delim") is not None and node.args.get("pair_delim") is None:
+                return None
+        elif isinstance(node, exp.Anonymous):
+            operands = list(node.expressions)
+        else:
+            operands = [node.this]
+        if name == "map_concat":  # a map(...) operand stays one (never NULL), not a value of one row
+            return p.Operator(name, tuple(self._map_operand(o) for o in operands), span=span)
+        return p.Operator(name, tuple(self.lower_operand(o) for o in operands), span=span)
+
+    def _map_operand(self, node: exp.Expression) -> p.Expression:
+        """An operand of ``map_concat``: ``map(...)`` (or ``map_from_arrays``) lowered as the
+        operator itself, even over one row's values or constants, so that the binding knows it is
+        never NULL as Spark does (``x IS NULL`` folded without building the maps: measured)."""
+        inner = node
+        while isinstance(inner, exp.Paren):
+            inner = inner.this
+        if isinstance(inner, exp.VarMap):
+            built = self.lower_collection_builder(inner)
+            if built is not None:
+                return built
+        return self.lower_operand(node)
+
+    def _literal_after(self, before: exp.Expression, call: exp.Expression) -> str:
+        """The value of the string literal written after ``before`` up to the end of ``call``
+        (a string literal is required: else UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION)."""
+        from sqlglot.tokens import TokenType
+
+        end = dialect.span(before)[1]
+        text = self.scope.sql[end:dialect.span(call)[1]].strip()
+        text = text[1:].strip() if text.startswith(",") else text
+        text = text[:-1].strip() if text.endswith(")") else text
+        try:
+            tokens = dialect._DIALECT.tokenize(text)
+        except Exception:  # noqa: BLE001 - not one literal
+            tokens = []
+        if len(tokens) != 1 or tokens[0].token_type not in (TokenType.STRING, TokenType.RAW_STRING):
+            raise self.scope.error("UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                                   "the path of 'get_json_object' between rows of a match must be one string "
+                                   "literal or a value (a quote inside it written \\')", call)
+        return tokens[0].text
+    # -- JSON and map functions between rows (end) ---------------------------------------------
 
     def lower_bracket(self, node: exp.Bracket) -> p.Expression:
         """``element_at(x, i)`` (1-based for an array), ``try_element_at(x, i)`` and ``x[i]``

@@ -23,6 +23,7 @@ from sparkcep.evaluation import (base_functions, collection_builders, collection
                                  hash_functions, higher_order_functions, integral_functions, string_functions,
                                  trigonometric_functions,
                                  url_functions)
+from sparkcep.evaluation import json_functions, map_functions
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -666,6 +667,14 @@ def typed_function(operator: p.Operator):
         function = functions.format_number
     elif name in string_functions.STRING_FUNCTIONS:
         function = string_functions.STRING_FUNCTIONS[name]
+    elif name in json_functions.JSON_FUNCTIONS:  # get_json_object, json_array_length, json_object_keys
+        function = json_functions.JSON_FUNCTIONS[name]
+    elif name == "to_json":
+        function = json_functions.to_json(operand, zone)
+    elif name == "str_to_map":
+        function = map_functions.str_to_map(options.get("dedup") == "LAST_WIN")
+    elif name == "map_concat":
+        function = map_functions.map_concat(operand, options.get("dedup") == "LAST_WIN")
     elif name == "trim":
         function = string_functions.trim(options.get("side", "both"))
     elif name == "conv":

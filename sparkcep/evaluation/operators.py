@@ -120,6 +120,9 @@ OPERATORS = set(BINARY) | {
     "transform", "filter", "exists", "forall", "aggregate", "zip_with", "map_filter", "transform_values",
     "transform_keys", "map_zip_with",
     # -- higher-order functions (end) --
+    # -- JSON and map functions (begin): sparkcep.evaluation.json_functions, map_functions
+    "get_json_object", "json_array_length", "json_object_keys", "to_json", "str_to_map", "map_concat",
+    # -- JSON and map functions (end)
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

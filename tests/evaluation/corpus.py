@@ -1400,6 +1400,9 @@ def expressions() -> list[tuple[str, str]]:
     out += _collection_builder_expressions()
     out += _trigonometric_expressions()  # inverse trigonometric and hyperbolic functions, hypot
     out += _higher_order_expressions()  # -- higher-order functions (one line) --
+    out += _json_expressions()  # JSON and map functions
+    out += _map_function_expressions()
+    out += _to_json_expressions()
     return out
 
 
@@ -1541,3 +1544,127 @@ def _trigonometric_expressions() -> list[tuple[str, str]]:
     out.append(_pair("acos(({} - {}))", "z1", "z1"))
     return out
 # -- inverse trigonometric and hyperbolic functions, hypot (end) ----------------------------------
+# -- JSON and map functions between rows (begin) -------------------------------------------------
+# PAIRED columns, one designed case per row: the JSON text js1 || js2 (SQL text: each backslash
+# doubled) and a path jp read from the row. Jackson's escapes written back (\u00XX, surrogate
+# pairs as \uXXXX escapes in Spark's UTF-8 generator but not in a wildcard's buffer, a lone
+# surrogate), text after the first value (not read), trailing commas, single quotes and \',
+# literals followed by letters, NULL values of repeated keys, wildcards (one match alone, [*][*]
+# flattened), the white space Spark's path parser skips (before a name, an index, "['", not
+# before '.', '[' or after the name inside ['...']), nesting 1,000 and 1,001 deep, a number of
+# 1,001 digits, numbers written back (1e2 as 100.0, -0 as 0, 1e400 as "Infinity"; only the
+# DOUBLEs Java 17 prints as Python does: test_json_functions checks the others are refused)
+_JSON_TYPES = {"js1": "STRING", "js2": "STRING", "jp": "STRING"}
+assert not set(_JSON_TYPES) & set(PAIRED), "a PAIRED column's name is taken"
+PAIRED.update(_JSON_TYPES)
+_JSON_CASES = [
+    ('{"a":1e2,', '"b":[1,2]}', "$.b[1]"),
+    ("[1.50,-0.0,-0,", "12345678901234567890123]", "$[*]"),
+    ('{"a":"😀","b":["😀"', ',"x"]}', "$.b"),
+    (r'{"a":["\\ud800"],', r'"c":"\\ud83d\\ude00"}', "$.a"),
+    (r'{"a":"x\\u0001\\n\\t', r'\\b\\f\\r\\u007f/\\"\\\\","b":["\\u001f"]}', "$.a"),
+    ('{"a":1} x', "", "$.a"),
+    ('{"a":1,', "}", "$.a"),
+    (r"{'a':'b\\'c'", "}", "$"),
+    ("true", ".", "$"),
+    ("[truex", "]", "$"),
+    ('{"a":null,', '"a":2}', "$.a"),
+    ("[[1,2],", "[3]]", "$[*][*]"),
+    ('[{"a":[1,2]},', '{"a":[3]}]', "$[*].a[*]"),
+    ('{"a b":1,', '"a.b":2}', "$['a.b']"),
+    ("[1," + "[" * 999, "]" * 999 + "]", "$[ 1]"),
+    ("[1,2]", "", "$[1] "),
+    ('{"a":1}', "", " $.a"),
+    ('{"a":1}', "", "$ ['a']"),
+    ('{"a":1}', "", "$. a"),
+    ('{"*":1}', "", "$.*"),
+    ('{"a":{"b":"c"}}', "", "$..b"),
+    ('{"a":NaN}', "", "$"),
+    ("[" * 1001, "]" * 1001, "$"),
+    ("-0", " x", "$"),
+    ('"abc', '"', "$"),
+    ('{"a":[{"b":"x"},{"b":"y"}]}', "", "$.a[*].b"),
+    ("[[[1,2]],[[3]]]", "", "$[*][*][*]"),
+    ("[1e400,-1e400,0.1,1E-7,1.0E15]", "", "$"),
+    (None, "[]", "$"),
+    (r'{"a":"\\x"}', "", "$.a"),
+    ("[" + "9" * 1001, "]", None),
+    ('\t{"b" : [ 1 , 2 ] ,"a":[{"b":"z"}]}', " ", "$.b"),
+]
+assert len(_JSON_CASES) == ROWS
+_PAIRED_EDGES.update({"js1": [c[0] for c in _JSON_CASES], "js2": [c[1] for c in _JSON_CASES],
+                      "jp": [c[2] for c in _JSON_CASES]})
+
+
+def _json_expressions() -> list[tuple[str, str]]:
+    """get_json_object, json_array_length and json_object_keys between rows
+    (``sparkcep.evaluation.json_functions``): the path read from a row and written as literals."""
+    text = "({} || {})"
+    out = [_pair("get_json_object(" + text + ", {})", "js1", "js2", "jp")]
+    # ([*][*] over every row: see test_json_functions, rows 14 and 22 are too deep to flatten)
+    for path in ("$", "$.a", "$[*]", "$[0]", "$.a[*].b", "$.b[*]"):
+        out.append(_pair("get_json_object(" + text + ", '" + path + "')", "js1", "js2"))
+    out.append(_pair("json_array_length(" + text + ")", "js1", "js2"))
+    out.append(_pair("json_object_keys(" + text + ")", "js1", "js2"))
+    out.append(_pair("get_json_object(({} + {}), '$')", "vi", "vi"))  # refused: Spark casts no INT here
+    return out
+
+
+# str_to_map's text sm1 || sm2 and its delimiters (Java regular expressions; SQL text: each
+# backslash doubled): empty parts, a key without a value, a second delimiter in the value, empty
+# delimiters (Spark splits into characters), empty matches (x*, $), a lookahead, a pattern Java
+# rejects, duplicate keys (DUPLICATED_MAP_KEY), characters outside the BMP, NULLs
+_MAP_TYPES = {"sm1": "STRING", "sm2": "STRING", "smp": "STRING", "smk": "STRING"}
+assert not set(_MAP_TYPES) & set(PAIRED), "a PAIRED column's name is taken"
+PAIRED.update(_MAP_TYPES)
+_MAP_CASES = [
+    ("a:1,b", ":2", ",", ":"), ("a:1,b:2,", "a:3", ",", ":"), ("a=1;b", "", ";", "="), ("", "", ",", ":"),
+    ("a:1,,b:2", ":3", ",", ":"), ("a1b2", "c", "[0-9]", "x"), ("a.b", "", ".", ":"), ("a:1|b:2", "", "|", ":"),
+    ("a1b", "", "", ""), ("ab", "", "", ":"), ("a:1", "", "[", ":"), ("a::1", "", ",", ":"),
+    ("k1:v1 k2", ":v2", r"\\s+", ":"), ("😀:1,é", ":2", ",", ":"), ("a:1", "", ",", ""), ("a", "", ",", "x*"),
+    ("ab:cd", "", ",", "x*"), (None, "a:1", ",", ":"), ("a:1", "", None, ":"), ("a:1", "", ",", None),
+    ("x-1-y-2", "", "-(?=[a-z])", "-"), ("a1b22c", "", "", ""), (",a:1", ",", ",", ":"), ("aXbXc", "", "X", "b"),
+    (r"a:1\nb:2", "", r"\\n", ":"), ("a:1", ",b:2", ",", ":"), ("ä:1,Ä", ":2", ",", ":"), ("a-1", "", "-", "-"),
+    ("aaa", "", "a", ":"), ("a:1;b=2", ",c:3", "[,;]", "[:=]"), ("a:1;b:2", ",c:3", "[,;]", ":"), ("a:1", "", "$", ":"),
+]
+assert len(_MAP_CASES) == ROWS
+_PAIRED_EDGES.update({name: [c[i] for c in _MAP_CASES] for i, name in enumerate(_MAP_TYPES)})
+
+
+def _map_function_expressions() -> list[tuple[str, str]]:
+    """str_to_map and map_concat between rows (``sparkcep.evaluation.map_functions``)."""
+    text = "({} || {})"
+    out = [_pair("str_to_map(" + text + ", {}, {})", "sm1", "sm2", "smp", "smk"),
+           _pair("str_to_map(" + text + ")", "sm1", "sm2"),
+           _pair("str_to_map(" + text + ", ';')", "sm1", "sm2"),
+           _pair("str_to_map(" + text + ", ',', '=')", "sm1", "sm2"),
+           _pair("element_at(str_to_map(" + text + "), 'a')", "sm1", "sm2"),
+           _pair("map_concat(str_to_map(" + text + "), str_to_map(" + text + ", ',', '='))", "sm1", "sm2", "sm2",
+                 "sm1"),
+           _pair("str_to_map({}, {})", "sm1", "vi")]  # refused: Spark casts no INT here
+    for m, key, value in (("mi", "vi", "vs"), ("ms", "vs", "vi"), ("mdk", "vd", "vi"), ("mi", "vl", "vs"),
+                          ("mi", "vs", "vs")):  # (the last refused: Spark finds no common key type)
+        out.append(_pair("map_concat({}, map({}, {}))", m, key, value))
+    out.append(_pair("map_concat({}, map({}, {}), {})", "mi", "vi", "vs", "mi"))
+    out.append(_pair("map_keys(map_concat(map({}, {}), {}))", "vd", "vi", "mdk"))
+    return out
+
+
+def _to_json_expressions() -> list[tuple[str, str]]:
+    """to_json of arrays and maps between rows (``json_functions.to_json``): every element type
+    it writes (DECIMALs in Java's BigDecimal notation, 1E-10; TIMESTAMPs in Europe/Berlin with
+    their offsets, milliseconds truncated; map keys of DATEs and TIMESTAMPs as numbers), strings
+    with Jackson's escapes, nested arrays; FLOAT and DOUBLE refused."""
+    out = []
+    for column in ("ai", "as1", "ax", "ab", "adt", "ats", "ant", "mi", "ms", "aai", "ad", "af", "mdk"):
+        out.append(_pair("to_json(coalesce({}, {}))", column, column))
+    for template, columns in (("to_json(map({}, {}))", ("vdt", "vi")), ("to_json(map({}, {}))", ("vts", "vs")),
+                              ("to_json(array({}, {}))", ("vts", "vts")), ("to_json(array({}, {}))", ("w1", "w1")),
+                              ("to_json(array({}, {}))", ("y1", "x1")), ("to_json(array(({} || {})))", ("js1", "js2")),
+                              ("to_json(json_object_keys(({} || {})))", ("js1", "js2")),
+                              ("to_json(str_to_map(({} || {}), {}, {}))", ("sm1", "sm2", "smp", "smk")),
+                              ("to_json(map({}, array({}, {})))", ("vs", "vb", "vb")),  # refused: map()'s values
+                              ("to_json(array({}, chr({})))", ("vs", "vi"))):  # control characters (chr(1), chr(0))
+        out.append(_pair(template, *columns))
+    return out
+# -- JSON and map functions between rows (end) ---------------------------------------------------

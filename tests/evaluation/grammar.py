@@ -240,6 +240,7 @@ def numbers(depth: int):
         st.tuples(st.sampled_from(["atan2", "hypot"]), sub, sub).map(lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
         # -- inverse trigonometric and hyperbolic functions, hypot (end) --
         _lambda_numbers(sub, strings(depth - 1)),  # -- higher-order functions --
+        _json_numbers(strings(depth - 1)),  # JSON and map functions
     )
 
 
@@ -295,6 +296,7 @@ def strings(depth: int):
                   _column(INTEGRAL + ["n1"])).map(lambda t: _join(t[0] + "(({} + {}))", t[1], t[2])),
         _builder_strings(numbers(depth - 1), sub),  # array-building and map functions
         _lambda_strings(numbers(depth - 1), sub),  # -- higher-order functions --
+        _json_strings(sub),  # JSON and map functions
         formatted(depth - 1),  # -- datetime patterns --
     )
 
@@ -427,6 +429,7 @@ def booleans(depth: int):
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
         _builder_booleans(n, s),  # array-building and map functions
         _lambda_booleans(n, s),  # -- higher-order functions --
+        _json_booleans(s),  # JSON and map functions
         # -- datetime patterns (begin) --
         _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
         # -- datetime patterns (end) --
@@ -526,6 +529,51 @@ def _lambda_booleans(n, s):
         st.tuples(n, n, n, n).map(lambda t: _join("exists(transform(array({}, {}), x -> x - {}), y -> y < {})", *t)),
     )
 # -- higher-order functions between rows (end) ---------------------------------------------------
+# -- JSON and map functions between rows (begin) -------------------------------------------------
+# (sparkcep.evaluation.json_functions, map_functions) over JSON texts and maps built from the rows'
+# strings (whose edges hold JSON scalars, 1e3, NaN, '' and characters outside the BMP)
+_JSON_PATHS = ["'$.a'", "'$.b[0]'", "'$.b[*]'", "'$'", "'$.*'", "'$.b[1]'", "'$.c'", "'$[ 1]'"]
+
+
+# map keys from the rows' columns, each distinct and never NULL: Spark folds a constant NULL operand
+# of a function (NullPropagation) without evaluating the others, while sparkcep reads a constant
+# expression over a row as a value and evaluates them, so a key that raises (NULL_MAP_KEY,
+# DUPLICATED_MAP_KEY) would raise only in sparkcep; the corpus checks those errors
+# (docs/semantics.md, the known differences of map(...)); a map(...) of literals is such a constant too
+_keys = _column(["s1", "s2"])
+
+
+def _key(prefix: str) -> str:
+    return "concat('" + prefix + "', coalesce({}, ''))"
+
+
+def _json_strings(s):
+    text = st.tuples(s, s).map(lambda t: _join("concat('{{\"a\":', {}, ',\"b\":[', {}, ']}}')", *t))
+    return st.one_of(
+        st.tuples(text, st.sampled_from(_JSON_PATHS)).map(lambda t: _join("get_json_object({}, " + t[1] + ")", t[0])),
+        st.tuples(s, s).map(lambda t: _join("get_json_object(concat('[\"', {}, '\",', {}, ']'), '$[*]')", *t)),
+        st.tuples(s, s).map(lambda t: _join("to_json(array({}, {}))", *t)),
+        st.tuples(_keys, _column(INTEGRAL), _keys, _column(INTEGRAL)).map(
+            lambda t: _join("to_json(map(" + _key("a") + ", {}, " + _key("b") + ", {}))", *t)),
+        st.tuples(s, s).map(lambda t: _join("to_json(str_to_map(concat({}, ':', {})))", *t)),
+        st.tuples(s, s, s).map(lambda t: _join("element_at(str_to_map(concat('a', {}, ',b', {})), {})", *t)),
+        st.tuples(s, s).map(lambda t: _join("array_join(json_object_keys(concat('{{\"', {}, '\":1,\"', {}, '\":2}}')), ',')", *t)),
+        st.tuples(_keys, _keys, _keys).map(lambda t: _join(
+            "to_json(map_concat(map(" + _key("a") + ", 1), map(" + _key("b") + ", 2), map(" + _key("c") + ", 3)))", *t)),
+    )
+
+
+def _json_numbers(s):
+    return st.one_of(
+        st.tuples(s, s).map(lambda t: _join("json_array_length(concat('[', {}, ',', {}, ']'))", *t)),
+        st.tuples(_keys, _keys).map(lambda t: _join("size(map_concat(map(" + _key("a") + ", 1), map(" + _key("b") + ", 2)))", *t)),
+        st.tuples(s, s).map(lambda t: _join("size(str_to_map(concat('a', {}, ';b', {}), ';', ''))", *t)),
+    )
+
+
+def _json_booleans(s):
+    return st.tuples(s, s, s).map(lambda t: _join("map_contains_key(str_to_map(concat({}, ':', {})), {})", *t))
+# -- JSON and map functions between rows (end) ---------------------------------------------------
 
 
 def _qualify(texts):

@@ -31,6 +31,8 @@ from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, ST
                                               Semantics, SqlType, YearMonthInterval, literal_type)
 from sparkcep.evaluation.binding.datetime_patterns import PATTERN_FUNCTIONS, DatetimePatternBinding
 from sparkcep.evaluation.binding.higher_order import HigherOrderBinding
+from sparkcep.evaluation.binding.json_functions import JSON_FUNCTIONS, JsonBinding  # JSON functions
+from sparkcep.evaluation.binding.map_functions import MAP_FUNCTIONS, MapFunctionBinding  # str_to_map, map_concat
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
     DatetimeBinding, temporal
 from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH, NumberBinding
@@ -61,7 +63,7 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
 
 
 class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
-             DatetimeBinding, DatetimePatternBinding, HigherOrderBinding):
+             DatetimeBinding, DatetimePatternBinding, HigherOrderBinding, JsonBinding, MapFunctionBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -136,6 +138,10 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
             return self.collection_function(e)
         if name in COLLECTION_BUILDERS:
             return self.collection_builder(e)
+        if name in JSON_FUNCTIONS or name == "to_json":  # get_json_object, json_array_length, json_object_keys
+            return self.json_function(e)
+        if name in MAP_FUNCTIONS:  # str_to_map, map_concat
+            return self.map_function(e)
         if name in BASE_FUNCTIONS:
             return self.base_function(e)
         if name in STRING_FUNCTIONS or name in ("trim", "parse_url", "try_parse_url"):

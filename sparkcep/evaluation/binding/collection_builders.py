@@ -60,7 +60,8 @@ def constructed(x: p.Expression) -> bool:
 _NULL_WITH_FIRST = ("map_keys", "map_values", "array_compact", "reverse_array", "sort_array", "array_sort",
                     "array_distinct", "elements_cast", "array_append", "array_prepend")
 _NULL_WITH_ANY = ("array_union", "array_intersect", "array_except", "array_remove", "concat_arrays", "sequence",
-                  "map_from_arrays")
+                  "map_from_arrays",
+                  "map_concat", "str_to_map")  # JSON and map functions (map_functions; measured)
 
 
 def never_null(x: p.Expression, ansi: bool) -> bool:

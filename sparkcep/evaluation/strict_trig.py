@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from sparkcep.evaluation.strict_math import _chopped, _double, _high, _with_high, _words, exp, expm1
+from sparkcep.evaluation.strict_math import _chopped, _double, _high, _words, exp, expm1
 
 _HUGE = 1.0e300
 _TINY = 1.0e-300

@@ -67,7 +67,7 @@ CONDITIONS = {
     "flatten": "size(flatten(coalesce({A}.aa, {B}.aa))) > {B}.k",
     "map_keys": "array_contains(map_keys({A}.m), {B}.tag)",
     "map_values": "array_contains(map_values({A}.m), 'x') AND {B}.tag = 'b'",
-    "map": "CASE WHEN {B}.tag IS NOT NULL THEN element_at(map({B}.tag, size({A}.tags)), 'b') = 2 END",
+    "map_built": "CASE WHEN {B}.tag IS NOT NULL THEN element_at(map({B}.tag, size({A}.tags)), 'b') = 2 END",
     "map_from_arrays": "CASE WHEN size(array_distinct(array_compact({A}.tags))) = size({B}.nums) "
                        "AND size({A}.tags) = size({B}.nums) THEN map_from_arrays({A}.tags, {B}.nums)['x'] = 2 END",
     # map(...)[k] is Spark's CASE over the keys written (the first equal one), nothing built: equal

@@ -115,6 +115,7 @@ OPERATORS = set(BINARY) | {
     "map_from_arrays", "get", "sequence", "concat_arrays", "reverse_array", "elements_cast",
     # sparkcep.evaluation.datetime_patterns
     "date_format", "from_unixtime", "to_timestamp", "to_timestamp_ntz", "to_date", "unix_timestamp_of_string",
+    "format_string", "typeof",  # sparkcep.evaluation.java_formatter; typeof: a constant after binding
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

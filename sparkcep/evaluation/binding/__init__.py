@@ -30,6 +30,7 @@ from sparkcep.evaluation.binding.collection_builders import (COLLECTION_BUILDERS
 from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
 from sparkcep.evaluation.binding.datetime_patterns import PATTERN_FUNCTIONS, DatetimePatternBinding
+from sparkcep.evaluation.binding.formatting import FORMATTING, FormattingBinding
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
     DatetimeBinding, temporal
 from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH, NumberBinding
@@ -59,7 +60,7 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
 
 
 class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
-             DatetimeBinding, DatetimePatternBinding):
+             DatetimeBinding, DatetimePatternBinding, FormattingBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -154,6 +155,8 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
             return self.width_bucket(e)
         if name == "elt":
             return self.elt(e)
+        if name in FORMATTING:  # format_string / printf, typeof
+            return self.formatting(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":

@@ -492,8 +492,6 @@ def _format_string_expressions() -> list[tuple[str, str]]:
     out.append(_pair("format_string('%s', {}, {})", "d1", "fi2"))  # refused: Java's digits of a DOUBLE
     out.append(_pair("format_string('%tY', {}, {})", "ts1", "fi2"))  # refused: the JVM's time zone
     out.append(_pair("format_string('%h', {}, {})", "fd1", "fi2"))  # refused: Scala's BigDecimal hash
-    out.append(_pair("format_string('%0$s', {}, {})", "fi1", "fi2"))  # Spark's analysis error
-    out.append(_pair("format_string({}, {})", "fs1", "fi2"))  # refused: not a literal format
     out.append(_pair("format_string(NULL, {}, {})", "fi1", "fi2"))
     # typeof: Spark's catalogString, a constant (its operand is not evaluated: 1 / 0 is no error)
     for template in ("{} + {}", "{} * {}", "array({}, {})", "{} - {}", "map({}, {})", "concat({}, {})",
@@ -505,7 +503,8 @@ def _format_string_expressions() -> list[tuple[str, str]]:
         out.append(_pair("typeof(" + template + ")", *columns))
     # decode(x, s1, r1, ..., [default]): CASE WHEN x <=> s1 ..., without a default a NULL STRING
     # (so a STRING result with ANSI off: the numbers below read back as text)
-    # (A.fi1 % 2 <=> B.fi2 % 2: equal parities, a 0, a NULL among the designed rows)
+    # (A.fi1 % 2 <=> B.fi2 % 2: equal parities, a 0, a NULL among the designed rows; a BOOLEAN
+    # result without a default is Spark's analysis error with ANSI off, so the last has one)
     for template, columns in (("decode({}, {} - 32, 'same', 'other')", ("fi1", "fi2")),
                               ("decode({} % 2, {} % 2, 1, 0, 2.5)", ("fi1", "fi2")),
                               ("decode({} % 2, {} % 2, 1, 0, 2)", ("fi1", "fi2")),
@@ -514,7 +513,7 @@ def _format_string_expressions() -> list[tuple[str, str]]:
                               ("decode({}, {}, 'a', 'b')", ("s1", "i2")),
                               ("decode({} % 3, {} % 3, {})", ("fi1", "fi2", "fd1")),
                               ("decode({} % 2, {} % 2, {})", ("fi1", "fi2", "dt1")),
-                              ("decode({} % 2, {} % 2, {}, NULL, {})", ("fi1", "fi2", "b1", "b2")),
+                              ("decode({} % 2, {} % 2, {}, NULL, {}, FALSE)", ("fi1", "fi2", "b1", "b2")),
                               ("decode({}, {}, {}, {})", ("dt1", "dt2", "ts1", "s2")),
                               ("decode({} + {}, 0, 'zero', 1, 'one')", ("t1", "h1")),
                               ("typeof(decode({}, {}, 1, 2, 2.5))", ("i1", "i2")),

@@ -438,6 +438,7 @@ def booleans(depth: int):
         st.one_of(n, s, t).map(lambda a: _join("({} IS NULL)", a)),
         st.one_of(n, s).map(lambda a: _join("({} IS NOT NULL)", a)),
         _builder_booleans(n, s),  # array-building and map functions
+        java_formatted(max(depth - 1, 0)).map(lambda a: _join("(md5({}) < '8')", a)),  # format_string, typeof, decode
         # -- datetime patterns (begin) --
         _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
         # -- datetime patterns (end) --

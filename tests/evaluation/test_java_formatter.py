@@ -133,3 +133,23 @@ def test_a_padded_result_past_the_bound_is_too_large():
     with pytest.raises(MatchRuntimeError) as raised:
         _apply("%2000000s", [(I, 1)])
     assert raised.value.code == "MATCH_DEPENDENT_VALUE_TOO_LARGE"
+
+
+@pytest.mark.parametrize("qualified, code, at", [
+    # Spark's analysis error for a literal format holding %0$ (measured: INVALID_PARAMETER_VALUE.ZERO_INDEX)
+    ("format_string('%0$s', A.i1, B.i2)", "INVALID_PARAMETER_VALUE", "'%0$s'"),
+    ("printf('a %0$s', A.i1, B.i2)", "INVALID_PARAMETER_VALUE", "'a %0$s'"),
+    # a format read from a row: Spark accepts it, sparkcep requires a literal
+    ("format_string(A.s1, B.i2)", "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "A.s1"),
+    ("format_string(concat('%', A.s1), B.i2)", "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "concat("),
+])
+def test_formats_refused_when_compiling_at_the_format(qualified, code, at):
+    from sparkcep.compiler.lowering import ValueColumns
+    from sparkcep.errors import AnalysisError
+    from tests.evaluation.harness import lower
+
+    with pytest.raises(AnalysisError) as raised:
+        lower(qualified, ValueColumns())
+    assert raised.value.code == code
+    statement = f"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY r PATTERN (A B) DEFINE B AS ({qualified}) IS NULL)"
+    assert (raised.value.line, raised.value.column) == (1, statement.index(at) + 1)  # as harness.lower writes it

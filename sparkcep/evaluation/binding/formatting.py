@@ -15,7 +15,10 @@ Java cannot parse is not refused: Java raises its exception when the function is
 so does sparkcep (``ILLEGAL_FORMAT``).
 
 ``typeof(x)`` is Spark's ``catalogString`` of x's type, a constant: Spark does not evaluate x
-(``typeof(1 / 0)`` is ``'double'``, ANSI on or off), so neither does sparkcep.
+(``typeof(1 / 0)`` is ``'double'``, ANSI on or off), so neither does sparkcep. Spark prints a
+STRUCT's field names as they are (``struct<a b:int>``, ``struct<Y:string>``); sparkcep's types
+hold them in lower case without spaces, so x over a column whose type text does not read back
+as itself is refused.
 """
 
 from __future__ import annotations
@@ -30,8 +33,18 @@ from sparkcep.evaluation.sql_types import SqlType
 from sparkcep.plan import expressions as p
 
 FORMATTING = ("format_string", "typeof")
+
 # conversions that print a DOUBLE's or FLOAT's digits (Java's FormattedFloatingDecimal / toString)
 _DIGITS = "sefga"
+
+
+def _columns(e: p.Expression) -> set[int]:
+    """The value columns ``e`` reads."""
+    if isinstance(e, (p.Navigation, p.CurrentRow)):
+        return {e.column}
+    if isinstance(e, p.Operator):
+        return set().union(*(_columns(o) for o in e.operands)) if e.operands else set()
+    return set()
 
 
 def java_class(t: SqlType) -> str | None:
@@ -53,6 +66,10 @@ class FormattingBinding(BinderBase):
     def formatting(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         if e.name == "typeof":
             _x, t = self.bind(e.operands[0])
+            texts = [self.column_types[c] for c in _columns(e.operands[0]) if c < len(self.column_types)]
+            if any(text is not None and str(st.parse(text)) != text for text in texts):
+                raise self.refuse(e, [t], "sparkcep reads a STRUCT's field names in lower case and without "
+                                          "spaces, where Spark's typeof prints them as they are")
             return p.Constant(str(t), "string"), STRING
         return self.format_string(e)
 

@@ -328,8 +328,8 @@ def _print_integer(s: Specifier, value: int, bits: int) -> str:
             out += ")"
         return _justified(s, out)
     _bad_flags(f, "( +", s.conversion)  # checked only when a value is printed
-    if value < 0:
-        value += 1 << (bits if bits < 64 else 64)
+    if value < 0:  # Java adds 2^8, 2^16 or 2^32 to a negative Byte, Short or Integer; a Long's bits
+        value += 1 << bits
     digits = format(value, "o" if s.conversion == "o" else "x")
     prefix = ("0" if s.conversion == "o" else ("0X" if "^" in f else "0x")) if "#" in f else ""
     zeros = "0" * max(0, s.width - len(prefix) - len(digits)) if "0" in f else ""
@@ -339,23 +339,21 @@ def _print_integer(s: Specifier, value: int, bits: int) -> str:
 
 
 def _hash_code(java_class: str, value) -> int:
-    """``arg.hashCode()`` of the Java object Spark passes, as a signed 32-bit int."""
+    """``arg.hashCode()`` of the Java object Spark passes, as an unsigned 32-bit number (what
+    ``Integer.toHexString`` prints)."""
     if java_class == "java.lang.Boolean":
         return 1231 if value else 1237
     if java_class in ("java.lang.Byte", "java.lang.Short", "java.lang.Integer"):
-        return value
-    if java_class == "java.lang.Long":
-        bits = value & 0xFFFFFFFFFFFFFFFF
-        folded = (bits ^ (bits >> 32)) & 0xFFFFFFFF
-        return folded - (1 << 32) if folded >= 1 << 31 else folded
-    if java_class == "java.lang.Double":  # doubleToLongBits: every NaN the canonical one
-        bits = 0x7FF8000000000000 if math.isnan(value) else struct.unpack("<Q", struct.pack("<d", value))[0]
-        folded = (bits ^ (bits >> 32)) & 0xFFFFFFFF
-        return folded - (1 << 32) if folded >= 1 << 31 else folded
-    if java_class == "java.lang.Float":
-        return 0x7FC00000 if math.isnan(value) else struct.unpack("<i", struct.pack("<f", value))[0]
+        return value & 0xFFFFFFFF
+    if java_class in ("java.lang.Long", "java.lang.Double"):  # (int) (bits ^ bits >>> 32)
+        bits = value if java_class == "java.lang.Long" else (  # doubleToLongBits: NaN canonical
+            0x7FF8000000000000 if math.isnan(value) else struct.unpack("<q", struct.pack("<d", value))[0])
+        bits &= 0xFFFFFFFFFFFFFFFF
+        return (bits ^ (bits >> 32)) & 0xFFFFFFFF
+    if java_class == "java.lang.Float":  # floatToIntBits: NaN canonical
+        return 0x7FC00000 if math.isnan(value) else struct.unpack("<I", struct.pack("<f", value))[0]
     if java_class == JAVA_CLASSES["string"]:
-        return murmur3_bytes(value.encode("utf-8"), SEED)
+        return murmur3_bytes(value.encode("utf-8"), SEED) & 0xFFFFFFFF
     raise ValueError(java_class)  # DECIMAL: refused at binding
 
 
@@ -365,7 +363,7 @@ def _print(s: Specifier, java_class: str, value) -> str:
     if c == "b":
         return _print_text(s, ("true" if value else "false") if java_class == "java.lang.Boolean" else "true")
     if c == "h":
-        return _print_text(s, format(_hash_code(java_class, value) & 0xFFFFFFFF, "x"))
+        return _print_text(s, format(_hash_code(java_class, value), "x"))
     if c == "s":
         if "#" in s.flags:  # none of Spark's values is Formattable
             raise _mismatch("#", "s")

@@ -153,3 +153,33 @@ def test_formats_refused_when_compiling_at_the_format(qualified, code, at):
     assert raised.value.code == code
     statement = f"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY r PATTERN (A B) DEFINE B AS ({qualified}) IS NULL)"
     assert (raised.value.line, raised.value.column) == (1, statement.index(at) + 1)  # as harness.lower writes it
+
+
+# worked from Java 17's Formatter (not measured): the width less the ')' to come for '(' with '0';
+# U+FFFF one UTF-16 unit; U+D7FF and U+E000 beside the surrogates, kept; a width at sparkcep's
+# bound built, past INT Java's own error
+@pytest.mark.parametrize("fmt, arguments, expected", [
+    ("%(08d|%(8d|%(08d", [(I, -5), (I, -5), (I, 5)], "(000005)|     (5)|00000005"),
+    ("%3s|%.1s", [(S, "\uffff"), (S, "\uffffx")], "  \uffff|\uffff"),
+    ("%s%.1s%s", [(S, "\ud7ff"), (S, "😀"), (S, "\ue000")], "\ud7ff?\ue000"),
+    ("%h|%h|%h|%h", [(DBL, float("nan")), (FL, -0.0), (DBL, -1.0), (L, -2**63)], "7ff80000|80000000|bff00000|80000000"),
+])
+def test_values_worked_from_javas_source(fmt, arguments, expected):
+    assert _apply(fmt, arguments) == expected
+
+
+def test_widths_at_the_bound_and_past_int():
+    assert len(_apply("%1048576s", [(I, 1)])) == 1 << 20
+    with pytest.raises(MatchRuntimeError) as raised:
+        _apply("%2147483647s", [(I, 1)])  # Java would build it
+    assert raised.value.code == "MATCH_DEPENDENT_VALUE_TOO_LARGE"
+    with pytest.raises(MatchRuntimeError) as raised:
+        _apply("%2147483648s", [(I, 1)])
+    assert "IllegalFormatWidthException: -2147483648" in str(raised.value)
+
+
+def test_arguments_taken_by_each_specifier_as_java_assigns_them():
+    from sparkcep.evaluation.java_formatter import argument_positions, parse
+
+    taken = argument_positions(parse("%n%s %<s %% %3$d %s %s %s"), 3)
+    assert [position for _, position in taken] == [None, 0, 0, None, 2, 1, 2]  # stops at the missing 4th

@@ -816,6 +816,9 @@ class Lowering(LambdaLowering):
         pattern_call = self.lower_datetime_pattern(node)  # date_format, to_timestamp, ... (datetime patterns)
         if pattern_call is not None:
             return pattern_call
+        formatting = self.lower_formatting(node)  # format_string / printf, typeof, decode
+        if formatting is not None:
+            return formatting
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         written = _written_name(node, self.scope.sql)
         if isinstance(node, exp.ArraySize) and written.lower() == "array_size":
@@ -860,6 +863,57 @@ class Lowering(LambdaLowering):
                 "WRONG_NUM_ARGS", f"`{_written_name(node, self.scope.sql)}` is called with too few arguments", node)
         return p.Operator(operator, tuple(self.lower_operand(child) for child in children),
                           options=options, span=dialect.span(node))
+
+    # -- format_string, typeof and decode between rows (begin) ----------------------------------
+    def lower_formatting(self, node: exp.Expression) -> p.Expression | None:
+        """``format_string(fmt, ...)`` / ``printf``: the operator ``format_string`` of the
+        arguments, the format an option (``format``, its offsets ``format_at``; a NULL format is a
+        NULL STRING). The format must be a string literal (read from the statement's text, as
+        one string token, as the datetime patterns are); Spark refuses one holding ``%0$`` when
+        analysing the query (``INVALID_PARAMETER_VALUE``). ``typeof(x)``: the operator
+        ``typeof`` (a constant at binding). ``decode(x, s1, r1, ..., [default])``: Spark's
+        ``CASE WHEN x <=> s1 THEN r1 ... ELSE default END``, the default a NULL *STRING* when
+        none is given (which makes the result a STRING with ANSI off, as in Spark). None for any
+        other node."""
+        span = dialect.span(node)
+        written = _written_name(node, self.scope.sql)
+        if isinstance(node, exp.Typeof):
+            if node.this is None or dialect.span(node.this) == span:
+                raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` takes one argument", node)
+            return p.Operator("typeof", (self.lower_operand(node.this),), span=span)
+        if isinstance(node, exp.DecodeCase):
+            subject, *rest = node.expressions
+            default = rest.pop() if len(rest) % 2 else p.Constant(None, "string")
+            flat: list = [p.Constant(None), default if isinstance(default, p.Constant) else self.lower_operand(default)]
+            for search, result in zip(rest[0::2], rest[1::2]):
+                test = p.Operator("null_safe_eq", (self.lower_operand(subject), self.lower_operand(search)), span=span)
+                flat += [test, self.lower_operand(result)]
+            return p.Operator("case", tuple(flat), span=span)
+        if not (isinstance(node, exp.Format) or _anonymous_name(node) == "printf"):
+            return None
+        arguments = _call_arguments(self.scope.sql, span)
+        if not arguments:
+            raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` requires at least one argument", node)
+        start, end = arguments[0]
+        text = self.scope.sql[start:end]
+        values = list(node.expressions) if isinstance(node, exp.Anonymous) else [node.this, *node.expressions]
+        if text.strip().upper() == "NULL":
+            return p.Constant(None, "string")
+        pattern = _string_literal(text)
+        if pattern is None:
+            raise self.scope.error_at(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"the format of '{written}' between rows of a match must be one string literal, such as "
+                "'%s-%05d' (a quote inside it written \\' or inside a \"...\" literal); apply it inside the "
+                "navigation otherwise", start, end)
+        if "%0$" in pattern:
+            raise self.scope.error_at(
+                "INVALID_PARAMETER_VALUE",
+                "The value of parameter(s) `strfmt` in `format_string` is invalid: expects %1$, %2$ and so on, "
+                "but got %0$ (Spark's INVALID_PARAMETER_VALUE.ZERO_INDEX)", start, end)
+        return p.Operator("format_string", tuple(self.lower_operand(v) for v in values[1:]),
+                          options=(("format", pattern), ("format_at", (start, end))), span=span)
+    # -- format_string, typeof and decode between rows (end) ------------------------------------
 
     # -- array-building and map functions between rows (begin) --------------------------------
     def lower_collection_builder(self, node: exp.Expression) -> p.Expression | None:

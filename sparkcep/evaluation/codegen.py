@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
-from sparkcep.evaluation.interpreter import row_hash, typed_function
+from sparkcep.evaluation.interpreter import format_function, row_hash, typed_function
 from sparkcep.evaluation.operators import BINARY, RIGHT_FIRST, order_key
 from sparkcep.evaluation.sql_types import parse as parse_type
 from sparkcep.plan import expressions as p
@@ -241,6 +241,9 @@ class _Generator:
         if name in ("hash", "xxhash64"):  # not strict: every operand's value, NULL or not
             combined = self.bind(row_hash(e))
             return f"{combined}({', '.join(self(o) for o in ops)})"
+        if name == "format_string":  # not strict: a NULL argument prints 'null'
+            formatted = self.bind(format_function(e))
+            return f"{formatted}({', '.join(self(o) for o in ops)})"
         function = typed_function(e)
         if function is None:
             return self.delegate(e)

@@ -20,9 +20,8 @@ from sparkcep.engines.contract import MatchContext
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import (base_functions, collection_builders, collection_functions, datetime_fields,
                                  datetime_functions, datetime_patterns, day_time_intervals, explicit_casts, functions,
-                                 hash_functions, higher_order_functions, integral_functions, string_functions,
-                                 trigonometric_functions,
-                                 url_functions)
+                                 hash_functions, higher_order_functions, integral_functions, java_formatter,
+                                 string_functions, trigonometric_functions, url_functions)
 from sparkcep.evaluation import json_functions, map_functions
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
@@ -793,6 +792,14 @@ def row_hash(operator: p.Operator):
     return hash_functions.row_hash(operator.name, types)
 
 
+def format_function(operator: p.Operator):
+    """The function of a bound ``format_string`` over its arguments' values, NULLs among them
+    (shared with the generated code)."""
+    options = dict(operator.options)
+    function = java_formatter.formatter(options["format"], options["classes"], options["kinds"], options["scales"])
+    return _located(function, operator.span) if operator.span is not None else function
+
+
 def _located(function, span: tuple[int, int]):
     """``function``, with the errors it raises (overflow, division by zero) pointing at the
     operator's text in the statement."""
@@ -854,6 +861,9 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
     if name in ("hash", "xxhash64"):  # not strict: a NULL leaves the running hash as it is
         combined = row_hash(operator)
         return lambda ctx: combined(*(arg(ctx) for arg in args))
+    if name == "format_string":  # not strict: a NULL argument prints 'null'
+        formatted = format_function(operator)
+        return lambda ctx: formatted(*(arg(ctx) for arg in args))
     if name == "concat_ws":  # not strict: NULL parts are skipped
         return lambda ctx: functions.concat_ws(*(arg(ctx) for arg in args))
     if name in ("greatest", "least"):

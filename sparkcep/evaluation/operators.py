@@ -123,6 +123,7 @@ OPERATORS = set(BINARY) | {
     # -- JSON and map functions (begin): sparkcep.evaluation.json_functions, map_functions
     "get_json_object", "json_array_length", "json_object_keys", "to_json", "str_to_map", "map_concat",
     # -- JSON and map functions (end)
+    "format_string", "typeof",  # sparkcep.evaluation.java_formatter; typeof: a constant after binding
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

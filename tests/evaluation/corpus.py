@@ -445,6 +445,87 @@ def _url_expressions() -> list[tuple[str, str]]:
     out.append(_pair("try_parse_url(({} || {}), 'HOST')", "pu1", "pu2"))
     return out
 # -- url_encode, url_decode, try_url_decode between rows (end) -------------------------------------
+
+# -- format_string / printf, typeof and decode between rows (begin) -------------------------------
+# (A.fi1, B.fi2): INTs for Java's integer conversions and %c (code points outside Unicode, both
+# halves of a surrogate pair, negatives, the extremes, NULL); (A.fs1, B.fs2): STRINGs for %s and
+# its precision and width in UTF-16 units (a character outside the BMP cut in half), %S's full
+# upper case (ß), %h (Spark's UTF8String hash), NULL; A.fd1: DECIMAL(20, 8) for Spark Decimal's
+# toString (scientific below 1E-6, 0E-8), BigDecimal's scale kept
+PAIRED.update({"fi1": "INT", "fi2": "INT", "fs1": "STRING", "fs2": "STRING", "fd1": "DECIMAL(20,8)"})
+_FORMAT_CASES = [
+    (65, 97, "a", "b", "1.5"), (0x1F600, 0x1F601, "é😀x", "😀", "-0.0000001"), (0xD83D, 0xDE00, "ßa", "ß", "0"),
+    (-1, 0, "", "", "0.000001"), (0x110000, 0x10FFFF, None, "x", "-2.5"), (None, 65, "abcdef", None, None),
+    (2**31 - 1, -2**31, "a b", "%", "123456789012.12345678"), (-7, 1234567, "Σσς", "İ", "-0.00000001"),
+    (0xDFFF, 0xD800, "日本語", "a😀b", "0.00001000"), (12345, -12345, "null", "NULL", "99999999999.99999999"),
+]
+_PAIRED_EDGES.update({name: [case[k] for case in _FORMAT_CASES]
+                      for k, name in enumerate(("fi1", "fi2", "fs1", "fs2", "fd1"))})
+
+
+def _format_string_expressions() -> list[tuple[str, str]]:
+    out = []
+    integer = ("%1$d|%1$x|%1$o|%1$X|%1$08d|%1$,d|%1$(d|%1$+d|%1$ d|%1$-12d|%1$#x|%1$#o|%1$h|%1$b|%1$s|%1$S|"
+               "%1$5s|%<.2s|%2$d|%2$,015d|%2$(,d|%2$#X|%%|%n")
+    for x, y in (("fi1", "fi2"), ("l1", "fi2"), ("t1", "h1"), ("h1", "t1"), ("i1", "l2")):
+        out.append(_pair("format_string('" + integer + "', {}, {})", x, y))
+    out.append(_pair("format_string('%c%c', {}, {})", "fi1", "fi2"))  # code points, surrogates
+    out.append(_pair("printf('%C|%5c|%-3c|', {}, {}, {})", "fi2", "t1", "fi2"))
+    text = "%1$s|%2$.2s|%1$5s|%2$-5s|%1$S|%2$.1S|%1$b|%2$h|%1$10.3s|%2$H|%1$.0s|%2$B"
+    out.append(_pair("format_string('" + text + "', {}, {})", "fs1", "fs2"))
+    out.append(_pair("format_string('%s|%S|%b|%15s|%.3s|%s', {}, {}, {}, {}, {}, {})",
+                     "fd1", "m2", "fd1", "n1", "fd1", "z1"))
+    out.append(_pair("format_string('%s|%d|%x|%h|%s|%d|%o|%h|%s', {}, {}, {}, {}, {}, {}, {}, {}, {})",
+                     "dt1", "dt2", "dt1", "dt2", "ts1", "ts2", "ts1", "ts2", "tn1"))
+    out.append(_pair("format_string('%s|%b|%B|%h|%5.2b|%S', {}, {}, {}, {}, {}, {})", "b1", "b2", "b1", "b2", "b1", "b2"))
+    out.append(_pair("format_string('%b|%h|%B|%H', {}, {}, {}, {})", "d1", "f1", "d1", "f1"))
+    out.append(_pair("format_string('%s/%d', {}, {})", "j1", "j2"))  # day-time intervals: microseconds
+    out.append(_pair("format_string('%s-%s', {}, {} + {})", "fs1", "fi2", "fi1"))
+    # DECIMALs computed between rows (printed at their result type's scale), NULL literals
+    out.append(_pair("format_string('%s|%s|%S', {} * {}, {} + {}, {} / {})", "fd1", "fi2", "n1", "fd1", "fd1", "fi2"))
+    out.append(_pair("format_string('%s|%d|%b|%5.2s|%s', NULL, NULL, NULL, NULL, {} || {})", "fs1", "fs2"))
+    # Java's exceptions: when the specifier is reached (MissingFormatArgument), when the value is
+    # not NULL (IllegalFormatConversion, %(x's mismatch), when parsing (before anything prints)
+    for template in ("'%d', {} || {}", "'%s %s %s', {}, {}", "'%q', {}, {}", "'%e', {} + {}", "'%d', {} + {}",
+                     "'%(x|% o', {}, {}", "'%#s', {}, {}", "'%-d', {}, {}", "'%05s', {}, {}", "'%.2d', {}, {}",
+                     "'%c', {} + {}", "'%s %<s %3$s', {}, {}", "'%,x', {}, {}", "'%+ d', {}, {}", "'%-08d', {}, {}",
+                     "'%--5d', {}, {}", "'%5n%s', {}, {}", "'%.1c', {}, {}", "'ab%', {}, {}", "'%tq', {}, {}",
+                     "'%99999999999s', {}, {}", "'%00$s', {}, {}"):
+        columns = ("fs1", "fs2") if "||" in template else ("fd1", "fi2") if "'%e'" in template or "'%d', {} +" in template \
+            else ("l1", "fi2") if "'%c'" in template else ("fi1", "fi2")
+        out.append(_pair("format_string(" + template + ")", *columns))
+    out.append(_pair("format_string('%s', {}, {})", "d1", "fi2"))  # refused: Java's digits of a DOUBLE
+    out.append(_pair("format_string('%tY', {}, {})", "ts1", "fi2"))  # refused: the JVM's time zone
+    out.append(_pair("format_string('%h', {}, {})", "fd1", "fi2"))  # refused: Scala's BigDecimal hash
+    out.append(_pair("format_string(NULL, {}, {})", "fi1", "fi2"))
+    # typeof: Spark's catalogString, a constant (its operand is not evaluated: 1 / 0 is no error)
+    for template in ("{} + {}", "{} * {}", "array({}, {})", "{} - {}", "map({}, {})", "concat({}, {})",
+                     "{} / ({} - {})", "coalesce({}, {})", "{} || {}", "{} = {}", "if({} > 0, NULL, {})"):
+        columns = {"{} * {}": ("n1", "q2"), "{} - {}": ("ts1", "ts2"), "map({}, {})": ("s1", "fd1"),
+                   "concat({}, {})": ("dt1", "s2"), "{} / ({} - {})": ("i1", "i2", "i2"),
+                   "coalesce({}, {})": ("tn1", "dt2"), "{} || {}": ("fs1", "fi2"), "{} = {}": ("j1", "j2"),
+                   "if({} > 0, NULL, {})": ("i1", "m2")}.get(template, ("i1", "l2"))
+        out.append(_pair("typeof(" + template + ")", *columns))
+    # decode(x, s1, r1, ..., [default]): CASE WHEN x <=> s1 ..., without a default a NULL STRING
+    # (so a STRING result with ANSI off: the numbers below read back as text)
+    # (A.fi1 % 2 <=> B.fi2 % 2: equal parities, a 0, a NULL among the designed rows; a BOOLEAN
+    # result without a default is Spark's analysis error with ANSI off, so the last has one)
+    for template, columns in (("decode({}, {} - 32, 'same', 'other')", ("fi1", "fi2")),
+                              ("decode({} % 2, {} % 2, 1, 0, 2.5)", ("fi1", "fi2")),
+                              ("decode({} % 2, {} % 2, 1, 0, 2)", ("fi1", "fi2")),
+                              ("decode({}, {}, 1, 2, 2, 3)", ("i1", "i2")),
+                              ("decode({}, NULL, 'null', {}, 'equal', 'other')", ("fs1", "fs2")),
+                              ("decode({}, {}, 'a', 'b')", ("s1", "i2")),
+                              ("decode({} % 3, {} % 3, {})", ("fi1", "fi2", "fd1")),
+                              ("decode({} % 2, {} % 2, {})", ("fi1", "fi2", "dt1")),
+                              ("decode({} % 2, {} % 2, {}, NULL, {}, FALSE)", ("fi1", "fi2", "b1", "b2")),
+                              ("decode({}, {}, {}, {})", ("dt1", "dt2", "ts1", "s2")),
+                              ("decode({} + {}, 0, 'zero', 1, 'one')", ("t1", "h1")),
+                              ("typeof(decode({}, {}, 1, 2, 2.5))", ("i1", "i2")),
+                              ("typeof(decode({}, {}, {}, {}))", ("dt1", "dt2", "ts1", "s2"))):
+        out.append(_pair(template, *columns))
+    return out
+# -- format_string / printf, typeof and decode between rows (end) ---------------------------------
 # -- datetime patterns between rows: date_format, to_char, from_unixtime, to_timestamp, ... (begin) ---
 # TIMESTAMPs (dp, local in Europe/Berlin) moved by the intervals dq: year 1 at 01:00 (local mean time,
 # +00:53:28, an offset in seconds), the last microsecond of 9999 (its UTC instant is in 9999, so
@@ -1403,6 +1484,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _json_expressions()  # JSON and map functions
     out += _map_function_expressions()
     out += _to_json_expressions()
+    out += _format_string_expressions()
     return out
 
 

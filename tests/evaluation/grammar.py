@@ -298,7 +298,28 @@ def strings(depth: int):
         _lambda_strings(numbers(depth - 1), sub),  # -- higher-order functions --
         _json_strings(sub),  # JSON and map functions
         formatted(depth - 1),  # -- datetime patterns --
+        java_formatted(depth - 1),  # -- format_string / printf, typeof, decode --
     )
+
+
+# -- format_string / printf, typeof and decode (begin) --
+# Java's Formatter over the types sparkcep formats (not DOUBLE digits), its flags, widths and
+# argument indexes; formats Java rejects; typeof of any expression; decode with STRING results
+_JAVA_FORMATS = ["'%s|%S|%5s|%-4.2s'", "'%d %x %o %X'", "'%08d|%,d|%(d|%+d|% d'", "'%h %b %B %H'", "'%2$s %1$s %<s'",
+                 "'%#x %#o %-6d|'", "'%c'", "'%d'", "'%s %s %s'", "'%e'", "'%(x'", "'[%%] %n'"]
+
+
+def java_formatted(depth: int):
+    args = st.one_of(_column(INTEGRAL + STRINGS + TEMPORAL + BOOLEANS + ["m1", "n1", "z1"]), strings(depth),
+                     numbers(depth).filter(lambda t: "d1" not in t[0] and "d2" not in t[0] and "f1" not in t[0]))
+    return st.one_of(
+        st.tuples(st.sampled_from(["format_string", "printf"]), st.sampled_from(_JAVA_FORMATS), args, args).map(
+            lambda t: _join(t[0] + "(" + t[1] + ", {}, {})", t[2], t[3])),
+        st.tuples(args, args).map(lambda t: _join("typeof(coalesce({}, {}))", *t)),
+        st.tuples(args, args, strings(depth)).map(lambda t: _join("decode({}, {}, {}, 'other')", *t)),
+        st.tuples(args, args, strings(depth)).map(lambda t: _join("decode({}, {}, {})", *t)),
+    )
+# -- format_string / printf, typeof and decode (end) --
 
 
 # -- datetime patterns (begin) --
@@ -430,6 +451,7 @@ def booleans(depth: int):
         _builder_booleans(n, s),  # array-building and map functions
         _lambda_booleans(n, s),  # -- higher-order functions --
         _json_booleans(s),  # JSON and map functions
+        java_formatted(max(depth - 1, 0)).map(lambda a: _join("(md5({}) < '8')", a)),  # format_string, typeof, decode
         # -- datetime patterns (begin) --
         _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
         # -- datetime patterns (end) --

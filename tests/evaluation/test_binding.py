@@ -213,3 +213,23 @@ def test_datetime_results_python_cannot_hold_name_the_operator(operator, types, 
     with pytest.raises(MatchRuntimeError) as raised:
         compile_expression(bound, ("A", "B"))(row)
     assert raised.value.code == "DATETIME_OUT_OF_PYTHON_RANGE" and message in raised.value.message
+
+
+# -- typeof (binding/formatting.py) ---------------------------------------------------------------
+
+@pytest.mark.parametrize("column, expected", [
+    ("decimal(21,8)", "decimal(21,8)"), ("interval day to second", "interval day to second"),
+    ("array<struct<x:int,y_2:string>>", "array<struct<x:int,y_2:string>>"), ("struct<1:int>", "struct<1:int>"),
+    ("array<struct<a-b:int>>", "array<struct<a-b:int>>"),  # as Spark prints them (measured)
+    # Spark prints 'struct<a b:int>' and 'struct<x_1:int,Y:string>'; sparkcep reads the names
+    # without spaces, in lower case: refused
+    ("map<string,struct<a b:int>>", None), ("struct<x_1:int,Y:string>", None),
+])
+def test_typeof_is_sparks_catalog_string_a_constant(column, expected):
+    typeof = p.Operator("typeof", (p.Navigation(frozenset({0}), False, 0, 0),))
+    if expected is None:
+        with pytest.raises(AnalysisError) as refused:
+            bind(typeof, [column], Semantics())
+        assert refused.value.code == "MATCH_DEPENDENT_TYPE_MISMATCH"
+        return
+    assert bind(typeof, [column], Semantics()) == p.Constant(expected, "string")

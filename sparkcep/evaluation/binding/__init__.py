@@ -33,6 +33,7 @@ from sparkcep.evaluation.binding.datetime_patterns import PATTERN_FUNCTIONS, Dat
 from sparkcep.evaluation.binding.higher_order import HigherOrderBinding
 from sparkcep.evaluation.binding.json_functions import JSON_FUNCTIONS, JsonBinding  # JSON functions
 from sparkcep.evaluation.binding.map_functions import MAP_FUNCTIONS, MapFunctionBinding  # str_to_map, map_concat
+from sparkcep.evaluation.binding.formatting import FORMATTING, FormattingBinding
 from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, EPOCH_FUNCTIONS, TIME_FIELDS, \
     DatetimeBinding, temporal
 from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH, NumberBinding
@@ -63,7 +64,8 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
 
 
 class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
-             DatetimeBinding, DatetimePatternBinding, HigherOrderBinding, JsonBinding, MapFunctionBinding):
+             DatetimeBinding, DatetimePatternBinding, HigherOrderBinding, JsonBinding, MapFunctionBinding,
+             FormattingBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -162,6 +164,8 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
             return self.width_bucket(e)
         if name == "elt":
             return self.elt(e)
+        if name in FORMATTING:  # format_string / printf, typeof
+            return self.formatting(e)
         if name in ("and", "or"):
             return self.typed(e, name, [self.boolean(e, o) for o in e.operands], BOOLEAN), BOOLEAN
         if name == "not":

@@ -391,6 +391,10 @@ def _string_coercion_expressions() -> list[tuple[str, str]]:
     out.append(_pair("CASE WHEN {} THEN {} ELSE {} END", "b1", "s2", "ts1"))
     out.append(_pair("nvl2({}, {}, {})", "i1", "s2", "l1"))
     out.append(_pair("(({} + {}) > '10')", "i1", "i2"))
+    # a DECIMAL of scale 0: without ANSI the STRING is cast to it ('Infinity' to NULL), not to DOUBLE
+    for template, x, y in (("({} < {})", "z1", "s2"), ("({} = {})", "s1", "w2"), ("({} BETWEEN {} AND 100)", "s1", "u2"),
+                           ("nullif({}, {})", "s1", "z1"), ("({} <=> {})", "s1", "z1")):
+        out.append(_pair(template, x, y))
     return out
 # -- a STRING with another type in comparisons, arithmetic, IN, COALESCE, IF (end) ----------------
 

@@ -6,7 +6,7 @@ implicit cast, so with the session's ANSI setting).
 
 | where | ANSI on | ANSI off |
 | --- | --- | --- |
-| comparison (``= < <=> ...``, BETWEEN, NULLIF) | integral: BIGINT; FLOAT, DOUBLE, DECIMAL: DOUBLE; DATE, TIMESTAMP[_NTZ], BOOLEAN, BINARY: that type | DECIMAL: DOUBLE; any other: that type (``'1.5' = i`` reads '1.5' as an INT, 1) |
+| comparison (``= < <=> ...``, BETWEEN, NULLIF) | integral: BIGINT; FLOAT, DOUBLE, DECIMAL: DOUBLE; DATE, TIMESTAMP[_NTZ], BOOLEAN, BINARY: that type | DECIMAL of a scale above 0: DOUBLE; any other: that type (``'1.5' = i`` reads '1.5' as an INT, 1; ``'Infinity' > d`` of a DECIMAL(38, 0) d is NULL) |
 | arithmetic (``+ - * / %``) | integral: BIGINT; FLOAT, DOUBLE, DECIMAL: DOUBLE | numbers: DOUBLE |
 | IN, COALESCE, IF, CASE, NVL2 | as a comparison | STRING (BOOLEAN and BINARY: Spark's analysis error) |
 
@@ -39,7 +39,8 @@ def string_target(other: SqlType, where: str, ansi: bool) -> SqlType | None:
     if other.integral:
         return BIGINT if ansi else other
     if other.fractional or other.decimal:
-        return other if not ansi and other.name in ("float", "double") else DOUBLE
+        # without ANSI a DECIMAL of scale 0 is compared as itself (the STRING cast to it), others as DOUBLEs
+        return other if not ansi and (other.name in ("float", "double") or other.scale == 0) else DOUBLE
     return other if other.name in _CAST_AS_ITSELF else None
 
 

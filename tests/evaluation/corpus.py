@@ -395,6 +395,10 @@ def _string_coercion_expressions() -> list[tuple[str, str]]:
     for template, x, y in (("({} < {})", "z1", "s2"), ("({} = {})", "s1", "w2"), ("({} BETWEEN {} AND 100)", "s1", "u2"),
                            ("nullif({}, {})", "s1", "z1"), ("({} <=> {})", "s1", "z1")):
         out.append(_pair(template, x, y))
+    # Spark knows <=> is never NULL and folds IS [NOT] NULL over it without casting the STRING
+    out.append(_pair("(CAST(({} <=> {}) AS INT) IS NOT NULL)", "s1", "q2"))
+    out.append(_pair("((NOT ({} <=> {})) IS NULL)", "s1", "i1"))
+    out.append(_pair("(CAST(({} <=> {}) AS STRING) IS NULL)", "s1", "d2"))
     return out
 # -- a STRING with another type in comparisons, arithmetic, IN, COALESCE, IF (end) ----------------
 

@@ -67,9 +67,11 @@ _NULL_WITH_ANY = ("array_union", "array_intersect", "array_except", "array_remov
 def never_null(x: p.Expression, ansi: bool) -> bool:
     """Whether Spark's optimizer knows ``x`` is never NULL (its ``nullable`` is false), so that it
     folds ``x IS NULL`` to FALSE without evaluating x (measured: ``map(...) IS NULL``,
-    ``cardinality(map_keys(map(...))) IS NOT NULL``): a non-NULL literal, ``map(...)``,
-    ``array(...)``, ``size`` without ANSI (-1 for NULL), and the array functions over such operands
-    (NULL when their operands are). Any other value, a row's included, may be NULL."""
+    ``cardinality(map_keys(map(...))) IS NOT NULL``, ``CAST(a <=> b AS INT) IS NOT NULL``): a
+    non-NULL literal, ``map(...)``, ``array(...)``, ``<=>``, ``IS [NOT] NULL``, ``size`` without
+    ANSI (-1 for NULL), NOT and a CAST of a BOOLEAN over such operands, and the array functions
+    over such operands (NULL when their operands are). Any other value, a row's included, may be
+    NULL."""
     if isinstance(x, p.Constant):
         return x.value is not None
     if not isinstance(x, p.Operator):
@@ -77,6 +79,13 @@ def never_null(x: p.Expression, ansi: bool) -> bool:
     name, operands = x.name, x.operands
     if name in ("create_map", "array"):
         return True
+    if name in ("null_safe_eq", "is_null", "is_true", "is_false"):  # <=>, IS [NOT] NULL, IS TRUE / FALSE
+        return True
+    if name == "not":
+        return never_null(operands[0], ansi)
+    options = dict(x.options)
+    if name in ("cast", "converting_cast") and options.get("operand") == "boolean" and not options.get("try"):
+        return never_null(operands[0], ansi)  # Spark's Cast of a BOOLEAN is NULL only for NULL (not TRY_CAST)
     if name == "size":
         return not ansi or never_null(operands[0], ansi)
     if name == "if":  # size without ANSI: IF(x IS NULL, -1, size(x))

@@ -240,6 +240,17 @@ def parse(format_text: str) -> tuple[str | Specifier, ...]:
     return tuple(parts)
 
 
+def _position(part: Specifier, last: int, lasto: int) -> tuple[int, int, int]:
+    """The argument ``part`` prints (0-based), and Java's ``last`` (the one printed last) and
+    ``lasto`` (the last ordinary one) after it: ``%<s`` the last again, ``%s`` the next
+    ordinary one, ``%2$s`` the second (which does not move the ordinary count)."""
+    if part.index == -1:
+        return last, last, lasto
+    if part.index == 0:
+        return lasto + 1, lasto + 1, lasto + 1
+    return part.index - 1, part.index - 1, lasto
+
+
 def argument_positions(parts: tuple[str | Specifier, ...], count: int) -> list[tuple[Specifier, int | None]]:
     """Each specifier with the argument it prints (0-based; None for ``%n`` / ``%%``), as
     ``Formatter.format`` assigns them, up to the first missing one (which Java reports when it
@@ -252,13 +263,7 @@ def argument_positions(parts: tuple[str | Specifier, ...], count: int) -> list[t
         if part.index == -2:
             out.append((part, None))
             continue
-        if part.index == -1:
-            position = last
-        elif part.index == 0:
-            lasto += 1
-            last = position = lasto
-        else:
-            last = position = part.index - 1
+        position, last, lasto = _position(part, last, lasto)
         if position < 0 or position > count - 1:
             break
         out.append((part, position))
@@ -438,13 +443,7 @@ def apply(format_text: str, java_classes: tuple[str, ...], values: list) -> str:
             elif part.index == -2:
                 text = "\n" if part.conversion == "n" else _print_text(part, "%")
             else:
-                if part.index == -1:
-                    position = last
-                elif part.index == 0:
-                    lasto += 1
-                    last = position = lasto
-                else:
-                    last = position = part.index - 1
+                position, last, lasto = _position(part, last, lasto)
                 if position < 0 or position > len(values) - 1:
                     raise JavaFormatError("MissingFormatArgumentException", f"Format specifier '{part}'")
                 value = values[position]

@@ -57,6 +57,9 @@ HIGHER_ORDER_FUNCTIONS = ("transform", "filter", "exists", "forall", "aggregate"
                           "transform_values", "transform_keys", "map_zip_with")
 
 
+_MISSING = object()  # an attribute the context lacks
+
+
 class LambdaFrame:
     """A ``MatchContext`` for a lambda body: the enclosing context's attributes, and
     ``lambda_values`` (variable number -> value) for the variables in scope (those of enclosing
@@ -72,10 +75,9 @@ class LambdaFrame:
         outer = getattr(context, "lambda_values", None)
         self.lambda_values: dict[int, Any] = dict(outer) if outer else {}
         for name in self._COPIED:
-            try:
-                setattr(self, name, getattr(context, name))
-            except AttributeError:
-                pass
+            value = getattr(context, name, _MISSING)
+            if value is not _MISSING:
+                setattr(self, name, value)
 
     def __getattr__(self, name: str):
         return getattr(self._context, name)

@@ -815,6 +815,24 @@ def _located(function, span: tuple[int, int]):
     return located
 
 
+def _element_last(build, args: list[Evaluator]) -> Evaluator:
+    """``array_append`` / ``array_prepend`` / ``array_insert``: Spark reads the array (then the
+    position) first, and a NULL there is NULL without reading the element (measured: an element
+    that raises is not raised)."""
+    *leading, element = args
+
+    def evaluate(ctx):
+        values = []
+        for arg in leading:
+            value = arg(ctx)
+            if value is None:
+                return None
+            values.append(value)
+        return build(*values, element(ctx))
+
+    return evaluate
+
+
 def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
     """A bound operator (``sparkcep.evaluation.binding``): Spark's semantics for its types."""
     name = operator.name
@@ -857,6 +875,8 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
     if name in collection_builders.NOT_STRICT_BUILDERS:  # array_append(arr, NULL) is not NULL, ...
         build = _collection_builder(name, operand, options, options.get("zone", "UTC"))
         build = _located(build, operator.span) if operator.span is not None else build
+        if name in ("array_append", "array_prepend", "array_insert"):
+            return _element_last(build, args)
         return lambda ctx: build(*(arg(ctx) for arg in args))
     if name in ("hash", "xxhash64"):  # not strict: a NULL leaves the running hash as it is
         combined = row_hash(operator)

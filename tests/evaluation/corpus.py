@@ -1129,6 +1129,12 @@ def _collection_builder_expressions() -> list[tuple[str, str]]:
     out.append(_pair("(cardinality(map_keys(map({}, {}, {}, {}))) IS NOT NULL)", "mk1", "mv", "mk2", "mv"))
     out.append(_pair("(array_union(map_values(map({}, {}, {}, {})), {}) IS NULL)", "mk1", "mv", "mk2", "mv", "bs1"))
     out.append(_pair("(array_repeat({}, {}) IS NULL)", "vi", "vn"))
+    # Spark reads the array (and array_insert's position) first: NULL there, and the element that
+    # would raise NULL_MAP_KEY is not read (found by random seed 11); q1 NULL makes both
+    out.append(_pair("element_at(array_insert(array(1), CAST({} AS INT), CAST(map_contains_key(map({}, 1, {}, 2), {}) AS INT)), 1)",
+                     "q1", "i2", "q1", "i1"))
+    out.append(_pair("array_append(IF({} IS NULL, NULL, array({})), size(map_keys(map({}, 1, {}, 2))))", "q1", "i1", "i2", "q1"))
+    out.append(_pair("array_prepend(IF({} IS NULL, NULL, array({})), size(map_keys(map({}, 1, {}, 2))))", "q1", "i1", "i2", "q1"))
     return out
 # -- array-building and map functions between rows (end) -----------------------------------------
 

@@ -399,6 +399,10 @@ def _string_coercion_expressions() -> list[tuple[str, str]]:
     out.append(_pair("(CAST(({} <=> {}) AS INT) IS NOT NULL)", "s1", "q2"))
     out.append(_pair("((NOT ({} <=> {})) IS NULL)", "s1", "i1"))
     out.append(_pair("(CAST(({} <=> {}) AS STRING) IS NULL)", "s1", "d2"))
+    # ... and that a CASE whose results are never NULL is never NULL (decode too: a CASE of <=>)
+    out.append(_pair("(decode({}, {}, 'x', 'other') IS NULL)", "n1", "s2"))
+    out.append(_pair("(CASE WHEN {} = {} THEN 1 ELSE 2 END IS NOT NULL)", "s1", "i1"))
+    out.append(_pair("(CASE WHEN {} = {} THEN 1 END IS NULL)", "s1", "i1"))
     return out
 # -- a STRING with another type in comparisons, arithmetic, IN, COALESCE, IF (end) ----------------
 

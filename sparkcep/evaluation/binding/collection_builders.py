@@ -69,7 +69,7 @@ def never_null(x: p.Expression, ansi: bool) -> bool:
     folds ``x IS NULL`` to FALSE without evaluating x (measured: ``map(...) IS NULL``,
     ``cardinality(map_keys(map(...))) IS NOT NULL``, ``CAST(a <=> b AS INT) IS NOT NULL``): a
     non-NULL literal, ``map(...)``, ``array(...)``, ``<=>``, ``IS [NOT] NULL``, ``size`` without
-    ANSI (-1 for NULL), NOT and a CAST of a BOOLEAN over such operands, and the array functions
+    ANSI (-1 for NULL), NOT and a CAST of a BOOLEAN over such operands, IF and CASE whose results are, and the array functions
     over such operands (NULL when their operands are). Any other value, a row's included, may be
     NULL."""
     if isinstance(x, p.Constant):
@@ -90,6 +90,8 @@ def never_null(x: p.Expression, ansi: bool) -> bool:
         return not ansi or never_null(operands[0], ansi)
     if name == "if":  # size without ANSI: IF(x IS NULL, -1, size(x))
         return never_null(operands[1], ansi) and never_null(operands[2], ansi)
+    if name == "case":  # (subject, default, when1, then1, ...): NULL only where a result may be
+        return all(never_null(o, ansi) for o in (operands[1], *operands[3::2]))
     if name == "coalesce":
         return any(never_null(o, ansi) for o in operands)
     if name in _NULL_WITH_FIRST:

@@ -41,6 +41,7 @@ import typing as t
 from sqlglot import exp
 from sqlglot.dialects.spark import Spark
 from sqlglot.errors import ParseError as SqlglotParseError
+from sqlglot.helper import seq_get
 from sqlglot.tokens import Token, TokenType
 
 from sparkcep.dialect import expressions as cx
@@ -103,7 +104,32 @@ def token_text(sql: str, tok: Token | None) -> str:
     return f"'{sql[tok.start : tok.end + 1]}'"
 
 
+def _build_date_trunc(args: list) -> exp.Expr:
+    """``date_trunc(unit, x)``. sqlglot's Spark builder keeps only the unit's name (``'Q'`` as
+    QUARTER), so a unit read from a column (``date_trunc(B.unit, B.ts)``, which Spark evaluates
+    per row) would lose its reference: such a call stays an anonymous function of its arguments
+    as written."""
+    unit = seq_get(args, 0)
+    if len(args) == 2 and isinstance(unit, exp.Literal) and unit.is_string:
+        return Spark.Parser.FUNCTIONS["DATE_TRUNC"](args)
+    return exp.Anonymous(this="date_trunc", expressions=args)
+
+
+def _build_named_struct(args: list) -> exp.Expr:
+    """``named_struct(name, value, ...)``. sqlglot's builder keeps only each name's text, so a
+    name that is not a string literal (a column, an IF) would vanish from the tree with its
+    references: such a call stays an anonymous function of its arguments as written (Spark
+    requires the names to be constants, and says so)."""
+    names = args[0::2]
+    if len(args) % 2 == 0 and all(isinstance(n, exp.Literal) and n.is_string for n in names):
+        return Spark.Parser.FUNCTIONS["NAMED_STRUCT"](args)
+    return exp.Anonymous(this="named_struct", expressions=args)
+
+
 class SparkCepParser(Spark.Parser):
+    # builders of sqlglot's Spark dialect that drop an argument's references (see each)
+    FUNCTIONS = {**Spark.Parser.FUNCTIONS, "DATE_TRUNC": _build_date_trunc, "NAMED_STRUCT": _build_named_struct}
+
     QUERY_MODIFIER_PARSERS = {
         k: v for k, v in Spark.Parser.QUERY_MODIFIER_PARSERS.items() if k != TokenType.MATCH_RECOGNIZE
     }
@@ -816,13 +842,45 @@ class SparkCepParser(Spark.Parser):
         ):
             return self._cep_parse_special_call()
         name = self._curr
+        start = self._index
         try:
-            return super()._parse_function_call(*args, **kwargs)
+            call = super()._parse_function_call(*args, **kwargs)
         except ValueError:  # a builder of sqlglot's refusing its arguments
             # (datediff(x, s, e) whose unit is no name, date_trunc()): Spark's parser refuses
             # them too; a typed error at the function's name, never a traceback
             self._cep_fail("PARSE_SYNTAX_ERROR", f"invalid arguments to {name.text if name else 'a function'}(...)",
                            name)
+        if self._cep_ctx and call is not None:
+            self._cep_check_references_kept(call, start)
+        return call
+
+    def _cep_check_references_kept(self, call: exp.Expr, start: int) -> None:
+        """Every qualified column written in a call's arguments (``A.price``) must be in the tree
+        sqlglot built for the call: a builder that keeps only an argument's name would drop the
+        reference, and the rewrite, which splices the user's text, would then leave the
+        reference unresolved. Calls the dialect rebuilds (``_build_date_trunc``) never reach
+        this; any other is a typed error naming the reference."""
+        kept = set()
+        for column in call.find_all(exp.Column):  # A.s.f: (A, s) and (s, f)
+            parts = [part.name.lower() for part in column.parts]
+            kept.update(zip(parts, parts[1:]))
+        for dot in call.find_all(exp.Dot):  # x.f of a lambda variable, (A.s).f
+            left = dot.this.parts[-1] if isinstance(dot.this, exp.Column) else dot.this
+            kept.add((left.name.lower(), dot.name.lower()))
+        tokens = self._tokens[start:self._index]
+        names = (TokenType.VAR, TokenType.IDENTIFIER)
+        for i in range(1, len(tokens) - 2):
+            qualifier, dot, column, after = tokens[i], tokens[i + 1], tokens[i + 2], tokens[i + 3] \
+                if i + 3 < len(tokens) else None
+            if (qualifier.token_type in names and dot.token_type == TokenType.DOT and column.token_type in names
+                    and tokens[i - 1].token_type != TokenType.DOT
+                    and (after is None or after.token_type != TokenType.L_PAREN)
+                    and (qualifier.text.lower(), column.text.lower()) not in kept):
+                self._cep_fail(
+                    "UNSUPPORTED_ARGUMENT_SYNTAX",
+                    f"sparkcep cannot read the reference {qualifier.text}.{column.text} in this call of "
+                    f"{tokens[0].text}(...): its parser keeps only a name there; compute the argument in "
+                    "a subquery of the input", qualifier, length=column.end - qualifier.start + 1)
 
     def _cep_parse_special_call(self) -> exp.Expr:
         name_tok = self._curr

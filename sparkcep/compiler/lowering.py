@@ -210,7 +210,8 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
                                   "cardinality": "size", "arrays_overlap": "arrays_overlap",
                                   "url_encode": "url_encode", "url_decode": "url_decode",
                                   "try_url_decode": "try_url_decode", "parse_url": "parse_url",
-                                  "try_parse_url": "try_parse_url"}
+                                  "try_parse_url": "try_parse_url",
+                                  "date_trunc": "date_trunc"}  # a unit that is no literal (dialect.parser)
 
 # functions that are another operator (Lowering.lower_synonym): their numbers of arguments
 SYNONYM_ARGUMENTS = {"isnull": (1, 1), "isnotnull": (1, 1), "nullifzero": (1, 1), "zeroifnull": (1, 1),

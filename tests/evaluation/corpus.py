@@ -266,6 +266,9 @@ def _datetime_field_expressions() -> list[tuple[str, str]]:
     for x, y in (("fd", "fd"), ("fz", "fz"), ("dt1", "dt2")):
         out.append(_pair("trunc(greatest({}, {}), {})", x, y, "fu"))
     out.append(_pair("trunc(({} + {}), 'WEEK')", "fz", "fy"))
+    # date_trunc's unit read from a row (the parser keeps it as written: sparkcep.dialect.parser)
+    out.append(_pair("date_trunc({}, ({} + {}))", "fu", "fz", "fy"))
+    out.append(_pair("date_trunc(upper({}), greatest({}, {}))", "fu", "fd", "fd"))
     for function in ("unix_seconds", "unix_millis", "unix_micros"):
         out.append(_pair(function + "(({} + {}))", "fz", "fy"))
         out.append(_pair(function + "(({} + {}))", "fn", "fy"))

@@ -223,3 +223,44 @@ def test_query_order_by_directly_after_the_clause():
     )
     assert tree.find(cx.MatchRecognize).args.get("alias") is None
     assert [o.this.name for o in tree.args["order"].expressions] == ["n"]
+
+
+@pytest.mark.parametrize("call, references", [
+    # sqlglot's Spark builders keep only the name of date_trunc's unit and of named_struct's
+    # names; the dialect keeps such arguments as written when they are not literals
+    ("date_trunc(B.unit, B.ts)", {"B.unit", "B.ts"}),
+    ("date_trunc(unit, ts)", {"unit", "ts"}),
+    ("date_trunc(upper(A.unit), B.ts)", {"A.unit", "B.ts"}),
+    ("named_struct(A.name, 1, 'b', B.x)", {"A.name", "B.x"}),
+    ("named_struct(IF(A.flag, 'a', 'b'), 1)", {"A.flag"}),
+])
+def test_every_column_reference_of_a_call_survives_parsing(call, references):
+    tree = dialect.parse_one(f"SELECT * FROM t MATCH_RECOGNIZE (PATTERN (A B) DEFINE B AS {call} IS NOT NULL)")
+    condition = tree.find(cx.MatchRecognize).find(cx.VariableDefinition).args["condition"]
+    assert {c.sql() for c in condition.find_all(exp.Column)} == references
+
+
+def test_date_trunc_of_a_literal_unit_keeps_sqlglot_node():
+    tree = dialect.parse_one("SELECT date_trunc('Q', ts)")
+    assert isinstance(tree.expressions[0], exp.TimestampTrunc)
+
+
+def test_a_builder_that_drops_a_reference_is_a_typed_error(monkeypatch):
+    # a builder that keeps only its argument's name, as sqlglot's date_trunc builder does
+    from sparkcep.dialect.parser import SparkCepParser
+    from sparkcep.errors import ParseError
+
+    monkeypatch.setitem(SparkCepParser.FUNCTIONS, "KEEPS_A_NAME",
+                        lambda args: exp.Anonymous(this="keeps_a_name", expressions=[exp.var(args[0].name)]))
+    sql = "SELECT * FROM t MATCH_RECOGNIZE (PATTERN (A B) DEFINE B AS keeps_a_name(A.unit) IS NOT NULL)"
+    with pytest.raises(ParseError) as raised:
+        dialect.parse_one(sql)
+    assert raised.value.code == "UNSUPPORTED_ARGUMENT_SYNTAX"
+    assert sql[raised.value.column - 1:].startswith("A.unit") and raised.value.length == len("A.unit")
+
+
+@pytest.mark.parametrize("call", ["upper(A.s.f)", "upper(A.s.f.g)", "transform(A.arr, x -> x.f) IS NOT NULL",
+                                  "transform(A.arr, x -> x.f.g) IS NOT NULL", "upper(A.m['k'].f)",
+                                  "coalesce(`A`.`x`, 1)", "upper(a.X)"])
+def test_field_access_and_lambda_variables_are_kept_references(call):
+    dialect.parse_one(f"SELECT * FROM t MATCH_RECOGNIZE (PATTERN (A B) DEFINE B AS {call} IS NOT NULL)")

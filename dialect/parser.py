@@ -115,6 +115,13 @@ def _build_date_trunc(args: list) -> exp.Expr:
     return exp.Anonymous(this="date_trunc", expressions=args)
 
 
+def _build_trunc(args: list) -> exp.Expr:
+    """``trunc(date, unit)`` as written. sqlglot's Spark builder normalizes a literal unit
+    (``'q'`` becomes ``'QUARTER'``, which Spark does not accept: NULL) and turns an unqualified
+    column unit into a string literal of its name."""
+    return exp.Anonymous(this="trunc", expressions=args)
+
+
 def _build_named_struct(args: list) -> exp.Expr:
     """``named_struct(name, value, ...)``. sqlglot's builder keeps only each name's text, so a
     name that is not a string literal (a column, an IF) would vanish from the tree with its
@@ -128,7 +135,8 @@ def _build_named_struct(args: list) -> exp.Expr:
 
 class SparkCepParser(Spark.Parser):
     # builders of sqlglot's Spark dialect that drop an argument's references (see each)
-    FUNCTIONS = {**Spark.Parser.FUNCTIONS, "DATE_TRUNC": _build_date_trunc, "NAMED_STRUCT": _build_named_struct}
+    FUNCTIONS = {**Spark.Parser.FUNCTIONS, "DATE_TRUNC": _build_date_trunc, "TRUNC": _build_trunc,
+                 "NAMED_STRUCT": _build_named_struct}
 
     QUERY_MODIFIER_PARSERS = {
         k: v for k, v in Spark.Parser.QUERY_MODIFIER_PARSERS.items() if k != TokenType.MATCH_RECOGNIZE
@@ -855,32 +863,57 @@ class SparkCepParser(Spark.Parser):
         return call
 
     def _cep_check_references_kept(self, call: exp.Expr, start: int) -> None:
-        """Every qualified column written in a call's arguments (``A.price``) must be in the tree
-        sqlglot built for the call: a builder that keeps only an argument's name would drop the
-        reference, and the rewrite, which splices the user's text, would then leave the
-        reference unresolved. Calls the dialect rebuilds (``_build_date_trunc``) never reach
-        this; any other is a typed error naming the reference."""
-        kept = set()
+        """Every column written in a call's arguments must be in the tree sqlglot built for the
+        call. A builder that keeps only an argument's name (sqlglot's ``date_trunc``) or makes a
+        string literal of it (its ``trunc``) drops the reference: the rewrite, which splices the
+        user's text, would leave a qualified one unresolved and read an unqualified one as a
+        constant. The dialect builds the calls known to do so as written (``_build_trunc``); any
+        other is a typed error at the reference. Checked between the call's own parentheses:
+        a qualified name anywhere (``A.price``), an unqualified one where it is a whole argument
+        (``trunc(d, unit)``; elsewhere names may be keywords: ``RUNNING``, ``BOTH``)."""
+        tokens = self._tokens[start:self._index]
+        if len(tokens) < 3 or tokens[1].token_type != TokenType.L_PAREN:
+            return
+        depth, end = 0, len(tokens)
+        for i, token in enumerate(tokens[1:], start=1):
+            depth += {TokenType.L_PAREN: 1, TokenType.R_PAREN: -1}.get(token.token_type, 0)
+            if depth == 0:
+                end = i
+                break
+        arguments = tokens[:end + 1]  # the name, '(' ... ')'
+        names = (TokenType.VAR, TokenType.IDENTIFIER)
+        qualified = set()
         for column in call.find_all(exp.Column):  # A.s.f: (A, s) and (s, f)
             parts = [part.name.lower() for part in column.parts]
-            kept.update(zip(parts, parts[1:]))
+            qualified.update(zip(parts, parts[1:]))
         for dot in call.find_all(exp.Dot):  # x.f of a lambda variable, (A.s).f
             left = dot.this.parts[-1] if isinstance(dot.this, exp.Column) else dot.this
-            kept.add((left.name.lower(), dot.name.lower()))
-        tokens = self._tokens[start:self._index]
-        names = (TokenType.VAR, TokenType.IDENTIFIER)
-        for i in range(1, len(tokens) - 2):
-            qualifier, dot, column, after = tokens[i], tokens[i + 1], tokens[i + 2], tokens[i + 3] \
-                if i + 3 < len(tokens) else None
-            if (qualifier.token_type in names and dot.token_type == TokenType.DOT and column.token_type in names
-                    and tokens[i - 1].token_type != TokenType.DOT
-                    and (after is None or after.token_type != TokenType.L_PAREN)
-                    and (qualifier.text.lower(), column.text.lower()) not in kept):
+            qualified.add((left.name.lower(), dot.name.lower()))
+        unqualified = {node.name.lower() for node in call.find_all(exp.Identifier, exp.Var)}
+        lost = None
+        depth = 0
+        for i in range(1, len(arguments) - 1):
+            before, token, after = arguments[i - 1], arguments[i], arguments[i + 1]
+            depth += {TokenType.L_PAREN: 1, TokenType.R_PAREN: -1}.get(before.token_type, 0)
+            if token.token_type not in names or before.token_type == TokenType.DOT:
+                continue
+            if after.token_type == TokenType.DOT and i + 2 < len(arguments):
+                column = arguments[i + 2]
+                beyond = arguments[i + 3] if i + 3 < len(arguments) else None
+                if (column.token_type in names and (beyond is None or beyond.token_type != TokenType.L_PAREN)
+                        and (token.text.lower(), column.text.lower()) not in qualified):
+                    lost = (token, column)
+            elif (depth == 1 and before.token_type in (TokenType.L_PAREN, TokenType.COMMA)
+                  and after.token_type in (TokenType.COMMA, TokenType.R_PAREN)
+                  and token.text.lower() not in unqualified):
+                lost = (token, token)
+            if lost:
+                first, last = lost
                 self._cep_fail(
                     "UNSUPPORTED_ARGUMENT_SYNTAX",
-                    f"sparkcep cannot read the reference {qualifier.text}.{column.text} in this call of "
-                    f"{tokens[0].text}(...): its parser keeps only a name there; compute the argument in "
-                    "a subquery of the input", qualifier, length=column.end - qualifier.start + 1)
+                    f"sparkcep cannot read the reference {self.sql[first.start:last.end + 1]} in this call of "
+                    f"{tokens[0].text}(...): its parser keeps only a name there; compute the argument in a "
+                    "subquery of the input", first, length=last.end - first.start + 1)
 
     def _cep_parse_special_call(self) -> exp.Expr:
         name_tok = self._curr

@@ -157,7 +157,6 @@ GLUE: dict[type, str] = {
     exp.Hour: "hour",
     exp.Minute: "minute",
     exp.Second: "second",
-    exp.DateTrunc: "trunc",  # trunc(date, unit)
     exp.TimestampTrunc: "date_trunc",  # Lowering.lower_date_trunc
     exp.StrToUnix: "unix_timestamp",  # and to_unix_timestamp
     exp.UnixSeconds: "unix_seconds",
@@ -211,7 +210,9 @@ ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftri
                                   "url_encode": "url_encode", "url_decode": "url_decode",
                                   "try_url_decode": "try_url_decode", "parse_url": "parse_url",
                                   "try_parse_url": "try_parse_url",
-                                  "date_trunc": "date_trunc"}  # a unit that is no literal (dialect.parser)
+                                  # as written (sparkcep.dialect.parser): date_trunc of a unit that
+                                  # is no literal, every trunc
+                                  "date_trunc": "date_trunc", "trunc": "trunc"}
 
 # functions that are another operator (Lowering.lower_synonym): their numbers of arguments
 SYNONYM_ARGUMENTS = {"isnull": (1, 1), "isnotnull": (1, 1), "nullifzero": (1, 1), "zeroifnull": (1, 1),
@@ -2084,8 +2085,6 @@ def _operands(node: exp.Expression) -> list:
     if isinstance(node, (exp.Year, exp.Month, exp.Day, exp.DayOfMonth, exp.DayOfWeek, exp.DayOfYear,
                          exp.WeekOfYear)):  # the parser wraps the operand in a TO_DATE of its own
         return [_written_operand(node.this)]
-    if isinstance(node, exp.DateTrunc):
-        return [node.this, node.args.get("unit")]
     if isinstance(node, exp.Nanvl):
         return [node.this, node.expression]
     if isinstance(node, exp.ParseUrl):

@@ -269,6 +269,10 @@ def _datetime_field_expressions() -> list[tuple[str, str]]:
     # date_trunc's unit read from a row (the parser keeps it as written: sparkcep.dialect.parser)
     out.append(_pair("date_trunc({}, ({} + {}))", "fu", "fz", "fy"))
     out.append(_pair("date_trunc(upper({}), greatest({}, {}))", "fu", "fd", "fd"))
+    # literal units sqlglot's Spark parser would normalize ('q' to QUARTER; Spark reads 'q' as no unit)
+    for unit in ("q", "Q", "mon", "dd", "yy", "w"):
+        out.append(_pair(f"trunc(greatest({{}}, {{}}), '{unit}')", "fd", "fd"))
+        out.append(_pair(f"date_trunc('{unit}', greatest({{}}, {{}}))", "fd", "fd"))
     for function in ("unix_seconds", "unix_millis", "unix_micros"):
         out.append(_pair(function + "(({} + {}))", "fz", "fy"))
         out.append(_pair(function + "(({} + {}))", "fn", "fy"))

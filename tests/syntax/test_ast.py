@@ -233,6 +233,7 @@ def test_query_order_by_directly_after_the_clause():
     ("date_trunc(upper(A.unit), B.ts)", {"A.unit", "B.ts"}),
     ("named_struct(A.name, 1, 'b', B.x)", {"A.name", "B.x"}),
     ("named_struct(IF(A.flag, 'a', 'b'), 1)", {"A.flag"}),
+    ("trunc(B.day, unit) IS NULL OR TRUE", {"B.day", "unit"}),  # sqlglot: unit as the literal 'UNIT'
 ])
 def test_every_column_reference_of_a_call_survives_parsing(call, references):
     tree = dialect.parse_one(f"SELECT * FROM t MATCH_RECOGNIZE (PATTERN (A B) DEFINE B AS {call} IS NOT NULL)")
@@ -259,8 +260,23 @@ def test_a_builder_that_drops_a_reference_is_a_typed_error(monkeypatch):
     assert sql[raised.value.column - 1:].startswith("A.unit") and raised.value.length == len("A.unit")
 
 
+def test_a_builder_that_turns_a_column_into_a_literal_is_a_typed_error(monkeypatch):
+    from sparkcep.dialect.parser import SparkCepParser
+    from sparkcep.errors import ParseError
+
+    monkeypatch.setitem(SparkCepParser.FUNCTIONS, "KEEPS_A_NAME",
+                        lambda args: exp.Anonymous(this="keeps_a_name", expressions=[exp.Literal.string(args[0].name)]))
+    sql = "SELECT * FROM t MATCH_RECOGNIZE (PATTERN (A B) DEFINE B AS keeps_a_name(unit) IS NOT NULL)"
+    with pytest.raises(ParseError) as raised:
+        dialect.parse_one(sql)
+    assert raised.value.code == "UNSUPPORTED_ARGUMENT_SYNTAX"
+    assert sql[raised.value.column - 1:].startswith("unit")
+
+
 @pytest.mark.parametrize("call", ["upper(A.s.f)", "upper(A.s.f.g)", "transform(A.arr, x -> x.f) IS NOT NULL",
                                   "transform(A.arr, x -> x.f.g) IS NOT NULL", "upper(A.m['k'].f)",
-                                  "coalesce(`A`.`x`, 1)", "upper(a.X)"])
+                                  "coalesce(`A`.`x`, 1)", "upper(a.X)", "trim(BOTH 'x' FROM B.s) = ''",
+                                  "overlay(B.s PLACING 'a' FROM 1) = ''", "extract(YEAR FROM B.ts) > 1",
+                                  "datediff(DAY, A.ts, B.ts) > 1", "B.ts - INTERVAL '1' DAY > A.ts"])
 def test_field_access_and_lambda_variables_are_kept_references(call):
     dialect.parse_one(f"SELECT * FROM t MATCH_RECOGNIZE (PATTERN (A B) DEFINE B AS {call} IS NOT NULL)")

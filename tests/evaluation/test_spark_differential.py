@@ -394,3 +394,66 @@ def test_corpus_result_types_are_sparks(session):
         if bound != spark_type:
             wrong.append(f"{qualified}: sparkcep {bound}, Spark {spark_type}")
     assert not wrong, "\n".join(wrong[:30])
+
+
+def _nullabilities(spark, table: str, texts: list[str]) -> list[bool | None]:
+    """Spark's analysed ``nullable`` of each expression over ``table`` (None: Spark refuses it);
+    one query per chunk, halved around an expression Spark refuses."""
+    from pyspark.errors import AnalysisException
+
+    if not texts:
+        return []
+    try:
+        schema = spark.sql(f"SELECT {', '.join(f'{t} AS v{i}' for i, t in enumerate(texts))} FROM {table}").schema
+        return [f.nullable for f in schema.fields]
+    except AnalysisException:
+        if len(texts) == 1:
+            return [None]
+        half = len(texts) // 2
+        return _nullabilities(spark, table, texts[:half]) + _nullabilities(spark, table, texts[half:])
+
+
+@pytest.mark.parametrize("session", [True, False], ids=["ansi", "legacy"], indirect=True)
+@pytest.mark.parametrize("leaves", ["nullable", "never_null"])
+def test_sparkcep_knows_never_null_only_what_spark_knows(session, leaves):
+    """``x IS NULL`` is folded to FALSE, without evaluating x, exactly where Spark's optimizer
+    folds it: where x's ``nullable`` is false. Spark's analysed nullability of every corpus
+    expression is the oracle: sparkcep must never take for never-NULL what Spark may give NULL
+    for (that would answer FALSE for a NULL), over columns that may be NULL and over columns
+    Spark knows are not (an empty table of the corpus's schema declared NOT NULL: only analysed,
+    never read). The reverse (Spark folds, sparkcep evaluates) is the documented known difference,
+    counted in the report."""
+    from pyspark.sql.types import StructField, StructType
+
+    from sparkcep.evaluation.binding.collection_builders import never_null
+
+    spark, semantics = session
+    corpus_rows = spark.sql(corpus.table_sql())
+    if leaves == "never_null":
+        schema = StructType([StructField(f.name, f.dataType, False) for f in corpus_rows.schema.fields])
+        spark.createDataFrame([], schema).createOrReplaceTempView("sparkcep_corpus_nullability")
+    else:  # every column nullable, whatever the rows hold
+        spark.sql(f"SELECT c.* FROM (SELECT 1 AS k) LEFT JOIN ({corpus.table_sql()}) c ON true") \
+            .localCheckpoint().createOrReplaceTempView("sparkcep_corpus_nullability")
+    expressions = corpus.expressions()
+    values = ValueColumns()
+    lowered = [lower(qualified, values) for qualified, _plain in expressions]
+    column_types = _spark_types(spark, "sparkcep_corpus_nullability", values.texts)
+    plains = [plain for _q, plain in expressions]
+    sparks = [n for k in range(0, len(plains), 300)
+              for n in _nullabilities(spark, "sparkcep_corpus_nullability", plains[k:k + 300])]
+    wrong, unknown = [], 0
+    for (qualified, _plain), expression, nullable in zip(expressions, lowered, sparks):
+        if nullable is None:
+            continue
+        try:
+            bound = bind(expression, column_types, semantics)
+        except SparkCepError:
+            continue
+        ours = never_null(bound, semantics.ansi, columns=leaves == "never_null")
+        if ours and nullable:
+            wrong.append(qualified)
+        unknown += not ours and not nullable
+    print(f"ANSI={semantics.ansi}, {leaves} columns: {len(expressions)} expressions, {unknown} never NULL "
+          "for Spark but not known to sparkcep")
+    assert not wrong, "sparkcep takes for never NULL what Spark may give NULL for:\n" + "\n".join(wrong[:30])

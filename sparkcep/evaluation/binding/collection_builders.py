@@ -64,7 +64,22 @@ _NULL_WITH_ANY = ("array_union", "array_intersect", "array_except", "array_remov
                   "map_concat", "str_to_map")  # JSON and map functions (map_functions; measured)
 
 
-def never_null(x: p.Expression, ansi: bool) -> bool:
+# Operators Spark computes NULL for only when an operand is NULL (their ``nullable`` is their
+# operands'), checked against Spark's analysed nullability of every corpus expression over
+# never-NULL columns (tests/evaluation/test_spark_differential.py)
+_NULL_ONLY_WITH_AN_OPERAND = (
+    "eq", "neq", "lt", "lte", "gt", "gte", "and", "or", "concat", "upper", "lower", "md5", "sha1", "crc32",
+    "length", "octet_length", "bit_length", "reverse", "initcap", "hex", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_not", "shiftleft", "shiftright", "shiftrightunsigned", "bit_count", "startswith",
+    "endswith", "contains", "like", "ilike", "rlike", "levenshtein", "translate", "repeat", "year", "month",
+    "day", "hour", "minute", "quarter", "dayofweek", "dayofyear", "weekofyear", "weekday", "yearofweek",
+    "dayofweek_iso", "unix_date", "unix_seconds", "unix_millis", "unix_micros", "datediff", "date_add",
+    "date_sub", "add_months", "last_day")
+# ... and these unless their result is a DECIMAL without ANSI (an overflow is NULL then)
+_NULL_ONLY_WITH_AN_OPERAND_EXACT_TYPES = ("add", "sub", "mul", "neg", "abs")
+
+
+def never_null(x: p.Expression, ansi: bool, columns: bool = False) -> bool:
     """Whether Spark's optimizer knows ``x`` is never NULL (its ``nullable`` is false), so that it
     folds ``x IS NULL`` to FALSE without evaluating x (measured: ``map(...) IS NULL``,
     ``cardinality(map_keys(map(...))) IS NOT NULL``, ``CAST(a <=> b AS INT) IS NOT NULL``): a
@@ -75,40 +90,49 @@ def never_null(x: p.Expression, ansi: bool) -> bool:
     if isinstance(x, p.Constant):
         return x.value is not None
     if not isinstance(x, p.Operator):
-        return False
+        return columns
     name, operands = x.name, x.operands
     if name in ("create_map", "array"):
         return True
-    if name in ("null_safe_eq", "is_null", "is_true", "is_false"):  # <=>, IS [NOT] NULL, IS TRUE / FALSE
-        return True
+    if name in ("null_safe_eq", "null_safe_neq", "is_null", "is_true", "is_false", "hash", "xxhash64"):
+        return True  # <=>, IS [NOT] DISTINCT FROM, IS [NOT] NULL, IS TRUE / FALSE, hashes (seed for NULL)
+    if name == "paren":
+        return never_null(operands[0], ansi, columns)
+    if name in _NULL_ONLY_WITH_AN_OPERAND or (name in _NULL_ONLY_WITH_AN_OPERAND_EXACT_TYPES and not (
+            not ansi and x.type is not None and x.type.startswith("decimal"))):
+        return all(never_null(o, ansi, columns) for o in operands)
+    if name in ("format_string", "concat_ws"):  # NULL only for a NULL format / separator
+        return never_null(operands[0], ansi, columns)
+    if name in ("greatest", "least"):  # NULL only when every operand is
+        return any(never_null(o, ansi, columns) for o in operands)
     if name == "not":
-        return never_null(operands[0], ansi)
+        return never_null(operands[0], ansi, columns)
     options = dict(x.options)
     if name in ("cast", "converting_cast") and options.get("operand") == "boolean" and not options.get("try"):
-        return never_null(operands[0], ansi)  # Spark's Cast of a BOOLEAN is NULL only for NULL (not TRY_CAST)
+        return never_null(operands[0], ansi, columns)  # Spark's Cast of a BOOLEAN is NULL only for NULL (not TRY_CAST)
     if name == "size":
-        return not ansi or never_null(operands[0], ansi)
+        return not ansi or never_null(operands[0], ansi, columns)
     if name == "if":  # size without ANSI: IF(x IS NULL, -1, size(x))
-        return never_null(operands[1], ansi) and never_null(operands[2], ansi)
+        return never_null(operands[1], ansi, columns) and never_null(operands[2], ansi, columns)
     if name == "case":  # (subject, default, when1, then1, ...): NULL only where a result may be
-        return all(never_null(o, ansi) for o in (operands[1], *operands[3::2]))
+        return all(never_null(o, ansi, columns) for o in (operands[1], *operands[3::2]))
     if name == "coalesce":
-        return any(never_null(o, ansi) for o in operands)
+        return any(never_null(o, ansi, columns) for o in operands)
     if name in _NULL_WITH_FIRST:
-        return never_null(operands[0], ansi)
+        return never_null(operands[0], ansi, columns)
     if name in _NULL_WITH_ANY:
-        return all(never_null(o, ansi) for o in operands)
+        return all(never_null(o, ansi, columns) for o in operands)
     if name == "array_insert":
-        return never_null(operands[0], ansi) and never_null(operands[1], ansi)
+        return never_null(operands[0], ansi, columns) and never_null(operands[1], ansi, columns)
     if name == "array_repeat":
-        return never_null(operands[1], ansi)
+        return never_null(operands[1], ansi, columns)
     # -- higher-order functions (begin): NULL only when their array or map is (Spark's
     # HigherOrderFunction.nullable); exists, forall and aggregate also when the lambda may be
     # NULL, which sparkcep does not work out (docs/semantics.md, "Higher-order functions")
     if name in ("transform", "filter", "map_filter", "transform_values", "transform_keys"):
-        return never_null(operands[0], ansi)
+        return never_null(operands[0], ansi, columns)
     if name in ("zip_with", "map_zip_with"):
-        return never_null(operands[0], ansi) and never_null(operands[1], ansi)
+        return never_null(operands[0], ansi, columns) and never_null(operands[1], ansi, columns)
     # -- higher-order functions (end) --
     return False
 

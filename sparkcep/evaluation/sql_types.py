@@ -368,7 +368,8 @@ def rounded_type(argument: SqlType, scale: int) -> SqlType:
 # of a type that holds a struct as they are (it lower-cases every other type name). A struct's
 # value reaches Python as PyArrow hands it: a ``dict`` of field name to value, in the fields'
 # order (``sparkcep.evaluation.struct_functions``). Field names Spark's ``simpleString`` cannot
-# tell apart from its punctuation (``:``, ``,``, ``<``, ``>``, a backquote) are refused where a
+# tell apart from its punctuation (``:``, ``,``, ``<``, ``>``, a backquote, white space at either
+# end) are refused where a
 # struct is built, and a struct type with two fields of one name (``named_struct('a', 1, 'a',
 # 2)``, which Spark builds) wherever it appears: a ``dict`` cannot hold both.
 _STRUCT_PUNCTUATION = (":", ",", "<", ">", "`")
@@ -419,9 +420,11 @@ def struct_fields(t: SqlType) -> tuple[tuple[str, SqlType], ...] | None:
 
 def plain_field_names(names) -> bool:
     """Whether a struct may have fields of these names here: none holds ``simpleString``'s
-    punctuation, and no two are the same."""
+    punctuation or begins or ends with white space (which a type's text does not keep apart from
+    its spacing), and no two are the same."""
     names = list(names)
-    return len(set(names)) == len(names) and not any(c in n for n in names for c in _STRUCT_PUNCTUATION)
+    return len(set(names)) == len(names) and not any(c in n for n in names for c in _STRUCT_PUNCTUATION) \
+        and all(n == n.strip() for n in names)
 
 
 def struct_element(t: SqlType | None) -> bool:

@@ -1864,5 +1864,16 @@ def _struct_expressions() -> list[tuple[str, str]]:
     out += [_pair("arrays_zip({}, array({}, {}))", "ai", "vi", "vi"), _pair("arrays_zip({}, {}, {})", "ai", "as1", "ai2"),
             _pair("arrays_zip({}, {})", "ai", "ai"),  # refused: two fields named ai
             _pair("element_at(arrays_zip({}, {}), 1).as1", "ai", "as1")]
+    # to_json of structs (json_functions): an object, NULL fields left out; DOUBLE fields refused
+    out += [_pair("to_json(named_struct('a', {}, 'b', {}))", "vi", "vs"),
+            _pair("to_json(named_struct('a', {}, 'b', {}))", "vx", "vdt"),
+            _pair("to_json(named_struct('a', {}, 'b', {}))", "vts", "vb"),
+            _pair("to_json(named_struct('a', {}, 'b', {}))", "vl", "vts"),
+            _pair("to_json(coalesce({}, {}))", "su1", "su2"), _pair("to_json(coalesce({}, {}))", "aus", "aus"),
+            _pair("to_json(map({}, {}))", "vi", "su1"),
+            _pair("to_json(named_struct('a', {}, 'b', named_struct('c', {})))", "vi", "vs"),
+            _pair('to_json(named_struct(\'a b"\', {}, \'é\\tx\', {}))', "vi", "vs"),  # escaped names
+            _pair("to_json(named_struct('a', {}, 'n', NULL))", "vi"),
+            _pair("to_json(named_struct('a', {}, 'b', {}))", "vd", "vi")]  # refused: a DOUBLE field
     return out
 # -- structs between rows (end) ------------------------------------------------------------------

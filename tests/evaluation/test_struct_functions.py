@@ -79,6 +79,7 @@ def test_types_and_field_names_are_sparks(qualified, spark_type):
     ("coalesce(A.st, B.st).h", "FIELD_NOT_FOUND"),
     ("named_struct('a', A.k, 'a', B.k)", "MATCH_DEPENDENT_TYPE_MISMATCH"),  # Spark builds it; a dict cannot
     ("named_struct('a:b', A.k, 'c', B.k)", "MATCH_DEPENDENT_TYPE_MISMATCH"),
+    ("named_struct('a\\t', A.k, 'c', B.k)", "MATCH_DEPENDENT_TYPE_MISMATCH"),  # a type's text drops the tab
     ("arrays_zip(A.ai, B.ai)", "MATCH_DEPENDENT_TYPE_MISMATCH"),  # two fields named ai
     ("named_struct('a', A.k) = named_struct('b', coalesce(B.k, A.k))", "MATCH_DEPENDENT_TYPE_MISMATCH"),
     ("named_struct('a', A.k) = named_struct('a', coalesce(B.x, A.x))", "MATCH_DEPENDENT_TYPE_MISMATCH"),  # Spark too

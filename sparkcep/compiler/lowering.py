@@ -200,6 +200,13 @@ JSON_MAP_NODES: dict[type, str] = {exp.JSONExtractScalar: "get_json_object", exp
 JSON_MAP_NAMES = {"json_array_length": "json_array_length", "map_concat": "map_concat"}
 # -- JSON and map functions between rows (end) ---------------------------------------------------
 
+# -- structs between rows (begin) ----------------------------------------------------------------
+# (Lowering.lower_struct_function) generators Spark refuses outside a SELECT list
+# (UNSUPPORTED_GENERATOR.OUTSIDE_SELECT, measured on Spark 4.3 in a WHERE): refused in DEFINE
+GENERATOR_NODES = (exp.Explode, exp.Posexplode, exp.Inline, exp.ExplodeOuter, exp.PosexplodeOuter, exp.Stack)
+GENERATOR_NAMES = ("json_tuple", "inline_outer")
+# -- structs between rows (end) ------------------------------------------------------------------
+
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
                                   "try_mod": "try_mod", "crc32": "crc32", "octet_length": "octet_length",
@@ -699,6 +706,14 @@ class Lowering(LambdaLowering):
                 "window functions cannot be used in DEFINE or MEASURES",
                 node,
             )
+        if isinstance(node, GENERATOR_NODES) or _anonymous_name(node) in GENERATOR_NAMES:  # structs
+            raise self.scope.error(
+                "UNSUPPORTED_GENERATOR",
+                f"The generator is not supported: outside the SELECT clause, found: "
+                f"{_written_name(node, self.scope.sql)}(...) in DEFINE (Spark's UNSUPPORTED_GENERATOR.OUTSIDE_SELECT: "
+                "a generator yields rows, not a value a condition can test)",
+                node,
+            )
         if isinstance(node, dx.RunningFinal):
             raise self.scope.error(
                 "RUNNING_FINAL_TARGET",
@@ -815,6 +830,9 @@ class Lowering(LambdaLowering):
         builder = self.lower_collection_builder(node)  # array-building and map functions
         if builder is not None:
             return builder
+        struct_call = self.lower_struct_function(node)  # named_struct, struct, s.f, ... (structs)
+        if struct_call is not None:
+            return struct_call
         pattern_call = self.lower_datetime_pattern(node)  # date_format, to_timestamp, ... (datetime patterns)
         if pattern_call is not None:
             return pattern_call
@@ -1038,6 +1056,76 @@ class Lowering(LambdaLowering):
                                    "literal or a value (a quote inside it written \\')", call)
         return tokens[0].text
     # -- JSON and map functions between rows (end) ---------------------------------------------
+
+    # -- structs between rows (begin) ----------------------------------------------------------
+    def lower_struct_function(self, node: exp.Expression) -> p.Expression | None:
+        """``named_struct(n1, v1, ...)`` and ``struct(v1, ...)`` (the operator ``named_struct``,
+        the field names an option), ``s.f`` (``get_field``), ``map_entries``, ``map_from_entries``
+        and ``arrays_zip`` (``sparkcep.evaluation.struct_functions``), or None for any other node.
+        sqlglot parses ``named_struct`` and ``struct`` into one node: the written name decides.
+        ``named_struct``'s names are read from the statement's text, each one string literal
+        (Spark requires a foldable STRING: CREATE_NAMED_STRUCT_WITHOUT_FOLDABLE_STRING).
+        ``struct``'s names are Spark's (``CreateStruct``, measured on Spark 4.3): a column's own
+        name (``A.x`` is ``x``, ``A.s.f`` is ``f``), an alias, ``s['f']``'s and ``s.f``'s field
+        name, else ``col`` and the 1-based position. ``arrays_zip``'s are a column's name, else the
+        0-based position."""
+        span = dialect.span(node)
+        written = _written_name(node, self.scope.sql).lower()
+        if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Identifier):
+            return p.Operator("get_field", (self.lower_operand(node.this),),
+                              options=(("field", node.expression.this),), span=span)
+        if isinstance(node, exp.Struct) and written in ("named_struct", "struct"):
+            values = [e.expression if isinstance(e, exp.PropertyEQ) else e for e in node.expressions]
+            if written == "struct":
+                names = [self._struct_field_name(e, i) for i, e in enumerate(node.expressions)]
+            else:
+                names = self._named_struct_names(node, span, len(values))
+            return p.Operator("named_struct", tuple(self.lower_operand(v) for v in values),
+                              options=(("names", tuple(names)),), span=span)
+        if isinstance(node, exp.MapFromEntries) and written == "map_from_entries":
+            return p.Operator("map_from_entries", (self.lower_operand(node.this),), span=span)
+        if _anonymous_name(node) == "map_entries":
+            if len(node.expressions) != 1:
+                raise self.scope.error("WRONG_NUM_ARGS", "`map_entries` takes one argument", node)
+            return p.Operator("map_entries", (self.lower_operand(node.expressions[0]),), span=span)
+        if isinstance(node, exp.ArraysZip) and written == "arrays_zip":
+            names = tuple(_column_name(e) or str(i) for i, e in enumerate(node.expressions))
+            return p.Operator("arrays_zip", tuple(self.lower_operand(e) for e in node.expressions),
+                              options=(("names", names),), span=span)
+        return None
+
+    def _struct_field_name(self, argument: exp.Expression, index: int) -> str:
+        value = argument.expression if isinstance(argument, exp.PropertyEQ) else argument
+        start, end = dialect.span(value)
+        argument_end = dialect.span(argument)[1]
+        if isinstance(argument, exp.PropertyEQ) and argument_end > end:  # written with an alias (x AS b)
+            return argument.this.name
+        name = _column_name(value)
+        if name is not None:
+            return name
+        if isinstance(value, exp.Dot) and isinstance(value.expression, exp.Identifier):
+            return value.expression.this
+        if isinstance(value, exp.Bracket) and len(value.expressions) == 1 and not value.args.get("offset") \
+                and isinstance(value.expressions[0], exp.Literal) and value.expressions[0].is_string:
+            return value.expressions[0].this
+        return f"col{index + 1}"
+
+    def _named_struct_names(self, node: exp.Expression, span: tuple[int, int], count: int) -> list[str]:
+        arguments = _call_arguments(self.scope.sql, span) or []
+        if len(arguments) != 2 * count or not arguments:
+            raise self.scope.error("WRONG_NUM_ARGS", "`named_struct` takes an even number of arguments, at least two",
+                                   node)
+        names = []
+        for start, end in arguments[0::2]:
+            name = _string_literal(self.scope.sql[start:end])
+            if name is None:
+                raise self.scope.error_at(
+                    "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                    "the field names of 'named_struct' between rows of a match must be string literals (Spark "
+                    "requires foldable STRINGs: CREATE_NAMED_STRUCT_WITHOUT_FOLDABLE_STRING)", start, end)
+            names.append(name)
+        return names
+    # -- structs between rows (end) ------------------------------------------------------------
 
     def lower_bracket(self, node: exp.Bracket) -> p.Expression:
         """``element_at(x, i)`` (1-based for an array), ``try_element_at(x, i)`` and ``x[i]``
@@ -2226,6 +2314,16 @@ def _written_operand(node: exp.Expression) -> exp.Expression:
             and dialect.span(node) == dialect.span(node.this):
         return node.this
     return node
+
+
+def _column_name(node: exp.Expression) -> str | None:
+    """A column reference's own name (the last part: ``A.x`` is ``x``, ``A.s.f`` is ``f``), the
+    name Spark gives a struct's field or an ``arrays_zip`` element of it; None for any other node."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Column) and isinstance(node.this, exp.Identifier):
+        return node.this.this
+    return None
 
 
 def _is_plain_name(node: exp.Expression) -> bool:

@@ -81,6 +81,10 @@ def _normalizer(t: SqlType):
     """-0.0 written 0.0 (NaN is NaN), as Spark's hash sets and map keys hold them."""
     if t.fractional:
         return lambda value: 0.0 if value == 0 else value
+    if t.name.startswith("struct<"):  # a struct's fields (structs)
+        from sparkcep.evaluation.collection_functions import zero_normalizer
+
+        return zero_normalizer(t)
     return lambda value: value
 
 

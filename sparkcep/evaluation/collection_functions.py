@@ -35,7 +35,7 @@ import datetime as dt
 from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
-from sparkcep.evaluation.sql_types import SqlType
+from sparkcep.evaluation.sql_types import SqlType, struct_fields
 
 _UTC = dt.timezone.utc
 
@@ -64,6 +64,35 @@ def element_key(t: SqlType):
         return _nan_aware
     if t.name == "timestamp":
         return _instant
+    if t.name.startswith("struct<"):  # a STRUCT: field by field (sparkcep.evaluation.struct_functions)
+        return _struct_key(t)
+    return _same
+
+
+def _struct_key(t: SqlType):
+    """Spark's order of STRUCT values of type ``t`` (dicts, as PyArrow hands them over): field by
+    field by position, a NULL field below every value; the names play no part."""
+    keys = tuple(element_key(ft) for _name, ft in struct_fields(t))
+
+    def key(value: dict) -> tuple:
+        return tuple((0,) if v is None else (1, k(v)) for k, v in zip(keys, value.values()))
+
+    return key
+
+
+@lru_cache(maxsize=None)
+def zero_normalizer(t: SqlType):
+    """-0.0 written 0.0 (NaN stays NaN), as Spark's hash sets and map builders hold values of type
+    ``t``: a FLOAT or DOUBLE, or a STRUCT's FLOAT and DOUBLE fields (measured on Spark 4.3)."""
+    if t.fractional:
+        return lambda value: 0.0 if value == 0 else value
+    if t.name.startswith("struct<"):  # a STRUCT's fields, nested ones too (measured)
+        normals = tuple((name, zero_normalizer(ft)) for name, ft in struct_fields(t))
+
+        def normal(value: dict) -> dict:
+            return {name: (None if v is None else f(v)) for (name, f), v in zip(normals, value.values())}
+
+        return normal
     return _same
 
 
@@ -204,7 +233,7 @@ def size(value: list) -> int:
 
 @lru_cache(maxsize=None)
 def array_distinct(t: SqlType):
-    key = element_key(t)
+    key, normal = element_key(t), zero_normalizer(t)
 
     def distinct(array: list) -> list:
         seen: set = set()
@@ -219,7 +248,7 @@ def array_distinct(t: SqlType):
             k = key(e)
             if k not in seen:
                 seen.add(k)
-                out.append(0.0 if t.fractional and e == 0 else e)  # -0.0 written 0.0, as Spark
+                out.append(normal(e))  # -0.0 written 0.0 (in a struct's fields too), as Spark
         return out
 
     return distinct

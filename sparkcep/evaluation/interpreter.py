@@ -23,6 +23,7 @@ from sparkcep.evaluation import (base_functions, collection_builders, collection
                                  hash_functions, higher_order_functions, integral_functions, java_formatter,
                                  string_functions, trigonometric_functions, url_functions)
 from sparkcep.evaluation import json_functions, map_functions
+from sparkcep.evaluation import struct_functions  # structs
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -730,6 +731,16 @@ def typed_function(operator: p.Operator):
         function = _collection_function(name, operand, ansi)
     elif name in collection_builders.STRICT_BUILDERS:
         function = _collection_builder(name, operand, options, zone)
+    # -- structs (begin) --
+    elif name == "get_field":
+        function = struct_functions.get_field(options["field"])
+    elif name == "map_entries":
+        function = struct_functions.map_entries
+    elif name == "map_from_entries":
+        function = struct_functions.map_from_entries(operand, options.get("dedup") == "LAST_WIN")
+    elif name == "arrays_zip":
+        function = struct_functions.arrays_zip(tuple(options["names"]))
+    # -- structs (end) --
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function
@@ -872,6 +883,9 @@ def _typed_operator(operator: p.Operator, args: list[Evaluator]) -> Evaluator:
         return _concat(args)
     if name == "array":  # not strict: NULL elements are kept
         return lambda ctx: [arg(ctx) for arg in args]
+    if name == "named_struct":  # not strict: NULL fields are kept (structs)
+        build = struct_functions.named_struct(tuple(options["names"]))
+        return lambda ctx: build(*(arg(ctx) for arg in args))
     if name in collection_builders.NOT_STRICT_BUILDERS:  # array_append(arr, NULL) is not NULL, ...
         build = _collection_builder(name, operand, options, options.get("zone", "UTC"))
         build = _located(build, operator.span) if operator.span is not None else build

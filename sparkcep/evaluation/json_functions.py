@@ -672,6 +672,9 @@ def writable(t) -> bool:
     entries = st.map_types(t)
     if entries is not None:
         return _key_text(entries[0]) is not None and (writable(entries[1]) or entries[1].null)
+    fields = st.struct_fields(t)  # -- structs (one line): a STRUCT of such fields --
+    if fields is not None:
+        return st.struct_element(t) and all(writable(ft) or ft.null for _name, ft in fields)
     return t.integral or t.decimal or t.name in ("string", "boolean", "date", "timestamp", "timestamp_ntz")
 
 
@@ -723,6 +726,11 @@ def _value_writer(t, zone: str):
             quoted(key(k), utf8=False) + ":" + ("null" if v is None else item(v)) for k, v in pairs) + "}"
     if t.null:
         return lambda value: "null"
+    fields = st.struct_fields(t)
+    if fields is not None:  # -- structs: an object, NULL fields left out (ignoreNullFields, Spark's default) --
+        writers = tuple((quoted(name, utf8=False) + ":", _value_writer(ft, zone)) for name, ft in fields)
+        return lambda value: "{" + ",".join(name + w(v) for (name, w), v in zip(writers, value.values())
+                                            if v is not None) + "}"
     if t.integral:
         return str
     if t.decimal:
@@ -776,5 +784,5 @@ def _key_text(t):
 
 
 def to_json(t, zone: str):
-    """``to_json(x)`` of an array or a map of type ``t`` (``writable``), without options."""
+    """``to_json(x)`` of an array, a map or a struct of type ``t`` (``writable``), without options."""
     return _value_writer(t, zone)

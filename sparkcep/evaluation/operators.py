@@ -124,6 +124,9 @@ OPERATORS = set(BINARY) | {
     "get_json_object", "json_array_length", "json_object_keys", "to_json", "str_to_map", "map_concat",
     # -- JSON and map functions (end)
     "format_string", "typeof",  # sparkcep.evaluation.java_formatter; typeof: a constant after binding
+    # -- structs (begin): sparkcep.evaluation.struct_functions --
+    "named_struct", "get_field", "map_entries", "map_from_entries", "arrays_zip",
+    # -- structs (end) --
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may
@@ -163,7 +166,7 @@ from sparkcep.plan.like_pattern import like_regex
 
 from sparkcep.evaluation import day_time_intervals
 from sparkcep.evaluation.sql_types import (INTEGRAL_BITS, SqlType, day_time_fields, element_type, integral_bounds,
-                                           low_bits, map_types)
+                                           low_bits, map_types, struct_fields)
 
 # exact for any two DECIMAL(38, s) operands (Python's default context has 28 digits)
 _EXACT = _decimal.Context(prec=160, rounding=_decimal.ROUND_HALF_UP, Emax=_decimal.MAX_EMAX,
@@ -268,6 +271,10 @@ def order_key(operand: SqlType):
         from sparkcep.evaluation.collection_functions import array_key
 
         return array_key(element)
+    if struct_fields(operand) is not None:  # field by field (sparkcep.evaluation.struct_functions)
+        from sparkcep.evaluation.collection_functions import element_key
+
+        return element_key(operand)
     return None
 
 
@@ -282,6 +289,11 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
     if map_types(source) is not None and map_types(target) is not None:  # the keys (never NULL)
         each = cast(map_types(source)[0], map_types(target)[0], ansi, zone)
         return lambda v: [(each(k), value) for k, value in v]
+    if struct_fields(source) is not None and struct_fields(target) is not None:  # field by field, by
+        # position, to the target's names (a STRUCT is a dict: sparkcep.evaluation.struct_functions)
+        fields = tuple((name, cast(fs, ft, ansi, zone))
+                       for (_a, fs), (name, ft) in zip(struct_fields(source), struct_fields(target)))
+        return lambda v: {name: (None if x is None else f(x)) for (name, f), x in zip(fields, v.values())}
     if target.name == "float":  # rounded to the nearest FLOAT, as the JVM's (float) cast does
         import struct
 

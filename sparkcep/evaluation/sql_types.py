@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_PRECISION = 38
 MINIMUM_ADJUSTED_SCALE = 6
@@ -103,6 +104,8 @@ _ALIASES = {"integer": "int", "long": "bigint", "short": "smallint", "byte": "ti
 def parse(text: str | None) -> SqlType | None:
     if text is None:
         return None
+    if "struct<" in text.lower():  # field names kept as written (structs, below)
+        return _parse_holding_struct(text)
     if text.strip().lower().startswith("interval"):  # Spark's names: "interval hour to second"
         return SqlType(" ".join(text.lower().split()))
     text = text.strip().lower().replace(" ", "")
@@ -189,6 +192,10 @@ def common_type(types, *, ansi: bool) -> SqlType | None:
         elif day_time_fields(result) and day_time_fields(t):
             (a_first, a_last), (b_first, b_last) = day_time_fields(result), day_time_fields(t)
             result = day_time_interval(min(a_first, b_first), max(a_last, b_last))
+        elif struct_fields(result) is not None and struct_fields(t) is not None:  # structs
+            result = wider_struct(result, t, ansi=ansi)
+            if result is None:
+                return None
         else:
             return None
     return result if result is not None else SqlType("void")
@@ -276,8 +283,9 @@ def map_of(key: SqlType, value: SqlType) -> SqlType:
 
 
 def collection_element(t: SqlType | None) -> bool:
-    """Whether sparkcep evaluates arrays (and maps) with elements (keys, values) of type ``t``."""
-    return t is not None and t.name in ELEMENT_TYPES
+    """Whether sparkcep evaluates arrays (and maps) with elements (keys, values) of type ``t``:
+    the ``ELEMENT_TYPES``, and STRUCTs of them (``struct_element``)."""
+    return t is not None and (t.name in ELEMENT_TYPES or struct_element(t))
 
 
 # the precedence of the numeric types other than DECIMAL in Spark's ``numericPrecedence``
@@ -352,3 +360,104 @@ def rounded_type(argument: SqlType, scale: int) -> SqlType:
         return decimal_type(min(max(integral, 1 - scale), MAX_PRECISION), 0)
     new_scale = min(argument.scale, scale)
     return decimal_type(min(integral + new_scale, MAX_PRECISION), new_scale)
+
+
+# -- structs (begin) ----------------------------------------------------------------------------
+# Spark's ``simpleString`` of a struct is ``struct<name:type,...>``, each field's name as Spark
+# keeps it (case preserved, not quoted: ``struct<a b:int,G:string>``). ``parse`` keeps the names
+# of a type that holds a struct as they are (it lower-cases every other type name). A struct's
+# value reaches Python as PyArrow hands it: a ``dict`` of field name to value, in the fields'
+# order (``sparkcep.evaluation.struct_functions``). Field names Spark's ``simpleString`` cannot
+# tell apart from its punctuation (``:``, ``,``, ``<``, ``>``, a backquote, white space at either
+# end) are refused where a
+# struct is built, and a struct type with two fields of one name (``named_struct('a', 1, 'a',
+# 2)``, which Spark builds) wherever it appears: a ``dict`` cannot hold both.
+_STRUCT_PUNCTUATION = (":", ",", "<", ">", "`")
+
+
+def _parse_holding_struct(text: str) -> SqlType:
+    """``parse`` of a type that holds a struct: the field names kept as written."""
+    text = text.strip()
+    lowered = text.lower()
+    if lowered.startswith("array<") and text.endswith(">"):
+        return array_of(_parse_holding_struct(text[len("array<"):-1]))
+    if lowered.startswith("map<") and text.endswith(">"):
+        parts = _split_top_level(text[len("map<"):-1])
+        if len(parts) == 2:
+            return map_of(_parse_holding_struct(parts[0]), _parse_holding_struct(parts[1]))
+    if lowered.startswith("struct<") and text.endswith(">"):
+        inner = text[len("struct<"):-1]
+        fields = []
+        for part in (_split_top_level(inner) if inner.strip() else []):
+            name, colon, field_type = part.partition(":")
+            name = name.strip()
+            if len(name) > 1 and name.startswith("`") and name.endswith("`"):  # CAST(x AS STRUCT<`a b`: INT>)
+                name = name[1:-1].replace("``", "`")
+            if not colon:
+                return SqlType(f"unparsed {text}")  # not a type sparkcep knows: refused by its users
+            fields.append((name, _parse_holding_struct(field_type)))
+        return struct_of(fields)
+    return parse(text) if "struct<" not in lowered else SqlType(f"unparsed {text}")
+
+
+def struct_of(fields) -> SqlType:
+    """The STRUCT type of ``fields``, (name, type) pairs."""
+    return SqlType("struct<" + ",".join(f"{name}:{t}" for name, t in fields) + ">")
+
+
+@lru_cache(maxsize=None)
+def struct_fields(t: SqlType) -> tuple[tuple[str, SqlType], ...] | None:
+    """The (name, type) of each field of a STRUCT type, None for any other type."""
+    if not (t.name.startswith("struct<") and t.name.endswith(">")):
+        return None
+    inner = t.name[len("struct<"):-1]
+    fields = []
+    for part in (_split_top_level(inner) if inner else []):
+        name, _colon, field_type = part.partition(":")
+        fields.append((name, _parse_holding_struct(field_type)))
+    return tuple(fields)
+
+
+def plain_field_names(names) -> bool:
+    """Whether a struct may have fields of these names here: none holds ``simpleString``'s
+    punctuation or begins or ends with white space (which a type's text does not keep apart from
+    its spacing), and no two are the same."""
+    names = list(names)
+    return len(set(names)) == len(names) and not any(c in n for n in names for c in _STRUCT_PUNCTUATION) \
+        and all(n == n.strip() for n in names)
+
+
+def struct_element(t: SqlType | None) -> bool:
+    """Whether sparkcep evaluates a STRUCT of type ``t`` between rows: fields of distinct plain
+    names, each of a type ``collection_element`` takes, or a NULL, or such a STRUCT."""
+    fields = struct_fields(t) if t is not None else None
+    if fields is None or not plain_field_names(n for n, _ in fields):
+        return False
+    return all(collection_element(ft) or ft.null or struct_element(ft) for _, ft in fields)
+# -- structs (end) ------------------------------------------------------------------------------
+
+
+def wider_struct(a: SqlType, b: SqlType, *, ansi: bool) -> SqlType | None:
+    """The STRUCT two STRUCT types are cast to (comparison, IN, COALESCE, IF, CASE, ``array``):
+    ``a`` itself when they are equal; else, when their fields have the same names in the same
+    order, each pair of field types cast to ``tightest_common_type`` (Spark's
+    ``findTightestCommonType`` over structs: ``struct<a:int>`` with ``struct<a:bigint>`` is
+    ``struct<a:bigint>``, with ``struct<a:decimal(2,1)>`` or ``struct<b:bigint>`` none, measured
+    on Spark 4.3); None otherwise (Spark compares ``struct<a:int>`` with ``struct<b:int>``,
+    which sparkcep refuses). The binding refuses a field ``operators.cast`` does not widen
+    exactly (``BinderBase.common``)."""
+    if a == b:
+        return a
+    fa, fb = struct_fields(a), struct_fields(b)
+    if fa is None or fb is None or [n for n, _ in fa] != [n for n, _ in fb]:
+        return None
+    fields = []
+    for (name, ta), (_name, tb) in zip(fa, fb):
+        if struct_fields(ta) is not None or struct_fields(tb) is not None:
+            common = wider_struct(ta, tb, ansi=ansi) if not (ta.null or tb.null) else (tb if ta.null else ta)
+        else:
+            common = tightest_common_type(ta, tb, ansi=ansi)
+        if common is None:
+            return None
+        fields.append((name, common))
+    return struct_of(fields)

@@ -1510,6 +1510,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _map_function_expressions()
     out += _to_json_expressions()
     out += _format_string_expressions()
+    out += _struct_expressions()  # structs
     return out
 
 
@@ -1775,3 +1776,111 @@ def _to_json_expressions() -> list[tuple[str, str]]:
         out.append(_pair(template, *columns))
     return out
 # -- JSON and map functions between rows (end) ---------------------------------------------------
+
+
+# -- structs between rows (begin) ----------------------------------------------------------------
+# PAIRED columns, one designed case per row: structs with NULL fields, NULL structs, fields at
+# INT's ends, NaN / -0.0 / 0.0 fields and TIMESTAMPs in Berlin's overlap (Spark orders structs
+# field by field, a NULL field first, NaN = NaN, -0.0 = 0.0, TIMESTAMPs by instant), field names
+# of both cases (Spark resolves s['g'] to G), arrays of structs with NULL elements and duplicates
+_STRUCT_TYPES = {"su1": "STRUCT<f:INT,G:STRING>", "su2": "STRUCT<f:INT,G:STRING>", "sud": "STRUCT<d:DOUBLE,t:TIMESTAMP>",
+                 "aus": "ARRAY<STRUCT<f:INT,G:STRING>>"}
+assert not set(_STRUCT_TYPES) & set(PAIRED), "a PAIRED column's name is taken"
+PAIRED.update(_STRUCT_TYPES)
+_STRUCT_EDGES = {
+    "su1": [{"f": "1", "G": "a"}, {"f": None, "G": "a"}, None, {"f": "2", "G": None}, {"f": _MIN, "G": ""},
+           {"f": "1", "G": "b"}, {"f": None, "G": None}, {"f": "1", "G": "a"}, {"f": _MAX, "G": "é"}],
+    "su2": [{"f": "1", "G": "a"}, {"f": None, "G": "a"}, {"f": "1", "G": "a"}, None, {"f": "-1", "G": "z"},
+           {"f": "1", "G": "a"}, {"f": None, "G": None}, {"f": "0", "G": "é"}, {"f": _MAX, "G": None},
+           {"f": "1", "G": "a"}, {"f": "2", "G": ""}],
+    "sud": [{"d": _NAN, "t": _dt(2024, 10, 27, 2, 30)}, {"d": "-0.0", "t": None}, {"d": "0.0", "t": _dt(2024, 3, 31, 3)},
+           None, {"d": None, "t": _dt(2024, 1, 1)}, {"d": "1.5", "t": _dt(2024, 10, 27, 2, 30)},
+           {"d": _NAN, "t": None}],
+    "aus": [[{"f": "1", "G": "a"}, {"f": "1", "G": "b"}], [], None, [None], [{"f": "1", "G": "a"}, {"f": "1", "G": "a"}],
+            [{"f": None, "G": "x"}, None], [{"f": "2", "G": "c"}], [{"f": "3", "G": None}, {"f": "3", "G": "d"}]],
+}
+assert not set(_STRUCT_EDGES) & set(_PAIRED_EDGES), "a PAIRED column's name is taken"
+_PAIRED_EDGES.update(_STRUCT_EDGES)
+
+
+def _struct_expressions() -> list[tuple[str, str]]:
+    """STRUCT values between rows (``sparkcep.evaluation.struct_functions``)."""
+    out = []
+    for x, y in (("vi", "vs"), ("vd", "vts"), ("vx", "vdt"), ("vb", "vl"), ("vs", "ant")):
+        out.append(_pair("named_struct('a', {}, 'Bc', {})", x, y))
+    out += [_pair("struct({}, {})", "vi", "vs"), _pair("struct({}, ({} + 1), {} AS z)", "vi", "vi", "vl"),
+            _pair("struct({}['f'], {}, {}['G'])", "su1", "vi", "su2"), _pair("typeof(struct({}, {}))", "vi", "vs"),
+            _pair("named_struct('a', {}, 'b', {}).b", "vi", "vs"), _pair("named_struct('a', {}, 'b', {})['B']", "vi", "vs"),
+            _pair("named_struct('a', {}, 'a', {})", "vi", "vi"),  # refused: two fields of one name
+            _pair("named_struct('a', {}, 'A', {}).a", "vi", "vi"),  # refused: ambiguous
+            _pair("named_struct('a', {}, 'b', {}).c", "vi", "vi"),  # refused: no such field
+            _pair("named_struct('a', {}, 'b', ({} DIV {})) IS NULL", "vi", "vi", "vi"),
+            _pair("named_struct('a', {}, 'b', ({} DIV {})).a", "vi", "vi", "vi"),
+            _pair("struct({}, ({} DIV {})) IS NOT NULL", "vi", "vi", "vi"),
+            _pair("coalesce({}, {})", "su1", "su2"), _pair("coalesce({}, {}).f", "su1", "su2"),
+            _pair("coalesce({}, {})['g']", "su1", "su2"), _pair("coalesce({}, {}).G IS NULL", "su1", "su2"),
+            _pair("coalesce({}, {}).d", "sud", "sud")]
+    for x, y in (("su1", "su2"), ("sud", "sud"), ("su2", "su1")):
+        for op in ("=", "<", "<=>", ">=", "<>"):
+            out.append(_pair("({} " + op + " {})", x, y))
+        out.append(_pair("greatest({}, {})", x, y))
+        out.append(_pair("least({}, {})", x, y))
+        out.append(_pair("({} IN ({}, {}))", x, y, y))
+    for x, y in (("vi", "vl"), ("vi", "vi"), ("vd", "vd"), ("vdt", "vts"), ("vi", "vx"), ("vi", "vd"), ("vs", "vs")):
+        # (each struct over both rows: a struct of one row's values is Spark's value column)
+        out.append(_pair("(named_struct('a', {}, 'b', {}) = named_struct('a', {}, 'b', {}))", x, y, y, x))
+        out.append(_pair("(named_struct('a', {}, 'b', {}) < named_struct('a', {}, 'b', {}))", x, y, x, y))
+    out += [_pair("(named_struct('a', {}, 'c', {}) = named_struct('b', {}, 'c', {}))", "vi", "vi", "vi", "vi"),  # refused
+            _pair("(named_struct('a', {}) IN (named_struct('a', {}), named_struct('a', 2)))", "vi", "vi"),
+            _pair("if(({} > 0), {}, {})", "vi", "su1", "su2"),
+            _pair("CASE {} WHEN {} THEN 1 WHEN {} THEN 2 ELSE 3 END", "su1", "su2", "su1"),
+            _pair("coalesce(named_struct('a', {}, 'b', {}), named_struct('a', {}, 'b', {}))", "vi", "vs", "vl", "vs"),
+            _pair("array(named_struct('a', {}), named_struct('a', {}))", "vi", "vl"),
+            _pair("array({}, {})", "su1", "su2"),
+            _pair("array_contains(array(named_struct('a', {})), named_struct('a', {}))", "vi", "vi"),
+            _pair("array_contains(array(named_struct('a', {}), named_struct('a', {})), named_struct('a', coalesce({}, {})))",
+                  "vi", "vi", "vl", "vl"),  # Spark refuses
+            _pair("array_distinct(array(named_struct('a', {}), named_struct('a', {})))", "vd", "vd"),
+            _pair("array_distinct(array({}, {}, {}))", "sud", "sud", "sud"),
+            _pair("array_distinct(concat({}, {}))", "aus", "aus"),
+            _pair("array_union({}, {})", "aus", "aus"), _pair("array_intersect({}, {})", "aus", "aus"),
+            _pair("array_except({}, {})", "aus", "aus"),
+            _pair("sort_array(array({}, {}, {}))", "su1", "su2", "su1"),
+            _pair("sort_array(array({}, {}, {}), false)", "su1", "su2", "su1"),
+            _pair("array_sort(array({}, {}, {}))", "su1", "su2", "su1"),
+            _pair("sort_array(array({}, {}))", "sud", "sud"),
+            _pair("array_max(array({}, {}))", "su1", "su2"), _pair("array_min(array({}, {}))", "sud", "sud"),
+            _pair("element_at(coalesce({}, {}), 1)", "aus", "aus"), _pair("coalesce({}, {})[{}]", "aus", "aus", "vi"),
+            _pair("element_at(coalesce({}, {}), 1).G", "aus", "aus"),
+            _pair("array_contains({}, {})", "aus", "su1"), _pair("array_position({}, {})", "aus", "su2"),
+            _pair("element_at(map({}, {}), {})", "vi", "su1", "vi"), _pair("map({}, {})", "vs", "sud"),
+            _pair("map_values(map({}, {}))", "vi", "su2"),
+            _pair("CAST(named_struct('a', {}, 'b', {}) AS STRUCT<x: BIGINT, y: STRING>)", "vi", "vs"),
+            _pair("CAST(coalesce({}, {}) AS STRUCT<p: BIGINT, q: STRING>)", "su1", "su2"),
+            _pair("CAST(coalesce({}, {}) AS STRUCT<p: BIGINT>)", "su1", "su2")]  # Spark refuses: field counts
+    for m in ("mi", "ms", "mdk"):
+        out.append(_pair("map_entries(coalesce({}, {}))", m, m))
+        out.append(_pair("map_from_entries(map_entries(coalesce({}, {})))", m, m))
+    out += [_pair("map_from_entries(array(named_struct('k', {}, 'v', {}), named_struct('k', {}, 'v', {})))",
+                  "vi", "vs", "vi", "vs"),
+            _pair("map_from_entries(coalesce({}, {}))", "aus", "aus"),
+            _pair("map_from_entries(array(named_struct('k', {}, 'v', {}, 'w', 1)))", "vi", "vs"),  # Spark refuses
+            _pair("map_entries(map({}, {}, {}, {}))", "vs", "vi", "vs", "vi")]
+    for x, y in (("ai", "as1"), ("ai", "ai2"), ("ad", "adt"), ("ax", "ab")):
+        out.append(_pair("arrays_zip({}, {})", x, y))
+    out += [_pair("arrays_zip({}, array({}, {}))", "ai", "vi", "vi"), _pair("arrays_zip({}, {}, {})", "ai", "as1", "ai2"),
+            _pair("arrays_zip({}, {})", "ai", "ai"),  # refused: two fields named ai
+            _pair("element_at(arrays_zip({}, {}), 1).as1", "ai", "as1")]
+    # to_json of structs (json_functions): an object, NULL fields left out; DOUBLE fields refused
+    out += [_pair("to_json(named_struct('a', {}, 'b', {}))", "vi", "vs"),
+            _pair("to_json(named_struct('a', {}, 'b', {}))", "vx", "vdt"),
+            _pair("to_json(named_struct('a', {}, 'b', {}))", "vts", "vb"),
+            _pair("to_json(named_struct('a', {}, 'b', {}))", "vl", "vts"),
+            _pair("to_json(coalesce({}, {}))", "su1", "su2"), _pair("to_json(coalesce({}, {}))", "aus", "aus"),
+            _pair("to_json(map({}, {}))", "vi", "su1"),
+            _pair("to_json(named_struct('a', {}, 'b', named_struct('c', {})))", "vi", "vs"),
+            _pair('to_json(named_struct(\'a b"\', {}, \'é\\tx\', {}))', "vi", "vs"),  # escaped names
+            _pair("to_json(named_struct('a', {}, 'n', NULL))", "vi"),
+            _pair("to_json(named_struct('a', {}, 'b', {}))", "vd", "vi")]  # refused: a DOUBLE field
+    return out
+# -- structs between rows (end) ------------------------------------------------------------------

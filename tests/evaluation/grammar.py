@@ -90,6 +90,12 @@ def _sql_value(spark_type: str, value) -> str:
         keys = ", ".join(_sql_value(key, k) for k, _ in value)
         items = ", ".join(_sql_value(item, v) for _, v in value)
         return f"CAST(map_from_arrays(array({keys}), array({items})) AS {spark_type})"
+    # -- structs (begin): a dict of field name to value, in the fields' order --
+    if spark_type.startswith("STRUCT<"):
+        fields = [part.split(":", 1) for part in _split_type_arguments(spark_type[len("STRUCT<"):-1])]
+        cells = ", ".join(f"'{name}', {_sql_value(field_type, value[name])}" for name, field_type in fields)
+        return f"CAST(named_struct({cells}) AS {spark_type})"
+    # -- structs (end) --
     if spark_type in ("INT", "BIGINT", "TINYINT", "SMALLINT", "DOUBLE", "FLOAT") or spark_type.startswith("DECIMAL"):
         return f"CAST('{value}' AS {spark_type})"
     if spark_type == "STRING":
@@ -241,6 +247,7 @@ def numbers(depth: int):
         # -- inverse trigonometric and hyperbolic functions, hypot (end) --
         _lambda_numbers(sub, strings(depth - 1)),  # -- higher-order functions --
         _json_numbers(strings(depth - 1)),  # JSON and map functions
+        _struct_numbers(sub, strings(depth - 1)),  # structs
     )
 
 
@@ -297,6 +304,7 @@ def strings(depth: int):
         _builder_strings(numbers(depth - 1), sub),  # array-building and map functions
         _lambda_strings(numbers(depth - 1), sub),  # -- higher-order functions --
         _json_strings(sub),  # JSON and map functions
+        _struct_strings(numbers(depth - 1), sub),  # structs
         formatted(depth - 1),  # -- datetime patterns --
         java_formatted(depth - 1),  # -- format_string / printf, typeof, decode --
     )
@@ -451,6 +459,7 @@ def booleans(depth: int):
         _builder_booleans(n, s),  # array-building and map functions
         _lambda_booleans(n, s),  # -- higher-order functions --
         _json_booleans(s),  # JSON and map functions
+        _struct_booleans(n, s),  # structs
         java_formatted(max(depth - 1, 0)).map(lambda a: _join("(md5({}) < '8')", a)),  # format_string, typeof, decode
         # -- datetime patterns (begin) --
         _comparison(formatted(max(depth - 1, 0)), s), _comparison(parsed(max(depth - 1, 0)), t),
@@ -514,6 +523,43 @@ def _builder_booleans(n, s):
         st.tuples(n, n, _column(INTEGRAL)).map(lambda t: _join("map_contains_key(map({}, 1, {}, 2), {})", *t)),
     )
 # -- array-building and map functions between rows (end) -----------------------------------------
+
+
+# -- structs between rows (begin) ----------------------------------------------------------------
+# (sparkcep.evaluation.struct_functions) structs built from the rows' scalars: fields read back,
+# structs compared (field by field), in arrays and maps, map_entries, map_from_entries, arrays_zip
+def _struct_numbers(n, s):
+    return st.one_of(
+        st.tuples(n, s).map(lambda t: _join("named_struct('a', {}, 'b', {}).a", *t)),
+        st.tuples(n, s, n, s).map(
+            lambda t: _join("coalesce(named_struct('a', {}, 'b', {}), named_struct('a', {}, 'b', {})).a", *t)),
+        st.tuples(n, n, n).map(lambda t: _join("element_at(arrays_zip(array({}, {}), array({})), 2)['1']", *t)),
+        st.tuples(s, n, s).map(lambda t: _join("map_from_entries(array(named_struct('k', {}, 'v', {})))[{}]", *t)),
+        st.tuples(n, s, n, s).map(lambda t: _join(
+            "element_at(sort_array(array(named_struct('a', {}, 'b', {}), named_struct('a', {}, 'b', {}))), 1).a", *t)),
+    )
+
+
+def _struct_strings(n, s):
+    return st.one_of(
+        st.tuples(n, s).map(lambda t: _join("named_struct('a', {}, 'b', {})['B']", *t)),
+        st.tuples(s, s).map(lambda t: _join("element_at(map_entries(map({}, {})), 1).value", *t)),
+        st.tuples(n, s, n, s).map(lambda t: _join(
+            "greatest(named_struct('a', {}, 'b', {}), named_struct('a', {}, 'b', {})).b", *t)),
+    )
+
+
+def _struct_booleans(n, s):
+    return st.one_of(
+        st.tuples(st.sampled_from(["=", "<", "<=>", ">="]), n, s, n, s).map(
+            lambda t: _join("(named_struct('a', {}, 'b', {}) " + t[0] + " named_struct('a', {}, 'b', {}))", *t[1:])),
+        st.tuples(n, s, n, s, n, s).map(lambda t: _join(
+            "(named_struct('a', {}, 'b', {}) IN (named_struct('a', {}, 'b', {}), named_struct('a', {}, 'b', {})))", *t)),
+        st.tuples(n, s).map(lambda t: _join("(named_struct('a', {}, 'b', {}) IS NULL)", *t)),
+        st.tuples(n, n, n).map(lambda t: _join(
+            "array_contains(array(named_struct('a', {}), named_struct('a', {})), named_struct('a', {}))", *t)),
+    )
+# -- structs between rows (end) ------------------------------------------------------------------
 
 
 # -- higher-order functions between rows (begin) -------------------------------------------------

@@ -151,6 +151,11 @@ def same(python, spark) -> bool:
         return type(python) is type(spark) and len(python) == len(spark) and \
             all(same(p, s) and (not isinstance(s, float) or math.isnan(s) or math.copysign(1.0, p) == math.copysign(1.0, s))
                 for p, s in zip(python, spark))
+    if isinstance(spark, dict):  # a STRUCT: the same fields in the same order, each the same value
+        return type(python) is dict and list(python) == list(spark) and \
+            all(same(python[name], value) and (not isinstance(value, float) or math.isnan(value)
+                                               or math.copysign(1.0, python[name]) == math.copysign(1.0, value))
+                for name, value in spark.items())
     if isinstance(spark, bool) or isinstance(python, bool):
         return type(python) is type(spark) and python == spark
     if isinstance(spark, float):

@@ -350,6 +350,8 @@ def encode(value):
         return [encode(element) for element in value]
     if isinstance(value, tuple):  # a MAP's (key, value) entry
         return {"entry": [encode(element) for element in value]}
+    if isinstance(value, dict):  # a STRUCT as PyArrow gives it: field name to value, in order
+        return {"struct": [[name, encode(element)] for name, element in value.items()]}
     if isinstance(value, SparkFailed):
         return {"error": "analysis" if value.analysis else "runtime", "message": value.message}
     raise TypeError(f"no JSON form for {value!r}")
@@ -373,6 +375,8 @@ def decode(value):
         return dt.timedelta(microseconds=text)
     if kind == "entry":
         return tuple(decode(element) for element in text)
+    if kind == "struct":
+        return {name: decode(element) for name, element in text}
     if kind == "error":
         return SparkFailed(text == "analysis", value.get("message", ""))
     raise ValueError(value)

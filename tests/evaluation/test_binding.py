@@ -221,9 +221,10 @@ def test_datetime_results_python_cannot_hold_name_the_operator(operator, types, 
     ("decimal(21,8)", "decimal(21,8)"), ("interval day to second", "interval day to second"),
     ("array<struct<x:int,y_2:string>>", "array<struct<x:int,y_2:string>>"), ("struct<1:int>", "struct<1:int>"),
     ("array<struct<a-b:int>>", "array<struct<a-b:int>>"),  # as Spark prints them (measured)
-    # Spark prints 'struct<a b:int>' and 'struct<x_1:int,Y:string>'; sparkcep reads the names
-    # without spaces, in lower case: refused
-    ("map<string,struct<a b:int>>", None), ("struct<x_1:int,Y:string>", None),
+    # Spark prints 'struct<a b:int>' and 'struct<x_1:int,Y:string>'; sparkcep keeps the names as
+    # they are (a name with ',' does not read back: refused)
+    ("map<string,struct<a b:int>>", "map<string,struct<a b:int>>"),
+    ("struct<x_1:int,Y:string>", "struct<x_1:int,Y:string>"), ("struct<a,b:int>", None),
 ])
 def test_typeof_is_sparks_catalog_string_a_constant(column, expected):
     typeof = p.Operator("typeof", (p.Navigation(frozenset({0}), False, 0, 0),))

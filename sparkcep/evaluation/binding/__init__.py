@@ -39,6 +39,7 @@ from sparkcep.evaluation.binding.datetimes import DATE_FIELDS, DATE_FUNCTIONS, E
 from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH, NumberBinding
 from sparkcep.evaluation.binding.string_coercion import StringCoercion
 from sparkcep.evaluation.binding.strings import StringBinding
+from sparkcep.evaluation.binding.structs import STRUCT_FUNCTIONS, StructBinding  # structs
 from sparkcep.evaluation.collection_functions import COLLECTION_FUNCTIONS
 from sparkcep.evaluation.higher_order_functions import HIGHER_ORDER_FUNCTIONS
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
@@ -65,7 +66,7 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
 
 class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
              DatetimeBinding, DatetimePatternBinding, HigherOrderBinding, JsonBinding, MapFunctionBinding,
-             FormattingBinding):
+             FormattingBinding, StructBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -136,6 +137,12 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
             return self.array_constructor(e)
         if name in ("hash", "xxhash64"):
             return self.hash_function(e)
+        if name in STRUCT_FUNCTIONS:  # named_struct, struct, s.f, map_entries, ... (structs)
+            return self.struct_function(e)
+        if name == "subscript":  # s['f'] of a STRUCT (structs)
+            field = self.struct_subscript(e)
+            if field is not None:
+                return field
         if name in COLLECTION_FUNCTIONS or name == "array_size":
             return self.collection_function(e)
         if name in COLLECTION_BUILDERS:

@@ -134,6 +134,15 @@ def never_null(x: p.Expression, ansi: bool, columns: bool = False) -> bool:
     if name in ("zip_with", "map_zip_with"):
         return never_null(operands[0], ansi, columns) and never_null(operands[1], ansi, columns)
     # -- higher-order functions (end) --
+    # -- structs (begin): named_struct(...) and struct(...) are never NULL (CreateNamedStruct);
+    # map_entries NULL only with its map, arrays_zip with any of its arrays
+    if name == "named_struct":
+        return True
+    if name == "map_entries":
+        return never_null(operands[0], ansi)
+    if name == "arrays_zip":
+        return all(never_null(o, ansi) for o in operands)
+    # -- structs (end) --
     return False
 
 

@@ -264,6 +264,8 @@ class BinderBase:
         t = st.common_type(types, ansi=self.semantics.ansi)
         if t is None:
             raise self.refuse(e, types)
+        if st.struct_fields(t) is not None and not all(exact_spark_cast(x, t) for x in types):  # structs
+            raise self.refuse(e, types, "sparkcep does not widen these fields exactly between rows")
         return t
 
     def comparable(self, e: p.Operator, types: Sequence[SqlType]) -> SqlType:
@@ -273,7 +275,10 @@ class BinderBase:
         t = self.common(e, types)
         if st.map_types(t) is not None or (st.element_type(t) is not None
                                            and not st.collection_element(st.element_type(t))):
-            raise self.refuse(e, types, "maps, and arrays of arrays, maps or structs, are not compared here")
+            raise self.refuse(e, types, "maps, and arrays of arrays or maps, are not compared here")
+        if st.struct_fields(t) is not None and not st.struct_element(t):  # structs
+            raise self.refuse(e, types, "structs of numbers, STRINGs, BOOLEANs, DATEs, TIMESTAMPs and such structs "
+                                        "are compared here")
         return t
 
     def boolean(self, e: p.Operator, operand: p.Expression) -> p.Expression:
@@ -354,6 +359,10 @@ def exact_spark_cast(source: SqlType, target: SqlType | None) -> bool:
         return False
     if source == target or source.null:
         return True
+    if st.struct_fields(source) is not None and st.struct_fields(target) is not None:  # field by field (structs)
+        fs, ft = st.struct_fields(source), st.struct_fields(target)
+        return len(fs) == len(ft) and st.struct_element(target) and \
+            all(exact_spark_cast(a, b) for (_n, a), (_m, b) in zip(fs, ft))
     if source.integral and target.integral:
         return _INTEGRAL_BYTES[target.name] >= _INTEGRAL_BYTES[source.name]
     if (source.integral or source.decimal) and (target.decimal or target.name == "double"):

@@ -16,9 +16,9 @@ so does sparkcep (``ILLEGAL_FORMAT``).
 
 ``typeof(x)`` is Spark's ``catalogString`` of x's type, a constant: Spark does not evaluate x
 (``typeof(1 / 0)`` is ``'double'``, ANSI on or off), so neither does sparkcep. Spark prints a
-STRUCT's field names as they are (``struct<a b:int>``, ``struct<Y:string>``); sparkcep's types
-hold them in lower case without spaces, so x over a column whose type text does not read back
-as itself is refused.
+STRUCT's field names as they are (``struct<a b:int>``, ``struct<Y:string>``), and so do
+sparkcep's types (``sql_types``); x over a column whose type text does not read back as itself
+(a field name holding ``,``, ``:``, ``<`` or ``>``) is refused.
 """
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ class FormattingBinding(BinderBase):
             _x, t = self.bind(e.operands[0])
             texts = [self.column_types[c] for c in _columns(e.operands[0]) if c < len(self.column_types)]
             if any(text is not None and str(st.parse(text)) != text for text in texts):
-                raise self.refuse(e, [t], "sparkcep reads a STRUCT's field names in lower case and without "
-                                          "spaces, where Spark's typeof prints them as they are")
+                raise self.refuse(e, [t], "sparkcep does not read this STRUCT's field names back as Spark's "
+                                          "typeof prints them")
             return p.Constant(str(t), "string"), STRING
         return self.format_string(e)
 

@@ -3,7 +3,7 @@
 ``json_object_keys(json)`` an ARRAY<STRING>, of STRINGs only: Spark casts no other type to
 STRING here (``DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE``, ANSI on or off), nor does sparkcep.
 A path Spark does not parse gives NULL (``parse_path``, cached per path text).
-``to_json(x)`` (a STRING) of an ARRAY or a MAP whose elements, keys and values
+``to_json(x)`` (a STRING) of an ARRAY, a MAP or a STRUCT whose elements, keys, values and fields
 ``json_functions.writable`` writes (not FLOAT or DOUBLE: Java's ``Double.toString``).
 """
 
@@ -29,8 +29,9 @@ class JsonBinding(BinderBase):
         types = [t for _, t in bound]
         if name == "to_json":
             (x, t), = bound
-            if st.element_type(t) is None and st.map_types(t) is None:
-                raise self.refuse(e, types, "an ARRAY or a MAP is required (Spark's DATATYPE_MISMATCH.INVALID_JSON_SCHEMA)")
+            if st.element_type(t) is None and st.map_types(t) is None and st.struct_fields(t) is None:
+                raise self.refuse(e, types, "an ARRAY, a MAP or a STRUCT is required (Spark's "
+                                            "DATATYPE_MISMATCH.INVALID_JSON_SCHEMA)")
             if not writable(t):
                 raise self.refuse(e, types, "Spark writes FLOAT and DOUBLE values with Java's Double.toString, whose "
                                             "digits depend on the Java version, and other types not written here "

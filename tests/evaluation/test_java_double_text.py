@@ -106,3 +106,35 @@ def test_a_million_values_against_the_jvm(kind, which):
     print(f"\nJava {version} {kind}s: {len(rows)} values, {len(bad)} differ")
     assert len(rows) > count and not bad, "\n".join(bad[:20])
 
+
+
+@pytest.mark.parametrize("text, version", [("17", 17), ("25", 25), ("1.8", 8), (None, None), ("x", None)])
+def test_the_sessions_java_version_is_its_feature_version(text, version):
+    from sparkcep.runtime.registration import _feature_version
+
+    assert _feature_version(text) == version
+
+
+def test_the_java_version_is_read_once_per_session_from_the_driver():
+    from sparkcep.runtime import registration
+
+    class Jvm:
+        calls = 0
+
+        class java:  # noqa: N801 - py4j's package path
+            class lang:  # noqa: N801
+                class System:
+                    @staticmethod
+                    def getProperty(name):  # noqa: N802 - Java's name
+                        Jvm.calls += 1
+                        assert name == "java.specification.version"
+                        return "21"
+
+    class Session:
+        class sparkContext:  # noqa: N801
+            _jvm = Jvm
+
+    session = Session()
+    assert registration._java_version(session) == 21
+    assert registration._java_version(session) == 21
+    assert Jvm.calls == 1

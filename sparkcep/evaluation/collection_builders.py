@@ -291,10 +291,11 @@ def date_sequence(start: dt.date, stop: dt.date, step: dt.timedelta | None = Non
 
 
 @lru_cache(maxsize=None)
-def elements_cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
+def elements_cast(source: SqlType, target: SqlType, ansi: bool, zone: str, java_version: int = 17):
     """An array's elements cast one by one (``explicit_casts``: Spark's implicit cast of an
-    ARRAY<T> where an ARRAY<STRING> is expected, as ``array_join`` casts it)."""
-    each = explicit_casts.explicit_cast(source, target, ansi, zone)
+    ARRAY<T> where an ARRAY<STRING> is expected, as ``array_join`` casts it; a DOUBLE's digits
+    those of the JVM of ``java_version``)."""
+    each = explicit_casts.explicit_cast(source, target, ansi, zone, java_version=java_version)
     return lambda array: [None if e is None else each(e) for e in array]
 
 

@@ -27,8 +27,9 @@ casts ``operators.cast`` does, as Python evaluates them (non-NULL operands; meas
   ``BigDecimal.toString`` without (``1E-7``, ``0E-7``: scientific once the exponent is below
   -6); a DATE ``yyyy-MM-dd``; a TIMESTAMP as its local date-time in the session time zone and a
   TIMESTAMP_NTZ as it is, ``yyyy-MM-dd HH:mm:ss`` and the fraction of a second without trailing
-  zeros (``2024-01-01 10:00:00.12``). A DOUBLE or FLOAT is not cast to STRING here: Spark prints
-  it with the JVM's ``Double.toString``, whose digits differ between Java 17 and Java 19+.
+  zeros (``2024-01-01 10:00:00.12``); a DOUBLE or FLOAT as the JVM's ``Double.toString`` /
+  ``Float.toString`` (``java_double_text``: the digits differ between Java 17 and Java 19+, so
+  the session's Java version decides).
 * **a STRING to DATE, TIMESTAMP, TIMESTAMP_NTZ, DOUBLE, FLOAT, DECIMAL or BINARY**:
   ``string_casts``.
 * ``TRY_CAST`` is the ANSI cast with each of its errors turned into NULL (not sparkcep's own
@@ -43,6 +44,7 @@ import math
 from decimal import Decimal
 
 from sparkcep.errors import MatchRuntimeError
+from sparkcep.evaluation import java_double_text
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation import string_casts
 from sparkcep.evaluation.datetime_functions import local_reader
@@ -59,8 +61,7 @@ _NOT_SPARKS = ("DATETIME_OUT_OF_PYTHON_RANGE", "TIME_ZONE_UNKNOWN_TO_PYTHON")
 def supported(source: SqlType, target: SqlType) -> bool:
     """Whether ``explicit_cast`` computes Spark's CAST from ``source`` to ``target``."""
     if target.name == "string":
-        return source.integral or source.decimal or source.name in ("boolean", "date", "timestamp",
-                                                                      "timestamp_ntz")
+        return source.numeric or source.name in ("boolean", "date", "timestamp", "timestamp_ntz")
     if source.name == "string":
         return target.integral or target.name == "boolean" or string_casts.supported(target)
     if target.name == "boolean":
@@ -70,12 +71,14 @@ def supported(source: SqlType, target: SqlType) -> bool:
     return target.integral and source.numeric
 
 
-def explicit_cast(source: SqlType, target: SqlType, ansi: bool, zone: str, tried: bool = False):
+def explicit_cast(source: SqlType, target: SqlType, ansi: bool, zone: str, tried: bool = False,
+                  java_version: int = 17):
     """The function of ``CAST(x AS target)`` (``TRY_CAST`` when ``tried``) of a ``source``
-    value; ``supported(source, target)`` must hold."""
+    value on a JVM of ``java_version`` (a DOUBLE's digits); ``supported(source, target)`` must
+    hold."""
     if not tried:
-        return _cast(source, target, ansi, zone)
-    cast = _cast(source, target, True, zone)
+        return _cast(source, target, ansi, zone, java_version)
+    cast = _cast(source, target, True, zone, java_version)
 
     def try_cast(value):
         try:
@@ -88,9 +91,9 @@ def explicit_cast(source: SqlType, target: SqlType, ansi: bool, zone: str, tried
     return try_cast
 
 
-def _cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
+def _cast(source: SqlType, target: SqlType, ansi: bool, zone: str, java_version: int):
     if target.name == "string":
-        return _to_string(source, ansi, zone)
+        return _to_string(source, ansi, zone, java_version)
     if source.name == "string" and string_casts.supported(target):
         return string_casts.string_cast(target, ansi, zone)
     if source.name == "string":
@@ -209,9 +212,13 @@ def _string_to_boolean(ansi: bool):
     return cast
 
 
-def _to_string(source: SqlType, ansi: bool, zone: str):
+def _to_string(source: SqlType, ansi: bool, zone: str, java_version: int):
     if source.integral:
         return str
+    if source.name == "double":
+        return lambda value: java_double_text.double_text(value, java_version)
+    if source.name == "float":
+        return lambda value: java_double_text.float_text(value, java_version)
     if source.name == "boolean":
         return lambda value: "true" if value else "false"
     if source.decimal:

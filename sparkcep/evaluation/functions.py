@@ -58,7 +58,7 @@ from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
 from sparkcep.evaluation import operators as ops
-from sparkcep.evaluation import strict_math
+from sparkcep.evaluation import java_double_text, strict_math
 from sparkcep.evaluation.explicit_casts import LONG_MAX, LONG_MIN, java_cast
 from sparkcep.evaluation.sql_types import low_bits
 from sparkcep.evaluation.sql_types import INTEGRAL_BITS, SqlType
@@ -114,10 +114,11 @@ def nearest_float(value: Decimal) -> float:
 
 
 @lru_cache(maxsize=None)
-def rounding(argument: SqlType, result: SqlType, scale: int, mode: str, ansi: bool):
+def rounding(argument: SqlType, result: SqlType, scale: int, mode: str, ansi: bool, java_version: int = 17):
     """``round`` (``mode`` half_up), ``bround`` (half_even), ``floor`` (floor) or ``ceil``
     (ceiling) of a non-NULL ``argument`` value to ``scale`` decimal places, as a value of
-    ``result`` (``floor`` and ``ceil`` with a scale take a DECIMAL: binding casts others)."""
+    ``result`` (``floor`` and ``ceil`` with a scale take a DECIMAL: binding casts others); a
+    DOUBLE or FLOAT through the decimal the JVM of ``java_version`` prints for it."""
     how = _MODES[mode]
 
     def to_scale(value: Decimal, digits: int = scale) -> Decimal:
@@ -134,7 +135,7 @@ def rounding(argument: SqlType, result: SqlType, scale: int, mode: str, ansi: bo
         def round_fractional(v: float) -> float:
             if not math.isfinite(v):
                 return v
-            rounded = to_scale(Decimal(repr(v)))
+            rounded = to_scale(Decimal(java_double_text.double_text(v, java_version)))
             value = nearest_float(rounded) if single else float(rounded)
             return value if value else 0.0  # BigDecimal has no negative zero
 

@@ -621,18 +621,19 @@ def typed_function(operator: p.Operator):
     operand = parse_type(options.get("operand"))
     ansi = options.get("ansi", True)
     zone = options.get("zone", "UTC")
+    java_version = options.get("java") or 17  # Double.toString's generation (binding refuses an unknown one)
     # the zone a TIMESTAMP operand is read in; a TIMESTAMP_NTZ's local date-time is its own
     local_zone = zone if operand is not None and operand.name == "timestamp" else None
     if name in ("eq", "neq", "gt", "gte", "lt", "lte"):
         return ops.comparison(name, operand)
     if name == "cast":
-        function = ops.cast(parse_type(options["source"]), result, ansi, zone)
+        function = ops.cast(parse_type(options["source"]), result, ansi, zone, java_version)
     elif name == "interval_multiply":
         function = day_time_intervals.multiply(operand)
     elif name == "interval_divide":
         function = day_time_intervals.divide(operand)
     elif name == "converting_cast":
-        function = explicit_casts.explicit_cast(operand, result, ansi, zone, options["try"])
+        function = explicit_casts.explicit_cast(operand, result, ansi, zone, options["try"], java_version)
     elif name in ("add", "sub") and (result.name in DATETIME or day_time_fields(result)):
         function = _datetime_arithmetic(name, operand, result, zone)
     elif name in ("add", "sub", "mul", "div", "mod"):
@@ -646,7 +647,7 @@ def typed_function(operator: p.Operator):
     elif name in ops.STRING_FUNCTIONS:
         function = ops.STRING_FUNCTIONS[name]
     elif name in ("round", "bround") or (name in ("floor", "ceil") and "scale" in options):
-        function = functions.rounding(operand, result, options["scale"], options["mode"], ansi)
+        function = functions.rounding(operand, result, options["scale"], options["mode"], ansi, java_version)
     elif name == "sqrt":
         function = functions.square_root
     elif name in functions.ANGLES:
@@ -667,10 +668,13 @@ def typed_function(operator: p.Operator):
         function = functions.format_number
     elif name in string_functions.STRING_FUNCTIONS:
         function = string_functions.STRING_FUNCTIONS[name]
-    elif name in json_functions.JSON_FUNCTIONS:  # get_json_object, json_array_length, json_object_keys
+    elif name == "get_json_object":  # numbers written as the JVM prints them (None: refused where it matters)
+        java = options.get("java", 17)
+        function = lambda json, path: json_functions.get_json_object(json, path, java)  # noqa: E731
+    elif name in json_functions.JSON_FUNCTIONS:  # json_array_length, json_object_keys
         function = json_functions.JSON_FUNCTIONS[name]
     elif name == "to_json":
-        function = json_functions.to_json(operand, zone)
+        function = json_functions.to_json(operand, zone, java_version)
     elif name == "str_to_map":
         function = map_functions.str_to_map(options.get("dedup") == "LAST_WIN")
     elif name == "map_concat":
@@ -784,7 +788,8 @@ def _collection_builder(name: str, operand: SqlType, options: dict, zone: str):
     if name == "sequence":
         return collection_builders.date_sequence if operand.name == "date" else collection_builders.sequence
     if name == "elements_cast":
-        return collection_builders.elements_cast(operand, SqlType("string"), options.get("ansi", True), zone)
+        return collection_builders.elements_cast(operand, SqlType("string"), options.get("ansi", True), zone,
+                                                 options.get("java") or 17)
     return getattr(collection_builders, {"reverse_array": "reverse", "concat_arrays": "concat"}.get(name, name))
 
 
@@ -807,7 +812,8 @@ def format_function(operator: p.Operator):
     """The function of a bound ``format_string`` over its arguments' values, NULLs among them
     (shared with the generated code)."""
     options = dict(operator.options)
-    function = java_formatter.formatter(options["format"], options["classes"], options["kinds"], options["scales"])
+    function = java_formatter.formatter(options["format"], options["classes"], options["kinds"], options["scales"],
+                                        options.get("java") or 17)
     return _located(function, operator.span) if operator.span is not None else function
 
 

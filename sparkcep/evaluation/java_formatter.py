@@ -32,7 +32,8 @@ Every Java exception is sparkcep's ``ILLEGAL_FORMAT`` (Java's ``IllegalFormatExc
 superclass of all of them; Spark raises it without an error class), its message Java's. The
 binding refuses what is not reproduced (``binding.formatting``): a format that is not a literal,
 ``%t`` / ``%T`` (Java reads the number as epoch milliseconds in the JVM's default time zone),
-a DOUBLE or FLOAT taken by a conversion that prints its digits (they depend on the Java version),
+a DOUBLE or FLOAT taken by ``%e``, ``%f``, ``%g`` or ``%a`` (their digits depend on the Java
+version; ``%s`` prints ``Double.toString`` / ``Float.toString`` with ``java_double_text``),
 ``%h`` of a DECIMAL (Scala's ``BigDecimal.hashCode``), and BINARY, ARRAY, MAP and STRUCT
 arguments (Java prints an identity hash for them).
 """
@@ -48,6 +49,7 @@ from decimal import Context, Decimal
 from functools import lru_cache
 
 from sparkcep.errors import MatchRuntimeError
+from sparkcep.evaluation import java_double_text
 from sparkcep.evaluation.hash_functions import SEED, murmur3_bytes
 
 _EXACT = Context(prec=100)  # a DECIMAL(38, s) quantized to its own scale, never rounded
@@ -362,8 +364,9 @@ def _hash_code(java_class: str, value) -> int:
     raise ValueError(java_class)  # DECIMAL: refused at binding
 
 
-def _print(s: Specifier, java_class: str, value) -> str:
-    """FormatSpecifier.print of one non-NULL argument."""
+def _print(s: Specifier, java_class: str, value, java_version: int = 17) -> str:
+    """FormatSpecifier.print of one non-NULL argument (a Double's or Float's ``toString`` as
+    the JVM of ``java_version`` prints it)."""
     c = s.conversion
     if c == "b":
         return _print_text(s, ("true" if value else "false") if java_class == "java.lang.Boolean" else "true")
@@ -372,7 +375,7 @@ def _print(s: Specifier, java_class: str, value) -> str:
     if c == "s":
         if "#" in s.flags:  # none of Spark's values is Formattable
             raise _mismatch("#", "s")
-        return _print_text(s, _to_string(java_class, value))
+        return _print_text(s, _to_string(java_class, value, java_version))
     if c == "c":
         if java_class not in ("java.lang.Byte", "java.lang.Short", "java.lang.Integer"):
             raise _illegal_conversion(s, java_class)
@@ -388,12 +391,16 @@ def _print(s: Specifier, java_class: str, value) -> str:
     raise _illegal_conversion(s, java_class)
 
 
-def _to_string(java_class: str, value) -> str:
+def _to_string(java_class: str, value, java_version: int) -> str:
     if java_class == "java.lang.Boolean":
         return "true" if value else "false"
+    if java_class == "java.lang.Double":
+        return java_double_text.double_text(value, java_version)
+    if java_class == "java.lang.Float":
+        return java_double_text.float_text(value, java_version)
     if java_class == JAVA_CLASSES["decimal"]:
         return str(value)  # BigDecimal.toString's scientific form is Python's (General Decimal Arithmetic)
-    return str(value)  # integers, a UTF8String's text (DOUBLE and FLOAT: refused at binding)
+    return str(value)  # integers, a UTF8String's text
 
 
 def _spark_string(text: str) -> str:
@@ -423,9 +430,10 @@ def java_value(spark_type: str, value):
     return value
 
 
-def apply(format_text: str, java_classes: tuple[str, ...], values: list) -> str:
-    """``String.format(Locale.US, format_text, values...)`` made a Spark STRING; ``values`` are
-    the Java values (``java_value``), NULL as None, of the classes ``java_classes``. Raises
+def apply(format_text: str, java_classes: tuple[str, ...], values: list, java_version: int = 17) -> str:
+    """``String.format(Locale.US, format_text, values...)`` made a Spark STRING on a JVM of
+    ``java_version``; ``values`` are the Java values (``java_value``), NULL as None, of the
+    classes ``java_classes``. Raises
     ``MatchRuntimeError`` (``ILLEGAL_FORMAT``) where Java raises."""
     try:
         parts = parse(format_text)
@@ -452,7 +460,7 @@ def apply(format_text: str, java_classes: tuple[str, ...], values: list) -> str:
                     if part.conversion == "s" and "#" in part.flags:
                         raise _mismatch("#", "s")
                 else:
-                    text = _print(part, java_classes[position], value)
+                    text = _print(part, java_classes[position], value, java_version)
             size += len(text)
             if size > MAX_RESULT:
                 raise MatchRuntimeError(
@@ -467,7 +475,7 @@ def apply(format_text: str, java_classes: tuple[str, ...], values: list) -> str:
 
 
 def formatter(format_text: str, java_classes: tuple[str, ...], kinds: tuple[str, ...],
-              scales: tuple[int | None, ...]):
+              scales: tuple[int | None, ...], java_version: int = 17):
     """The function of the arguments' values (NULLs among them) of a bound ``format_string``:
     each value made the Java value Spark passes (a DECIMAL with its type's scale, which
     ``toString`` shows), then ``apply``."""
@@ -480,6 +488,6 @@ def formatter(format_text: str, java_classes: tuple[str, ...], kinds: tuple[str,
             if exponent is not None and value is not None:
                 value = value.quantize(exponent, context=_EXACT)
             converted.append(value)
-        return apply(format_text, java_classes, converted)
+        return apply(format_text, java_classes, converted, java_version)
 
     return formatted

@@ -34,6 +34,7 @@ import math
 from decimal import Context, Decimal
 
 from sparkcep.errors import MatchRuntimeError
+from sparkcep.evaluation import java_double_text
 
 # Jackson's StreamReadConstraints defaults (2.16+)
 MAX_NUMBER_LENGTH = 1000
@@ -325,14 +326,17 @@ def _raw(text: str) -> str:
     return text
 
 
-def java_double(text: str) -> str:
+def java_double(text: str, java_version: int | None = 17) -> str:
     """The JSON number ``text`` (a fraction or an exponent) as Jackson writes the DOUBLE it reads:
-    Java's ``Double.toString`` (``"Infinity"`` quoted past the DOUBLE range). Written only where
-    Java 17 was measured to print the shortest decimal (see the module); ``UNSUPPORTED_JSON_NUMBER``
-    otherwise."""
+    Java's ``Double.toString`` on the session's Java version (``java_double_text``;
+    ``"Infinity"`` quoted past the DOUBLE range). When the version is unknown (None), written
+    only where Java 17 and Java 19+ print the same digits, as measured (see the module), and
+    ``UNSUPPORTED_JSON_NUMBER`` otherwise."""
     x = float(text)
     if math.isinf(x):
         return '"Infinity"' if x > 0 else '"-Infinity"'
+    if java_version is not None:
+        return java_double_text.double_text(x, java_version)
     if x == 0:
         return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
     shortest = Decimal(repr(abs(x))).normalize()
@@ -340,8 +344,9 @@ def java_double(text: str) -> str:
         raise MatchRuntimeError(
             "UNSUPPORTED_JSON_NUMBER",
             f"the JSON number {text} would be written as Java's Double.toString prints {x!r}, whose digits "
-            "differ between Java versions (Java 17 does not always print the shortest decimal); apply the "
-            "JSON function inside the navigation, where Spark computes it")
+            "differ between Java versions (Java 17 does not always print the shortest decimal) and the "
+            "session's Java version is unknown; apply the JSON function inside the navigation, where Spark "
+            "computes it")
     sign = "-" if x < 0 else ""
     if 1e-3 <= abs(x) < 1e7:
         return sign + repr(abs(x))
@@ -354,8 +359,9 @@ class _Generator:
     root-level values; ``utf8``: the UTF-8 generator (Spark's result), else the writer-based one
     (the buffer of a wildcard)."""
 
-    def __init__(self, utf8: bool):
+    def __init__(self, utf8: bool, java_version: int | None = 17):
         self.utf8 = utf8
+        self.java_version = java_version
         self.out: list[str] = []
         self.stack: list[list] = [["root", 0]]
 
@@ -395,7 +401,7 @@ class _Generator:
         elif token == INT:
             self.out.append(str(value))
         elif token == FLOAT:
-            self.out.append(java_double(value))
+            self.out.append(java_double(value, self.java_version))
         else:
             self.out.append(token)
 
@@ -572,7 +578,7 @@ def _evaluate(p: _Parser, g: _Generator, style: str, path: list) -> bool:
             g.end()
             return dirty
         if style != QUOTED:
-            buffer = _Generator(utf8=False)
+            buffer = _Generator(utf8=False, java_version=g.java_version)
             buffer.start(START_ARRAY)
             count = 0
             while p.next_token() != END_ARRAY:
@@ -606,13 +612,14 @@ def _evaluate(p: _Parser, g: _Generator, style: str, path: list) -> bool:
     return False
 
 
-def get_json_object(json: str, path) -> str | None:
-    """``get_json_object(json, path)``; ``path`` a string or instructions parsed once."""
+def get_json_object(json: str, path, java_version: int | None = 17) -> str | None:
+    """``get_json_object(json, path)``; ``path`` a string or instructions parsed once; numbers
+    with a fraction or an exponent written as the JVM of ``java_version`` prints them."""
     instructions = parse_path(path) if isinstance(path, str) else path
     if instructions is None:
         return None
     p = _Parser(json)
-    g = _Generator(utf8=True)
+    g = _Generator(utf8=True, java_version=java_version)
     try:
         p.next_token()
         matched = _evaluate(p, g, RAW, instructions)
@@ -662,8 +669,8 @@ JSON_FUNCTIONS = {"get_json_object": get_json_object, "json_array_length": json_
 
 def writable(t) -> bool:
     """Whether ``to_json`` writes values of type ``t`` exactly: arrays and maps (nested too) of
-    integral numbers, DECIMALs, STRINGs, BOOLEANs, DATEs, TIMESTAMPs and TIMESTAMP_NTZs (not of
-    FLOAT or DOUBLE: Java's ``Double.toString``, whose digits depend on the Java version)."""
+    numbers, STRINGs, BOOLEANs, DATEs, TIMESTAMPs and TIMESTAMP_NTZs (a FLOAT or DOUBLE as
+    Java's ``Float.toString`` / ``Double.toString`` on the session's Java version)."""
     from sparkcep.evaluation import sql_types as st
 
     inner = st.element_type(t)
@@ -675,7 +682,14 @@ def writable(t) -> bool:
     fields = st.struct_fields(t)  # -- structs (one line): a STRUCT of such fields --
     if fields is not None:
         return st.struct_element(t) and all(writable(ft) or ft.null for _name, ft in fields)
-    return t.integral or t.decimal or t.name in ("string", "boolean", "date", "timestamp", "timestamp_ntz")
+    return t.numeric or t.name in ("string", "boolean", "date", "timestamp", "timestamp_ntz")
+
+
+def _number_text(t, java_version: int):
+    """A DOUBLE's or FLOAT's text: Java's ``Double.toString`` / ``Float.toString``."""
+    if t.name == "double":
+        return lambda value: java_double_text.double_text(value, java_version)
+    return lambda value: java_double_text.float_text(value, java_version)
 
 
 def _big_decimal(scale: int):
@@ -707,7 +721,7 @@ def _datetime_text(value, with_offset: str | None) -> str:
     return text + with_offset if with_offset is not None else text
 
 
-def _value_writer(t, zone: str):
+def _value_writer(t, zone: str, java_version: int):
     """The JSON text of a non-NULL value of type ``t``, as Spark's ``JacksonGenerator`` writes it
     with no options: dates ``yyyy-MM-dd``, TIMESTAMPs ``yyyy-MM-dd'T'HH:mm:ss.SSSXXX`` in the
     session time zone, TIMESTAMP_NTZs ``yyyy-MM-dd'T'HH:mm:ss.SSS`` (milliseconds truncated)."""
@@ -717,24 +731,27 @@ def _value_writer(t, zone: str):
 
     inner = st.element_type(t)
     if inner is not None:
-        each = _value_writer(inner, zone)
+        each = _value_writer(inner, zone, java_version)
         return lambda values: "[" + ",".join("null" if v is None else each(v) for v in values) + "]"
     entries = st.map_types(t)
     if entries is not None:
-        key, item = _key_text(entries[0]), _value_writer(entries[1], zone)
+        key, item = _key_text(entries[0], java_version), _value_writer(entries[1], zone, java_version)
         return lambda pairs: "{" + ",".join(
             quoted(key(k), utf8=False) + ":" + ("null" if v is None else item(v)) for k, v in pairs) + "}"
     if t.null:
         return lambda value: "null"
     fields = st.struct_fields(t)
     if fields is not None:  # -- structs: an object, NULL fields left out (ignoreNullFields, Spark's default) --
-        writers = tuple((quoted(name, utf8=False) + ":", _value_writer(ft, zone)) for name, ft in fields)
+        writers = tuple((quoted(name, utf8=False) + ":", _value_writer(ft, zone, java_version)) for name, ft in fields)
         return lambda value: "{" + ",".join(name + w(v) for (name, w), v in zip(writers, value.values())
                                             if v is not None) + "}"
     if t.integral:
         return str
     if t.decimal:
         return _big_decimal(t.scale)
+    if t.fractional:  # Jackson's writeNumber; NaN and the infinities quoted (QUOTE_NON_NUMERIC_NUMBERS)
+        text = _number_text(t, java_version)
+        return lambda value: text(value) if math.isfinite(value) else '"' + text(value) + '"'
     if t.name == "boolean":
         return lambda value: "true" if value else "false"
     if t.name == "string":
@@ -758,7 +775,7 @@ def _value_writer(t, zone: str):
     return timestamp
 
 
-def _key_text(t):
+def _key_text(t, java_version: int = 17):
     """A map key as Spark writes it (``toString`` of its internal value): a DATE as its days since
     1970-01-01, a TIMESTAMP as its microseconds since 1970-01-01 00:00 UTC, a TIMESTAMP_NTZ as
     those of its local date-time; None for the types not written here."""
@@ -768,6 +785,8 @@ def _key_text(t):
         return str
     if t.decimal:
         return _big_decimal(t.scale)
+    if t.fractional:
+        return _number_text(t, java_version)
     if t.name == "string":
         return lambda value: value
     if t.name == "boolean":
@@ -783,6 +802,6 @@ def _key_text(t):
     return None
 
 
-def to_json(t, zone: str):
+def to_json(t, zone: str, java_version: int = 17):
     """``to_json(x)`` of an array, a map or a struct of type ``t`` (``writable``), without options."""
-    return _value_writer(t, zone)
+    return _value_writer(t, zone, java_version)

@@ -164,7 +164,7 @@ from functools import lru_cache as _lru_cache
 
 from sparkcep.plan.like_pattern import like_regex
 
-from sparkcep.evaluation import day_time_intervals
+from sparkcep.evaluation import day_time_intervals, java_double_text
 from sparkcep.evaluation.sql_types import (INTEGRAL_BITS, SqlType, day_time_fields, element_type, integral_bounds,
                                            low_bits, map_types, struct_fields)
 
@@ -214,18 +214,17 @@ def to_decimal(value: _decimal.Decimal, t: SqlType, ansi: bool):
     return rounded
 
 
-def _fractional_to_decimal(t: SqlType, ansi: bool):
+def _fractional_to_decimal(t: SqlType, ansi: bool, java_version: int):
     """Spark's cast of a DOUBLE (or of a FLOAT, through the DOUBLE it widens to) to DECIMAL(p,
     s), where Spark inserts it (the argument of ``floor(x, d)``): the decimal Java prints for
-    the value (``BigDecimal(Double.toString(x))``; Python's ``repr``, the shortest decimal that
-    reads back, is that on Java 19+ and on all but a few values on Java 17), rounded half up to
-    s places; out of range NULL, or an error under ANSI; NaN and the infinities NULL, with ANSI
+    the value (``BigDecimal(Double.toString(x))``, ``java_double_text`` on the session's Java
+    version), rounded half up to s places; out of range NULL, or an error under ANSI; NaN and the infinities NULL, with ANSI
     on or off (as Spark gives for ``floor(double('NaN'), 2)``)."""
 
     def fractional_to_decimal(v: float):
         if not math.isfinite(v):
             return None
-        value = _decimal.Decimal(repr(abs(v) if v == 0 else v))  # no -0
+        value = _decimal.Decimal(java_double_text.double_text(abs(v) if v == 0 else v, java_version))  # no -0
         if value.adjusted() >= t.precision - t.scale:  # at least 10**(p - s): out of range
             if ansi:
                 raise _error("NUMERIC_VALUE_OUT_OF_RANGE",
@@ -279,15 +278,16 @@ def order_key(operand: SqlType):
 
 
 @_lru_cache(maxsize=None)
-def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
-    """The implicit cast ``source`` -> ``target`` the binding inserted (widening only)."""
+def cast(source: SqlType, target: SqlType, ansi: bool, zone: str, java_version: int = 17):
+    """The implicit cast ``source`` -> ``target`` the binding inserted (widening only; a DOUBLE
+    to DECIMAL through the decimal the JVM of ``java_version`` prints for it)."""
     if source == target or source.null:
         return lambda v: v
     if element_type(source) is not None and element_type(target) is not None:  # element by element
-        each = cast(element_type(source), element_type(target), ansi, zone)
+        each = cast(element_type(source), element_type(target), ansi, zone, java_version)
         return lambda v: [None if e is None else each(e) for e in v]
     if map_types(source) is not None and map_types(target) is not None:  # the keys (never NULL)
-        each = cast(map_types(source)[0], map_types(target)[0], ansi, zone)
+        each = cast(map_types(source)[0], map_types(target)[0], ansi, zone, java_version)
         return lambda v: [(each(k), value) for k, value in v]
     if struct_fields(source) is not None and struct_fields(target) is not None:  # field by field, by
         # position, to the target's names (a STRUCT is a dict: sparkcep.evaluation.struct_functions)
@@ -310,7 +310,7 @@ def cast(source: SqlType, target: SqlType, ansi: bool, zone: str):
         if source.integral:
             return lambda v: to_decimal(_decimal.Decimal(v), target, ansi)
         if source.fractional:
-            return _fractional_to_decimal(target, ansi)
+            return _fractional_to_decimal(target, ansi, java_version)
         return lambda v: to_decimal(v, target, ansi)
     if target.integral and source.integral:
         if INTEGRAL_BITS[target.name] >= INTEGRAL_BITS[source.name]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import weakref
 
 import pyarrow as pa
 
@@ -240,7 +241,8 @@ def typed_plan(spark, match: CompiledMatch, args=None):
     semantics = Semantics(ansi=_ansi_enabled(spark), time_zone=timezone,
                           map_key_dedup_policy=_map_key_dedup_policy(spark),
                           exists_three_valued=_setting(
-                              spark, "spark.sql.legacy.followThreeValuedLogicInArrayExists", "true").lower() != "false")
+                              spark, "spark.sql.legacy.followThreeValuedLogicInArrayExists", "true").lower() != "false",
+                          java_version=_java_version(spark))
     plan = _bound(plan, by_name, semantics, match.source)
     plan = _comparison_casts(plan, by_name, semantics)
     plan = _within_in_key_units(plan, by_name, match)
@@ -392,6 +394,44 @@ def _setting(spark, key: str, default: str) -> str:
 
 def _ansi_enabled(spark) -> bool:
     return _setting(spark, "spark.sql.ansi.enabled", "true").lower() == "true"
+
+
+_JAVA_VERSIONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _java_version(spark) -> int | None:
+    """The feature version of the session's JVM (``java.specification.version``: 17, 21, ...),
+    which the digits of Java's ``Double.toString`` depend on (``java_double_text``): the
+    driver's JVM when PySpark reaches it, else (Spark Connect) Spark's own ``java_method`` call
+    in one query; read once per session. The driver and the executors are assumed to run the
+    same Java. None when it cannot be read (what depends on it is then refused)."""
+    try:
+        return _JAVA_VERSIONS[spark]
+    except (KeyError, TypeError):
+        pass
+    text = None
+    try:
+        text = spark.sparkContext._jvm.java.lang.System.getProperty("java.specification.version")
+    except Exception:
+        try:
+            text = spark.sql("SELECT java_method('java.lang.System', 'getProperty', "
+                             "'java.specification.version')").first()[0]
+        except Exception:
+            text = None
+    version = _feature_version(text)
+    try:
+        _JAVA_VERSIONS[spark] = version
+    except TypeError:  # pragma: no cover - a session object without weak references
+        pass
+    return version
+
+
+def _feature_version(text) -> int | None:
+    """``17`` for "17", ``8`` for "1.8"; None for anything else."""
+    parts = str(text).split(".") if text is not None else []
+    if parts and parts[0] == "1" and len(parts) > 1:
+        parts = parts[1:]
+    return int(parts[0]) if parts and parts[0].isdigit() else None
 
 
 def _map_key_dedup_policy(spark) -> str:

@@ -1511,6 +1511,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _to_json_expressions()
     out += _format_string_expressions()
     out += _struct_expressions()  # structs
+    out += _java_double_text_expressions()  # -- Java's Double.toString between rows (one line) --
     return out
 
 
@@ -1884,3 +1885,71 @@ def _struct_expressions() -> list[tuple[str, str]]:
             _pair("to_json(named_struct('a', {}, 'b', {}))", "vd", "vi")]  # refused: a DOUBLE field
     return out
 # -- structs between rows (end) ------------------------------------------------------------------
+# -- Java's Double.toString and Float.toString between rows (begin) ------------------------------
+# one value a row, coalesce(A.jd1, B.jd2) and coalesce(A.jf1, B.jf2) (jd2 and jf2 NULL): values
+# whose digits differ between Java 17 (FloatingDecimal) and Java 19+ (the shortest decimal):
+# integers past 2^56 (2^60 prints 18 digits on Java 17), 1e23 and 2e23 (a bound exactly at the
+# margin), powers of two (a quarter-ulp margin), subnormals (2 * Double.MIN_VALUE: 1.0E-323 on
+# Java 17, 9.9E-324 on Java 19+), round's documented example (-3.705988134436395E17 at -3), the
+# E-notation thresholds 1e-3 and 1e7 and their neighbours, FLOATs whose 64-bit generation
+# overflows on Java 17 (6.9593824E25), NaN, the infinities, -0.0
+PAIRED.update({"jd1": "DOUBLE", "jd2": "DOUBLE", "jf1": "FLOAT", "jf2": "FLOAT"})
+_JAVA_DOUBLES = [
+    "1.0E23", "2.0E23", "1152921504606846976", "2.82879384806159E17", "5.684341886080802E-14",
+    "1.9400994884341945E25", "4.8726570057E288", "4.9E-324", "9.9E-324", "1.6E-322", "0.0039062499999999987",
+    "-3.705988134436395E17", "0.001", "9.999999999999998E-4", "9999999.999999998", "1.0E7", "-0.0", "NaN",
+    "-Infinity", "9.223372036854776E18", "4.611686018427388E18", "2.739761686260504E-194",
+    "-7.512889411776185E18", "2.1811806088432458E18", "0.1", "8.41E21", "1.7976931348623157E308",
+    "2.2250738585072014E-308", "100.0", "1.0E-5", "12345.678", None,
+]
+_JAVA_FLOATS = [
+    "1.1754944E-38", "1.4E-45", "9.9E-44", "9.999998E7", "1.0E11", "6.9593824E25", "9.671407E24",
+    "0.036902655", "4.4408937E-16", "3.4028235E38", "1.0000001E8", "1.0000001E9", "1.0000001E12",
+    "-4.8338185E25", "1.0E10", "0.1", "1.1", "16777216", "0.001", "9.999999E-4", "1.0E7", "9999999.0",
+    "1.0E-5", "33554432", "-0.0", "NaN", "Infinity", "2.8E-45", "100.0", "1.0E-3", "123.456", None,
+]
+assert len(_JAVA_DOUBLES) == len(_JAVA_FLOATS) == ROWS
+_PAIRED_EDGES.update({"jd1": _JAVA_DOUBLES, "jd2": [None], "jf1": _JAVA_FLOATS, "jf2": [None]})
+# JSON numbers Jackson reads as DOUBLEs and writes with Double.toString, (A.jn1 || B.jn2)
+PAIRED.update({"jn1": "STRING", "jn2": "STRING"})
+_JSON_NUMBERS = ["1e23", "2e23", "1152921504606846976.0", "4.9e-324", "1e-7", "2.1e22", "9007199254740993.5",
+                 "1E7", "0.001", "2.82879384806159E17", "5.684341886080802e-14", "1e-323", "0.00099999999999999998",
+                 "-4.8726570057E288", "1e400", "-0.0", "3.0e0"]
+_PAIRED_EDGES.update({"jn1": ['{"a":' + n + ',"b":[' + n + ',1.5]' for n in _JSON_NUMBERS], "jn2": ["}"]})
+
+
+def _java_double_text_expressions() -> list[tuple[str, str]]:
+    """CAST of a DOUBLE or FLOAT to STRING and the functions that cast one implicitly (Spark's
+    ``Double.toString`` / ``Float.toString``), round / bround / floor(x, d) (``BigDecimal(
+    Double.toString(x))``), to_json, format_string's %s, get_json_object's numbers."""
+    out = []
+    for x, y in (("jd1", "jd2"), ("jf1", "jf2")):
+        value = "coalesce({}, {})"
+        for template in ("CAST(" + value + " AS STRING)", "TRY_CAST(" + value + " AS STRING)",
+                         "concat(" + value + ", '|')", "(" + value + " || '')", "length(" + value + ")",
+                         "upper(" + value + ")", "lower(" + value + ")", "(" + value + " LIKE '%E%')",
+                         "substring(" + value + ", 2, 4)", "instr(" + value + ", 'E')", "reverse(" + value + ")",
+                         "replace(" + value + ", '.', ',')", "concat_ws('/', " + value + ", 'a')",
+                         "lpad(" + value + ", 24, '*')", "left(" + value + ", 3)", "initcap(" + value + ")",
+                         "ascii(" + value + ")", "startswith(" + value + ", '1')", "contains(" + value + ", 'E')",
+                         "trim(" + value + ")", "split_part(" + value + ", 'E', 2)", "md5(" + value + ")",
+                         "(" + value + " IN ('1.0E23', '9.999999999999999E22', 'NaN'))",
+                         "coalesce(" + value + ", 'none')", "format_string('%s', " + value + ")",
+                         "format_string('[%12.5S]', " + value + ")", "to_json(array(" + value + "))",
+                         "to_json(map('k', " + value + "))", "to_json(map(" + value + ", 1))",
+                         "array_join(array(" + value + ", 0.5D), ';')", "sha1(" + value + ")"):
+            out.append(_pair(template, x, y))
+        for digits in (-3, -2, 0, 1, 2, 5, 16):
+            out.append(_pair("round(" + value + ", " + str(digits) + ")", x, y))
+            out.append(_pair("bround(" + value + ", " + str(digits) + ")", x, y))
+        out.append(_pair("floor(" + value + ", 3)", x, y))
+        out.append(_pair("ceil(" + value + ", -2)", x, y))
+    for x, y in (("d1", "d2"), ("f1", "f1"), ("d1", "f1")):
+        out.append(_pair("CAST(({} * {}) AS STRING)", x, y))
+        out.append(_pair("CAST(({} / {}) AS STRING)", x, y))
+        out.append(_pair("concat({}, {})", x, y))
+    out.append(_pair("CAST(({} + {}) AS STRING)", "f1", "f1"))
+    out.append(_pair("get_json_object(({} || {}), '$.a')", "jn1", "jn2"))
+    out.append(_pair("get_json_object(({} || {}), '$.b[*]')", "jn1", "jn2"))
+    return out
+# -- Java's Double.toString and Float.toString between rows (end) --------------------------------

@@ -307,7 +307,28 @@ def strings(depth: int):
         _struct_strings(numbers(depth - 1), sub),  # structs
         formatted(depth - 1),  # -- datetime patterns --
         java_formatted(depth - 1),  # -- format_string / printf, typeof, decode --
+        java_double_texts(depth - 1),  # -- Java's Double.toString between rows (one line) --
     )
+
+
+# -- Java's Double.toString and Float.toString between rows (begin) ------------------------------
+# DOUBLE and FLOAT values (sums, differences, products and quotients of the rows' d1, d2 and f1,
+# whose edges hold NaN, the infinities, -0.0, 4.9E-324, 1.0E300, 0.1, ...; rounded) cast to
+# STRING explicitly and where Spark casts them implicitly (java_double_text: Java 17's digits)
+_FRACTIONAL = ["d1", "d2", "f1"]
+_DOUBLE_TEXTS = ["CAST({} AS STRING)", "concat({}, '|')", "({} || '')", "upper(CAST({} AS STRING))",
+                 "format_string('%s', {})", "to_json(array({}))", "CAST(round({}, 2) AS STRING)",
+                 "CAST(bround({}, -1) AS STRING)", "substring({}, 1, 5)", "lpad({}, 22, '0')"]
+
+
+def java_double_texts(depth: int):
+    fractional = st.one_of(
+        st.tuples(_column(_FRACTIONAL), st.sampled_from(["+", "-", "*", "/"]), _column(_FRACTIONAL)).map(
+            lambda t: _join("({} " + t[1] + " {})", t[0], t[2])),
+        st.tuples(_column(_FRACTIONAL), _column(_FRACTIONAL)).map(lambda t: _join("coalesce({}, {})", *t)),
+        numbers(max(depth, 0)))
+    return st.tuples(st.sampled_from(_DOUBLE_TEXTS), fractional).map(lambda t: _join(t[0], t[1]))
+# -- Java's Double.toString and Float.toString between rows (end) --------------------------------
 
 
 # -- format_string / printf, typeof and decode (begin) --

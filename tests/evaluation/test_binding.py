@@ -72,7 +72,7 @@ def test_a_string_and_another_type_are_cast_as_spark_casts_them(name, other, ans
 
 @pytest.mark.parametrize("name, other, ansi", [
     ("greatest", "int", True), ("add", "date", True), ("add", "boolean", False), ("in", "boolean", False),
-    ("coalesce", "binary", False), ("in", "double", False),  # Spark casts the DOUBLE to STRING: Java's digits
+    ("coalesce", "binary", False),
 ])
 def test_a_string_and_another_type_spark_refuses_are_refused(name, other, ansi):
     s, x = p.CurrentRow(0), p.CurrentRow(1)
@@ -92,7 +92,7 @@ def test_a_malformed_string_literal_spark_casts_fails_at_registration():
 def test_implicit_casts_are_explicit():
     bound = bind(p.Operator("gt", (I, D)), TYPES, Semantics(ansi=False, time_zone="UTC"))
     cast, double = bound.operands
-    assert cast == p.Operator("cast", (I,), "double", (("source", "int"), ("ansi", False), ("zone", "UTC")))
+    assert cast == p.Operator("cast", (I,), "double", (("source", "int"), ("ansi", False), ("zone", "UTC"), ("java", 17)))
     assert double is D and dict(bound.options)["operand"] == "double"
 
 
@@ -123,11 +123,11 @@ class _Row:
     (I, "bigint", True), (T, "int", True), (I, "decimal(3,1)", True), (N, "decimal(4,1)", True),
     (N, "double", True), (I, "float", True), (D, "double", True),
     # evaluation.explicit_casts: narrowing, to STRING, STRING to integral
-    (I, "tinyint", True), (S, "int", True), (I, "string", True), (D, "int", True),
+    (I, "tinyint", True), (S, "int", True), (I, "string", True), (D, "int", True), (D, "string", True),
     # evaluation.string_casts: Spark's string parsers
     (S, "double", True), (S, "date", True), (S, "timestamp", True), (S, "decimal(5,2)", True), (S, "binary", True),
     # no Spark semantics in Python for these: refused, not guessed
-    (D, "decimal(10,2)", False), (N, "float", False), (D, "string", False), (S, "interval day", False),
+    (D, "decimal(10,2)", False), (N, "float", False), (S, "interval day", False),
 ])
 def test_explicit_casts_between_rows_only_where_python_is_exact(source, target, exact):
     sql = "DEFINE B AS CAST(A.x + B.y AS T) > 0"

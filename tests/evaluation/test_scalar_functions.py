@@ -86,14 +86,28 @@ def test_concat_ws_and_array_join_skip_nulls():
 
 @pytest.mark.parametrize(("qualified", "types"), [
     ("round(coalesce(A.s, B.s), 1)", ["string"]),  # Spark casts a STRING to DOUBLE: not here
-    ("concat_ws(',', A.i, B.i)", ["double"]),  # Spark casts to STRING: Java's digits of a DOUBLE
     ("array_join(collect_list(A.s), A.i)", ["string", "int"]),  # Spark casts no delimiter
-    ("array_join(collect_list(A.d), ',')", ["double"]),  # Spark writes a DOUBLE as Java does: not here
 ])
 def test_types_spark_would_cast_are_refused(qualified, types):
     with pytest.raises(Refused) as caught:
         evaluate_all(lower(qualified, ValueColumns()), [None] * len(types), types, Semantics())
     assert str(caught.value) == "MATCH_DEPENDENT_TYPE_MISMATCH"
+
+
+@pytest.mark.parametrize(("qualified", "types"), [
+    ("concat_ws(',', A.i, B.i)", ["double"]),  # Spark casts to STRING: Java's digits of a DOUBLE
+    ("array_join(collect_list(A.d), ',')", ["double"]),
+    ("round(A.i + B.i, 1)", ["double"]),  # BigDecimal(Double.toString(x))
+    ("CAST(A.i + B.i AS STRING)", ["float"]),
+    ("to_json(array(A.i, B.i))", ["double"]),
+    ("to_json(map('k', A.i + B.i))", ["float"]),
+    ("format_string('%s', A.i + B.i)", ["double"]),
+])
+def test_a_doubles_digits_are_refused_when_the_java_version_is_unknown(qualified, types):
+    with pytest.raises(Refused) as caught:
+        evaluate_all(lower(qualified, ValueColumns()), [None] * len(types), types, Semantics(java_version=None))
+    assert str(caught.value) == "MATCH_DEPENDENT_TYPE_MISMATCH"
+    evaluate_all(lower(qualified, ValueColumns()), [None] * len(types), types, Semantics(java_version=21))
 
 
 def _define(condition: str) -> str:

@@ -40,7 +40,6 @@ def test_substring_between_rows_in_every_form():
 
 @pytest.mark.parametrize(("qualified", "types"), [
     ("substring(concat(A.s1, B.s2), A.p)", ["string", "string", "bigint"]),  # Spark casts BIGINT to INT
-    ("length(A.s1 + B.s2)", ["double", "double"]),  # Spark casts to STRING first: Java's digits of a DOUBLE
     ("upper(coalesce(A.b, B.b))", ["binary", "binary"]),
 ])
 def test_operands_spark_would_cast_are_refused(qualified, types):

@@ -332,9 +332,10 @@ class CollectionBuilderBinding(BinderBase):
         element = self._element(e, ta, types)
         if any(t.name not in ("string", "void") for t in types[1:]) or \
                 not explicit_casts.supported(element, STRING):
-            raise self.refuse(e, types, "an ARRAY of integral numbers, DECIMALs, BOOLEANs, DATEs or TIMESTAMPs and "
-                                        "STRING separators are required (Spark casts FLOAT and DOUBLE elements with "
-                                        "Java's Double.toString, not reproduced)")
+            raise self.refuse(e, types, "an ARRAY of numbers, BOOLEANs, DATEs or TIMESTAMPs and STRING "
+                                        "separators are required")
+        if element.fractional:  # Java's Double.toString
+            self.java_version(e, types)
         strings = st.array_of(STRING)
         cast = self.typed(e, "elements_cast", (a,), strings, element)
         return self.typed(e, "array_join", [cast] + [x for x, _ in rest], STRING), STRING

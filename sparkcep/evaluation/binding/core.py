@@ -56,6 +56,9 @@ class Semantics:
     # spark.sql.legacy.followThreeValuedLogicInArrayExists: exists(arr, x -> p) is NULL (true) or
     # FALSE (false) when no p is TRUE and some p is NULL
     exists_three_valued: bool = True
+    # the JVM's feature version (java.specification.version: 17, 21, ...), which Double.toString's
+    # digits depend on (java_double_text); None when unknown: what depends on it is refused
+    java_version: int | None = 17
 
 
 class YearMonthInterval(Exception):
@@ -106,7 +109,7 @@ class BinderBase:
         self.column_types = list(column_types)
         self.semantics = semantics
         self.source = source
-        self.options = (("ansi", semantics.ansi), ("zone", semantics.time_zone))
+        self.options = (("ansi", semantics.ansi), ("zone", semantics.time_zone), ("java", semantics.java_version))
 
     # -- errors ----------------------------------------------------------------------------------
 
@@ -287,10 +290,21 @@ class BinderBase:
             raise self.refuse(e, [t], "a BOOLEAN is required")
         return self.cast(bound, t, BOOLEAN)
 
+    def java_version(self, e: p.Operator, types: Sequence[SqlType]) -> int:
+        """The session's Java version, which a DOUBLE's or FLOAT's decimal digits depend on
+        (``java_double_text``); ``e`` refused when it is unknown."""
+        if self.semantics.java_version is None:
+            raise self.refuse(e, types, "Spark prints a DOUBLE or FLOAT here with Java's Double.toString, whose "
+                                        "digits depend on the Java version, which sparkcep could not read from "
+                                        "the session (apply it inside the navigation)")
+        return self.semantics.java_version
+
     def converting_cast(self, e: p.Operator, x: p.Expression, source: SqlType, target: SqlType,
                         tried: bool = False) -> p.Expression:
         """``x`` cast from ``source`` to ``target`` by ``explicit_casts`` (``TRY_CAST`` when
         ``tried``), which must support the pair."""
+        if target.name == "string" and source.name in ("double", "float"):
+            self.java_version(e, [source])
         typed = self.typed(e, "converting_cast", (x,), target, source)
         return dataclasses.replace(typed, options=typed.options + (("try", tried),))
 

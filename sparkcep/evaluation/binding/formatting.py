@@ -8,8 +8,8 @@ which exception it raises (``java_formatter``). The format is a literal, parsed 
 argument each conversion takes (the assignment depends on the format alone); refused, with a
 typed error at the call, where Spark's answer is not reproduced: ``%t`` / ``%T`` (Java reads
 the number as epoch milliseconds in the JVM's own default time zone), a DOUBLE or FLOAT taken by
-``%s``, ``%e``, ``%f``, ``%g`` or ``%a`` (their digits depend on the Java version, as a DOUBLE cast
-to STRING), ``%h`` of a DECIMAL (Scala's ``BigDecimal.hashCode``), and a BINARY, ARRAY, MAP or
+``%e``, ``%f``, ``%g`` or ``%a`` (their digits depend on the Java version; ``%s`` prints its
+``toString``, ``java_double_text`` on the session's Java version), ``%h`` of a DECIMAL (Scala's ``BigDecimal.hashCode``), and a BINARY, ARRAY, MAP or
 STRUCT taken by any conversion (Java prints identity hashes or Spark's internal layout). A format
 Java cannot parse is not refused: Java raises its exception when the function is evaluated, and
 so does sparkcep (``ILLEGAL_FORMAT``).
@@ -34,8 +34,9 @@ from sparkcep.plan import expressions as p
 
 FORMATTING = ("format_string", "typeof")
 
-# conversions that print a DOUBLE's or FLOAT's digits (Java's FormattedFloatingDecimal / toString)
-_DIGITS = "sefga"
+# conversions that print a DOUBLE's or FLOAT's digits with Java's FormattedFloatingDecimal (%s:
+# its toString, java_double_text, on the session's Java version)
+_DIGITS = "efga"
 
 
 def _columns(e: p.Expression) -> set[int]:
@@ -97,6 +98,8 @@ class FormattingBinding(BinderBase):
                 raise self.refuse(e, types, f"'{specifier}' of a {t.name.upper()} prints digits that depend on the "
                                             "Java version (format CAST(x AS DECIMAL(p, s)) with %s, or apply it "
                                             "inside the navigation)")
+            if t.name in ("double", "float") and specifier.conversion == "s":
+                self.java_version(e, types)
             if t.decimal and specifier.conversion == "h":
                 raise self.refuse(e, types, "'%h' of a DECIMAL prints Scala's BigDecimal.hashCode, which sparkcep "
                                             "does not reproduce")

@@ -4,7 +4,8 @@
 STRING here (``DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE``, ANSI on or off), nor does sparkcep.
 A path Spark does not parse gives NULL (``parse_path``, cached per path text).
 ``to_json(x)`` (a STRING) of an ARRAY, a MAP or a STRUCT whose elements, keys, values and fields
-``json_functions.writable`` writes (not FLOAT or DOUBLE: Java's ``Double.toString``).
+``json_functions.writable`` writes (a FLOAT or DOUBLE as Java's ``Double.toString`` on the session's
+Java version: refused when it is unknown).
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ class JsonBinding(BinderBase):
                 raise self.refuse(e, types, "an ARRAY, a MAP or a STRUCT is required (Spark's "
                                             "DATATYPE_MISMATCH.INVALID_JSON_SCHEMA)")
             if not writable(t):
-                raise self.refuse(e, types, "Spark writes FLOAT and DOUBLE values with Java's Double.toString, whose "
-                                            "digits depend on the Java version, and other types not written here "
-                                            "(apply to_json inside the navigation)")
+                raise self.refuse(e, types, "a type not written here (apply to_json inside the navigation)")
+            if any(name in str(t) for name in ("double", "float")):  # Java's Double.toString
+                self.java_version(e, types)
             return self.typed(e, name, (x,), STRING, t), STRING
         if len(bound) != _ARITY[name]:
             raise self.refuse(e, types, "a wrong number of arguments")

@@ -39,6 +39,8 @@ class NumberBinding(BinderBase):
             if not (t.numeric or t.null):
                 raise self.refuse(e, types, "a number is required")
             argument = DOUBLE if t.null else t  # NULL is cast to DOUBLE
+            if argument.fractional:  # rounded through Double.toString's decimal
+                self.java_version(e, types)
             result = st.rounded_type(argument, dict(e.options)["scale"])
             typed = self.typed(e, name, (self.cast(a, t, argument),), result, argument)
             return dataclasses.replace(typed, options=typed.options + e.options), result
@@ -49,6 +51,8 @@ class NumberBinding(BinderBase):
             # the argument is cast to DECIMAL: DECIMAL(30, 15) from a DOUBLE, (14, 7) from a
             # FLOAT, (38, 18) from NULL, an integral type's own precision
             argument = st.as_decimal(t) or _DECIMAL_OF.get(t.name, _DOUBLE_DECIMAL)
+            if t.fractional:  # cast through Double.toString's decimal
+                self.java_version(e, types)
             result = st.rounded_type(argument, dict(e.options)["scale"])
             typed = self.typed(e, name, (self.cast(a, t, argument),), result, argument)
             return dataclasses.replace(typed, options=typed.options + e.options), result

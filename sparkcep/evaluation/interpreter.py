@@ -23,6 +23,7 @@ from sparkcep.evaluation import (base_functions, collection_builders, collection
                                  hash_functions, higher_order_functions, integral_functions, java_formatter,
                                  string_functions, trigonometric_functions, url_functions)
 from sparkcep.evaluation import json_functions, map_functions
+from sparkcep.evaluation import text_and_binary  # split, regexp_extract_all, base64, encode, soundex, ...
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -666,6 +667,8 @@ def typed_function(operator: p.Operator):
         function = functions.format_number
     elif name in string_functions.STRING_FUNCTIONS:
         function = string_functions.STRING_FUNCTIONS[name]
+    elif name in text_and_binary.FUNCTIONS:  # split, regexp_extract_all, base64, encode, soundex, ...
+        function = text_and_binary.function(name, options)
     elif name in json_functions.JSON_FUNCTIONS:  # get_json_object, json_array_length, json_object_keys
         function = json_functions.JSON_FUNCTIONS[name]
     elif name == "to_json":

@@ -124,6 +124,11 @@ OPERATORS = set(BINARY) | {
     "get_json_object", "json_array_length", "json_object_keys", "to_json", "str_to_map", "map_concat",
     # -- JSON and map functions (end)
     "format_string", "typeof",  # sparkcep.evaluation.java_formatter; typeof: a constant after binding
+    # -- split, regexp_extract_all, STRING and BINARY conversions, soundex, ... (begin):
+    # sparkcep.evaluation.text_and_binary
+    "split", "regexp_extract_all", "base64", "unbase64", "encode", "decode", "to_binary", "soundex",
+    "luhn_check", "quote", "factorial", "rint", "to_base32", "from_base32", "mask",
+    # -- split, regexp_extract_all, ... (end)
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

@@ -155,8 +155,8 @@ def split(value: str, pattern: str, limit: int = -1) -> list[str]:
     if value and not pattern:  # UTF8String.split's own case: the characters
         count = len(value) if limit <= 0 or limit > len(value) else limit
         return list(value[:count - 1]) + [value[count - 1:]]
-    if limit == 0:
-        limit = -1
+    # a limit of 0 or less: no limit, trailing empty strings kept (Spark passes 0 on as -1, so
+    # Java's removal of trailing empty strings for 0 never happens)
     pieces: list[str] = []
     index = 0
     for found in java_matches(compile_java_regex(pattern), value, pattern):

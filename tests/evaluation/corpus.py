@@ -1916,8 +1916,9 @@ def _text_and_binary_expressions() -> list[tuple[str, str]]:
     for x, y in (("d1", "d2"), ("f1", "d2"), ("m1", "n1"), ("i1", "i2"), ("q1", "q2"), ("l1", "l2")):
         out.append(_pair("rint(({} * {}))", x, y))
         out.append(_pair("positive(({} - {}))", x, y))
-    out.append(_pair("rint(({} / 4))", "i1", "i2"))
+    out.append(_pair("rint((({} + {}) / 4))", "i1", "i2"))
     out.append(_pair("rint((({} + {}) / 2))", "d1", "d2"))
+    out.append(_pair("array(rint(({} * {})), rint((({} + {}) / 4)))", "d1", "d2", "i1", "i2"))  # an array keeps -0.0
     out.append(_pair("positive(({} - {}))", "ts1", "ts2"))
     out.append(_pair("positive(concat({}, {}))", "s1", "s2"))  # Spark casts to DOUBLE: refused
     # hash and xxhash64 of arrays: the elements in order, a NULL one skipped

@@ -21,11 +21,11 @@ CONDITIONS = {
     "split_limit": "element_at(split({A}.s || {B}.s, {B}.p, {B}.n), -1) = {A}.s",
     "split_empty": "array_contains(split({A}.s || {B}.s, ''), 'é')",
     "extract_all": "size(regexp_extract_all({A}.s || {B}.s, '([a-zé])', 1)) > 2",
-    "base64": "base64(concat({A}.bin, {B}.bin)) LIKE '%=%'",
+    "base64": "base64(coalesce({A}.bin, {B}.bin)) LIKE '%=%'",
     "unbase64": "try_to_binary(base64({A}.bin) || {B}.s, 'base64') IS NULL",
-    "to_binary": "to_binary({A}.s || {B}.s, 'utf-8') = concat({A}.bin, {B}.bin)",
-    "encode": "length(encode({A}.s || {B}.s, {B}.cs)) > 4",
-    "decode": "decode(concat({A}.bin, {B}.bin), 'iso-8859-1') = {A}.s",
+    "to_binary": "to_binary({A}.s || {B}.s, 'utf-8') = coalesce({B}.bin, {A}.bin)",
+    "encode": "hex(encode({A}.s || {B}.s, {B}.cs)) LIKE '%00%'",
+    "decode": "decode(coalesce({B}.bin, {A}.bin), 'iso-8859-1') = {A}.s",
     "soundex": "soundex({A}.s || {B}.s) LIKE 'A%'",
     "luhn": "luhn_check({A}.p || {B}.p)",
     "quote": "quote({A}.s || {B}.s) = '\\'a\\''",
@@ -35,7 +35,7 @@ CONDITIONS = {
     "hash": "hash(array({A}.s, {B}.s)) % 2 = 0",
     "xxhash64": "xxhash64(array({A}.n, {B}.n, NULL)) % 3 = 0",
     "mask": "mask({A}.s || {B}.s, 'U', NULL, 'd') LIKE '%x%'",
-    "base32": "from_base32(to_base32(concat({A}.bin, {B}.bin))) = concat({A}.bin, {B}.bin)",
+    "base32": "from_base32(to_base32(coalesce({A}.bin, {B}.bin))) = {B}.bin",
 }
 # (A's row, B's row), each a dict of SQL literals for some columns (the others NULL)
 PAIRS = [

@@ -206,6 +206,31 @@ JSON_MAP_NAMES = {"json_array_length": "json_array_length", "map_concat": "map_c
 GENERATOR_NODES = (exp.Explode, exp.Posexplode, exp.Inline, exp.ExplodeOuter, exp.PosexplodeOuter, exp.Stack)
 GENERATOR_NAMES = ("json_tuple", "inline_outer")
 # -- structs between rows (end) ------------------------------------------------------------------
+# -- split, regexp_extract_all, STRING and BINARY conversions, soundex, ... (begin) ----------------
+# (sparkcep.evaluation.text_and_binary; Lowering.lower_text_or_binary): sqlglot's node -> the plan
+# operator and the names it may be written as; the names of functions sqlglot does not model
+TEXT_AND_BINARY_NODES: dict[type, tuple[str, tuple[str, ...]]] = {
+    exp.RegexpSplit: ("split", ("split",)), exp.RegexpExtractAll: ("regexp_extract_all", ("regexp_extract_all",)),
+    exp.ToBase64: ("base64", ("base64",)), exp.FromBase64: ("unbase64", ("unbase64",)),
+    exp.ToBase32: ("to_base32", ("to_base32",)), exp.FromBase32: ("from_base32", ("from_base32",)),
+    exp.Encode: ("encode", ("encode",)), exp.Decode: ("decode", ("decode",)),
+    exp.ToBinary: ("to_binary", ("to_binary",)),
+    exp.Soundex: ("soundex", ("soundex",)), exp.Factorial: ("factorial", ("factorial",)), exp.Rint: ("rint", ("rint",)),
+}
+TEXT_AND_BINARY_NAMES = {"try_to_binary": "to_binary", "luhn_check": "luhn_check", "quote": "quote",
+                         "positive": "positive", "mask": "mask"}
+_UTF8_REFUSAL = ("a STRING reaches Python as a Python str, which cannot hold the invalid UTF-8 a Spark STRING "
+                 "may hold (CAST(X'C3' AS STRING)), so its answer cannot be reproduced")
+# to_binary's formats (sparkcep.evaluation.binary_codecs.to_binary), in lower case
+TO_BINARY_FORMATS = ("hex", "utf-8", "utf8", "base64")
+# deterministic functions of this family refused between rows, and why
+TEXT_AND_BINARY_REFUSED = {
+    "sentences": "Spark splits the text with Java's BreakIterator for the locale, whose rules sparkcep does not "
+                 "reproduce exactly",
+    "is_valid_utf8": _UTF8_REFUSAL, "validate_utf8": _UTF8_REFUSAL, "try_validate_utf8": _UTF8_REFUSAL,
+    "make_valid_utf8": _UTF8_REFUSAL,
+}
+# -- split, regexp_extract_all, STRING and BINARY conversions, soundex, ... (end) ------------------
 
 # Functions sqlglot does not model (parsed as exp.Anonymous) that Python evaluates between rows.
 ANONYMOUS_GLUE: dict[str, str] = {"pmod": "pmod", "shiftrightunsigned": "shiftrightunsigned",
@@ -839,6 +864,9 @@ class Lowering(LambdaLowering):
         formatting = self.lower_formatting(node)  # format_string / printf, typeof, decode
         if formatting is not None:
             return formatting
+        text_or_binary = self.lower_text_or_binary(node)  # split, regexp_extract_all, base64, ...
+        if text_or_binary is not None:
+            return text_or_binary
         operator = GLUE.get(type(node)) or ANONYMOUS_GLUE.get(_anonymous_name(node) or "")
         written = _written_name(node, self.scope.sql)
         if isinstance(node, exp.ArraySize) and written.lower() == "array_size":
@@ -934,6 +962,107 @@ class Lowering(LambdaLowering):
         return p.Operator("format_string", tuple(self.lower_operand(v) for v in values[1:]),
                           options=(("format", pattern), ("format_at", (start, end))), span=span)
     # -- format_string, typeof and decode between rows (end) ------------------------------------
+
+    # -- split, regexp_extract_all, STRING and BINARY conversions, soundex, ... (begin) ------------
+    def lower_text_or_binary(self, node: exp.Expression) -> p.Expression | None:
+        """The operators of ``TEXT_AND_BINARY_NODES`` and ``TEXT_AND_BINARY_NAMES``, their
+        operands in Spark's order, or None for any other node. ``split``'s limit is -1 when not
+        written, ``regexp_extract_all``'s group 1; a pattern written as a string literal is
+        checked here, as for RLIKE. ``to_binary`` / ``try_to_binary``: the format must be a
+        string literal (Spark requires a constant), an option (``hex`` when not written; a NULL
+        literal makes the result NULL); ``to_binary`` with a format other than ``hex``,
+        ``utf-8``, ``utf8`` or ``base64`` (any case) is Spark's ``DATATYPE_MISMATCH``
+        (``INVALID_ARG_VALUE``), ``try_to_binary`` NULL."""
+        written = _written_name(node, self.scope.sql).lower()
+        refused = TEXT_AND_BINARY_REFUSED.get(_anonymous_name(node) or "")
+        if refused is not None:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"'{written}' cannot combine values from different rows of a match in DEFINE: {refused}; "
+                f"apply it inside the navigation instead, where Spark computes it per row (LAST({written}(A.s)))",
+                node)
+        entry = TEXT_AND_BINARY_NODES.get(type(node))
+        if entry is not None:
+            name = entry[0] if written in entry[1] else None
+        else:
+            name = TEXT_AND_BINARY_NAMES.get(_anonymous_name(node) or "")
+        if name is None:
+            return None
+        span = dialect.span(node)
+        if isinstance(node, exp.Anonymous):
+            operands = list(node.expressions)
+        else:
+            keys = {"split": ("this", "expression", "limit"), "regexp_extract_all": ("this", "expression", "group"),
+                    "encode": ("this", "charset"), "decode": ("this", "charset"),
+                    "to_binary": ("this", "format")}.get(name, ("this",))
+            extra = [k for k, v in node.args.items() if v is not None and k not in keys]
+            if extra:
+                return None  # a form of the node that is not Spark's function: refused by the caller
+            operands = [node.args.get(k) for k in keys]
+            if name == "split" and operands[2] is None:
+                operands.pop()
+            if name == "to_binary" and operands[1] is None:
+                operands.pop()
+        if any(o is None for o in operands) or not operands:
+            raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` is called with too few arguments", node)
+        defaults: tuple = ()
+        if name in ("split", "regexp_extract_all") and len(operands) >= 2:
+            self.check_constant_pattern("rlike", operands[1], "\\")  # the same Java patterns as RLIKE
+            if len(operands) == 2:
+                defaults = (p.Constant(1 if name == "regexp_extract_all" else -1),)
+        options: tuple = ()
+        if name == "to_binary":
+            if len(operands) > 2:
+                raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` takes one or two arguments", node)
+            fmt = operands[1] if len(operands) == 2 else exp.Literal.string("hex")
+            if isinstance(fmt, exp.Null):
+                return p.Constant(None, "binary")
+            if not (isinstance(fmt, exp.Literal) and fmt.is_string):
+                raise self.scope.error(
+                    "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                    f"the format of '{written}' between rows of a match must be a string literal ('hex', "
+                    "'utf-8', 'utf8' or 'base64'): Spark requires a constant", fmt)
+            if fmt.this.lower() not in TO_BINARY_FORMATS:
+                if written == "try_to_binary":
+                    return p.Constant(None, "binary")
+                raise self.scope.error(
+                    "DATATYPE_MISMATCH",
+                    f"Cannot resolve \"{written}\" due to data type mismatch: The fmt value must to be a "
+                    "case-insensitive \"STRING\" literal of 'hex', 'utf-8', 'utf8', or 'base64' (Spark's "
+                    "DATATYPE_MISMATCH.INVALID_ARG_VALUE)", fmt)
+            options = (("format", fmt.this.lower()), ("try", written == "try_to_binary"))
+            operands = operands[:1]
+        if name == "mask":
+            options = self.mask_replacements(node, written, operands[1:])
+            operands = operands[:1]
+        return p.Operator(name, tuple(self.lower_operand(o) for o in operands) + defaults, options=options, span=span)
+
+    def mask_replacements(self, node: exp.Expression, written: str, replacements: list) -> tuple:
+        """``mask``'s replacements of upper-case letters, lower-case letters, digits and other
+        characters (``X``, ``x``, ``n`` and NULL when not written), as options: each a string
+        literal of one character or NULL (Spark requires constants; another length is its
+        ``DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE``)."""
+        if len(replacements) > 4:
+            raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` takes one to five arguments", node)
+        values: list = ["X", "x", "n", None]
+        for k, (replacement, what) in enumerate(zip(replacements, ("upperChar", "lowerChar", "digitChar",
+                                                                   "otherChar"))):
+            if isinstance(replacement, exp.Null):
+                values[k] = None
+                continue
+            if not (isinstance(replacement, exp.Literal) and replacement.is_string):
+                raise self.scope.error(
+                    "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                    f"the replacements of '{written}' between rows of a match must be string literals or NULL "
+                    "(Spark requires constants)", replacement)
+            if len(replacement.this) != 1:
+                raise self.scope.error(
+                    "DATATYPE_MISMATCH",
+                    f"Cannot resolve \"{written}\" due to data type mismatch: Length of {what} should be 1 "
+                    "(Spark's DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE)", replacement)
+            values[k] = replacement.this
+        return tuple(zip(("upper", "lower", "digit", "other"), values))
+    # -- split, regexp_extract_all, STRING and BINARY conversions, soundex, ... (end) --------------
 
     # -- array-building and map functions between rows (begin) --------------------------------
     def lower_collection_builder(self, node: exp.Expression) -> p.Expression | None:

@@ -16,6 +16,9 @@ type its own way (``InterpretedHashFunction.hash``):
   value times 10^s); a wider one as the bytes of that unscaled value (Java's
   ``BigInteger.toByteArray``: big-endian two's complement, as few bytes as hold the sign bit).
 * STRING as its UTF-8 bytes, BINARY as its bytes.
+* ARRAY as its elements in order, each element's hash seeding the next (a NULL element leaves
+  the running value unchanged): ``hash(array(1, 2), 3)`` is ``hash(1, 2, 3)``; arrays of arrays
+  alike (Spark refuses maps).
 
 The byte hashes are Spark's own. For Murmur3, Spark's ``hashUnsafeBytes`` mixes the bytes after
 the last whole 4-byte word one at a time, each *signed* byte as a full 32-bit block (through
@@ -34,7 +37,7 @@ import struct
 from decimal import Decimal
 from functools import lru_cache
 
-from sparkcep.evaluation.sql_types import SqlType
+from sparkcep.evaluation.sql_types import SqlType, element_type
 
 _M32 = 0xFFFFFFFF
 _M64 = 0xFFFFFFFFFFFFFFFF
@@ -180,6 +183,15 @@ _ALGORITHMS = {"hash": (murmur3_int, murmur3_long, murmur3_bytes),
 HASHABLE = ("boolean", "tinyint", "smallint", "int", "bigint", "float", "double", "decimal", "string",
             "binary", "date", "timestamp", "timestamp_ntz", "void")
 
+
+
+def hashable(t: SqlType) -> bool:
+    """Whether ``hash`` and ``xxhash64`` take a value of ``t`` between rows: a ``HASHABLE`` type
+    or an ARRAY of one (arrays of arrays too)."""
+    element = element_type(t)
+    return t.name in HASHABLE or (element is not None and hashable(element))
+
+
 _EPOCH_DATE = dt.date(1970, 1, 1)
 _EPOCH = dt.datetime(1970, 1, 1)
 _MICROSECOND = dt.timedelta(microseconds=1)
@@ -246,6 +258,17 @@ def _hasher(algorithm: str, t: SqlType):
         return lambda v, seed: hash_bytes(big_integer_bytes(_unscaled(v, scale)), seed)
     if name == "void":
         return lambda v, seed: seed
+    element = element_type(t)
+    if element is not None:  # the elements in order, a NULL one skipped
+        inner = _hasher(algorithm, element)
+
+        def hash_array(v, seed):
+            for item in v:
+                if item is not None:
+                    seed = inner(item, seed)
+            return seed
+
+        return hash_array
     raise ValueError(f"{algorithm} of {t}")
 
 

@@ -24,6 +24,7 @@ from sparkcep.evaluation import (base_functions, collection_builders, collection
                                  string_functions, trigonometric_functions, url_functions)
 from sparkcep.evaluation import json_functions, map_functions
 from sparkcep.evaluation import struct_functions  # structs
+from sparkcep.evaluation import text_and_binary  # split, regexp_extract_all, base64, encode, soundex, ...
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -668,6 +669,8 @@ def typed_function(operator: p.Operator):
         function = functions.format_number
     elif name in string_functions.STRING_FUNCTIONS:
         function = string_functions.STRING_FUNCTIONS[name]
+    elif name in text_and_binary.FUNCTIONS:  # split, regexp_extract_all, base64, encode, soundex, ...
+        function = text_and_binary.function(name, options)
     elif name == "get_json_object":  # numbers written as the JVM prints them (None: refused where it matters)
         java = options.get("java", 17)
         function = lambda json, path: json_functions.get_json_object(json, path, java)  # noqa: E731

@@ -127,6 +127,11 @@ OPERATORS = set(BINARY) | {
     # -- structs (begin): sparkcep.evaluation.struct_functions --
     "named_struct", "get_field", "map_entries", "map_from_entries", "arrays_zip",
     # -- structs (end) --
+    # -- split, regexp_extract_all, STRING and BINARY conversions, soundex, ... (begin):
+    # sparkcep.evaluation.text_and_binary
+    "split", "regexp_extract_all", "base64", "unbase64", "encode", "decode", "to_binary", "soundex",
+    "luhn_check", "quote", "factorial", "rint", "to_base32", "from_base32", "mask",
+    # -- split, regexp_extract_all, ... (end)
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

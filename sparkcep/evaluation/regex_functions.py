@@ -36,6 +36,16 @@ replaces inside the pair), which Python cannot: ``UNSUPPORTED_REGEX_PATTERN`` th
   matches (Spark's ``nullif(regexp_extract(str, regexp, 0), '')``).
 * ``regexp_instr(str, regexp[, idx])``: the 1-based position of the first match (0 when none),
   in characters; idx does not change it (Spark reads it only for its NULL).
+* ``regexp_extract_all(str, regexp[, idx])`` (idx 1 when omitted): group idx of every match
+  ``Matcher.find`` finds, an empty string for a group that took part in no match; idx is
+  checked as ``regexp_extract`` checks it, only when something matches.
+* ``split(str, regex[, limit])``: Spark's ``UTF8String.split``. An empty regex splits a
+  non-empty str into its characters (code points), at most ``limit`` pieces when ``limit`` is
+  positive (the last one the rest of str), no trailing empty piece. Otherwise Java's
+  ``String.split(regex, limit)`` with ``limit`` 0 read as -1 (Spark keeps trailing empty
+  strings): the pieces between the matches ``Matcher.find`` finds, no empty leading piece for
+  an empty match at the start, at most ``limit`` pieces when it is positive (the last one the
+  rest of str), str itself when nothing matches.
 """
 
 from __future__ import annotations
@@ -126,6 +136,40 @@ def regexp_replace(value: str, pattern: str, replacement: str, position: int = 1
         last = found.end()
     pieces.append(region[last:])
     return "".join(pieces)
+
+
+def regexp_extract_all(value: str, pattern: str, index: int = 1) -> list[str]:
+    regex = compile_java_regex(pattern)
+    out = []
+    for found in java_matches(regex, value, pattern):
+        if index < 0 or index > regex.groups:
+            raise MatchRuntimeError(
+                "INVALID_REGEX_GROUP_INDEX",
+                f"regexp_extract_all's group index is {index}, but the regular expression '{pattern}' "
+                f"has groups 0 to {regex.groups} (Spark's INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX)")
+        out.append(found.group(index) or "")
+    return out
+
+
+def split(value: str, pattern: str, limit: int = -1) -> list[str]:
+    if value and not pattern:  # UTF8String.split's own case: the characters
+        count = len(value) if limit <= 0 or limit > len(value) else limit
+        return list(value[:count - 1]) + [value[count - 1:]]
+    # a limit of 0 or less: no limit, trailing empty strings kept (Spark passes 0 on as -1, so
+    # Java's removal of trailing empty strings for 0 never happens)
+    pieces: list[str] = []
+    index = 0
+    for found in java_matches(compile_java_regex(pattern), value, pattern):
+        if limit > 0 and len(pieces) >= limit - 1:
+            break  # Pattern.split: the rest of the string is the last piece
+        if index == 0 and found.start() == 0 and found.end() == 0:
+            continue  # no empty leading piece for an empty match at the start
+        pieces.append(value[index:found.start()])
+        index = found.end()
+    if index == 0 and not pieces:
+        return [value]
+    pieces.append(value[index:])
+    return pieces
 
 
 REGEX_FUNCTIONS = {

@@ -1512,6 +1512,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _format_string_expressions()
     out += _struct_expressions()  # structs
     out += _java_double_text_expressions()  # -- Java's Double.toString between rows (one line) --
+    out += _text_and_binary_expressions()  # split, regexp_extract_all, base64, encode, soundex, ... (one line)
     return out
 
 
@@ -1953,3 +1954,163 @@ def _java_double_text_expressions() -> list[tuple[str, str]]:
     out.append(_pair("get_json_object(({} || {}), '$.b[*]')", "jn1", "jn2"))
     return out
 # -- Java's Double.toString and Float.toString between rows (end) --------------------------------
+# -- split, regexp_extract_all, STRING and BINARY conversions, soundex, luhn_check, quote,
+# factorial, rint, positive between rows (begin) ----------------------------------------------
+# split, one case a row: (A.sp1 || B.sp2, A.spp, B.spl), the pattern as SQL text (each
+# backslash doubled): limits positive, 0 (trailing empty strings kept, as Spark reads 0 as -1),
+# 1 and negative; the empty pattern (UTF8String.split's own case: characters, no trailing empty
+# piece); an empty match at the start (no empty leading piece); matches at the start and end;
+# a lookahead; a pattern Java rejects; NULLs
+PAIRED.update({"sp1": "STRING", "sp2": "STRING", "spp": "STRING", "spl": "INT"})
+_SPLIT_CASES = [
+    ("oneAtwoB", "threeC", "[ABC]", -1), ("oneAtwoB", "threeC", "[ABC]", 2), ("oneAtwoB", "threeC", "[ABC]", 0),
+    ("oneAtwoB", "threeC", "[ABC]", 1), ("a,b,", ",", ",", 0), ("abc", "", "", 2), ("abc", "", "", 0),
+    ("ab", "c", "", 5), ("", "", "", -1), ("", "", "x", 1), ("aXb", "X", "X", -1), ("Xa", "Xb", "X", 3),
+    ("abc", "", "x*", -1), ("abc", "", "x*", 2), ("a😀b", "", "", 2), ("a😀b", "", "😀", -1),
+    ("a.b", ".c", "\\\\.", -1), ("a1b22c", "333", "\\\\d+", -1), ("a1b22c", "333", "\\\\d+", 2), ("aaa", "", "a", -1),
+    ("aaa", "", "a", 0), ("abab", "", "(?=b)", -1), ("abc", "", "b|", -1), ("a  b", " c", "\\\\s+", -1),
+    ("x", "y", "[", -1), (None, "a", ",", -1), ("a,b", "", None, -1), ("a,b", "", ",", None),
+    ("é,ü", ",ß", ",", -1), ("a", "", "a", -1), ("abc", "", "^", -1), ("ab", "", "$", -1),
+]
+_PAIRED_EDGES.update({name: [c[k] for c in _SPLIT_CASES] for k, name in enumerate(("sp1", "sp2", "spp", "spl"))})
+
+# base64 text, one case a row, (A.b64a || B.b64b): padded, unpadded, white space (tab, newline,
+# an em space Java counts as white space, a no-break space it does not), characters outside the
+# alphabet (the MIME decoder skips them, isValidBase64 refuses them), a lone last character,
+# '=' too early, too many or after the wrong number of characters, characters after the padding
+# (Java's position counts UTF-16 units: after 'é' and '😀'), NULL
+PAIRED.update({"b64a": "STRING", "b64b": "STRING"})
+_BASE64_CASES = [
+    ("U3Bh", "cms="), ("U3Bhcms", ""), ("U3B ", "hcms"), ("U3Bhcms=", "="), ("!!!", ""), ("U3Bh", "cm"), ("U3Bh", "c"),
+    ("U", ""), ("", ""), ("U3Bh\n", "cms="), ("U3Bhcms=", "x"), ("==", "=="), ("U3Bhcms=", "U3Bh"), ("U3Bh", "-_"),
+    ("U3Bh", "+/=="), ("U3B=", "hcms"), ("U3Bhcm", "="), ("éU3Bhcms=", "x"), ("😀U3Bhcms=", "x"), ("U3Bh\t", "cms"),
+    ("U3Bh\u00a0", "cms"), ("U3Bh\u2003", "cms"), ("U3Bhcms", "=x"), ("U3Bhcm==", "  "), ("U3Bhcm=", "\n="),
+    ("U3Bhc", "m=="), ("YWJj", "ZA=="), ("YWJjZA", "="), ("/+/+", ""), (None, "x"), ("U3Bh", "cms==="),
+    ("U3Bhcm=", "=x"),
+]
+_PAIRED_EDGES.update({"b64a": [c[0] for c in _BASE64_CASES], "b64b": [c[1] for c in _BASE64_CASES]})
+
+# encode and decode, one case a row: (A.ch1 || B.ch2) encoded, unhex(A.hx1 || B.hx2) decoded,
+# both with A.cs: every charset Spark allows, in other cases, names Java knows but Spark refuses,
+# characters a charset cannot hold, byte-order marks (UTF-16 and UTF-32 read and drop one;
+# UTF-8, UTF-16BE and UTF-16LE keep it as U+FEFF), malformed bytes (truncated, overlong,
+# surrogates, past U+10FFFF, an odd UTF-16 length, a lone surrogate), NULLs
+PAIRED.update({"ch1": "STRING", "ch2": "STRING", "chs": "STRING", "hx1": "STRING", "hx2": "STRING"})
+_CHARSET_CASES = [
+    ("abc", "", "utf-8", "C3", "28"), ("é", "😀", "UTF-16", "FEFF", "0041"), ("é", "😀", "utf-16be", "D83D", ""),
+    ("é", "😀", "utf-16le", "41", "00"), ("é", "", "us-ascii", "FF", ""), ("é", "", "iso-8859-1", "80", ""),
+    ("é", "😀", "utf-32", "0000FEFF", "00000041"), ("a", "", "utf8", "41", ""), ("a", "", "latin1", "41", ""),
+    ("a", "", "bogus", "41", ""), ("é", "", "windows-1252", "41", ""), ("a", "b", "US-ASCII", "4142", ""),
+    ("", "", "utf-16", "", ""), ("ab", "", "utf-16", "FFFE", "4100"), ("x", "", "utf-16", "00", ""),
+    ("x", "", "utf-32", "FFFE0000", "41000000"), ("x", "", "utf-32", "0000D800", ""), ("x", "", "utf-32", "00110000", ""),
+    ("x", "", "utf-8", "EDA080", ""), ("x", "", "utf-8", "F4908080", ""), ("x", "", "utf-8", "E282", ""),
+    ("x", "", "utf-8", "C0AF", ""), ("x", "", "utf-16be", "DC00", "0041"), ("x", "", "utf-16le", "3DD8", "00DE"),
+    (None, "", "utf-8", "41", ""), ("x", "", None, "41", ""), ("x", "", "UTF-8", "EFBBBF41", ""),
+    ("x", "", "utf-16be", "FEFF0041", ""), ("😀", "", "us-ascii", "7F", ""), ("ÿ", "Ā", "iso-8859-1", "FF", ""),
+    ("a\u0000", "", "utf-16", "0041D800", ""), ("x", "", "utf-32", "000041", ""),
+]
+_PAIRED_EDGES.update({name: [c[k] for c in _CHARSET_CASES]
+                      for k, name in enumerate(("ch1", "ch2", "chs", "hx1", "hx2"))})
+
+# soundex, luhn_check and quote, one case a row, (A.tx1 || B.tx2): Soundex's rules (H and W
+# between equal codes, vowels separating them, a first byte that is no ASCII letter, a letter
+# after a non-ASCII one), Luhn numbers (valid, invalid, other scripts' digits, signs, spaces),
+# quotes (SQL text: \u0027) and backslashes (SQL text: each backslash doubled), NULL
+PAIRED.update({"tx1": "STRING", "tx2": "STRING"})
+_TEXT_CASES = [
+    ("Mil", "ler"), ("", ""), ("1a", "bc"), ("Ash", "craft"), ("Tym", "czak"), ("Pfis", "ter"), ("é", "a"), ("a", ""),
+    ("ll", "oyd"), ("Ab-", "c"), ("H", "W"), (" a", "bc"), ("7992739", "8713"), ("8112", "189876"), ("0", ""),
+    ("٠", ""), ("0٠", "0"), ("Don\\u0027", "t"), ("a\\\\", "b"), ("\\u0027", "\\u0027"), ("4111111111", "111111"),
+    ("12", "34"),
+    ("-1", "8"), ("1 ", "8"), ("Rob", "ert"), ("Bxéb", "b"), ("Gutier", "rez"), ("Jack", "son"), ("bbbb", "bbb"),
+    ("Hon", "eyman"), ("ß", "x"), (None, "x"),
+]
+_PAIRED_EDGES.update({"tx1": [c[0] for c in _TEXT_CASES], "tx2": [c[1] for c in _TEXT_CASES]})
+
+
+# base32 text, one case a row, (A.b32a || B.b32b): Apache Commons Codec's lenient decoder (both
+# cases, bytes outside the alphabet skipped, the first '=' ends the data, every length of a last
+# group, one lone character), NULL
+PAIRED.update({"b32a": "STRING", "b32b": "STRING"})
+_BASE32_CASES = [
+    ("MZXW6YTB", "OI======"), ("mzxw6", "ytboi"), ("MZ", "="), ("M", ""), ("MZX", ""), ("MZXW", ""), ("MZXW6", ""),
+    ("MZXW6Y", ""), ("MZXW6YT", ""), ("MZ=", "XW6"), ("1089!", "é"), ("", ""), (None, "x"), ("MZXW6YTB OI", ""),
+    ("MZXW6YTBOI=", "=x"), ("7777777", "7"), ("A", "A"), ("ABCDEFGH", "IJKLMNOP"), ("QRSTUVWX", "YZ234567"),
+    ("mZxW6yTb", "Oi"), ("MZXW6YTB\n", "OI"), ("ZZZZZZZZ", "Z"),
+]
+_PAIRED_EDGES.update({"b32a": [c[0] for c in _BASE32_CASES], "b32b": [c[1] for c in _BASE32_CASES]})
+
+
+def _text_and_binary_expressions() -> list[tuple[str, str]]:
+    out = [_pair("split(({} || {}), {}, {})", "sp1", "sp2", "spp", "spl"),
+           _pair("split(({} || {}), {})", "sp1", "sp2", "spp"),
+           _pair("split(concat({}, {}), ',')", "s1", "s2"),
+           _pair("split(concat({}, {}), '', 3)", "s1", "s2"),
+           _pair("split(({} || {}), {}, 2)", "sp1", "sp2", "spp"),
+           _pair("size(split(({} || {}), {}, -1))", "sp1", "sp2", "spp")]
+    subject = "concat({}, {})"
+    for template, columns in (("regexp_extract_all(" + subject + ", {}, {})", ("rx1", "rx2", "rxp", "rxi")),
+                              ("regexp_extract_all(" + subject + ", {})", ("rx1", "rx2", "rxp")),
+                              ("regexp_extract_all(" + subject + ", {}, 0)", ("rx1", "rx2", "rxp"))):
+        out.append(_pair(template, *columns))
+    out.append(_pair("regexp_extract_all(concat({}, {}), '(\\\\d+)-(\\\\d+)', 2)", "s1", "s2"))
+    out.append(_pair("regexp_extract_all(concat({}, {}), '([a-c])([a-c])?', 2)", "rx1", "rx2"))
+    for call in ("hex(unbase64(({} || {})))", "hex(to_binary(({} || {}), 'base64'))",
+                 "hex(try_to_binary(({} || {}), 'BASE64'))", "base64(unbase64(({} || {})))",
+                 "base64(({} || {}))"):
+        out.append(_pair(call, "b64a", "b64b"))
+    for call in ("base64(concat({}, {}))", "base64(concat({}, {}, repeat('a', 60)))",
+                 "base64(concat({}, {}, repeat('xy', 150)))", "hex(to_binary(concat({}, {}), 'utf-8'))",
+                 "hex(to_binary(concat({}, {}), 'utf8'))", "hex(try_to_binary(concat({}, {})))",
+                 "hex(to_binary(concat({}, {})))", "hex(to_binary(concat({}, {}), 'Hex'))",
+                 "(try_to_binary(concat({}, {}), 'bogus') IS NULL)", "hex(to_binary(concat({}, {}), NULL))",
+                 "base64(unhex(concat({}, {})))", "decode(unhex(concat({}, {})), 'utf-8')",
+                 "hex(encode(concat({}, {}), 'utf-16'))", "hex(encode(concat({}, {}), 'UTF-32'))",
+                 "decode(encode(concat({}, {}), 'utf-16le'), 'utf-16le')", "hex(encode(concat({}, {}), 'us-ascii'))",
+                 "decode(concat({}, {}), 'utf-8')", "soundex(concat({}, {}))", "luhn_check(concat({}, {}))",
+                 "quote(concat({}, {}))", "hex(unbase64(concat({}, {})))"):
+        out.append(_pair(call, "s1", "s2"))
+    out.append(_pair("hex(encode(({} || {}), {}))", "ch1", "ch2", "chs"))
+    out.append(_pair("decode(unhex(({} || {})), {})", "hx1", "hx2", "chs"))
+    out.append(_pair("decode(encode(({} || {}), {}), {})", "ch1", "ch2", "chs", "chs"))
+    out.append(_pair("hex(encode(({} || {}), 'utf-8'))", "ch1", "ch2"))
+    out.append(_pair("hex(encode(({} + {}), 'utf-8'))", "i1", "i2"))
+    for function in ("soundex", "luhn_check", "quote"):
+        out.append(_pair(function + "(({} || {}))", "tx1", "tx2"))
+    out.append(_pair("hex(from_base32(({} || {})))", "b32a", "b32b"))
+    out.append(_pair("to_base32(from_base32(({} || {})))", "b32a", "b32b"))
+    out.append(_pair("to_base32(concat({}, {}))", "s1", "s2"))
+    out.append(_pair("to_base32(({} || {}))", "b64a", "b64b"))
+    out.append(_pair("hex(from_base32(concat({}, {})))", "s1", "s2"))
+    out.append(_pair("from_base32(to_base32(concat({}, {}))) = CAST(concat({}, {}) AS BINARY)", "s1", "s2", "s1", "s2"))
+    for call in ("mask(({} || {}))", "mask(({} || {}), 'Q', NULL, '#', '*')", "mask(({} || {}), '😀', 'q', 'd', 'o')",
+                 "mask(({} || {}), NULL, NULL, NULL, NULL)"):
+        out.append(_pair(call, "tx1", "tx2"))
+        out.append(_pair(call, "s1", "s2"))
+    out.append(_pair("mask(concat({}, {}, 'ǅǈ٣ⅷ'))", "ch1", "ch2"))
+    out.append(_pair("luhn_check(({} + {}))", "i1", "i2"))
+    out.append(_pair("quote(({} + {}))", "i1", "i2"))
+    out.append(_pair("hex(unbase64(({} + {})))", "i1", "i2"))
+    out.append(_pair("hex(to_binary(({} + {})))", "i1", "i2"))
+    out.append(_pair("soundex(({} + {}))", "i1", "i2"))
+    for x, y in (("t1", "t1"), ("h1", "t1"), ("i1", "i2")):
+        out.append(_pair("factorial(({} % 23) + ({} % 3))", x, y))
+    out.append(_pair("factorial(({} + {}))", "l1", "l2"))  # a BIGINT: refused
+    for x, y in (("d1", "d2"), ("f1", "d2"), ("m1", "n1"), ("i1", "i2"), ("q1", "q2"), ("l1", "l2")):
+        out.append(_pair("rint(({} * {}))", x, y))
+        out.append(_pair("positive(({} - {}))", x, y))
+    out.append(_pair("rint((({} + {}) / 4))", "i1", "i2"))
+    out.append(_pair("rint((({} + {}) / 2))", "d1", "d2"))
+    out.append(_pair("array(rint(({} * {})), rint((({} + {}) / 4)))", "d1", "d2", "i1", "i2"))  # an array keeps -0.0
+    out.append(_pair("positive(({} - {}))", "ts1", "ts2"))
+    out.append(_pair("positive(concat({}, {}))", "s1", "s2"))  # Spark casts to DOUBLE: refused
+    # hash and xxhash64 of arrays: the elements in order, a NULL one skipped
+    for function in ("hash", "xxhash64"):
+        for template, columns in (("array({}, {})", ("i1", "i2")), ("array({}, {}, NULL)", ("s1", "s2")),
+                                  ("array({}, {})", ("d1", "f1")), ("array({}, {})", ("m1", "n1")),
+                                  ("array({}, {})", ("dt1", "ts2")), ("array({}, NULL, {})", ("l1", "l2")),
+                                  ("array({}, {}), {}", ("b1", "b2", "t1")), ("array({}, {})", ("q1", "z1"))):
+            out.append(_pair(function + "(" + template + ")", *columns))
+    out.append(_pair("hash(split(({} || {}), {}))", "sp1", "sp2", "spp"))
+    return out
+# -- split, regexp_extract_all, STRING and BINARY conversions, ... (end) ------------------------

@@ -305,6 +305,7 @@ def strings(depth: int):
         _lambda_strings(numbers(depth - 1), sub),  # -- higher-order functions --
         _json_strings(sub),  # JSON and map functions
         _struct_strings(numbers(depth - 1), sub),  # structs
+        _text_and_binary_strings(sub),  # split, regexp_extract_all, base64, encode, soundex, ...
         formatted(depth - 1),  # -- datetime patterns --
         java_formatted(depth - 1),  # -- format_string / printf, typeof, decode --
         java_double_texts(depth - 1),  # -- Java's Double.toString between rows (one line) --
@@ -683,3 +684,33 @@ def expressions(depth: int = 2):
     """A boolean (mostly: DEFINE conditions), numeric or string expression."""
     return st.one_of(booleans(depth), booleans(depth), numbers(depth), numbers(depth), strings(1),
                      temporals(1)).map(_qualify)
+
+
+# -- split, regexp_extract_all, STRING and BINARY conversions, soundex, ... (begin) --
+# split's patterns (SQL text) match no empty string (an empty match before a character outside
+# the BMP is refused, see regex_functions), but the empty pattern, which splits into characters
+_SPLIT_PATTERNS = ["','", "'[aé]'", "'\\\\d'", "'b+'", "''", "' '"]
+_CHARSETS = ["'utf-8'", "'UTF-16'", "'utf-16le'", "'utf-32'", "'us-ascii'", "'iso-8859-1'"]
+
+
+def _text_and_binary_strings(s):
+    """STRINGs from split, regexp_extract_all (joined), base64, base32 and the charsets, soundex,
+    quote, mask, luhn_check and factorial (cast to STRING)."""
+    return st.one_of(
+        st.tuples(s, st.sampled_from(_SPLIT_PATTERNS), st.sampled_from(["", ", 2", ", 0", ", -1", ", 1"])).map(
+            lambda t: _join("array_join(split({}, " + t[1] + t[2] + "), '|')", t[0])),
+        st.tuples(s, st.sampled_from(_REGEX_PATTERNS), st.sampled_from(["", ", 0", ", 1"])).map(
+            lambda t: _join("array_join(regexp_extract_all({}, " + t[1] + t[2] + "), ',')", t[0])),
+        st.tuples(st.sampled_from(["base64({})", "hex(unbase64({}))", "hex(try_to_binary({}, 'base64'))",
+                                   "hex(try_to_binary({}, 'hex'))", "hex(to_binary({}, 'utf-8'))", "soundex({})",
+                                   "quote({})", "CAST(luhn_check({}) AS STRING)", "base64(unbase64({}))",
+                                   "mask({})", "mask({}, NULL, 'q', '#', '*')", "to_base32({})",
+                                   "hex(from_base32({}))"]), s).map(
+            lambda t: _join(t[0], t[1])),
+        st.tuples(s, st.sampled_from(_CHARSETS)).map(
+            lambda t: _join("decode(encode({}, " + t[1] + "), " + t[1] + ")", t[0])),
+        st.tuples(s, st.sampled_from(_CHARSETS)).map(lambda t: _join("hex(encode({}, " + t[1] + "))", t[0])),
+        st.tuples(_column(["t1", "h1", "i1"]), _column(["t1", "h1", "i1"])).map(
+            lambda t: _join("CAST(factorial((({} + {}) % 22)) AS STRING)", *t)),
+    )
+# -- split, regexp_extract_all, STRING and BINARY conversions, soundex, ... (end) --

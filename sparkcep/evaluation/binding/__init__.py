@@ -40,6 +40,7 @@ from sparkcep.evaluation.binding.numbers import INTEGRAL_FUNCTIONS, STRICT_MATH,
 from sparkcep.evaluation.binding.string_coercion import StringCoercion
 from sparkcep.evaluation.binding.strings import StringBinding
 from sparkcep.evaluation.binding.structs import STRUCT_FUNCTIONS, StructBinding  # structs
+from sparkcep.evaluation.binding.text_and_binary import TEXT_AND_BINARY, TextAndBinaryBinding  # split, base64, ...
 from sparkcep.evaluation.collection_functions import COLLECTION_FUNCTIONS
 from sparkcep.evaluation.higher_order_functions import HIGHER_ORDER_FUNCTIONS
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
@@ -66,7 +67,7 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
 
 class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
              DatetimeBinding, DatetimePatternBinding, HigherOrderBinding, JsonBinding, MapFunctionBinding,
-             FormattingBinding, StructBinding):
+             FormattingBinding, StructBinding, TextAndBinaryBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -153,6 +154,8 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
             return self.map_function(e)
         if name in BASE_FUNCTIONS:
             return self.base_function(e)
+        if name in TEXT_AND_BINARY:  # split, regexp_extract_all, base64, encode, soundex, factorial, ...
+            return self.text_or_binary(e)
         if name in STRING_FUNCTIONS or name in ("trim", "parse_url", "try_parse_url"):
             return self.string_function(e)
         if name in INTEGRAL_FUNCTIONS or name in TRY_ARITHMETIC:

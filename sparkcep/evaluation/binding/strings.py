@@ -9,7 +9,7 @@ import dataclasses
 from sparkcep.evaluation import sql_types as st
 from sparkcep.evaluation.binding.core import BIGINT, BOOLEAN, INT, INT_ARGUMENTS, STRING, VOID, BinderBase
 from sparkcep.evaluation.sql_types import SqlType
-from sparkcep.evaluation.hash_functions import HASHABLE
+from sparkcep.evaluation.hash_functions import hashable
 from sparkcep.plan import expressions as p
 
 # string functions whose operands from this position on are INTs (positions, counts, a threshold)
@@ -68,14 +68,15 @@ class StringBinding(BinderBase):
 
     def hash_function(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
         """``hash(e1, ...)`` (an INT) and ``xxhash64(e1, ...)`` (a BIGINT) of one or more values of
-        the types ``hash_functions`` hashes as Spark does (not arrays, maps, structs or
-        intervals); each operand keeps its own type (the ``types`` option)."""
+        the types ``hash_functions`` hashes as Spark does (and arrays of them; not maps,
+        structs or intervals); each operand keeps its own type (the ``types`` option)."""
         bound = [self.bind(o) for o in e.operands]
         types = [t for _, t in bound]
         if not bound:
             raise self.refuse(e, types, "it takes at least one argument")
-        if any(t.name not in HASHABLE for t in types):
-            raise self.refuse(e, types, "numbers, STRING, BINARY, BOOLEAN, DATE and TIMESTAMP values are hashed here")
+        if not all(hashable(t) for t in types):
+            raise self.refuse(e, types, "numbers, STRING, BINARY, BOOLEAN, DATE and TIMESTAMP values (and arrays "
+                                        "of them) are hashed here")
         result = INT if e.name == "hash" else BIGINT
         typed = self.typed(e, e.name, [x for x, _ in bound], result)
         return dataclasses.replace(typed, options=typed.options + (("types", tuple(str(t) for t in types)),)), result

@@ -22,7 +22,7 @@ from sparkcep.evaluation import (base_functions, collection_builders, collection
                                  datetime_functions, datetime_patterns, day_time_intervals, explicit_casts, functions,
                                  hash_functions, higher_order_functions, integral_functions, java_formatter,
                                  string_functions, trigonometric_functions, url_functions)
-from sparkcep.evaluation import json_functions, map_functions
+from sparkcep.evaluation import datetime_constructors, json_functions, map_functions
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -730,6 +730,8 @@ def typed_function(operator: p.Operator):
         function = _collection_function(name, operand, ansi)
     elif name in collection_builders.STRICT_BUILDERS:
         function = _collection_builder(name, operand, options, zone)
+    elif name in datetime_constructors.CONSTRUCTORS:  # the rest of the datetime functions
+        function = datetime_constructors.function(name, operand)
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function

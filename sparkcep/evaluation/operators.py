@@ -124,6 +124,10 @@ OPERATORS = set(BINARY) | {
     "get_json_object", "json_array_length", "json_object_keys", "to_json", "str_to_map", "map_concat",
     # -- JSON and map functions (end)
     "format_string", "typeof",  # sparkcep.evaluation.java_formatter; typeof: a constant after binding
+    # -- the rest of the datetime functions (begin): datetime_fields, datetime_constructors --
+    "dayname", "monthname", "timestamp_seconds", "timestamp_millis", "timestamp_micros", "make_dt_interval",
+    "from_utc_timestamp", "to_utc_timestamp", "convert_timezone",
+    # -- the rest of the datetime functions (end) --
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

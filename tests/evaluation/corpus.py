@@ -1898,5 +1898,9 @@ def _datetime_rest_expressions() -> list[tuple[str, str]]:
     out.append(_pair(f"convert_timezone('Europe/Berlin', 'UTC', {one})", "dcu", "dcu"))
     out.append(_pair(f"convert_timezone('UTC', 'Europe/Berlin', {one})", "dst", "dst"))
     out.append(_pair("convert_timezone({}, 'Asia/Seoul', {})", "dcz", "dt1"))
+    # found by the random differential (seed 20261128): Spark knows these are never NULL and
+    # folds IS [NOT] NULL without formatting (a format missing an argument raises nothing)
+    out.append(_pair("(CAST((md5(printf('%s %s %s', {}, {})) < '8') AS STRING) IS NULL)", "m1", "t1"))
+    out.append(_pair("((md5(format_string('%d %x %o %X', {}, {})) = {}) IS NOT NULL)", "z1", "m2", "s1"))
     return out
 # -- the rest of the datetime functions between rows (end) ----------------------------------------

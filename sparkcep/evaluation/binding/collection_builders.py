@@ -94,6 +94,15 @@ def never_null(x: p.Expression, ansi: bool) -> bool:
         return all(never_null(o, ansi) for o in (operands[1], *operands[3::2]))
     if name == "coalesce":
         return any(never_null(o, ansi) for o in operands)
+    # -- the rest of the datetime functions (begin): found by the random differential (seed
+    # 20261128): Spark's FormatString is nullable only through its format (a literal here), md5 and
+    # the comparisons only through their operands, so (md5(printf(...)) < '8') IS NOT NULL is TRUE
+    # without formatting (a format Java rejects is not raised)
+    if name == "format_string":
+        return True
+    if name in ("md5", "eq", "neq", "lt", "lte", "gt", "gte"):
+        return all(never_null(o, ansi) for o in operands)
+    # -- the rest of the datetime functions (end) --
     if name in _NULL_WITH_FIRST:
         return never_null(operands[0], ansi)
     if name in _NULL_WITH_ANY:

@@ -178,6 +178,8 @@ GLUE: dict[type, str] = {
     exp.ArrayMin: "array_min",
     exp.ArraySlice: "slice",
     exp.ParseUrl: "parse_url",  # sparkcep.evaluation.url_functions
+    exp.Dayname: "dayname",  # -- the rest of the datetime functions: datetime_fields --
+    exp.Monthname: "monthname",
 }
 
 # -- array-building and map functions between rows (begin) -------------------------------------
@@ -829,6 +831,9 @@ class Lowering(LambdaLowering):
                          ("try", written.startswith("TRY_CAST"))),
                 span=(start, end),
             )
+        constructor = self.lower_datetime_constructor(node)  # -- the rest of the datetime functions --
+        if constructor is not None:
+            return constructor
         # -- string casts (begin) --
         cast_function = self.lower_cast_function(node)
         if cast_function is not None:
@@ -1273,19 +1278,60 @@ class Lowering(LambdaLowering):
                 "this subscript cannot combine values from different rows of a match in DEFINE", node)
         return p.Operator(name, (self.lower_operand(node.this), self.lower_operand(node.expressions[0])), span=span)
 
+    # -- the rest of the datetime functions (begin) --
+    def lower_datetime_constructor(self, node: exp.Expression) -> p.Expression | None:
+        """``timestamp_seconds``, ``timestamp_millis``, ``timestamp_micros``, ``make_dt_interval``,
+        ``from_utc_timestamp``, ``to_utc_timestamp`` and ``convert_timezone``
+        (``sparkcep.evaluation.datetime_constructors``); None for any other node. The parser
+        wraps the operand of ``from_utc_timestamp`` / ``to_utc_timestamp`` in a CAST of its own
+        (spanning no text of its own), dropped here: the binder casts as Spark does."""
+        name = _anonymous_name(node)
+        span = dialect.span(node)
+        if isinstance(node, (exp.TimeDiff, exp.TimeTrunc)):
+            name = _written_name(node, self.scope.sql).lower()
+        if name in TIME_FUNCTIONS:
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"'{name}' cannot combine values from different rows of a match in DEFINE: it makes or reads "
+                "a TIME value, a type Spark 4.3 refuses by default (UNSUPPORTED_TIME_TYPE; internal setting "
+                "spark.sql.timeType.enabled) and sparkcep does not evaluate between rows; compute it inside the "
+                "navigation, where Spark computes it per row (LAST(f(A.x)) instead of f(LAST(A.x)))", node)
+        if name in DATETIME_CONSTRUCTORS:
+            operands = list(node.expressions)
+        elif isinstance(node, (exp.AtTimeZone, exp.FromTimeZone)):
+            written = _written_name(node, self.scope.sql).lower()
+            if written not in ("from_utc_timestamp", "to_utc_timestamp"):
+                return None
+            name, operand = written, node.this
+            if isinstance(operand, exp.Cast) and dialect.span(operand) == dialect.span(operand.this):
+                operand = operand.this
+            operands = [operand, node.args.get("zone")]
+        elif isinstance(node, exp.ConvertTimezone):
+            name = "convert_timezone"
+            operands = [node.args.get("source_tz"), node.args.get("target_tz"), node.args.get("timestamp")]
+            if operands[0] is None:  # convert_timezone(target, ntz): from the session time zone
+                return p.Operator(name, tuple(self.lower_operand(o) for o in operands[1:]), span=span)
+        else:
+            return None
+        if any(o is None for o in operands):
+            raise self.scope.error("WRONG_NUM_ARGS", f"`{name}` is called with too few arguments", node)
+        return p.Operator(name, tuple(self.lower_operand(o) for o in operands), span=span)
+    # -- the rest of the datetime functions (end) --
+
     # -- string casts (begin) --
     def lower_cast_function(self, node: exp.Expression) -> p.Expression | None:
         """The functions that are Spark's CAST when given no format (Spark's own definitions):
         ``to_date(x)`` is ``CAST(x AS DATE)``, ``to_timestamp_ntz(x)`` ``CAST(x AS
-        TIMESTAMP_NTZ)``, ``try_to_timestamp(x)`` ``TRY_CAST(x AS TIMESTAMP)`` (``to_timestamp(x)``
+        TIMESTAMP_NTZ)``, ``try_to_timestamp(x)`` ``TRY_CAST(x AS TIMESTAMP)``, ``to_timestamp_ltz(x)``
+        ``CAST(x AS TIMESTAMP)``, ``try_to_date(x)`` ``TRY_CAST(x AS DATE)`` (``to_timestamp(x)``
         parses as a CAST already); None for any other node (a format is not these casts)."""
         span = dialect.span(node)
         name = _anonymous_name(node)
         if isinstance(node, exp.TsOrDsToDate) and node.args.get("format") is None and node.this is not None \
                 and span != dialect.span(node.this):  # not the TO_DATE the parser wraps around operands
             target, tried, operand = "DATE", False, node.this
-        elif name in ("to_timestamp_ntz", "try_to_timestamp") and len(node.expressions) == 1:
-            target, tried = ("TIMESTAMP_NTZ", False) if name == "to_timestamp_ntz" else ("TIMESTAMP", True)
+        elif name in _CAST_FUNCTIONS and len(node.expressions) == 1:
+            target, tried = _CAST_FUNCTIONS[name]
             operand = node.expressions[0]
         else:
             return None
@@ -1481,6 +1527,9 @@ class Lowering(LambdaLowering):
         return p.Operator(operator, (self.lower_operand(operand),), options=options, span=dialect.span(node))
 
     def _pattern_refusal(self, node: exp.Expression, written: str):
+        if written.lower() in ("date_format", "to_char", "to_varchar"):  # Spark: WRONG_NUM_ARGS too
+            return self.scope.error("WRONG_NUM_ARGS", f"The `{written}` requires 2 parameters but the actual "
+                                                      "number is 1", node)
         return self.scope.error(
             "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
             f"'{written}' without a pattern cannot combine values from different rows of a match in DEFINE "
@@ -2297,7 +2346,7 @@ def _operands(node: exp.Expression) -> list:
     if isinstance(node, (exp.Sign, exp.Floor, exp.Ceil, exp.Sqrt, exp.Degrees, exp.Radians, exp.LastDay, exp.UnixDate,
                          exp.DateFromUnixDate, exp.Quarter, exp.Hour, exp.Minute, exp.Second, exp.UnixSeconds,
                          exp.UnixMillis, exp.UnixMicros, exp.IsNan, exp.Initcap, exp.StrToUnix,
-                         exp.ArraySize, exp.ArrayDistinct, exp.ArrayMax, exp.ArrayMin)):
+                         exp.ArraySize, exp.ArrayDistinct, exp.ArrayMax, exp.ArrayMin, exp.Dayname, exp.Monthname)):
         return [node.this]  # unix_timestamp's format is not read for a DATE or TIMESTAMP
     if isinstance(node, (exp.Year, exp.Month, exp.Day, exp.DayOfMonth, exp.DayOfWeek, exp.DayOfYear,
                          exp.WeekOfYear)):  # the parser wraps the operand in a TO_DATE of its own
@@ -2366,6 +2415,18 @@ def _operands(node: exp.Expression) -> list:
     if isinstance(node, (exp.Not, exp.Neg, exp.Abs, exp.Paren)):
         return [node.this]
     return [node.this, node.expression]
+
+
+# -- the rest of the datetime functions (begin) --
+# the functions that are Spark's CAST without a pattern (their analysed plans), other than to_date
+# and to_timestamp: function -> (target type, TRY_CAST)
+# the functions of Spark's TIME type (refused between rows with their own message)
+TIME_FUNCTIONS = ("make_time", "to_time", "try_to_time", "time_diff", "time_trunc", "time_from_seconds",
+                  "time_from_millis", "time_from_micros", "time_to_seconds", "time_to_millis", "time_to_micros")
+DATETIME_CONSTRUCTORS = ("timestamp_seconds", "timestamp_millis", "timestamp_micros", "make_dt_interval")
+_CAST_FUNCTIONS = {"to_timestamp_ntz": ("TIMESTAMP_NTZ", False), "try_to_timestamp": ("TIMESTAMP", True),
+                   "to_timestamp_ltz": ("TIMESTAMP", False), "try_to_date": ("DATE", True)}
+# -- the rest of the datetime functions (end) --
 
 
 # -- datetime patterns (begin) ------------------------------------------------------------------

@@ -8,7 +8,9 @@ TIMESTAMP_NTZ as it is.
   ``weekofyear`` (the ISO-8601 week: weeks start on Monday, week 1 holds the year's first
   Thursday, so 2024-12-30 is in week 1), and through ``date_part`` / ``extract``:
   ``YEAROFWEEK`` (the ISO week's year: 2025 for 2024-12-30) and ``DAYOFWEEK_ISO`` (Monday 1 to
-  Sunday 7). A TIMESTAMP is cast to its local date first.
+  Sunday 7); ``dayname`` and ``monthname``, Java's short English names (``Mon``, ``Jan``),
+  STRINGs. A TIMESTAMP is cast to its local date first (a STRING: ``CAST(x AS DATE)``, as
+  Spark's analysis casts it).
 * Fields of the time of day (an INT): ``hour``, ``minute``, ``second``; ``date_part('SECOND',
   x)`` and ``extract(SECOND FROM x)`` are the seconds with their fraction, a DECIMAL(8, 6). A
   DATE is its local midnight.
@@ -71,6 +73,13 @@ def _quarter(value: dt.date) -> int:
     return (value.month - 1) // 3 + 1
 
 
+# Java's short names in English (DayOfWeek / Month.getDisplayName(TextStyle.SHORT, Locale.US)), a
+# STRING: Spark's dayname and monthname
+_DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# the fields that are STRINGs (the others are INTs)
+NAME_FIELDS = ("dayname", "monthname")
+
 DATE_FIELDS = {
     "year": lambda value: value.year,
     "yearofweek": lambda value: value.isocalendar()[0],
@@ -82,6 +91,8 @@ DATE_FIELDS = {
     "dayofweek_iso": lambda value: value.isoweekday(),
     "weekday": lambda value: value.weekday(),
     "dayofyear": lambda value: value.timetuple().tm_yday,
+    "dayname": lambda value: _DAY_NAMES[value.weekday()],
+    "monthname": lambda value: _MONTH_NAMES[value.month - 1],
 }
 
 # ---- fields of the time of day -------------------------------------------------------------

@@ -22,7 +22,7 @@ from sparkcep.evaluation import (base_functions, collection_builders, collection
                                  datetime_functions, datetime_patterns, day_time_intervals, explicit_casts, functions,
                                  hash_functions, higher_order_functions, integral_functions, java_formatter,
                                  string_functions, trigonometric_functions, url_functions)
-from sparkcep.evaluation import json_functions, map_functions
+from sparkcep.evaluation import datetime_constructors, json_functions, map_functions
 from sparkcep.evaluation import struct_functions  # structs
 from sparkcep.evaluation import text_and_binary  # split, regexp_extract_all, base64, encode, soundex, ...
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
@@ -748,6 +748,8 @@ def typed_function(operator: p.Operator):
     elif name == "arrays_zip":
         function = struct_functions.arrays_zip(tuple(options["names"]))
     # -- structs (end) --
+    elif name in datetime_constructors.CONSTRUCTORS:  # the rest of the datetime functions
+        function = datetime_constructors.function(name, operand)
     else:
         return None
     return _located(function, operator.span) if operator.span is not None else function

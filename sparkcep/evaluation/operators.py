@@ -132,6 +132,10 @@ OPERATORS = set(BINARY) | {
     "split", "regexp_extract_all", "base64", "unbase64", "encode", "decode", "to_binary", "soundex",
     "luhn_check", "quote", "factorial", "rint", "to_base32", "from_base32", "mask",
     # -- split, regexp_extract_all, ... (end)
+    # -- the rest of the datetime functions (begin): datetime_fields, datetime_constructors --
+    "dayname", "monthname", "timestamp_seconds", "timestamp_millis", "timestamp_micros", "make_dt_interval",
+    "from_utc_timestamp", "to_utc_timestamp", "convert_timezone",
+    # -- the rest of the datetime functions (end) --
 }
 
 # [NOT] LIKE, ILIKE and RLIKE (REGEXP, regexp_like): a string and a pattern; LIKE and ILIKE may

@@ -70,7 +70,7 @@ def utf8_trimmed(value: str) -> str:
     return value.strip("".join(chr(c) for c in range(0x21)) + "\x7f")
 
 
-def _java_trimmed(value: str) -> str:
+def java_trimmed(value: str) -> str:
     """``value`` as Java's ``String.trim`` leaves it: without U+0000 .. U+0020 at its ends."""
     return value.strip("".join(chr(c) for c in range(0x21)))
 
@@ -164,16 +164,16 @@ _SINGLE_HOUR = re.compile(r"([+-])([0-9]):")
 _SINGLE_MINUTE = re.compile(r"([+-])([0-9][0-9]):([0-9])\Z")
 
 
-class _NoZone(Exception):
+class NoZone(Exception):
     """Java's ZoneId.of rejects the id (Spark: no timestamp)."""
 
 
 def _two_digits(text: str, position: int, after_colon: bool) -> int:
     if after_colon and text[position - 1] != ":":
-        raise _NoZone
+        raise NoZone
     pair = text[position:position + 2]
     if len(pair) != 2 or not all("0" <= c <= "9" for c in pair):
-        raise _NoZone
+        raise NoZone
     return int(pair)
 
 
@@ -187,10 +187,10 @@ def _zone_offset(text: str) -> dt.timezone:
     fields = {3: ((1, False),), 5: ((1, False), (3, False)), 6: ((1, False), (4, True)),
               7: ((1, False), (3, False), (5, False)), 9: ((1, False), (4, True), (7, True))}.get(len(text))
     if fields is None or text[0] not in "+-":
-        raise _NoZone
+        raise NoZone
     hours, minutes, seconds = (*(_two_digits(text, p, c) for p, c in fields), 0, 0)[:3]
     if hours > 18 or minutes > 59 or seconds > 59 or (hours == 18 and (minutes or seconds)):
-        raise _NoZone
+        raise NoZone
     total = dt.timedelta(hours=hours, minutes=minutes, seconds=seconds)
     return dt.timezone(-total if text[0] == "-" else total)
 
@@ -198,9 +198,9 @@ def _zone_offset(text: str) -> dt.timezone:
 @lru_cache(maxsize=256)
 def java_zone(text: str):
     """The zone Spark's ``getZoneId`` reads from a string's zone part (a tzinfo); raises
-    ``_NoZone`` where Java's ``ZoneId.of`` rejects it, TIME_ZONE_UNKNOWN_TO_PYTHON for a region
+    ``NoZone`` where Java's ``ZoneId.of`` rejects it, TIME_ZONE_UNKNOWN_TO_PYTHON for a region
     id the JVM knows and Python's tz database lacks."""
-    text = _java_trimmed(text)
+    text = java_trimmed(text)
     text = _SINGLE_HOUR.sub(r"\g<1>0\2:", text, count=1)
     text = _SINGLE_MINUTE.sub(r"\1\2:0\3", text, count=1)
     zone_id = _SHORT_IDS.get(text, text)
@@ -213,7 +213,7 @@ def java_zone(text: str):
         if zone_id[prefix] in "+-":
             return _zone_offset(zone_id[prefix:])
     if not _REGION_SYNTAX.fullmatch(zone_id) or zone_id not in JAVA_REGION_IDS:
-        raise _NoZone
+        raise NoZone
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:
@@ -347,7 +347,7 @@ def _timestamp(value: str, session) -> dt.datetime | None:
     fields, zone_text, just_time = parsed
     try:
         tz = session if zone_text is None else java_zone(zone_text)
-    except _NoZone:
+    except NoZone:
         return None
     if just_time:
         today = dt.datetime.now(tz).date()  # Spark's LocalDate.now(zone): today in that zone
@@ -381,7 +381,7 @@ def _timestamp_ntz(value: str) -> dt.datetime | None:
     if zone_text is not None:
         try:
             java_zone(zone_text)  # checked, then dropped
-        except _NoZone:
+        except NoZone:
             return None
     if not _fields_valid(fields):
         return None
@@ -467,7 +467,7 @@ def string_to_floating(target: SqlType, ansi: bool):
     and NaN."""
 
     def cast(value: str) -> float | None:
-        text = _java_trimmed(value)
+        text = java_trimmed(value)
         number = _java_floating(text, target.name)
         if number is None:
             number = _SPECIAL.get(text.translate(_ASCII_LOWER))
@@ -525,7 +525,7 @@ def string_to_decimal(target: SqlType, ansi: bool):
     ``changePrecision`` (half up)."""
 
     def cast(value: str) -> decimal.Decimal | None:
-        number = java_big_decimal(_java_trimmed(value))
+        number = java_big_decimal(java_trimmed(value))
         if number is None:
             if ansi:
                 raise invalid_input(value, target)

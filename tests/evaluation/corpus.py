@@ -1513,6 +1513,7 @@ def expressions() -> list[tuple[str, str]]:
     out += _struct_expressions()  # structs
     out += _java_double_text_expressions()  # -- Java's Double.toString between rows (one line) --
     out += _text_and_binary_expressions()  # split, regexp_extract_all, base64, encode, soundex, ... (one line)
+    out += _datetime_rest_expressions()  # the rest of the datetime functions
     return out
 
 
@@ -2114,3 +2115,136 @@ def _text_and_binary_expressions() -> list[tuple[str, str]]:
     out.append(_pair("hash(split(({} || {}), {}))", "sp1", "sp2", "spp"))
     return out
 # -- split, regexp_extract_all, STRING and BINARY conversions, ... (end) ------------------------
+# -- the rest of the datetime functions between rows (begin) --------------------------------------
+# timestamp_seconds / _millis / _micros of numbers (PAIRED, one designed case a row): DOUBLE and
+# FLOAT fractions, NaN and the infinities (NULL), the first and last instants Python holds and one
+# past them, BIGINT products past 2^63 (DATETIME_OVERFLOW), DECIMAL digits below the microsecond
+# (Java's 'Rounding necessary'); make_dt_interval's fields at the edge of a BIGINT of
+# microseconds, one of them where only a partial sum overflows (the order Spark adds them in);
+# zones as Spark's getZoneId reads them (short ids, offsets, prefixes, case, blanks, invalid ones)
+# for from_utc_timestamp / to_utc_timestamp / convert_timezone, TIMESTAMPs and TIMESTAMP_NTZs in
+# daylight-saving gaps and overlaps and at the ends of Python's range
+PAIRED.update({"dsd": "STRING", "dst": "STRING", "dcs": "DOUBLE", "dcf": "FLOAT", "dcn": "DECIMAL(20,7)",
+               "dcl": "BIGINT", "dmd": "INT", "dmh": "INT", "dmm": "INT", "dms": "DECIMAL(18,6)", "dmb": "BIGINT",
+               "dcz": "STRING", "dct": "TIMESTAMP", "dcu": "TIMESTAMP_NTZ"})
+_PAIRED_EDGES.update({
+    # strings cast to DATE and TIMESTAMP by Spark's analysis: the shapes of the string casts' sd,
+    # st1, st2 whose values Python's datetime holds (a year outside 0001..9999 is sparkcep's
+    # DATETIME_OUT_OF_PYTHON_RANGE where Spark answers a field of it: checked by
+    # test_datetime_constructors.py, not here)
+    "dsd": ["2024", "2024-3", "2024-03-05", " 2024-3-5T junk", "2024-02-30", "+2024-01-01", "2024-1-1 ", "2024 ",
+            "2024-01 x", "2024-02-29", "2023-02-29", "2024-13-01", "2024-01-00", "2024-01-5T10:00",
+            "2024-01-05 25:99:99", "\t2024-06-30\n", "\x7f2024-06-30\x01", "\u00a02024-06-30", "2024-01-01Z",
+            "2024/01/01", "T2024-01-01", "", "0001-01-02", "9999-12-31", None, "2024-12-30", "2021-01-03",
+            "2024-03-31 02:30", "2024-10-27 02:30:00", "2024-06-30 10:00:00 Europe/Paris", "abc", "2020-12-31"],
+    "dst": ["2024-03-31 02:30", "2024-10-27 02:30:00", "2024-01-01T10:00:00Z", "2024-01-01 10:00:00 UTC+1",
+            "2024-01-01 10:00:00.1234567+01:00", "2024-01-01 10:00:00 Europe/Paris", "2024-01-01 10:00:00PST",
+            "2024-01-01 10:00:00 Foo/Bar", "2024-01-01 7", "2024-01-01T", "2024-01-01 10:00:00+18:00",
+            "2024-06-30 23:59:59.999999-05:30", "2024-06-30 24:00:00", "2024-06-30 1:2:3",
+            "2024-06-30T10:00:00 GMT-08", "2024-06-30 10:00:00 europe/berlin", "2024-06-30 10:00:00 Z",
+            "1893-03-31 23:59:59", "2024-06-30 10:00:00 EST", "2024-06-30 10:00:00+0130",
+            "2024-06-30 10:00:00 US/Pacific", "2024-06-30T10:00:00.5", "2024-6-3 4:5:6",
+            "2024-06-30 10:00:00  Europe/Berlin  ", "2024-06-30 10:00:00 Europe/Berlin x", "9999-12-31 21:59:59.999999",
+            "2024-12-30 12:00", "2021-01-03 23:59", None, "2024-06-30T10:00:00+01:00[Europe/Paris]",
+            "\x7f2024-06-30 10:00:00\x01", "0001-01-01 12:00:00+01:00"],
+    "dcs": ["-1.5", "1.23456789", "NaN", "Infinity", "-Infinity", "1e20", "-62135596800.0", "253402300799.999999",
+            "0.0", "-0.0", "1e-7", "2147483647.5", "-62135596800.000001", "253402300800.0", "0.9999995"],
+    "dcf": ["1.0000001", "0.1", "NaN", "-1.5", "Infinity", "16777217", "-0.0"],
+    "dcn": ["1.0000001", "1.5", "-1.5000000", "9223372036855", "-62135596800", "253402300799.9999990", "0",
+            "0.0000010", "-9223372036854.7758080", "9223372036854.7758070", "-0.0000001", "-62135596800.0000010"],
+    "dcl": ["9223372036855", "-9223372036855", "0", "1230219000123", "-62135596800", "253402300800",
+            "9223372036854775807", "-9223372036854775808", "253402300799", "-1", "9223372036854776",
+            "-62135596800000"],
+    "dmd": ["106751991", "106751991", "106751992", "-106751991", "106751991", "2147483647", "-1", "0", "1", None,
+            "-106751991"],
+    "dmh": ["4", "4", "0", "-4", "-2147483647", "0", "25", "-2147483648", "2", "1", "-5"],
+    "dmm": ["0", "0", "0", "0", "0", "0", "61", "0", "3", "1", "0"],
+    "dms": ["54.775807", "54.775808", "0", "-54.775808", "999999999999.999999", "0", "61.5", "0", "4.5", "1",
+            "-54.775809"],
+    "dmb": ["2147483648", "-2147483649", "1", "9223372036854775807"],
+    "dcz": ["Asia/Seoul", "+05:30", "PST", "bad", "", "GMT+1", "UTC+01:30", "europe/berlin", " Asia/Seoul",
+            "Europe/Berlin", "Z", "+1:00", "America/New_York", "EST", "UT", "Etc/GMT+5", "+18:00", "-18:01", "GMT0",
+            "ROC", "Asia/Seoul ", "UTC", "+0530", "America/Coyhaique", "GMT+01:00:30", "-05", "CET", "US/Pacific"],
+    "dct": [_dt(2024, 3, 31, 3, 30), _dt(2024, 10, 27, 2, 30), _dt(2024, 1, 1, 10, 0), _dt(1, 1, 1, 1, 0),
+            _dt(9999, 12, 31, 23, 0), _dt(2024, 3, 10, 8, 30), _dt(1893, 3, 31, 23, 59, 59), _dt(2024, 11, 3, 7, 30)],
+    "dcu": [_dt(2021, 12, 6, 0, 0), _dt(2024, 3, 31, 2, 30), _dt(2024, 10, 27, 2, 30), _dt(1, 1, 1, 0, 0),
+            _dt(9999, 12, 31, 23, 59, 59, 999999), _dt(2024, 3, 10, 2, 30), _dt(2024, 11, 3, 1, 30)],
+})
+
+
+# STRINGs where Spark takes a DATE or a TIMESTAMP: Spark's analysis casts them (CAST(x AS DATE) for
+# the fields of the date, last_day, next_day, add_months, date_add / date_sub, datediff and trunc;
+# CAST(x AS TIMESTAMP) for the fields of the time of day, months_between, date_trunc and
+# date_format), over designed strings (dsd dates, dst timestamps: junk after a day, zones, the
+# gap and the overlap in Berlin)
+def _datetime_rest_expressions() -> list[tuple[str, str]]:
+    out = []
+    one = "coalesce({}, {})"
+    for function in ("year", "quarter", "month", "day", "dayofmonth", "dayofweek", "weekday", "dayofyear",
+                     "weekofyear", "last_day"):
+        for column in ("dsd", "dst"):
+            out.append(_pair(f"{function}({one})", column, column))
+    for function in ("hour", "minute", "second"):
+        for column in ("dsd", "dst"):
+            out.append(_pair(f"{function}({one})", column, column))
+    for field in ("YEAR", "YEAROFWEEK", "DOW", "dow_iso", "DOY", "HOUR", "SECOND"):
+        out.append(_pair(f"date_part('{field}', {one})", "dst", "dst"))
+    out.append(_pair(f"extract(MONTH FROM {one})", "dsd", "dsd"))
+    for function in ("date_add", "date_sub", "dateadd", "add_months"):
+        out.append(_pair(function + "({}, {})", "dsd", "dn"))
+    out.append(_pair("add_months({}, {})", "dst", "t1"))
+    out.append(_pair("next_day({}, {})", "dsd", "wd"))
+    out.append(_pair("next_day({}, {})", "dst", "wd"))
+    for function, x, y in (("datediff", "dsd", "dst"), ("date_diff", "dst", "dsd"), ("datediff", "dt1", "dsd"),
+                           ("datediff", "dsd", "ts1"), ("datediff", "tn1", "dst"), ("datediff", "ts1", "tn1")):
+        out.append(_pair(function + "({}, {})", x, y))
+    for x, y in (("dst", "dst"), ("dsd", "dt1"), ("ts1", "dst")):
+        out.append(_pair("months_between({}, {})", x, y))
+    out.append(_pair("months_between({}, {}, false)", "dst", "dsd"))
+    out.append(_pair(f"trunc({one}, {{}})", "dsd", "dsd", "fu"))
+    out.append(_pair(f"trunc({one}, 'WEEK')", "dst", "dst"))
+    for unit in ("HOUR", "DAY", "MONTH", "MINUTE"):
+        out.append(_pair(f"date_trunc('{unit}', {one})", "dst", "dst"))
+    out.append(_pair(f"date_trunc('QUARTER', {one})", "dst", "dst"))
+    for column in ("dsd", "dst"):
+        out.append(_pair(f"date_format({one}, 'yyyy-MM-dd HH:mm:ss.SSSSSS XXX')", column, column))
+    # dayname, monthname; to_timestamp_ltz and try_to_date without a pattern (Spark's casts)
+    for function in ("dayname", "monthname"):
+        for column in ("fd", "dsd"):
+            out.append(_pair(f"{function}({one})", column, column))
+        out.append(_pair(f"{function}(({{}} + {{}}))", "fz", "fy"))
+        out.append(_pair(f"{function}(({{}} + {{}}))", "fn", "fy"))
+    for column in ("dst", "dsd"):
+        out.append(_pair(f"to_timestamp_ltz({one})", column, column))
+        out.append(_pair(f"try_to_date({one})", column, column))
+    # from numbers and zones
+    for column in ("dcs", "dcf", "dcn", "dcl", "i1", "t1", "h1", "m1"):
+        out.append(_pair(f"timestamp_seconds({one})", column, column))
+    for column in ("dcl", "i1", "t1"):
+        out.append(_pair(f"timestamp_millis({one})", column, column))
+        out.append(_pair(f"timestamp_micros({one})", column, column))
+    out.append(_pair("make_dt_interval({}, {}, {}, {})", "dmd", "dmh", "dmm", "dms"))
+    out.append(_pair("make_dt_interval({}, {})", "dmd", "dmh"))
+    out.append(_pair("make_dt_interval({}, {}, {}, {})", "dmb", "t1", "h1", "n1"))
+    out.append(_pair("make_dt_interval({}, 0, {}, {})", "t1", "dmm", "s1"))
+    out.append(_pair("(make_dt_interval({}, {}, {}, {}) + {})", "dmd", "dmh", "dmm", "dms", "j1"))
+    for function in ("from_utc_timestamp", "to_utc_timestamp"):
+        out.append(_pair(f"{function}({{}}, {{}})", "dct", "dcz"))
+        out.append(_pair(f"{function}({{}}, {{}})", "ts1", "dcz"))
+        out.append(_pair(f"{function}({one}, 'America/New_York')", "dct", "dct"))
+        out.append(_pair(f"{function}({one}, 'Asia/Kolkata')", "dst", "dst"))
+        out.append(_pair(f"{function}({{}}, {{}})", "dt1", "dcz"))
+        out.append(_pair(f"{function}({{}}, {{}})", "tn1", "dcz"))
+    out.append(_pair("convert_timezone({}, 'Europe/Berlin', {})", "dcz", "dcu"))
+    out.append(_pair("convert_timezone('America/New_York', {}, {})", "dcz", "dcu"))
+    out.append(_pair("convert_timezone({}, {})", "dcz", "dcu"))
+    out.append(_pair("convert_timezone({}, {})", "dcz", "tn1"))
+    out.append(_pair(f"convert_timezone('Europe/Berlin', 'UTC', {one})", "dcu", "dcu"))
+    out.append(_pair(f"convert_timezone('UTC', 'Europe/Berlin', {one})", "dst", "dst"))
+    out.append(_pair("convert_timezone({}, 'Asia/Seoul', {})", "dcz", "dt1"))
+    # found by the random differential (seed 20261128): Spark knows these are never NULL and
+    # folds IS [NOT] NULL without formatting (a format missing an argument raises nothing)
+    out.append(_pair("(CAST((md5(printf('%s %s %s', {}, {})) < '8') AS STRING) IS NULL)", "m1", "t1"))
+    out.append(_pair("((md5(format_string('%d %x %o %X', {}, {})) = {}) IS NOT NULL)", "z1", "m2", "s1"))
+    return out
+# -- the rest of the datetime functions between rows (end) ----------------------------------------

@@ -12,7 +12,6 @@ Spark casts implicitly (string with number, date with timestamp, ...).
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 
 from hypothesis import strategies as st
 
@@ -248,6 +247,7 @@ def numbers(depth: int):
         _lambda_numbers(sub, strings(depth - 1)),  # -- higher-order functions --
         _json_numbers(strings(depth - 1)),  # JSON and map functions
         _struct_numbers(sub, strings(depth - 1)),  # structs
+        _datetime_rest_numbers(strings(depth - 1), temporals(depth - 1)),  # -- the rest of the datetime functions --
     )
 
 
@@ -309,6 +309,7 @@ def strings(depth: int):
         formatted(depth - 1),  # -- datetime patterns --
         java_formatted(depth - 1),  # -- format_string / printf, typeof, decode --
         java_double_texts(depth - 1),  # -- Java's Double.toString between rows (one line) --
+        _datetime_rest_strings(temporals(depth - 1), sub),  # -- the rest of the datetime functions --
     )
 
 
@@ -383,6 +384,59 @@ def parsed(depth: int):
 # -- datetime patterns (end) --
 
 
+# -- the rest of the datetime functions (begin) --
+# STRINGs where Spark takes a DATE or a TIMESTAMP (cast by Spark's analysis), timestamps made from
+# numbers and moved between zones, day and month names
+_DATE_STRINGS = ["'2024-03-31 02:30'", "'2024-10-27'", "' 2024-1-5T10:00:00Z'", "'2024-02-30'", "'2024-12-30 x'"]
+_ZONES = ["'Asia/Seoul'", "'+05:30'", "'PST'", "'Europe/Berlin'", "'UTC'", "'GMT-3'"]
+
+
+def _dated_strings(string):
+    return st.one_of(string, _literal(_DATE_STRINGS))
+
+
+def _datetime_rest_numbers(string, temporal):
+    s = _dated_strings(string)
+    return st.one_of(
+        st.tuples(st.sampled_from(["year", "dayofweek", "weekofyear", "hour", "second", "quarter"]), s).map(
+            lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(s, st.one_of(s, temporal)).map(lambda t: _join("datediff({}, {})", *t)),
+        st.tuples(st.one_of(s, temporal), s).map(lambda t: _join("months_between({}, {})", *t)),
+    )
+
+
+def _datetime_rest_temporals(leaf, string):
+    s = _dated_strings(string)
+    return st.one_of(
+        st.tuples(st.sampled_from(["timestamp_seconds", "timestamp_millis", "timestamp_micros"]),
+                  _column(["t1", "h1", "i1"])).map(lambda t: _join(t[0] + "({})", t[1])),
+        _column(["d1", "n1", "f1", "q1"]).map(lambda a: _join("timestamp_seconds({})", a)),
+        st.tuples(st.sampled_from(["from_utc_timestamp", "to_utc_timestamp"]), st.one_of(leaf, s),
+                  st.sampled_from(_ZONES)).map(lambda t: _join(t[0] + "({}, " + t[2] + ")", t[1])),
+        st.tuples(st.sampled_from(_ZONES), _column(["tn1", "dt1"])).map(
+            lambda t: _join("convert_timezone(" + t[0] + ", 'Europe/Berlin', {})", t[1])),
+        st.tuples(st.sampled_from(["last_day", "to_timestamp_ltz", "try_to_date"]), s).map(
+            lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(s, _column(["t1", "h1"])).map(lambda t: _join("date_add({}, {})", *t)),
+        st.tuples(st.sampled_from(_TRUNC_UNITS), s).map(lambda t: _join("date_trunc(" + t[0] + ", {})", t[1])),
+    )
+
+
+def _datetime_rest_strings(temporal, string):
+    return st.one_of(
+        st.tuples(st.sampled_from(["dayname", "monthname"]), st.one_of(temporal, _dated_strings(string))).map(
+            lambda t: _join(t[0] + "({})", t[1])),
+        st.tuples(_dated_strings(string), st.sampled_from(_FORMAT_PATTERNS)).map(
+            lambda t: _join("date_format({}, " + t[1] + ")", t[0])),
+    )
+
+
+def _datetime_rest_intervals(number):
+    return st.tuples(_column(["t1", "h1", "i1"]), _column(["t1", "h1"]), number).map(
+        lambda t: _join("make_dt_interval({}, {}, 0, {})", *t))
+# -- the rest of the datetime functions (end) --
+
+
 _INTERVAL_LITERALS = ["INTERVAL '90' MINUTE", "INTERVAL '1' DAY", "INTERVAL '-2' HOUR",
                       "INTERVAL '0 23:59:59.999999' DAY TO SECOND", "CAST(NULL AS INTERVAL SECOND)"]
 
@@ -419,6 +473,7 @@ def temporals(depth: int):
                                                        "try_to_timestamp({})"])).map(lambda t: _join(t[1], t[0])),
         # -- string casts (end) --
         parsed(0),  # -- datetime patterns --
+        _datetime_rest_temporals(leaf, strings(0)),  # -- the rest of the datetime functions --
     )
 
 
@@ -437,6 +492,7 @@ def intervals(depth: int):
         # times or divided by a number (small integral counts keep most products in range)
         st.tuples(sub, st.sampled_from(["*", "/"]), st.one_of(_column(["t1", "h1", "i1", "d1", "n1", "f1"]))).map(
             lambda x: _join("({} " + x[1] + " {})", x[0], x[2])),
+        _datetime_rest_intervals(_column(["t1", "h1", "n1", "q1", "s1"])),  # -- the rest of the datetime functions --
     )
 
 

@@ -36,14 +36,14 @@ def _bind(condition: str):
     "date_add(A.d, B.l)",  # Spark: DATATYPE_MISMATCH (BIGINT days)
     "(A.d + B.l)",
     "date_sub(A.d, B.x)",
-    "date_add(A.s, B.n)",  # Spark parses the STRING
+    "date_add(A.d, B.s)",  # Spark parses the STRING count
     "(B.n - A.d)",  # Spark refuses INT - DATE
     "(greatest(A.d, B.e) + NULL)",  # Spark: a TIMESTAMP (the NULL read as an interval)
     "(greatest(A.d, B.e) - NULL)",  # Spark: an INTERVAL DAY
     "make_date(A.n, B.x, 1)",  # Spark casts the DECIMAL to INT
     "next_day(A.d, B.n)",
     "unix_date(greatest(A.t, B.t))",  # Spark: DATE only
-    "months_between(A.s, B.t)",
+    "months_between(A.n, B.t)",
 ])
 def test_refused_types(condition):
     with pytest.raises(AnalysisError) as error:
@@ -68,6 +68,11 @@ def test_result_types():
     assert _bind("date_add(greatest(A.d, B.e), NULL)").type == "date"  # as Spark types it
     assert _bind("months_between(A.t, B.d)").type == "double"
     assert _bind("unix_date(greatest(A.d, B.e))").type == "int"
+    # a STRING where Spark takes a DATE or a TIMESTAMP: cast as Spark's analysis casts it
+    added = _bind("date_add(A.s, B.n)")
+    assert added.type == "date" and added.operands[0].name == "converting_cast" and added.operands[0].type == "date"
+    between = _bind("months_between(A.s, B.t)")
+    assert between.type == "double" and between.operands[0].type == "timestamp"
 
 
 def test_spot_values():

@@ -172,7 +172,7 @@ def _error(qualified: str, types: list[str]):
     ("from_unixtime(A.x + B.x)", ["double"], "MATCH_DEPENDENT_TYPE_MISMATCH", "from_unixtime(A.x + B.x)"),
     ("to_date(greatest(A.ts, B.ts), 'yyyy')", ["timestamp"], "MATCH_DEPENDENT_TYPE_MISMATCH",
      "to_date(greatest(A.ts, B.ts), 'yyyy')"),
-    ("try_to_date(A.s || B.s)", ["string"], "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "try_to_date(A.s || B.s)"),
+    ("to_varchar(A.s || B.s)", ["string"], "WRONG_NUM_ARGS", "to_varchar(A.s || B.s)"),
 ])
 def test_refusals_are_typed_errors_at_the_pattern_when_compiling(qualified, types, code, at):
     error = _error(qualified, types)

@@ -29,6 +29,7 @@ from sparkcep.evaluation.binding.collection_builders import (COLLECTION_BUILDERS
                                                               never_null)
 from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, STRING, YEAR_MONTH_REFUSAL,
                                               Semantics, SqlType, YearMonthInterval, literal_type)
+from sparkcep.evaluation.binding.datetime_constructors import CONSTRUCTORS, DatetimeConstructorBinding
 from sparkcep.evaluation.binding.datetime_patterns import PATTERN_FUNCTIONS, DatetimePatternBinding
 from sparkcep.evaluation.binding.higher_order import HigherOrderBinding
 from sparkcep.evaluation.binding.json_functions import JSON_FUNCTIONS, JsonBinding  # JSON functions
@@ -67,7 +68,7 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
 
 class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
              DatetimeBinding, DatetimePatternBinding, HigherOrderBinding, JsonBinding, MapFunctionBinding,
-             FormattingBinding, StructBinding, TextAndBinaryBinding):
+             FormattingBinding, StructBinding, TextAndBinaryBinding, DatetimeConstructorBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -166,6 +167,8 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
             return self.date_function(e)
         if name in PATTERN_FUNCTIONS:
             return self.datetime_pattern(e)
+        if name in CONSTRUCTORS:  # timestamp_seconds, make_dt_interval, from_utc_timestamp, ...
+            return self.datetime_constructor(e)
         if name in DATE_FIELDS or name in TIME_FIELDS or name in EPOCH_FUNCTIONS or name in ("date_trunc", "trunc"):
             return self.datetime_field(e)
         if name in ("isnan", "nanvl"):

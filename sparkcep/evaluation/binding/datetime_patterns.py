@@ -11,10 +11,11 @@ Spark refuses fails when the query is compiled, at the pattern, with Spark's err
   (TIMESTAMP_NTZ), ``to_date`` / ``try_to_date`` (DATE), ``unix_timestamp`` /
   ``to_unix_timestamp`` (BIGINT) of a STRING.
 
-Spark also accepts a STRING for ``date_format`` and ``from_unixtime`` (cast with its string
-parsers), DOUBLE or DECIMAL seconds for ``from_unixtime``, and a DATE or TIMESTAMP for the
-parsing functions (the pattern then unread): refused here (``MATCH_DEPENDENT_TYPE_MISMATCH``),
-except ``unix_timestamp`` of a DATE or TIMESTAMP, which ``datetime_field`` types.
+``date_format`` of a STRING casts it to TIMESTAMP first, as Spark does (``CAST(x AS
+TIMESTAMP)``, ``string_casts``). Spark also accepts a STRING (cast to BIGINT) and DOUBLE or
+DECIMAL seconds for ``from_unixtime``, and a DATE or TIMESTAMP for the parsing functions (the
+pattern then unread): refused here (``MATCH_DEPENDENT_TYPE_MISMATCH``), except
+``unix_timestamp`` of a DATE or TIMESTAMP, which ``datetime_field`` types.
 """
 
 from __future__ import annotations
@@ -43,10 +44,11 @@ class DatetimePatternBinding(BinderBase):
             return self.datetime_field(e)  # the pattern is not read (Spark's UnixTimestamp of a datetime)
         parsing = e.name in _PARSED
         if e.name == "date_format":
+            if tx.name == "string" and function == "date_format":  # Spark's CAST(x AS TIMESTAMP) first
+                x, tx = self.converting_cast(e, x, tx, TIMESTAMP), TIMESTAMP
             if not (tx.null or tx.name in ("date", "timestamp", "timestamp_ntz")):
-                raise self.refuse(e, [tx], f"'{function}' formats a DATE, TIMESTAMP or TIMESTAMP_NTZ here (Spark "
-                                           "parses a STRING first, and to_char formats numbers with another "
-                                           "pattern language)")
+                raise self.refuse(e, [tx], f"'{function}' formats a DATE, TIMESTAMP or TIMESTAMP_NTZ here (to_char "
+                                           "formats numbers and STRINGs with another pattern language)")
             operand, result = (TIMESTAMP if tx.null else tx), STRING  # formatted as its TIMESTAMP (format_instant)
         elif e.name == "from_unixtime":
             if not (tx.null or tx.name in _INTEGRAL):

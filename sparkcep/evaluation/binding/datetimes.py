@@ -7,9 +7,9 @@ from __future__ import annotations
 import dataclasses
 
 from sparkcep.evaluation import sql_types as st
-from sparkcep.evaluation.binding.core import BIGINT, DATE, DOUBLE, INT, INT_ARGUMENTS, TIMESTAMP, BinderBase
+from sparkcep.evaluation.binding.core import BIGINT, DATE, DOUBLE, INT, INT_ARGUMENTS, STRING, TIMESTAMP, BinderBase
 from sparkcep.evaluation.sql_types import SqlType
-from sparkcep.evaluation.datetime_fields import DATE_FIELDS, EPOCH_FUNCTIONS, TIME_FIELDS
+from sparkcep.evaluation.datetime_fields import DATE_FIELDS, EPOCH_FUNCTIONS, NAME_FIELDS, TIME_FIELDS
 from sparkcep.plan import expressions as p
 
 
@@ -55,10 +55,10 @@ class DatetimeBinding(BinderBase):
         TIMESTAMPs or two TIMESTAMP_NTZs, a DATE cast to the other's type (a BIGINT)."""
         bound = [self.bind(o) for o in e.operands]
         types = [t for _, t in bound]
-        if e.name == "datediff":
-            if any(t.name not in ("date", "void") for t in types):
+        if e.name == "datediff":  # Spark casts a TIMESTAMP[_NTZ] or a STRING to DATE
+            if any(t.name not in ("date", "timestamp", "timestamp_ntz", "string", "void") for t in types):
                 raise self.refuse(e, types, "DATEs are required (CAST(x AS DATE) inside the navigation)")
-            return self.typed(e, "datediff", [x for x, _ in bound], INT), INT
+            return self.typed(e, "datediff", [self.as_datetime(e, x, t, DATE) for x, t in bound], INT), INT
         kinds = {t.name for t in types} - {"void", "date"}
         if not all(t.name in ("date", "timestamp", "timestamp_ntz", "void") for t in types) or len(kinds) > 1:
             raise self.refuse(e, types, "two TIMESTAMPs or two TIMESTAMP_NTZs are required")
@@ -87,7 +87,8 @@ class DatetimeBinding(BinderBase):
         DATE is cast to it (the local date, a TIMESTAMP's in the session time zone), a DATE or
         TIMESTAMP_NTZ where it takes a TIMESTAMP to that; day and month counts must be TINYINT,
         SMALLINT or INT (Spark casts a BIGINT, DECIMAL or STRING to INT, with its own overflow
-        and parsing rules: refused here, as is a STRING date)."""
+        and parsing rules: refused here). A STRING where Spark takes a DATE or a TIMESTAMP is
+        cast to it as ``CAST(x AS DATE)`` / ``CAST(x AS TIMESTAMP)`` (``as_datetime``)."""
         name = e.name
         bound = [self.bind(o) for o in e.operands]
         types = [t for _, t in bound]
@@ -104,11 +105,11 @@ class DatetimeBinding(BinderBase):
                 operands.append(self.cast(x, t, INT))  # CAST_OVERFLOW with ANSI on, else wrapped
             elif kind == "string" and t.name == "string":
                 operands.append(x)
-            elif kind == "date" and t.name in ("date", "timestamp", "timestamp_ntz") or \
-                    kind == "timestamp" and t.name in ("date", "timestamp", "timestamp_ntz") or \
+            elif kind == "date" and t.name in ("date", "timestamp", "timestamp_ntz", "string") or \
+                    kind == "timestamp" and t.name in ("date", "timestamp", "timestamp_ntz", "string") or \
                     kind == "date only" and t.name == "date":
                 target = DATE if kind != "timestamp" else TIMESTAMP
-                operands.append(self.cast(x, t, target))
+                operands.append(self.as_datetime(e, x, t, target))
             else:
                 expected = {"int": "TINYINT, SMALLINT or INT", "string": "STRING", "date only": "DATE",
                             "date": "DATE (or TIMESTAMP)", "timestamp": "TIMESTAMP (or DATE)"}[kind]
@@ -124,8 +125,10 @@ class DatetimeBinding(BinderBase):
         where it takes a time of day is its local midnight (a TIMESTAMP); ``date_trunc`` casts a
         TIMESTAMP_NTZ to a TIMESTAMP, while the seconds since the epoch count a TIMESTAMP_NTZ
         from its own 1970-01-01 00:00; ``unix_seconds`` / ``unix_millis`` / ``unix_micros``
-        refuse a DATE, as Spark does. A STRING date or time is refused (Spark parses it;
-        CAST it inside the navigation)."""
+        refuse a DATE, as Spark does. A STRING is cast as Spark casts it (its analysed plans):
+        to DATE for the fields of the date and ``trunc``, to TIMESTAMP for the fields of the
+        time of day and ``date_trunc`` (``as_datetime``); the seconds since the epoch refuse
+        it, as Spark does."""
         name = e.name
         bound = [self.bind(o) for o in e.operands]
         types = [t for _, t in bound]
@@ -136,7 +139,8 @@ class DatetimeBinding(BinderBase):
         else:
             (x, tx), = bound
         allowed = ("timestamp", "timestamp_ntz") if name in ("unix_seconds", "unix_millis", "unix_micros") else \
-            ("date", "timestamp", "timestamp_ntz")
+            ("date", "timestamp", "timestamp_ntz") if name in EPOCH_FUNCTIONS else \
+            ("date", "timestamp", "timestamp_ntz", "string")
         if not (tx.null or tx.name in allowed):
             raise self.refuse(e, types, f"{' or '.join(a.upper() for a in allowed)} is required")
         if tx.null:
@@ -144,14 +148,23 @@ class DatetimeBinding(BinderBase):
         if name in DATE_FIELDS or name == "trunc":
             operand = DATE
         elif name in TIME_FIELDS or name in EPOCH_FUNCTIONS:
-            operand = TIMESTAMP if tx.name == "date" else tx
+            operand = TIMESTAMP if tx.name in ("date", "string") else tx
         else:  # date_trunc
             operand = TIMESTAMP
-        x = self.cast(x, tx, operand)
+        x = self.as_datetime(e, x, tx, operand)
         result = {"trunc": DATE, "date_trunc": TIMESTAMP, "second_with_fraction": st.decimal_type(8, 6)}.get(
-            name, BIGINT if name in EPOCH_FUNCTIONS else INT)
+            name, BIGINT if name in EPOCH_FUNCTIONS else STRING if name in NAME_FIELDS else INT)
         operands = (unit, x) if name == "date_trunc" else (x, unit) if name == "trunc" else (x,)
         return self.typed(e, name, operands, result, operand), result
+
+    def as_datetime(self, e: p.Operator, x: p.Expression, t: SqlType, target: SqlType) -> p.Expression:
+        """``x`` of type ``t`` where Spark takes a ``target`` DATE or TIMESTAMP: a STRING is cast
+        as Spark's analysis casts it there, ``CAST(x AS DATE)`` / ``CAST(x AS TIMESTAMP)`` with the
+        session's ANSI setting (``string_casts``: NULL, or CAST_INVALID_INPUT with ANSI on, for a
+        string that is no date); a datetime by ``cast``."""
+        if t.name == "string":
+            return self.converting_cast(e, x, t, target)
+        return self.cast(x, t, target)
 
 
 _INTERVAL_DAY, _INTERVAL_DAY_TO_SECOND = st.day_time_interval(0, 0), st.day_time_interval(0, 3)

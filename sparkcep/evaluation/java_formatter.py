@@ -423,10 +423,12 @@ def java_value(spark_type: str, value):
     return value
 
 
-def apply(format_text: str, java_classes: tuple[str, ...], values: list) -> str:
+def apply(format_text: str, java_classes: tuple[str, ...], values: list, check=None) -> str:
     """``String.format(Locale.US, format_text, values...)`` made a Spark STRING; ``values`` are
     the Java values (``java_value``), NULL as None, of the classes ``java_classes``. Raises
-    ``MatchRuntimeError`` (``ILLEGAL_FORMAT``) where Java raises."""
+    ``MatchRuntimeError`` (``ILLEGAL_FORMAT``) where Java raises. ``check(specifier, position)``,
+    if given, is called before a specifier prints a value that is not NULL (a format read from a
+    row: ``row_formats`` raises there for what sparkcep does not reproduce)."""
     try:
         parts = parse(format_text)
         out: list[str] = []
@@ -452,6 +454,8 @@ def apply(format_text: str, java_classes: tuple[str, ...], values: list) -> str:
                     if part.conversion == "s" and "#" in part.flags:
                         raise _mismatch("#", "s")
                 else:
+                    if check is not None:
+                        check(part, position)
                     text = _print(part, java_classes[position], value)
             size += len(text)
             if size > MAX_RESULT:
@@ -467,7 +471,7 @@ def apply(format_text: str, java_classes: tuple[str, ...], values: list) -> str:
 
 
 def formatter(format_text: str, java_classes: tuple[str, ...], kinds: tuple[str, ...],
-              scales: tuple[int | None, ...]):
+              scales: tuple[int | None, ...], check=None):
     """The function of the arguments' values (NULLs among them) of a bound ``format_string``:
     each value made the Java value Spark passes (a DECIMAL with its type's scale, which
     ``toString`` shows), then ``apply``."""
@@ -480,6 +484,6 @@ def formatter(format_text: str, java_classes: tuple[str, ...], kinds: tuple[str,
             if exponent is not None and value is not None:
                 value = value.quantize(exponent, context=_EXACT)
             converted.append(value)
-        return apply(format_text, java_classes, converted)
+        return apply(format_text, java_classes, converted, check)
 
     return formatted

@@ -240,7 +240,9 @@ def typed_plan(spark, match: CompiledMatch, args=None):
     semantics = Semantics(ansi=_ansi_enabled(spark), time_zone=timezone,
                           map_key_dedup_policy=_map_key_dedup_policy(spark),
                           exists_three_valued=_setting(
-                              spark, "spark.sql.legacy.followThreeValuedLogicInArrayExists", "true").lower() != "false")
+                              spark, "spark.sql.legacy.followThreeValuedLogicInArrayExists", "true").lower() != "false",
+                          null_comparison_allowed=_setting(
+                              spark, "spark.sql.legacy.allowNullComparisonResultInArraySort", "false").lower() == "true")
     plan = _bound(plan, by_name, semantics, match.source)
     plan = _comparison_casts(plan, by_name, semantics)
     plan = _within_in_key_units(plan, by_name, match)

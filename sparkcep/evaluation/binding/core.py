@@ -56,6 +56,9 @@ class Semantics:
     # spark.sql.legacy.followThreeValuedLogicInArrayExists: exists(arr, x -> p) is NULL (true) or
     # FALSE (false) when no p is TRUE and some p is NULL
     exists_three_valued: bool = True
+    # spark.sql.legacy.allowNullComparisonResultInArraySort: a NULL answer of array_sort's
+    # comparator is 0 (true) or COMPARATOR_RETURNS_NULL (false)
+    null_comparison_allowed: bool = False
 
 
 class YearMonthInterval(Exception):

@@ -1307,6 +1307,8 @@ def _comparator_sort_expressions() -> list[tuple[str, str]]:
     out.append(_pair("array_sort({}, (l, r) -> CAST(l - r + {} AS SMALLINT))", "so1", "so2"))
     out.append(_pair("array_sort({}, (l, r) -> l < {})", "so1", "so2"))  # a BOOLEAN
     out.append(_pair("array_sort({}, (l, r) -> l - r + {})", "so2", "so2"))  # not an array
+    # Spark knows it is never NULL when its array is: IS NULL is FALSE without sorting (no error)
+    out.append(_pair("(array_sort(array({}, {}), (l, r) -> CAST(l DIV (r - r) AS INT)) IS NULL)", "so2", "so2"))
     return out
 # -- array_sort with a comparator between rows (end) ------------------------------------------
 
@@ -1341,7 +1343,11 @@ def _row_format_expressions() -> list[tuple[str, str]]:
                               ("format_string({})", ("rf",)),
                               ("length(format_string({}, {}, {}))", ("rf", "rfs", "rfi")),
                               ("format_string({}, {}, {})", ("rf", "ai", "rfi")),  # an ARRAY: refused where printed
-                              ("format_string({}, {})", ("rfi", "rfs"))):  # refused: Spark casts an INT format
+                              ("format_string({}, {})", ("rfi", "rfs")),  # refused: Spark casts an INT format
+                              # never NULL when its format is not: IS NULL is FALSE without formatting
+                              ("(format_string(IF({} > {}, '%d', '%s'), {}) IS NULL)", ("rfi", "rfz", "rfs")),
+                              # a literal format: never NULL, no MissingFormatArgumentException (random seed 303)
+                              ("(printf('%s %s %s', {}, {}) IS NULL)", ("rfs", "rfs"))):
         out.append(_pair(template, *columns))
     return out
 # -- format_string / printf with a format read from a row (end) ---------------------------------

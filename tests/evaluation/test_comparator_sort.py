@@ -169,3 +169,14 @@ def test_an_array_of_null_type_is_not_sorted():
         return raising
 
     assert comparator_sort.compile_comparator_sort(operator, compile_operand)(object()) == [None, None]
+
+
+def test_is_null_over_a_sort_of_a_never_null_array_is_false_without_sorting():
+    """Spark's ArraySort is NULL only when its array is, and array(...) never is: Spark folds IS NULL
+    to FALSE and never calls the comparator (recorded in the corpus: FALSE on every row, no
+    DIVIDE_BY_ZERO); sparkcep folds it too. Over a row's array it sorts (and raises)."""
+    values = {"(`so2`)": 1}
+    assert _one("(array_sort(array(A.so2, B.so2), (l, r) -> CAST(l DIV (r - r) AS INT)) IS NULL)", values) is False
+    values = {"(`so1`)": [1, 2], "(`so2`)": 1}
+    assert repr(_one("(array_sort(A.so1, (l, r) -> CAST(l DIV (r - B.so2 + 1 - 1) AS INT) * 0) IS NULL)",
+                     values)) == "<error DIVIDE_BY_ZERO>"

@@ -149,3 +149,22 @@ def test_the_result_is_a_string_and_the_operator_reads_the_format_first():
     expression = lower("format_string(concat(A.rf, B.rfs), B.rfi)", columns)
     typed = bound(expression, [TYPES[t] for t in columns.texts], Semantics())
     assert typed.type == "string" and typed.name == "format_string_row_format"
+
+
+def test_is_null_over_a_format_that_is_never_null_is_false_without_formatting():
+    """Spark's FormatString is NULL only when its format is: an IF of two literals never is, so
+    IS NULL is FALSE without formatting (no IllegalFormatConversionException for %d of a STRING;
+    recorded in the corpus)."""
+    values = {"(`rfi`)": 1, "(`rfz`)": 0, "(`rfs`)": "x"}
+    assert _one("(format_string(IF(A.rfi > B.rfz, '%d', '%s'), A.rfs) IS NULL)", values) is False
+    values = {"(`rf`)": "%d", "(`rfs`)": "x"}
+    assert repr(_one("(format_string(A.rf, B.rfs) IS NULL)", values)) == "<error ILLEGAL_FORMAT>"
+
+
+def test_is_null_over_a_literal_format_is_false_without_formatting():
+    """Found by the random differential (seed 303, ANSI off): Spark answers FALSE for
+    printf('%s %s %s', A.s2, B.s1) IS NULL (a literal format is never NULL, so it folds IS NULL
+    without formatting: no MissingFormatArgumentException); sparkcep did format and raised."""
+    values = {"(`rfs`)": None}
+    assert _one("(printf('%s %s %s', A.rfs, B.rfs) IS NULL)", values) is False
+    assert repr(_one("printf('%s %s %s', A.rfs, B.rfs)", values)) == "<error ILLEGAL_FORMAT>"

@@ -110,6 +110,13 @@ def never_null(x: p.Expression, ansi: bool) -> bool:
     if name in ("zip_with", "map_zip_with"):
         return never_null(operands[0], ansi) and never_null(operands[1], ansi)
     # -- higher-order functions (end) --
+    # -- array_sort with a comparator, format_string (begin): NULL only when the array / the
+    # format is (ArraySort's and FormatString's nullable)
+    if name in ("array_sort_with_comparator", "format_string_row_format"):
+        return never_null(operands[0], ansi)
+    if name == "format_string":  # its format a literal, not NULL (a NULL one is lowered to NULL)
+        return True
+    # -- array_sort with a comparator, format_string with a format read from a row (end) --
     return False
 
 

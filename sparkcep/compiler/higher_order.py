@@ -1,9 +1,10 @@
 """Lowering Spark's higher-order functions (``transform``, ``filter``, ``exists``, ``forall``,
 ``aggregate`` / ``reduce``, ``zip_with``, ``map_filter``, ``transform_values``,
-``transform_keys``, ``map_zip_with``) whose lambda body or other arguments read more than one row of the match
+``transform_keys``, ``map_zip_with``, ``array_sort`` with a comparator) whose lambda body or other arguments read more than one row of the match
 (``exists(B.arr, x -> x > A.v)``): the function becomes a plan ``Operator`` whose lambda
 operands are ``plan.Lambda`` nodes, evaluated in Python by
-``sparkcep.evaluation.higher_order_functions``.
+``sparkcep.evaluation.higher_order_functions`` (``array_sort`` with a comparator: the plan
+operator ``array_sort_with_comparator``, by ``sparkcep.evaluation.comparator_sort``).
 
 A mixin of ``sparkcep.compiler.lowering.Lowering``. While a lambda's body is lowered its
 variables are in scope (``lambda_scope``, by lower-case name, as Spark resolves them
@@ -34,6 +35,7 @@ SIGNATURES = {
     "transform": (1, ((1, 2),)), "filter": (1, ((1, 2),)), "exists": (1, ((1,),)), "forall": (1, ((1,),)),
     "aggregate": (2, ((2,), (1,))), "zip_with": (2, ((2,),)), "map_filter": (1, ((2,),)),
     "transform_values": (1, ((2,),)), "transform_keys": (1, ((2,),)), "map_zip_with": (2, ((3,),)),
+    "array_sort_with_comparator": (1, ((2,),)),  # array_sort(arr, (l, r) -> ...)
 }
 
 
@@ -44,6 +46,10 @@ def higher_order_name(node: exp.Expression) -> str | None:
         name = HIGHER_ORDER_NAMES.get(node.name.lower())
     if name == "exists" and not isinstance(node.args.get("expression"), exp.Lambda):
         return None  # EXISTS (subquery)
+    # -- array_sort with a comparator (begin) --
+    if isinstance(node, exp.ArraySort) and isinstance(node.args.get("expression"), exp.Lambda):
+        return "array_sort_with_comparator"  # sort_array(arr, lambda) is sqlglot's asc=: not this
+    # -- array_sort with a comparator (end) --
     return name
 
 

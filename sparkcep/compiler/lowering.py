@@ -787,9 +787,9 @@ class Lowering(LambdaLowering):
                     f"'{_written_name(inner, self.scope.sql)}' with a lambda cannot combine values "
                     "of different rows of a match (or of a row that may not exist) in DEFINE: "
                     "sparkcep evaluates transform, filter, exists, forall, aggregate, reduce, "
-                    "zip_with, map_filter, transform_values, transform_keys and map_zip_with there, "
-                    "not array_sort with a comparator; apply it inside the navigation "
-                    "(LAST(array_sort(A.arr, (l, r) -> r - l))), where Spark computes it per row",
+                    "zip_with, map_filter, transform_values, transform_keys, map_zip_with and "
+                    "array_sort with a comparator there; apply this one inside the navigation "
+                    "(LAST(f(A.arr, x -> ...))), where Spark computes it per row",
                     inner,
                 )
 
@@ -921,9 +921,11 @@ class Lowering(LambdaLowering):
     def lower_formatting(self, node: exp.Expression) -> p.Expression | None:
         """``format_string(fmt, ...)`` / ``printf``: the operator ``format_string`` of the
         arguments, the format an option (``format``, its offsets ``format_at``; a NULL format is a
-        NULL STRING). The format must be a string literal (read from the statement's text, as
-        one string token, as the datetime patterns are); Spark refuses one holding ``%0$`` when
-        analysing the query (``INVALID_PARAMETER_VALUE``). ``typeof(x)``: the operator
+        NULL STRING) when it is a string literal (read from the statement's text, as one string
+        token, as the datetime patterns are); Spark refuses one holding ``%0$`` when analysing
+        the query (``INVALID_PARAMETER_VALUE``). Any other format (read from a row) makes the
+        operator ``format_string_row_format`` of the format and the arguments, parsed per row
+        (``sparkcep.evaluation.row_formats``). ``typeof(x)``: the operator
         ``typeof`` (a constant at binding). ``decode(x, s1, r1, ..., [default])``: Spark's
         ``CASE WHEN x <=> s1 THEN r1 ... ELSE default END``, the default a NULL *STRING* when
         none is given (which makes the result a STRING with ANSI off, as in Spark). None for any
@@ -953,12 +955,10 @@ class Lowering(LambdaLowering):
         if text.strip().upper() == "NULL":
             return p.Constant(None, "string")
         pattern = _string_literal(text)
-        if pattern is None:
-            raise self.scope.error_at(
-                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
-                f"the format of '{written}' between rows of a match must be one string literal, such as "
-                "'%s-%05d' (a quote inside it written \\' or inside a \"...\" literal); apply it inside the "
-                "navigation otherwise", start, end)
+        if pattern is None:  # -- a format read from a row (begin): sparkcep.evaluation.row_formats --
+            return p.Operator("format_string_row_format", tuple(self.lower_operand(v) for v in values),
+                              options=(("format_at", (start, end)),), span=span)
+            # -- a format read from a row (end) --
         if "%0$" in pattern:
             raise self.scope.error_at(
                 "INVALID_PARAMETER_VALUE",
@@ -1075,7 +1075,8 @@ class Lowering(LambdaLowering):
         and ``COLLECTION_BUILDER_NAMES``), their operands in Spark's order, or None for any other
         node. ``concat`` / ``||`` and ``reverse`` stay the string functions' operators (the
         binding tells arrays apart); ``sort_array``'s order must be a literal TRUE or FALSE, as
-        Spark requires a constant; ``array_sort`` with a comparator (a lambda) is refused."""
+        Spark requires a constant; ``array_sort`` with a comparator (a lambda) is a higher-order
+        function (``compiler.higher_order``)."""
         name = COLLECTION_BUILDER_NODES.get(type(node)) or COLLECTION_BUILDER_NAMES.get(_anonymous_name(node) or "")
         if name is None:
             return None
@@ -1083,7 +1084,7 @@ class Lowering(LambdaLowering):
         span = dialect.span(node)
         if isinstance(node, exp.ArraySort):
             if written not in ("sort_array", "array_sort") or node.args.get("expression") is not None:
-                return None  # a comparator: refused by the caller (a lambda between rows)
+                return None  # a comparator: a higher-order function (compiler.higher_order)
             name = written
             options: tuple = ()
             if written == "sort_array":

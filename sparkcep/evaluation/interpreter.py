@@ -25,6 +25,7 @@ from sparkcep.evaluation import (base_functions, collection_builders, collection
 from sparkcep.evaluation import datetime_constructors, json_functions, map_functions
 from sparkcep.evaluation import struct_functions  # structs
 from sparkcep.evaluation import text_and_binary  # split, regexp_extract_all, base64, encode, soundex, ...
+from sparkcep.evaluation import comparator_sort, row_formats  # array_sort with a comparator, format from a row
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation import operators as ops
 from sparkcep.evaluation.operators import BINARY, null_safe_eq, truth
@@ -357,6 +358,10 @@ def _connective(args: list[Evaluator], stop: bool) -> Evaluator:
 def _operator(operator: p.Operator, names: Sequence[str]) -> Evaluator:
     if operator.name in higher_order_functions.HIGHER_ORDER_FUNCTIONS:  # transform(arr, x -> ...), ...
         return higher_order_functions.compile_higher_order(operator, lambda e: compile_expression(e, names))
+    if operator.name == comparator_sort.NAME:  # array_sort(arr, (l, r) -> ...)
+        return comparator_sort.compile_comparator_sort(operator, lambda e: compile_expression(e, names))
+    if operator.name == row_formats.NAME:  # format_string(A.fmt, ...): not strict, the format read first
+        return row_formats.compile_row_format(operator, lambda e: compile_expression(e, names))
     if operator.type is not None:
         return _typed_operator(operator, [compile_expression(o, names) for o in operator.operands])
     name = operator.name

@@ -430,11 +430,14 @@ def java_value(spark_type: str, value):
     return value
 
 
-def apply(format_text: str, java_classes: tuple[str, ...], values: list, java_version: int = 17) -> str:
+def apply(format_text: str, java_classes: tuple[str, ...], values: list, java_version: int = 17,
+          check=None) -> str:
     """``String.format(Locale.US, format_text, values...)`` made a Spark STRING on a JVM of
     ``java_version``; ``values`` are the Java values (``java_value``), NULL as None, of the
-    classes ``java_classes``. Raises
-    ``MatchRuntimeError`` (``ILLEGAL_FORMAT``) where Java raises."""
+    classes ``java_classes``. Raises ``MatchRuntimeError`` (``ILLEGAL_FORMAT``) where Java raises.
+    ``check(specifier, position)``, if given, is called before a specifier prints a value that is
+    not NULL (a format read from a row: ``row_formats`` raises there for what sparkcep does not
+    reproduce)."""
     try:
         parts = parse(format_text)
         out: list[str] = []
@@ -460,6 +463,8 @@ def apply(format_text: str, java_classes: tuple[str, ...], values: list, java_ve
                     if part.conversion == "s" and "#" in part.flags:
                         raise _mismatch("#", "s")
                 else:
+                    if check is not None:
+                        check(part, position)
                     text = _print(part, java_classes[position], value, java_version)
             size += len(text)
             if size > MAX_RESULT:
@@ -475,7 +480,7 @@ def apply(format_text: str, java_classes: tuple[str, ...], values: list, java_ve
 
 
 def formatter(format_text: str, java_classes: tuple[str, ...], kinds: tuple[str, ...],
-              scales: tuple[int | None, ...], java_version: int = 17):
+              scales: tuple[int | None, ...], java_version: int = 17, check=None):
     """The function of the arguments' values (NULLs among them) of a bound ``format_string``:
     each value made the Java value Spark passes (a DECIMAL with its type's scale, which
     ``toString`` shows), then ``apply``."""
@@ -488,6 +493,6 @@ def formatter(format_text: str, java_classes: tuple[str, ...], kinds: tuple[str,
             if exponent is not None and value is not None:
                 value = value.quantize(exponent, context=_EXACT)
             converted.append(value)
-        return apply(format_text, java_classes, converted, java_version)
+        return apply(format_text, java_classes, converted, java_version, check)
 
     return formatted

@@ -120,6 +120,8 @@ OPERATORS = set(BINARY) | {
     "transform", "filter", "exists", "forall", "aggregate", "zip_with", "map_filter", "transform_values",
     "transform_keys", "map_zip_with",
     # -- higher-order functions (end) --
+    "array_sort_with_comparator",  # sparkcep.evaluation.comparator_sort: array_sort(arr, (l, r) -> ...)
+    "format_string_row_format",  # sparkcep.evaluation.row_formats: format_string(A.fmt, ...)
     # -- JSON and map functions (begin): sparkcep.evaluation.json_functions, map_functions
     "get_json_object", "json_array_length", "json_object_keys", "to_json", "str_to_map", "map_concat",
     # -- JSON and map functions (end)

@@ -242,7 +242,9 @@ def typed_plan(spark, match: CompiledMatch, args=None):
                           map_key_dedup_policy=_map_key_dedup_policy(spark),
                           exists_three_valued=_setting(
                               spark, "spark.sql.legacy.followThreeValuedLogicInArrayExists", "true").lower() != "false",
-                          java_version=_java_version(spark))
+                          java_version=_java_version(spark),
+                          null_comparison_allowed=_setting(
+                              spark, "spark.sql.legacy.allowNullComparisonResultInArraySort", "false").lower() == "true")
     plan = _bound(plan, by_name, semantics, match.source)
     plan = _comparison_casts(plan, by_name, semantics)
     plan = _within_in_key_units(plan, by_name, match)

@@ -7,8 +7,8 @@ functions are NULL for a NULL array or map, so pushing is exact only when the ar
 argument reads the same row as everything else. A lambda body or another argument that reads
 another row (or a row that may not exist: ``transform(array(1, 2), x -> x + A.v)`` is
 ``[NULL, NULL]`` when there is no A row, not NULL) is evaluated in Python
-(``sparkcep.evaluation.higher_order_functions``), except ``array_sort`` with a comparator, which
-is refused. The answers of the per-row forms are checked on Spark in
+(``sparkcep.evaluation.higher_order_functions``; ``array_sort`` with a comparator by
+``sparkcep.evaluation.comparator_sort``, Java's TimSort call for call). The answers of the per-row forms are checked on Spark in
 ``tests/conformance/test_standard_features_spark.py``, those Python computes in
 ``tests/evaluation/corpus.py`` and ``tests/evaluation/test_higher_order_spark.py``.
 """
@@ -50,6 +50,9 @@ def test_lambdas_over_one_row_reach_spark(define, value_column) -> None:
     ("forall(A.arr, x -> x > B.v)", "forall"),
     ("size(filter(B.arr, (x, i) -> x > A.v + i)) = 1", "filter"),
     ("size(map_zip_with(A.m, B.m, (k, x, y) -> x)) = 1", "map_zip_with"),
+    # a comparator: Java's TimSort's calls (sparkcep.evaluation.java_tim_sort)
+    ("array_sort(A.arr, (l, r) -> l - r - B.v)[0] = 1", "array_sort_with_comparator"),
+    ("array_sort(A.arr, (l, r) -> B.v)[0] = 1", "array_sort_with_comparator"),
 ])
 def test_lambdas_reading_other_rows_are_evaluated_in_python(define, function) -> None:
     """sparkcep.evaluation.higher_order_functions evaluates them (tests/evaluation/corpus.py
@@ -61,11 +64,17 @@ def test_lambdas_reading_other_rows_are_evaluated_in_python(define, function) ->
     assert not any(f"{function}(" in text for text in match.plan.value_columns)
 
 
+def test_a_comparator_reading_only_its_arrays_row_is_pushed() -> None:
+    """array_sort(A.arr, (l, r) -> l - r) reads one row: Spark computes it per row (NULL for a
+    NULL array, so pushing is exact)."""
+    compiled = compile_statement(CLAUSE.format(m="1", d="array_sort(A.arr, (l, r) -> r - l)[0] = 1"))
+    (condition,) = compiled.matches[0].plan.conditions.values()
+    assert "array_sort(`arr`, (l, r) -> r - l)" in compiled.sql and "Operator" not in repr(condition)
+
+
 @pytest.mark.parametrize("define, culprit", [
-    # a comparator's order is Java's TimSort's over whatever the comparator answers (an
-    # inconsistent one gives an order, or an error, Python's sort does not reproduce): still refused
-    ("array_sort(A.arr, (l, r) -> l - r - B.v)[0] = 1", "array_sort(A.arr, (l, r) -> l - r - B.v)"),
-    ("array_sort(A.arr, (l, r) -> B.v)[0] = 1", "array_sort(A.arr, (l, r) -> B.v)"),
+    # sort_array's second argument is the order (Spark requires a constant BOOLEAN), not a comparator
+    ("sort_array(A.arr, (l, r) -> l - r - B.v)[0] = 1", "(l, r) -> l - r - B.v"),
 ])
 def test_lambdas_python_does_not_evaluate_are_refused_at_the_function(define, culprit) -> None:
     sql = CLAUSE.format(m="1", d=define)
@@ -74,13 +83,14 @@ def test_lambdas_python_does_not_evaluate_are_refused_at_the_function(define, cu
     error = caught.value
     assert error.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
     assert (error.line, error.column) == (1, sql.index(culprit) + 1)
-    assert "lambda" in str(error)
 
 
 @pytest.mark.parametrize("define, code", [
     ("exists(A.arr, (x, i) -> x > B.v)", "INVALID_LAMBDA_FUNCTION_CALL"),  # exists takes one variable
     ("size(transform(A.arr, (x, i, j) -> x + B.v)) = 1", "INVALID_LAMBDA_FUNCTION_CALL"),
     ("size(transform(A.arr, (x, x) -> x + B.v)) = 1", "INVALID_LAMBDA_FUNCTION_CALL"),  # duplicate names
+    ("array_sort(A.arr, l -> B.v)[0] = 1", "INVALID_LAMBDA_FUNCTION_CALL"),  # a comparator takes two
+    ("array_sort(A.arr, (l, r, x) -> B.v)[0] = 1", "INVALID_LAMBDA_FUNCTION_CALL"),
 ])
 def test_lambdas_spark_rejects_are_refused_with_sparks_class(define, code) -> None:
     with pytest.raises(AnalysisError) as caught:

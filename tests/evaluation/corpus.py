@@ -1255,6 +1255,111 @@ def _higher_order_expressions() -> list[tuple[str, str]]:
 # -- higher-order functions between rows (end) ---------------------------------------------------
 
 
+# -- array_sort with a comparator between rows (begin) ----------------------------------------
+# (A.so1, B.so2): INT arrays sorted by comparators that read B's INT, call for call as Java's
+# TimSort (sparkcep.evaluation.java_tim_sort): short arrays (binary insertion only), 40 to 130
+# elements (runs, merges, galloping), duplicates (stability), NULL elements (a NULL answer:
+# COMPARATOR_RETURNS_NULL, or Spark's NullPointerException when the first element compared is
+# NULL), INT's ends (overflow in the body at some call), one array whose comparator below is
+# inconsistent enough for TimSort's contract violation (row 5), a NULL parameter (every answer
+# NULL); A.sos: STRING arrays (NULL elements, outside the BMP, 40 strings of few letters).
+PAIRED.update({"so1": "ARRAY<INT>", "so2": "INT", "sos": "ARRAY<STRING>"})
+_SORT_CONTRACT = [10, 5, 15, 15, 5, 1, 8, 0, 11, 12, 0, 17, 13, 11, 12, 18, 0, 14, 1, 5, 19, 6, 3, 7, 14, 11, 16, 11,
+                  16, 8, 14, 3, 18, 11, 9, 1, 13, 2, 6, 10, 16, 19, 11, 4, 10, 8, 17, 2]
+_SORT_RUNS = [k for run in range(10) for k in (range(run * 3, run * 3 + 13) if run % 2 else range(run * 5 + 12, run * 5, -1))]
+_SORT_CASES = [
+    ([3, 1, 2], 0, ["b", "a", "c"]), ([], 1, []), (None, 0, None), ([None, 5, None, 1], 0, [None, "a", None]),
+    ([5, 5, 5, 1, 5], 5, ["é", "e", "😀", "z", "e"]), (_SORT_CONTRACT, 0, ["a", "a"]),
+    ([(i * 7919 + 13) % 21 for i in range(100)], 3, ["".join("abc"[(i * k) % 3] for k in range(1 + i % 3)) for i in range(40)]),
+    (_SORT_RUNS, 1, ["x", None]), ([2**31 - 1, -2**31, 0, 1], 1, ["", "a", ""]), (list(range(70, 0, -1)), 0, ["b"]),
+    ([7], None, ["a", "b"]), ([(i % 9) * (1 if i % 2 else -1) for i in range(64)], -1, [None, None]),
+    ([1, 2], None, ["ab", "a", "abc", "b"]), ([(i * 613 + 7) % 1000 for i in range(40)], 2, ["zz", "😀", "y"]),
+    ([None], 0, [None]), ([4, 4], 0, ["c", "b", "a", "c", "b", "a"]),
+]
+_PAIRED_EDGES.update({
+    "so1": [None if c[0] is None else [None if x is None else str(x) for x in c[0]] for c in _SORT_CASES],
+    "so2": [None if c[1] is None else str(c[1]) for c in _SORT_CASES],
+    "sos": [c[2] for c in _SORT_CASES],
+})
+
+
+def _comparator_sort_expressions() -> list[tuple[str, str]]:
+    """array_sort(arr, (l, r) -> ...) between rows (``sparkcep.evaluation.comparator_sort``)."""
+    out = []
+    for body in ("l - r + {}", "(l * 31 + r * 17 + {}) % 5 - 2", "IF(l = {}, NULL, coalesce(l, 0) - coalesce(r, 0))",
+                 "CASE WHEN l IS NULL AND r IS NULL THEN 0 WHEN l IS NULL THEN {0} WHEN r IS NULL THEN -{0} "
+                 "WHEN l < r THEN 1 WHEN l > r THEN -1 ELSE 0 END",
+                 "CAST(l DIV (r - {}) AS INT)", "{}", "IF(l < r, {0}, -{0})", "(r - l) * {}",
+                 # two errors, which is raised depends on which pair TimSort compares first
+                 "IF(l = {0} + 1, CAST(l DIV 0 AS INT), IF(r = {0}, l * 2147483647, r - l))"):
+        qualified = "array_sort(A.so1, (l, r) -> " + body.replace("{}", "{0}").format("B.so2") + ")"
+        out.append((qualified, qualified.replace("A.", "").replace("B.", "")))
+    for body in ("length(l) - length(r) + {}", "IF(l < r, {0}, -{0})", "IF(l = r, 0, IF(l || 'x' > r, {0}, -{0}))",
+                 "coalesce(ascii(l), 0) - coalesce(ascii(r), {0})"):
+        qualified = "array_sort(A.sos, (l, r) -> " + body.replace("{}", "{0}").format("B.so2") + ")"
+        out.append((qualified, qualified.replace("A.", "").replace("B.", "")))
+    # the result used; nested and in other lambdas (an outer lambda's variable in the comparator)
+    out.append(_pair("element_at(array_sort({}, (l, r) -> r - l + {}), 1)", "so1", "so2"))
+    out.append(_pair("size(array_sort({}, (l, r) -> {}))", "so1", "so2"))
+    out.append(_pair("transform(array_sort({}, (l, r) -> (r - l) * {}), x -> x * 2)", "so1", "so2"))
+    out.append(_pair("array_sort(transform({}, x -> x + {}), (l, r) -> l - r)", "so1", "so2"))
+    out.append(_pair("transform(array(1, -1), k -> array_sort({}, (l, r) -> (l - r) * k + {}))", "so1", "so2"))
+    out.append(_pair("array_sort({}, (l, r) -> size(array_sort(array(l, r, {}), (x, y) -> y - x)) - 3)", "so1", "so2"))
+    # other element types: DOUBLEs with NaN and -0.0, dates, arrays of arrays
+    out.append(_pair("array_sort({}, (l, r) -> CAST(signum(l - r) AS INT) * {})", "ad", "so2"))
+    out.append(_pair("array_sort({}, (l, r) -> datediff(l, r) * {})", "adt", "so2"))
+    out.append(_pair("array_sort({}, (l, r) -> size(l) - size(r) + {})", "aai", "so2"))
+    # refused as Spark refuses them: the comparator must return exactly an INT
+    out.append(_pair("array_sort({}, (l, r) -> CAST(l - r AS BIGINT) + {})", "so1", "so2"))
+    out.append(_pair("array_sort({}, (l, r) -> CAST(l - r + {} AS SMALLINT))", "so1", "so2"))
+    out.append(_pair("array_sort({}, (l, r) -> l < {})", "so1", "so2"))  # a BOOLEAN
+    out.append(_pair("array_sort({}, (l, r) -> l - r + {})", "so2", "so2"))  # not an array
+    # Spark knows it is never NULL when its array is: IS NULL is FALSE without sorting (no error)
+    out.append(_pair("(array_sort(array({}, {}), (l, r) -> CAST(l DIV (r - r) AS INT)) IS NULL)", "so2", "so2"))
+    return out
+# -- array_sort with a comparator between rows (end) ------------------------------------------
+
+
+# -- format_string / printf with a format read from a row (begin) -------------------------------
+# A.rf: formats parsed per row (sparkcep.evaluation.row_formats) over B's INT, STRING, DOUBLE and
+# DECIMAL(10,2) arguments: a NULL format (NULL, the arguments not evaluated: no division by zero
+# from A.rfi DIV B.rfz), formats Java rejects (%q, %0$s), a missing argument, a conversion the
+# argument's class does not take (%e and %f of an INT or a Spark Decimal), and the specifiers
+# sparkcep refuses on the row (a DOUBLE under %s, %e or %f; %tY; %h of a DECIMAL) next to NULL
+# values, which print "null" whatever the conversion
+PAIRED.update({"rf": "STRING", "rfi": "INT", "rfs": "STRING", "rfd": "DOUBLE", "rfx": "DECIMAL(10,2)", "rfz": "INT"})
+_ROW_FORMAT_CASES = [
+    ("%d|%s", 5, "a", "1.5", "1.25", 1), ("%s", 7, "é😀", "0.1", "0.00", 0), (None, 1, "x", "2.0", "3.50", 0),
+    ("%q", 2, "b", "-0.0", "1.00", 1), ("%d", 3, "c", "1.0E300", "2.00", 1), ("%s %s %s %s", 4, "d", "NaN", "9.99", 1),
+    ("%0$s", 6, "e", "1.0", "0.10", 1), ("%1$s|%1$x|%2$S", 255, "abc", "2.5", "-1.50", 1), ("%e", 8, "f", "3.0", "4.00", 1),
+    ("%tY", 9, "g", "4.0", "5.00", 1), ("%%|%n|%-6s|", 10, "h", "5.0", "6.00", 1), ("%c", 0x1F600, "i", "6.0", "7.00", 1),
+    ("%h", 12, "j", "7.0", "8.00", 1), ("%b|%B", 13, None, None, None, 1), ("%s|%s", None, None, None, None, 1),
+    ("%08.3f", 15, "k", "8.0", "9.00", 1),
+]
+_PAIRED_EDGES.update({name: [None if c[k] is None else str(c[k]) if k in (1, 5) else c[k] for c in _ROW_FORMAT_CASES]
+                      for k, name in enumerate(("rf", "rfi", "rfs", "rfd", "rfx", "rfz"))})
+
+
+def _row_format_expressions() -> list[tuple[str, str]]:
+    out = []
+    for template, columns in (("format_string({}, {}, {})", ("rf", "rfi", "rfs")),
+                              ("format_string({}, {}, {})", ("rf", "rfd", "rfi")),
+                              ("printf({}, {}, {})", ("rf", "rfx", "rfs")),
+                              ("format_string({}, {} DIV {}, {})", ("rf", "rfi", "rfz", "rfs")),
+                              ("format_string(concat({}, {}), {})", ("rf", "rfs", "rfi")),
+                              ("format_string({})", ("rf",)),
+                              ("length(format_string({}, {}, {}))", ("rf", "rfs", "rfi")),
+                              ("format_string({}, {}, {})", ("rf", "ai", "rfi")),  # an ARRAY: refused where printed
+                              ("format_string({}, {})", ("rfi", "rfs")),  # refused: Spark casts an INT format
+                              # never NULL when its format is not: IS NULL is FALSE without formatting
+                              ("(format_string(IF({} > {}, '%d', '%s'), {}) IS NULL)", ("rfi", "rfz", "rfs")),
+                              # a literal format: never NULL, no MissingFormatArgumentException (random seed 303)
+                              ("(printf('%s %s %s', {}, {}) IS NULL)", ("rfs", "rfs"))):
+        out.append(_pair(template, *columns))
+    return out
+# -- format_string / printf with a format read from a row (end) ---------------------------------
+
+
 def row_values() -> list[dict]:
     """ROWS rows; column k walks its type's edges, shifted by k + 1 more at each pass, so two
     columns meet in many pairs of edges; each column is NULL in a few rows. The PAIRED columns
@@ -1514,6 +1619,8 @@ def expressions() -> list[tuple[str, str]]:
     out += _java_double_text_expressions()  # -- Java's Double.toString between rows (one line) --
     out += _text_and_binary_expressions()  # split, regexp_extract_all, base64, encode, soundex, ... (one line)
     out += _datetime_rest_expressions()  # the rest of the datetime functions
+    out += _comparator_sort_expressions()  # -- array_sort with a comparator (one line) --
+    out += _row_format_expressions()  # -- format_string with a format read from a row (one line) --
     return out
 
 

@@ -245,6 +245,7 @@ def numbers(depth: int):
         st.tuples(st.sampled_from(["atan2", "hypot"]), sub, sub).map(lambda t: _join(t[0] + "({}, {})", t[1], t[2])),
         # -- inverse trigonometric and hyperbolic functions, hypot (end) --
         _lambda_numbers(sub, strings(depth - 1)),  # -- higher-order functions --
+        _comparator_numbers(sub, strings(depth - 1)),  # -- array_sort with a comparator --
         _json_numbers(strings(depth - 1)),  # JSON and map functions
         _struct_numbers(sub, strings(depth - 1)),  # structs
         _datetime_rest_numbers(strings(depth - 1), temporals(depth - 1)),  # -- the rest of the datetime functions --
@@ -303,6 +304,7 @@ def strings(depth: int):
                   _column(INTEGRAL + ["n1"])).map(lambda t: _join(t[0] + "(({} + {}))", t[1], t[2])),
         _builder_strings(numbers(depth - 1), sub),  # array-building and map functions
         _lambda_strings(numbers(depth - 1), sub),  # -- higher-order functions --
+        _row_format_strings(numbers(depth - 1), sub),  # -- format_string with a format read from a row --
         _json_strings(sub),  # JSON and map functions
         _struct_strings(numbers(depth - 1), sub),  # structs
         _text_and_binary_strings(sub),  # split, regexp_extract_all, base64, encode, soundex, ...
@@ -677,6 +679,31 @@ def _lambda_booleans(n, s):
         st.tuples(n, n, n, n).map(lambda t: _join("exists(transform(array({}, {}), x -> x - {}), y -> y < {})", *t)),
     )
 # -- higher-order functions between rows (end) ---------------------------------------------------
+# -- array_sort with a comparator, format_string with a format read from a row (begin) -----------
+# (sparkcep.evaluation.comparator_sort, row_formats) over arrays built from the rows' scalars:
+# consistent comparators, inconsistent ones reading a row, NULL answers (a NULL element's
+# length), INT casts of other numbers; formats built from a row's string or chosen by a row
+def _comparator_numbers(n, s):
+    return st.one_of(
+        st.tuples(n, n, n).map(
+            lambda t: _join("element_at(array_sort(array({}, {}, {}), (x, y) -> IF(x < y, 1, IF(x > y, -1, 0))), 1)", *t)),
+        st.tuples(n, n, n, n).map(
+            lambda t: _join("element_at(array_sort(array({}, {}, {}), (x, y) -> IF(x < {}, -1, 1)), 2)", *t)),
+        st.tuples(_column(INTEGRAL), _column(INTEGRAL), _column(INTEGRAL)).map(
+            lambda t: _join("element_at(array_sort(array({}, {}), (x, y) -> CAST(y - x AS INT) + {}), 1)", *t)),
+        st.tuples(s, s, s).map(
+            lambda t: _join("length(array_join(array_sort(array({}, {}, {}), (x, y) -> length(x) - length(y)), '|'))", *t)),
+    )
+
+
+def _row_format_strings(n, s):
+    return st.one_of(
+        st.tuples(s, s).map(lambda t: _join("format_string(concat({}, '|%s|%<S'), {})", *t)),
+        st.tuples(n, n, _column(INTEGRAL), s).map(
+            lambda t: _join("format_string(IF({} > {}, '%d|%s', '%2$s'), {}, {})", *t)),
+        st.tuples(s, _column(INTEGRAL + STRINGS)).map(lambda t: _join("printf(concat('%', {}), {})", *t)),
+    )
+# -- array_sort with a comparator, format_string with a format read from a row (end) -------------
 # -- JSON and map functions between rows (begin) -------------------------------------------------
 # (sparkcep.evaluation.json_functions, map_functions) over JSON texts and maps built from the rows'
 # strings (whose edges hold JSON scalars, 1e3, NaN, '' and characters outside the BMP)

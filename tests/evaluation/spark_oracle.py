@@ -38,7 +38,13 @@ MISSING = "<not asked>"
 class SparkFailed:
     def __init__(self, analysis: bool, message: str):
         self.analysis = analysis
-        self.message = (message.strip().splitlines() or [""])[0][:200]
+        lines = message.strip().splitlines() or [""]
+        first = lines[0]
+        if first.startswith("An error occurred while calling"):  # Py4J's: the Java exception's own line
+            causes = [line.strip()[len("Caused by: "):] for line in lines if line.strip().startswith("Caused by: ")]
+            first = causes[-1] if causes else first
+        # a cause with an error class: the class first, as Spark prints its own errors
+        self.message = re.sub(r"^[\w.$]+(Exception|Error): (?=\[[A-Z_]+)", "", first)[:200]
 
     def __repr__(self):
         return f"<spark {'analysis' if self.analysis else 'runtime'} error {self.message}>"
@@ -294,10 +300,16 @@ def known_disagreement(case: Case, r: int, python, spark, zone: str) -> str | No
     return None
 
 
+# typed errors sparkcep raises on a row instead of an answer it does not reproduce (the charter
+# allows refusing, never a different answer): counted in ``known``, not disagreements
+ROW_REFUSALS = ("UNSUPPORTED_MATCH_DEPENDENT_FORMAT",)
+
+
 def disagreements(case: Case, semantics: Semantics, forms: dict | None = None,
                   known: dict | None = None) -> tuple[int, int, list[str]]:
     """(cases agreed, cases both failed, disagreements) of the Python forms with Spark; known
-    disagreements (``known_disagreement``) are counted in ``known`` by reason instead."""
+    disagreements (``known_disagreement``) and rows refused (``ROW_REFUSALS``) are counted in
+    ``known`` by reason instead."""
     forms = forms or evaluators(case.expression, case.column_types, semantics)
     agreed = failed = 0
     bad_cases = []
@@ -307,6 +319,11 @@ def disagreements(case: Case, semantics: Semantics, forms: dict | None = None,
         bad = []
         for form, evaluate in forms.items():
             value = evaluate(case.rows[r])
+            if isinstance(value, _Error) and value.error in ROW_REFUSALS:
+                if known is not None:
+                    reason = f"refused on the row ({value.error})"
+                    known[reason] = known.get(reason, 0) + 1
+                continue
             if isinstance(reference, SparkFailed):
                 if not isinstance(value, _Error):
                     reason = known_disagreement(case, r, value, reference, semantics.time_zone)

@@ -139,9 +139,7 @@ def test_a_padded_result_past_the_bound_is_too_large():
     # Spark's analysis error for a literal format holding %0$ (measured: INVALID_PARAMETER_VALUE.ZERO_INDEX)
     ("format_string('%0$s', A.i1, B.i2)", "INVALID_PARAMETER_VALUE", "'%0$s'"),
     ("printf('a %0$s', A.i1, B.i2)", "INVALID_PARAMETER_VALUE", "'a %0$s'"),
-    # a format read from a row: Spark accepts it, sparkcep requires a literal
-    ("format_string(A.s1, B.i2)", "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "A.s1"),
-    ("format_string(concat('%', A.s1), B.i2)", "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION", "concat("),
+    # (a format read from a row is parsed per row: test_row_formats.py)
 ])
 def test_formats_refused_when_compiling_at_the_format(qualified, code, at):
     from sparkcep.compiler.lowering import ValueColumns

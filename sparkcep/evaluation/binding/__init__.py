@@ -32,6 +32,8 @@ from sparkcep.evaluation.binding.core import (BOOLEAN, DOUBLE, INT_ARGUMENTS, ST
 from sparkcep.evaluation.binding.datetime_constructors import CONSTRUCTORS, DatetimeConstructorBinding
 from sparkcep.evaluation.binding.datetime_patterns import PATTERN_FUNCTIONS, DatetimePatternBinding
 from sparkcep.evaluation.binding.higher_order import HigherOrderBinding
+from sparkcep.evaluation.binding.comparator_sort import ComparatorSortBinding  # array_sort with a comparator
+from sparkcep.evaluation.binding.row_formats import RowFormatBinding  # format_string's format read from a row
 from sparkcep.evaluation.binding.json_functions import JSON_FUNCTIONS, JsonBinding  # JSON functions
 from sparkcep.evaluation.binding.map_functions import MAP_FUNCTIONS, MapFunctionBinding  # str_to_map, map_concat
 from sparkcep.evaluation.binding.formatting import FORMATTING, FormattingBinding
@@ -44,6 +46,8 @@ from sparkcep.evaluation.binding.structs import STRUCT_FUNCTIONS, StructBinding 
 from sparkcep.evaluation.binding.text_and_binary import TEXT_AND_BINARY, TextAndBinaryBinding  # split, base64, ...
 from sparkcep.evaluation.collection_functions import COLLECTION_FUNCTIONS
 from sparkcep.evaluation.higher_order_functions import HIGHER_ORDER_FUNCTIONS
+from sparkcep.evaluation.comparator_sort import NAME as COMPARATOR_SORT
+from sparkcep.evaluation.row_formats import NAME as ROW_FORMAT
 from sparkcep.evaluation.integral_functions import TRY_ARITHMETIC
 from sparkcep.evaluation.string_functions import STRING_FUNCTIONS
 from sparkcep.plan import expressions as p
@@ -68,7 +72,8 @@ def bind(expression: p.Expression, column_types: Sequence[str | None], semantics
 
 class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, CollectionBuilderBinding,
              DatetimeBinding, DatetimePatternBinding, HigherOrderBinding, JsonBinding, MapFunctionBinding,
-             FormattingBinding, StructBinding, TextAndBinaryBinding, DatetimeConstructorBinding):
+             FormattingBinding, StructBinding, TextAndBinaryBinding, DatetimeConstructorBinding,
+             ComparatorSortBinding, RowFormatBinding):
     """Every family's typing, and the dispatch over operator names."""
 
     def operator(self, e: p.Operator) -> tuple[p.Expression, SqlType]:
@@ -232,5 +237,9 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
             return self.case(e)
         if name in HIGHER_ORDER_FUNCTIONS:  # transform(arr, x -> ...), exists, aggregate, ...
             return self.higher_order(e)
+        if name == COMPARATOR_SORT:  # array_sort(arr, (l, r) -> ...)
+            return self.comparator_sort(e)
+        if name == ROW_FORMAT:  # format_string(A.fmt, ...)
+            return self.row_format(e)
         raise self.refuse(e, [])
 

@@ -139,10 +139,15 @@ def never_null(x: p.Expression, ansi: bool, columns: bool = False) -> bool:
     if name == "named_struct":
         return True
     if name == "map_entries":
-        return never_null(operands[0], ansi)
+        return never_null(operands[0], ansi, columns)
     if name == "arrays_zip":
-        return all(never_null(o, ansi) for o in operands)
+        return all(never_null(o, ansi, columns) for o in operands)
     # -- structs (end) --
+    # -- array_sort with a comparator, format_string (begin): NULL only when the array / the
+    # format is (ArraySort's and FormatString's nullable)
+    if name in ("array_sort_with_comparator", "format_string_row_format"):
+        return never_null(operands[0], ansi, columns)
+    # -- array_sort with a comparator, format_string with a format read from a row (end) --
     return False
 
 

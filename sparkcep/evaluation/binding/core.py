@@ -59,6 +59,9 @@ class Semantics:
     # the JVM's feature version (java.specification.version: 17, 21, ...), which Double.toString's
     # digits depend on (java_double_text); None when unknown: what depends on it is refused
     java_version: int | None = 17
+    # spark.sql.legacy.allowNullComparisonResultInArraySort: a NULL answer of array_sort's
+    # comparator is 0 (true) or COMPARATOR_RETURNS_NULL (false)
+    null_comparison_allowed: bool = False
 
 
 class YearMonthInterval(Exception):

@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from sparkcep.evaluation.collection_builders import map_builder
 from sparkcep.evaluation.collection_functions import element_key, zero_normalizer
-from sparkcep.evaluation.sql_types import SqlType, struct_fields
+from sparkcep.evaluation.sql_types import SqlType
 
 
 def struct_key(t: SqlType):

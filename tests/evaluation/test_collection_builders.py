@@ -21,7 +21,6 @@ from sparkcep.compiler.lowering import ValueColumns
 from sparkcep.errors import AnalysisError, MatchRuntimeError, SparkCepError
 from sparkcep.evaluation import collection_builders as b
 from sparkcep.evaluation.binding import Semantics, bind
-from sparkcep.evaluation.sql_types import SqlType
 from sparkcep.plan import expressions as p
 from tests.evaluation import corpus
 from tests.evaluation.harness import Refused, _Error, evaluate_all, evaluators, lower

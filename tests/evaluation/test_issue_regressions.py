@@ -7,7 +7,6 @@ the matches). Expected rows are written out, not computed by sparkcep.
 
 from __future__ import annotations
 
-from decimal import Decimal
 
 import pytest
 

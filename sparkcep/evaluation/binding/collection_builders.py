@@ -101,7 +101,9 @@ def never_null(x: p.Expression, ansi: bool, columns: bool = False) -> bool:
     if name in _NULL_ONLY_WITH_AN_OPERAND or (name in _NULL_ONLY_WITH_AN_OPERAND_EXACT_TYPES and not (
             not ansi and x.type is not None and x.type.startswith("decimal"))):
         return all(never_null(o, ansi, columns) for o in operands)
-    if name in ("format_string", "concat_ws"):  # NULL only for a NULL format / separator
+    if name == "format_string":  # its format a literal, in the options (a NULL one is lowered to NULL)
+        return True
+    if name == "concat_ws":  # NULL only for a NULL separator
         return never_null(operands[0], ansi, columns)
     if name in ("greatest", "least"):  # NULL only when every operand is
         return any(never_null(o, ansi, columns) for o in operands)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.evaluation.two_row_matches import matched_and_joined
+from tests.evaluation.two_row_matches import kind_condition, matched_and_joined, typed_row
 
 pytestmark = pytest.mark.spark
 
@@ -73,14 +73,11 @@ PAIRS = [
 ]
 
 
-def _condition(a: str, b: str) -> str:
-    branches = " ".join(f"WHEN '{k}' THEN {c.format(A=a, B=b)}" for k, c in CONDITIONS.items())
-    return f"CASE {b}.kind {branches} END"
+_condition = kind_condition(CONDITIONS)
 
 
 def _row(g: int, i: int, cells: dict) -> str:
-    return f"SELECT {g} AS g, {i} AS i, " + ", ".join(
-        f"CAST({cells.get(name, 'NULL')} AS {t}) AS {name}" for name, t in COLUMNS.items())
+    return typed_row(COLUMNS, g, i, cells)
 
 
 def test_define_with_the_rest_of_the_datetime_functions_matches_as_spark_evaluates_it(spark):

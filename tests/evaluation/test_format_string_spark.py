@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.evaluation.two_row_matches import matched_and_joined
+from tests.evaluation.two_row_matches import kind_condition, matched_and_joined, typed_row
 
 pytestmark = pytest.mark.spark
 
@@ -53,15 +53,11 @@ PAIRS = [
 ]
 
 
-def _condition(a: str, b: str) -> str:
-    branches = " ".join(f"WHEN '{k}' THEN {c.format(A=a, B=b)}" for k, c in CONDITIONS.items())
-    return f"CASE {b}.kind {branches} END"
+_condition = kind_condition(CONDITIONS)
 
 
 def _row(g: int, i: int, cells: dict) -> str:
-    values = [cells.get(name, "NULL") for name in COLUMNS]
-    return f"SELECT {g} AS g, {i} AS i, " + ", ".join(
-        f"CAST({v} AS {t}) AS {name}" for v, (name, t) in zip(values, COLUMNS.items()))
+    return typed_row(COLUMNS, g, i, cells)
 
 
 def test_define_with_format_string_typeof_and_decode_between_rows_matches_as_spark_evaluates_it(spark):

@@ -12,7 +12,7 @@ import datetime as dt
 
 import pytest
 
-from tests.evaluation.two_row_matches import matched_and_joined
+from tests.evaluation.two_row_matches import kind_condition, matched_and_joined
 
 pytestmark = pytest.mark.spark
 
@@ -35,9 +35,7 @@ CONDITIONS = {
 }
 
 
-def _condition(a: str, b: str) -> str:
-    branches = " ".join(f"WHEN '{k}' THEN {c.format(A=a, B=b)}" for k, c in CONDITIONS.items())
-    return f"CASE {b}.kind {branches} END"
+_condition = kind_condition(CONDITIONS)
 
 
 def test_define_with_day_time_intervals_between_rows_matches_as_spark_evaluates_it(spark):

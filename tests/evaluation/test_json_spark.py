@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.evaluation.two_row_matches import matched_and_joined
+from tests.evaluation.two_row_matches import kind_condition, matched_and_joined, typed_row
 
 pytestmark = pytest.mark.spark
 
@@ -62,15 +62,11 @@ PAIRS = [
 ]
 
 
-def _condition(a: str, b: str) -> str:
-    branches = " ".join(f"WHEN '{k}' THEN {c.format(A=a, B=b)}" for k, c in CONDITIONS.items())
-    return f"CASE {b}.kind {branches} END"
+_condition = kind_condition(CONDITIONS)
 
 
 def _row(g: int, i: int, kind: str, cells: dict) -> str:
-    values = [cells.get(name, f"CAST(NULL AS {t})") for name, t in COLUMNS.items()]
-    return f"SELECT {g} AS g, {i} AS i, '{kind}' AS kind, " + ", ".join(
-        f"CAST({v} AS {COLUMNS[name]}) AS {name}" for v, name in zip(values, COLUMNS))
+    return typed_row(COLUMNS, g, i, cells, kind)
 
 
 def test_define_with_json_and_map_functions_between_rows_matches_as_spark_evaluates_it(spark):

@@ -21,3 +21,22 @@ def matched_and_joined(spark, view: str, condition: Callable[[str, str], str]) -
         SELECT A.g FROM {view} A JOIN {view} B
         ON A.g = B.g AND A.i = 0 AND B.i = 1 WHERE {condition('A', 'B')}""").collect()
     return sorted(r.g for r in matched), sorted(r.g for r in joined)
+
+
+def kind_condition(conditions: dict[str, str]) -> Callable[[str, str], str]:
+    """The ``condition`` of ``matched_and_joined`` that tests, on each group, the condition its
+    B row's ``kind`` names: ``conditions`` maps a kind to a template over ``{A}`` and ``{B}``."""
+
+    def condition(a: str, b: str) -> str:
+        branches = " ".join(f"WHEN '{k}' THEN {c.format(A=a, B=b)}" for k, c in conditions.items())
+        return f"CASE {b}.kind {branches} END"
+
+    return condition
+
+
+def typed_row(columns: dict[str, str], g: int, i: int, cells: dict, kind: str | None = None) -> str:
+    """One row of group ``g`` (``i`` 0 for A, 1 for B) as a SELECT of literals: each of
+    ``columns`` (name -> SQL type) cast to its type, NULL where ``cells`` has no value, and the
+    row's ``kind`` when given."""
+    values = ", ".join(f"CAST({cells.get(name, 'NULL')} AS {t}) AS {name}" for name, t in columns.items())
+    return f"SELECT {g} AS g, {i} AS i, " + (f"'{kind}' AS kind, " if kind is not None else "") + values

@@ -178,3 +178,22 @@ def same(python, spark) -> bool:
 
 
 __all__ = ["Refused", "SparkCepError", "evaluate_all", "evaluators", "lower", "same", "_Error"]
+
+
+def recorded_rows(recorded: dict, setting: str, expressions, decode):
+    """Spark's recorded answers (``spark_answers.json``, read as ``recorded``) for the corpus
+    expressions ``expressions`` (qualified texts) under ``setting`` (``"ansi"`` / ``"legacy"``),
+    with the Python forms of each: one (expression, row number, Python forms, the row's values,
+    Spark's answer) per recorded row. ``decode`` reads a recorded value (``spark_oracle.decode``)."""
+    semantics = Semantics(ansi=setting == "ansi", time_zone=recorded["zone"])
+    columns = {text: (column["type"], [decode(v) for v in column["values"]])
+               for text, column in recorded[setting]["columns"].items()}
+    wanted = set(expressions)
+    for record in recorded[setting]["cases"]:
+        if record["expression"] not in wanted:
+            continue
+        values = ValueColumns()
+        expression = lower(record["expression"], values)
+        forms = evaluators(expression, [columns[t][0] for t in values.texts], semantics)
+        for r, answer in enumerate(record["answers"]):
+            yield record["expression"], r, forms, [columns[t][1][r] for t in values.texts], answer

@@ -23,7 +23,7 @@ from sparkcep.evaluation import collection_builders as b
 from sparkcep.evaluation.binding import Semantics, bind
 from sparkcep.plan import expressions as p
 from tests.evaluation import corpus
-from tests.evaluation.harness import Refused, _Error, evaluate_all, evaluators, lower
+from tests.evaluation.harness import Refused, _Error, evaluate_all, evaluators, lower, recorded_rows
 from tests.evaluation.spark_oracle import decode
 
 TYPES = json.loads(Path(__file__).with_name("collection_types.json").read_text(encoding="utf-8"))
@@ -109,29 +109,19 @@ def test_collection_builders_raise_sparks_error_codes(setting):
     class (``DUPLICATED_MAP_KEY``, ``NULL_MAP_KEY``, ``COLLECTION_SIZE_LIMIT_EXCEEDED``,
     ``INVALID_INDEX_OF_ZERO``, ``CAST_OVERFLOW`` of ``get``'s BIGINT index with ANSI on), or
     sparkcep's code for Spark's errors without a class; each of them is raised somewhere."""
-    semantics = Semantics(ansi=setting == "ansi", time_zone=RECORDED["zone"])
-    columns = {text: (column["type"], [decode(v) for v in column["values"]])
-               for text, column in RECORDED[setting]["columns"].items()}
-    ours = {q for q, _ in corpus._collection_builder_expressions()}
     seen: dict[str, int] = {}
     wrong = []
-    for record in RECORDED[setting]["cases"]:
-        if record["expression"] not in ours:
+    expressions = [q for q, _ in corpus._collection_builder_expressions()]
+    for text, r, forms, row, answer in recorded_rows(RECORDED, setting, expressions, decode):
+        code = _code(answer)
+        if code is None:
             continue
-        values = ValueColumns()
-        expression = lower(record["expression"], values)
-        forms = evaluators(expression, [columns[t][0] for t in values.texts], semantics)
-        for r, answer in enumerate(record["answers"]):
-            code = _code(answer)
-            if code is None:
-                continue
-            code = next((c for m, c in _UNCLASSED.items() if code.startswith(m)), code)
-            row = [columns[t][1][r] for t in values.texts]
-            for form, evaluate in forms.items():
-                python = evaluate(row)
-                if not isinstance(python, _Error) or python.error != code:
-                    wrong.append(f"{record['expression']} @ {r} ({form}): Spark {code}, Python {python!r}")
-            seen[code] = seen.get(code, 0) + 1
+        code = next((c for m, c in _UNCLASSED.items() if code.startswith(m)), code)
+        for form, evaluate in forms.items():
+            python = evaluate(row)
+            if not isinstance(python, _Error) or python.error != code:
+                wrong.append(f"{text} @ {r} ({form}): Spark {code}, Python {python!r}")
+        seen[code] = seen.get(code, 0) + 1
     assert not wrong, "\n".join(wrong[:20])
     expected = {"DUPLICATED_MAP_KEY", "NULL_MAP_KEY", "COLLECTION_SIZE_LIMIT_EXCEEDED", "INVALID_INDEX_OF_ZERO",
                 "ILLEGAL_SEQUENCE_BOUNDARIES", "MAP_KEY_VALUE_LENGTH_MISMATCH"} | (

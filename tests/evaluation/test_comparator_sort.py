@@ -21,7 +21,7 @@ import pytest
 from sparkcep.compiler.lowering import ValueColumns
 from sparkcep.evaluation.binding import Semantics
 from tests.evaluation import corpus
-from tests.evaluation.harness import Refused, _Error, bound, evaluate_all, evaluators, lower
+from tests.evaluation.harness import Refused, _Error, bound, evaluate_all, lower, recorded_rows
 from tests.evaluation.spark_oracle import SparkFailed, decode
 
 RECORDED = json.loads(Path(__file__).with_name("spark_answers.json").read_text(encoding="utf-8"))
@@ -66,28 +66,18 @@ def test_comparator_sorts_raise_sparks_error_codes(setting):
     a class (the contract violation; the ``NullPointerException`` Spark raises building
     ``COMPARATOR_RETURNS_NULL``'s message when the first element compared is NULL); each is
     raised somewhere."""
-    semantics = Semantics(ansi=setting == "ansi", time_zone=RECORDED["zone"])
-    columns = {text: (column["type"], [decode(v) for v in column["values"]])
-               for text, column in RECORDED[setting]["columns"].items()}
-    ours = {q for q, _ in corpus._comparator_sort_expressions()}
     seen: dict[str, int] = {}
     wrong = []
-    for record in RECORDED[setting]["cases"]:
-        if record["expression"] not in ours:
+    expressions = [q for q, _ in corpus._comparator_sort_expressions()]
+    for text, r, forms, row, answer in recorded_rows(RECORDED, setting, expressions, decode):
+        code = _code(answer)
+        if code is None:
             continue
-        values = ValueColumns()
-        expression = lower(record["expression"], values)
-        forms = evaluators(expression, [columns[t][0] for t in values.texts], semantics)
-        for r, answer in enumerate(record["answers"]):
-            code = _code(answer)
-            if code is None:
-                continue
-            row = [columns[t][1][r] for t in values.texts]
-            for form, evaluate in forms.items():
-                python = evaluate(row)
-                if not isinstance(python, _Error) or python.error != code:
-                    wrong.append(f"{record['expression']} @ {r} ({form}): Spark {code}, Python {python!r}")
-            seen[code] = seen.get(code, 0) + 1
+        for form, evaluate in forms.items():
+            python = evaluate(row)
+            if not isinstance(python, _Error) or python.error != code:
+                wrong.append(f"{text} @ {r} ({form}): Spark {code}, Python {python!r}")
+        seen[code] = seen.get(code, 0) + 1
     assert not wrong, "\n".join(wrong[:20])
     expected = {"COMPARATOR_RETURNS_NULL", "COMPARATOR_CONTRACT_VIOLATION"} | (
         {"ARITHMETIC_OVERFLOW", "DIVIDE_BY_ZERO"} if setting == "ansi" else set())

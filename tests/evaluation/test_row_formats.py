@@ -19,7 +19,7 @@ import pytest
 from sparkcep.compiler.lowering import ValueColumns
 from sparkcep.evaluation.binding import Semantics
 from tests.evaluation import corpus
-from tests.evaluation.harness import Refused, _Error, bound, evaluate_all, evaluators, lower
+from tests.evaluation.harness import Refused, _Error, bound, evaluate_all, lower, recorded_rows
 from tests.evaluation.spark_oracle import SparkFailed, decode
 
 RECORDED = json.loads(Path(__file__).with_name("spark_answers.json").read_text(encoding="utf-8"))
@@ -56,30 +56,20 @@ def test_row_formats_raise_sparks_errors_or_refuse_the_row(setting):
     on), or refuses that row (``UNSUPPORTED_MATCH_DEPENDENT_FORMAT``: sparkcep may refuse a row
     Spark raises on, never answer it). Where Spark answered, Python answers the same or refuses
     the row; rows are refused for each reason somewhere, and answered elsewhere."""
-    semantics = Semantics(ansi=setting == "ansi", time_zone=RECORDED["zone"])
-    columns = {text: (column["type"], [decode(v) for v in column["values"]])
-               for text, column in RECORDED[setting]["columns"].items()}
-    ours = {q for q, _ in corpus._row_format_expressions()}
     seen: dict[str, int] = {}
     wrong = []
-    for record in RECORDED[setting]["cases"]:
-        if record["expression"] not in ours:
-            continue
-        values = ValueColumns()
-        expression = lower(record["expression"], values)
-        forms = evaluators(expression, [columns[t][0] for t in values.texts], semantics)
-        for r, answer in enumerate(record["answers"]):
-            code = _code(answer)
-            row = [columns[t][1][r] for t in values.texts]
-            for form, evaluate in forms.items():
-                python = evaluate(row)
-                if isinstance(python, _Error) and python.error == "UNSUPPORTED_MATCH_DEPENDENT_FORMAT":
-                    seen["refused"] = seen.get("refused", 0) + 1
-                    continue
-                if code is not None and (not isinstance(python, _Error) or python.error != code):
-                    wrong.append(f"{record['expression']} @ {r} ({form}): Spark {code}, Python {python!r}")
-            if code is not None:
-                seen[code] = seen.get(code, 0) + 1
+    expressions = [q for q, _ in corpus._row_format_expressions()]
+    for text, r, forms, row, answer in recorded_rows(RECORDED, setting, expressions, decode):
+        code = _code(answer)
+        for form, evaluate in forms.items():
+            python = evaluate(row)
+            if isinstance(python, _Error) and python.error == "UNSUPPORTED_MATCH_DEPENDENT_FORMAT":
+                seen["refused"] = seen.get("refused", 0) + 1
+                continue
+            if code is not None and (not isinstance(python, _Error) or python.error != code):
+                wrong.append(f"{text} @ {r} ({form}): Spark {code}, Python {python!r}")
+        if code is not None:
+            seen[code] = seen.get(code, 0) + 1
     assert not wrong, "\n".join(wrong[:20])
     expected = {"ILLEGAL_FORMAT", "refused"} | ({"DIVIDE_BY_ZERO"} if setting == "ansi" else set())
     assert expected <= set(seen), (expected - set(seen), seen)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.evaluation.two_row_matches import kind_condition, matched_and_joined, typed_row
+from tests.evaluation.two_row_matches import kind_condition, kinds_table, matched_and_joined, typed_row
 
 pytestmark = pytest.mark.spark
 
@@ -123,11 +123,8 @@ def _row(g: int, i: int, kind: str, cells: dict) -> str:
 def test_define_with_array_and_map_functions_between_rows_matches_as_spark_evaluates_it(spark):
     # each pair of rows once, crossed with every kind (a UNION of them all is too long for Spark's parser)
     pairs = len(PAIRS + EXTRA)
-    rows = [_row(p, i, "", cells) for p, (a, b) in enumerate(PAIRS + EXTRA) for i, cells in ((0, a), (1, b))]
-    kinds = ", ".join(f"('{kind}', {n})" for n, kind in enumerate(CONDITIONS))
     g = len(CONDITIONS) * pairs
-    table = (f"SELECT k.n * {pairs} + r.g AS g, r.i, k.kind, {', '.join('r.' + c for c in COLUMNS)} "
-             f"FROM ({' UNION ALL '.join(rows)}) r CROSS JOIN (SELECT * FROM VALUES {kinds} AS t(kind, n)) k")
+    table = kinds_table(COLUMNS, PAIRS + EXTRA, CONDITIONS)
     previous = spark.conf.get("spark.sql.session.timeZone")
     spark.conf.set("spark.sql.session.timeZone", ZONE)
     try:

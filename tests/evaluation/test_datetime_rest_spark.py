@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.evaluation.two_row_matches import kind_condition, matched_and_joined, typed_row
+from tests.evaluation.two_row_matches import kind_condition, kinds_table, matched_and_joined
 
 pytestmark = pytest.mark.spark
 
@@ -76,16 +76,9 @@ PAIRS = [
 _condition = kind_condition(CONDITIONS)
 
 
-def _row(g: int, i: int, cells: dict) -> str:
-    return typed_row(COLUMNS, g, i, cells)
-
-
 def test_define_with_the_rest_of_the_datetime_functions_matches_as_spark_evaluates_it(spark):
     pairs = len(PAIRS)
-    rows = [_row(p, i, cells) for p, (a, b) in enumerate(PAIRS) for i, cells in ((0, a), (1, b))]
-    kinds = ", ".join(f"('{kind}', {n})" for n, kind in enumerate(CONDITIONS))
-    table = (f"SELECT k.n * {pairs} + r.g AS g, r.i, k.kind, {', '.join('r.' + c for c in COLUMNS)} "
-             f"FROM ({' UNION ALL '.join(rows)}) r CROSS JOIN (SELECT * FROM VALUES {kinds} AS t(kind, n)) k")
+    table = kinds_table(COLUMNS, PAIRS, CONDITIONS)
     previous = spark.conf.get("spark.sql.session.timeZone")
     spark.conf.set("spark.sql.session.timeZone", ZONE)
     try:

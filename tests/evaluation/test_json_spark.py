@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.evaluation.two_row_matches import kind_condition, matched_and_joined, typed_row
+from tests.evaluation.two_row_matches import kind_condition, kinds_table, matched_and_joined
 
 pytestmark = pytest.mark.spark
 
@@ -65,16 +65,9 @@ PAIRS = [
 _condition = kind_condition(CONDITIONS)
 
 
-def _row(g: int, i: int, kind: str, cells: dict) -> str:
-    return typed_row(COLUMNS, g, i, cells, kind)
-
-
 def test_define_with_json_and_map_functions_between_rows_matches_as_spark_evaluates_it(spark):
     pairs = len(PAIRS)
-    rows = [_row(p, i, "", cells) for p, (a, b) in enumerate(PAIRS) for i, cells in ((0, a), (1, b))]
-    kinds = ", ".join(f"('{kind}', {n})" for n, kind in enumerate(CONDITIONS))
-    table = (f"SELECT k.n * {pairs} + r.g AS g, r.i, k.kind, {', '.join('r.' + c for c in COLUMNS)} "
-             f"FROM ({' UNION ALL '.join(rows)}) r CROSS JOIN (SELECT * FROM VALUES {kinds} AS t(kind, n)) k")
+    table = kinds_table(COLUMNS, PAIRS, CONDITIONS)
     settings = {"spark.sql.session.timeZone": ZONE, "spark.sql.mapKeyDedupPolicy": "LAST_WIN"}
     previous = {key: spark.conf.get(key) for key in settings}
     for key, value in settings.items():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.evaluation.two_row_matches import kind_condition, matched_and_joined, typed_row
+from tests.evaluation.two_row_matches import kind_condition, kinds_table, matched_and_joined
 
 pytestmark = pytest.mark.spark
 
@@ -55,16 +55,9 @@ PAIRS = [
 _condition = kind_condition(CONDITIONS)
 
 
-def _row(g: int, i: int, cells: dict) -> str:
-    return typed_row(COLUMNS, g, i, cells)
-
-
 def test_define_with_text_and_binary_functions_between_rows_matches_as_spark_evaluates_it(spark):
     pairs = len(PAIRS)
-    rows = [_row(p, i, cells) for p, (a, b) in enumerate(PAIRS) for i, cells in ((0, a), (1, b))]
-    kinds = ", ".join(f"('{kind}', {n})" for n, kind in enumerate(CONDITIONS))
-    table = (f"SELECT k.n * {pairs} + r.g AS g, r.i, k.kind, {', '.join('r.' + c for c in COLUMNS)} "
-             f"FROM ({' UNION ALL '.join(rows)}) r CROSS JOIN (SELECT * FROM VALUES {kinds} AS t(kind, n)) k")
+    table = kinds_table(COLUMNS, PAIRS, CONDITIONS)
     spark.sql(table).localCheckpoint().createOrReplaceTempView("sparkcep_text_binary_rows")
     ours, sparks = matched_and_joined(spark, "sparkcep_text_binary_rows", _condition)
     assert ours == sparks

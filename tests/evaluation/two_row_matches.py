@@ -40,3 +40,13 @@ def typed_row(columns: dict[str, str], g: int, i: int, cells: dict, kind: str | 
     row's ``kind`` when given."""
     values = ", ".join(f"CAST({cells.get(name, 'NULL')} AS {t}) AS {name}" for name, t in columns.items())
     return f"SELECT {g} AS g, {i} AS i, " + (f"'{kind}' AS kind, " if kind is not None else "") + values
+
+
+def kinds_table(columns: dict[str, str], pairs, conditions: dict[str, str]) -> str:
+    """The rows of every pair of ``pairs`` ((A's cells, B's cells)) once under each kind of
+    ``conditions``: group ``g`` = kind number * len(pairs) + pair number, as ``kind_condition``
+    reads them (a UNION of every pair under every kind is too long for Spark's parser)."""
+    rows = [typed_row(columns, p, i, cells) for p, (a, b) in enumerate(pairs) for i, cells in ((0, a), (1, b))]
+    kinds = ", ".join(f"('{kind}', {n})" for n, kind in enumerate(conditions))
+    return (f"SELECT k.n * {len(pairs)} + r.g AS g, r.i, k.kind, {', '.join('r.' + c for c in columns)} "
+            f"FROM ({' UNION ALL '.join(rows)}) r CROSS JOIN (SELECT * FROM VALUES {kinds} AS t(kind, n)) k")

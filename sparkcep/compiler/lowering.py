@@ -899,6 +899,15 @@ class Lowering(LambdaLowering):
             return self.lower_months_between(node, written)
         if isinstance(node, exp.TimestampTrunc):
             return self.lower_date_trunc(node, written)
+        if isinstance(node, exp.StrPosition) and written.lower() == "instr" and (
+                node.args.get("position") is not None or node.args.get("occurrence") is not None):
+            # Spark 4's instr(str, substr, position, occurrence): a negative position searches
+            # backwards, the occurrence counts matches (measured: instr('abcabc', 'b', -1, 1) is 5)
+            raise self.scope.error(
+                "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION",
+                f"'{written}' with a position or an occurrence cannot combine values from different rows of "
+                "a match in DEFINE (Spark searches backwards from a negative position); use locate(substr, "
+                "str, pos), or apply it inside the navigation, where Spark computes it per row", node)
         if isinstance(node, exp.Initcap) and dialect.span(node.expression) != dialect.span(node):
             raise self.scope.error("WRONG_NUM_ARGS", f"`{written}` takes one argument", node)
         if isinstance(node, (exp.LastDay, exp.AddMonths)) and any(

@@ -244,3 +244,17 @@ def test_strict_math_null_rules_and_types():
 def test_math_functions_of_one_row_stay_with_spark():
     """Inside the navigation (or of the current row alone) Spark computes them: accepted."""
     sparkcep.transpile(_define("ln(B.x) > LAST(exp(A.x)) AND pow(B.x, 2) > 0"))
+
+
+@pytest.mark.parametrize("condition", ["instr(concat(A.s, B.s), 'b', 1, 2) > 0",
+                                       "instr(concat(A.s, B.s), 'b', -1) > 0", "instr(A.s, B.s, 2) > 0"])
+def test_instr_with_a_position_or_an_occurrence_is_refused_where_written(condition):
+    """Spark 4's instr(str, substr, position, occurrence) searches backwards from a negative
+    position and counts occurrences (measured: instr('abcabc', 'b', 1, 2) is 5, instr('abcabc',
+    'b', -1, 1) is 5); sparkcep read it as locate and gave 2 and 0 (found by the function
+    inventory): refused between rows at the call."""
+    sql = _define(condition)
+    with pytest.raises(AnalysisError) as caught:
+        sparkcep.transpile(sql)
+    assert caught.value.code == "UNSUPPORTED_MATCH_DEPENDENT_EXPRESSION"
+    assert (caught.value.line, caught.value.column) == (1, sql.index("instr", sql.index("DEFINE")) + 1)

@@ -450,8 +450,12 @@ def _bound(plan, fields_by_name, semantics: Semantics, source: str):
         fields_by_name[name].dataType.simpleString() if name in fields_by_name else None
         for name in plan.value_columns
     ]
-    conditions = {v: bind(e, value_types, semantics, source) for v, e in plan.conditions.items()}
-    components = tuple(bind(c, value_types, semantics, source) for c in plan.components)
+    # Spark's analysis knows these never NULL (a constant, a NOT NULL column): IS NULL over them
+    # is folded as Spark folds it
+    never_null = frozenset(i for i, name in enumerate(plan.value_columns)
+                           if name in fields_by_name and not fields_by_name[name].nullable)
+    conditions = {v: bind(e, value_types, semantics, source, never_null) for v, e in plan.conditions.items()}
+    components = tuple(bind(c, value_types, semantics, source, never_null) for c in plan.components)
     return dataclasses.replace(plan, conditions=conditions, components=components)
 
 

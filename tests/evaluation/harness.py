@@ -107,17 +107,18 @@ def _run(function):
         return _Error(error.code)
 
 
-def bound(expression, column_types, semantics: Semantics):
+def bound(expression, column_types, semantics: Semantics, never_null_columns: frozenset = frozenset()):
     try:
-        return bind(expression, column_types, semantics)
+        return bind(expression, column_types, semantics, never_null_columns=never_null_columns)
     except AnalysisError as error:
         raise Refused(error.code) from None
 
 
-def evaluators(expression, column_types, semantics: Semantics) -> dict:
+def evaluators(expression, column_types, semantics: Semantics, never_null_columns: frozenset = frozenset()) -> dict:
     """{form: function(values) -> value or _Error}: the interpreter, the generated code and the
-    matcher's specialized code, each compiled once (``values``: one value per value column)."""
-    typed = bound(expression, column_types, semantics)
+    matcher's specialized code, each compiled once (``values``: one value per value column;
+    ``never_null_columns``: the value columns Spark's analysis knows are never NULL)."""
+    typed = bound(expression, column_types, semantics, never_null_columns)
     interpreted = compile_expression(typed, NAMES)
     fallback = lambda e: compile_expression(e, NAMES)  # noqa: E731
     generated = generate(typed, NAMES, fallback)

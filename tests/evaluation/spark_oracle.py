@@ -115,23 +115,28 @@ def _python_values(column) -> list:
         return values
 
 
-def _spark_types(spark, table: str, texts: list[str]) -> list[str | None]:
+def _spark_fields(spark, table: str, texts: list[str]) -> list:
+    """Spark's analysed field (type and nullability) of each expression over ``table``, None
+    where Spark refuses it."""
     from pyspark.errors import AnalysisException
 
     if not texts:
         return []
     try:
-        schema = spark.sql(f"SELECT {', '.join(f'{t} AS v{i}' for i, t in enumerate(texts))} FROM {table}").schema
-        return [f.dataType.simpleString() for f in schema.fields]
+        return list(spark.sql(f"SELECT {', '.join(f'{t} AS v{i}' for i, t in enumerate(texts))} FROM {table}").schema.fields)
     except AnalysisException:
         pass
-    types = []
+    fields = []
     for text in texts:
         try:
-            types.append(spark.sql(f"SELECT {text} AS v FROM {table}").schema[0].dataType.simpleString())
+            fields.append(spark.sql(f"SELECT {text} AS v FROM {table}").schema[0])
         except AnalysisException:
-            types.append(None)
-    return types
+            fields.append(None)
+    return fields
+
+
+def _spark_types(spark, table: str, texts: list[str]) -> list[str | None]:
+    return [None if f is None else f.dataType.simpleString() for f in _spark_fields(spark, table, texts)]
 
 
 def columns_of(expression) -> set[int]:
@@ -175,13 +180,16 @@ def _answer(spark, table, rows, expressions, semantics, error_cells, rng) -> Bat
             lowered.append((qualified, plain, lower(qualified, values)))
         except SparkCepError:
             batch.refused.append(qualified)
-    types = _spark_types(spark, table, values.texts)
+    fields = _spark_fields(spark, table, values.texts)
+    types = [None if f is None else f.dataType.simpleString() for f in fields]
+    # what Spark knows is never NULL (a constant value column), as registration reads it
+    never_null = frozenset(c for c, f in enumerate(fields) if f is not None and not f.nullable)
     accepted = []
     for qualified, plain, expression in lowered:
         used = columns_of(expression)
         column_types = [types[c] if c in used else None for c in range(len(types))]
         try:
-            forms = evaluators(expression, column_types, semantics)
+            forms = evaluators(expression, column_types, semantics, never_null)
         except (Refused, SparkCepError):
             batch.refused.append(qualified)
             continue

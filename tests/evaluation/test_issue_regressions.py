@@ -137,3 +137,20 @@ def test_string_compared_with_timestamp_is_read_as_spark_reads_it(session):
     error = raised.value
     assert error.code == "CAST_INVALID_INPUT"
     assert error.line == 3  # in S's DEFINE (Spark evaluates it on the Catalyst path: its position)
+
+
+def test_is_null_over_what_spark_knows_is_never_null_is_folded_as_spark_folds_it(session):
+    """Spark's analysis knows ``printf(concat('%', '1'), x)`` is never NULL (its format, a
+    constant, is not), so ``IS NOT NULL`` over it is TRUE without formatting: Java's
+    UnknownFormatConversionException for '%1' is never raised. sparkcep reads what Spark's
+    analysis knows of each value column at registration and folds the test alike (found by the
+    random differential's default seed)."""
+    session.conf.set("spark.sql.ansi.enabled", "true")
+    _view(session, "t_never_null", "SELECT * FROM VALUES (1, 1), (2, 2), (3, 3) AS t(id, v)")
+    sql = """SELECT * FROM t_never_null MATCH_RECOGNIZE (ORDER BY id
+        MEASURES FIRST(A.id) AS a, LAST(B.id) AS b ONE ROW PER MATCH
+        PATTERN (A B) DEFINE B AS printf(concat('%', '1'), A.v, B.v) IS NOT NULL)"""
+    assert _rows(session, sql) == [(1, 2)]
+    joined = session.sql("""SELECT A.id, B.id FROM t_never_null A JOIN t_never_null B ON B.id = A.id + 1
+        WHERE printf(concat('%', '1'), A.v, B.v) IS NOT NULL ORDER BY A.id""").collect()
+    assert [tuple(r) for r in joined] == [(1, 2), (2, 3)]  # Spark's own answer: every pair

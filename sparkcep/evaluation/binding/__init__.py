@@ -59,12 +59,12 @@ ARITHMETIC = ("add", "sub", "mul", "div", "mod")
 
 
 def bind(expression: p.Expression, column_types: Sequence[str | None], semantics: Semantics,
-         source: str = "") -> p.Expression:
+         source: str = "", never_null_columns: frozenset = frozenset()) -> p.Expression:
     """``expression`` with every operator typed (see the module docstring). ``column_types``:
     the Spark type (``simpleString``) of each value column; ``source``: the statement the
     operators' spans refer to, for errors. Raises ``AnalysisError``."""
     try:
-        return Binder(column_types, semantics, source).bind(expression)[0]
+        return Binder(column_types, semantics, source, never_null_columns).bind(expression)[0]
     except YearMonthInterval as operand:
         raise AnalysisError("MATCH_DEPENDENT_TYPE_MISMATCH",
                             f"{str(operand.type).upper()} in a match-dependent expression: {YEAR_MONTH_REFUSAL}") from None
@@ -194,7 +194,7 @@ class Binder(StringCoercion, NumberBinding, StringBinding, CollectionBinding, Co
                 operand = self.boolean(e, subject)
                 return self.typed(e, "is_true" if test.value else "is_false", (operand,), BOOLEAN), BOOLEAN
             bound, _t = self.bind(subject)
-            if never_null(bound, self.semantics.ansi):  # map(...), ...: Spark folds the test
+            if never_null(bound, self.semantics.ansi, self.never_null_columns):  # map(...), ...: Spark folds the test
                 return p.Constant(False, "boolean"), BOOLEAN
             return self.typed(e, "is_null", (bound,), BOOLEAN), BOOLEAN
         if name == "coalesce":

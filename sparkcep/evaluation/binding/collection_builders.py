@@ -79,7 +79,7 @@ _NULL_ONLY_WITH_AN_OPERAND = (
 _NULL_ONLY_WITH_AN_OPERAND_EXACT_TYPES = ("add", "sub", "mul", "neg", "abs")
 
 
-def never_null(x: p.Expression, ansi: bool, columns: bool = False) -> bool:
+def never_null(x: p.Expression, ansi: bool, columns: bool | frozenset = False) -> bool:
     """Whether Spark's optimizer knows ``x`` is never NULL (its ``nullable`` is false), so that it
     folds ``x IS NULL`` to FALSE without evaluating x (measured: ``map(...) IS NULL``,
     ``cardinality(map_keys(map(...))) IS NOT NULL``, ``CAST(a <=> b AS INT) IS NOT NULL``): a
@@ -90,6 +90,11 @@ def never_null(x: p.Expression, ansi: bool, columns: bool = False) -> bool:
     if isinstance(x, p.Constant):
         return x.value is not None
     if not isinstance(x, p.Operator):
+        # a value column: of the current row, never NULL where Spark's analysis says so
+        # (``columns``: the set of such columns; a constant such as concat('%', '1') is one);
+        # any other row may not exist. ``columns`` True: every leaf (the oracle test's columns)
+        if isinstance(columns, frozenset):
+            return isinstance(x, p.CurrentRow) and x.column in columns
         return columns
     name, operands = x.name, x.operands
     if name in ("create_map", "array"):

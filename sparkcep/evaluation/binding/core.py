@@ -108,8 +108,11 @@ class BinderBase:
     """What every family's typing uses: ``bind`` of a subexpression, the casts, the common
     types, the errors."""
 
-    def __init__(self, column_types, semantics: Semantics, source: str) -> None:
+    def __init__(self, column_types, semantics: Semantics, source: str,
+                 never_null_columns: frozenset = frozenset()) -> None:
         self.column_types = list(column_types)
+        # the value columns Spark's analysis knows are never NULL (``never_null``)
+        self.never_null_columns = frozenset(never_null_columns)
         self.semantics = semantics
         self.source = source
         self.options = (("ansi", semantics.ansi), ("zone", semantics.time_zone), ("java", semantics.java_version))

@@ -63,6 +63,8 @@ class Case:
     column_types: list
     rows: list
     answers: list
+    # the value columns Spark's analysis knows are never NULL (as registration reads them)
+    never_null_columns: frozenset = frozenset()
 
 
 @dataclass
@@ -277,7 +279,7 @@ def _answer(spark, table, rows, expressions, semantics, error_cells, rng) -> Bat
         qualified, plain, expression, used, column_types, _forms = accepted[i]
         batch.cases.append(Case(qualified, plain, expression, [values.texts[c] if c in used else None
                                                                for c in range(len(values.texts))],
-                                column_types, value_rows[i], answers[i]))
+                                column_types, value_rows[i], answers[i], never_null))
     return batch
 
 
@@ -318,7 +320,7 @@ def disagreements(case: Case, semantics: Semantics, forms: dict | None = None,
     """(cases agreed, cases both failed, disagreements) of the Python forms with Spark; known
     disagreements (``known_disagreement``) and rows refused (``ROW_REFUSALS``) are counted in
     ``known`` by reason instead."""
-    forms = forms or evaluators(case.expression, case.column_types, semantics)
+    forms = forms or evaluators(case.expression, case.column_types, semantics, case.never_null_columns)
     agreed = failed = 0
     bad_cases = []
     for r, reference in enumerate(case.answers):

@@ -32,43 +32,21 @@ import re
 import sys
 from collections import Counter
 
+from sparkcep.compiler.lowering import _call_arguments
+
 TABLE = "sparkcep_inventory_rows"
 SKIPPED_CLASSES = (".aggregate.", "WindowExpression", ".window.", "Generator", "TableFunction")
-
-
-def split_arguments(inner: str) -> list[str]:
-    """The top-level arguments of a call's text (commas inside quotes or brackets stay)."""
-    depth, quote, current, out = 0, None, "", []
-    for ch in inner:
-        if quote:
-            current += ch
-            if ch == quote:
-                quote = None
-            continue
-        if ch in "'\"`":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    if current.strip():
-        out.append(current.strip())
-    return out
 
 
 def examples_of(name: str, description: str) -> list[list[str]]:
     """The argument lists of the examples that are one call of ``name`` and nothing else."""
     calls = []
     for text in re.findall(r"> SELECT (.*?);", description, re.S):
-        match = re.fullmatch(rf"\s*{re.escape(name)}\s*\((.*)\)\s*", text, re.I | re.S)
-        if match is None:
+        call = text.strip()
+        spans = _call_arguments(call, (0, len(call)))  # the rewrite's own splitting at top-level commas
+        if not re.match(rf"{re.escape(name)}\s*\(", call, re.I) or not spans:
             continue
-        arguments = split_arguments(match.group(1))
+        arguments = [call[a:b] for a, b in spans]
         if arguments and all("->" not in a for a in arguments):
             calls.append(arguments)
     return calls

@@ -198,3 +198,19 @@ def recorded_rows(recorded: dict, setting: str, expressions, decode):
         forms = evaluators(expression, [columns[t][0] for t in values.texts], semantics)
         for r, answer in enumerate(record["answers"]):
             yield record["expression"], r, forms, [columns[t][1][r] for t in values.texts], answer
+
+
+def forms_of(qualified: str, values: dict, types: dict, semantics: Semantics = Semantics()) -> dict:
+    """{form: value} of ``qualified`` (a DEFINE expression over A and B) with each value column's
+    value and Spark type taken from ``values`` and ``types`` (keyed by the column's text)."""
+    columns = ValueColumns()
+    expression = lower(qualified, columns)
+    return evaluate_all(expression, [values[t] for t in columns.texts], [types[t] for t in columns.texts],
+                        semantics)
+
+
+def one_value(qualified: str, values: dict, types: dict, semantics: Semantics = Semantics()):
+    """The value every Python form gives ``qualified`` (they must agree)."""
+    forms = forms_of(qualified, values, types, semantics)
+    assert len({repr(v) for v in forms.values()}) == 1, forms
+    return next(iter(forms.values()))

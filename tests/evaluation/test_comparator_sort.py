@@ -21,7 +21,7 @@ import pytest
 from sparkcep.compiler.lowering import ValueColumns
 from sparkcep.evaluation.binding import Semantics
 from tests.evaluation import corpus
-from tests.evaluation.harness import Refused, _Error, bound, evaluate_all, lower, recorded_rows
+from tests.evaluation.harness import bound, _Error, forms_of, lower, one_value, recorded_rows, Refused
 from tests.evaluation.spark_oracle import SparkFailed, decode
 
 RECORDED = json.loads(Path(__file__).with_name("spark_answers.json").read_text(encoding="utf-8"))
@@ -30,16 +30,11 @@ TYPES = {"(`so1`)": "array<int>", "(`so2`)": "int", "(`sos`)": "array<string>", 
 
 
 def _forms(qualified: str, values: dict, semantics: Semantics = Semantics()) -> dict:
-    columns = ValueColumns()
-    expression = lower(qualified, columns)
-    return evaluate_all(expression, [values[t] for t in columns.texts], [TYPES[t] for t in columns.texts],
-                        semantics)
+    return forms_of(qualified, values, TYPES, semantics)
 
 
 def _one(qualified: str, values: dict, semantics: Semantics = Semantics()):
-    forms = _forms(qualified, values, semantics)
-    assert len({repr(v) for v in forms.values()}) == 1, forms
-    return next(iter(forms.values()))
+    return one_value(qualified, values, TYPES, semantics)
 
 
 # Spark's errors without an error class, and sparkcep's code for each

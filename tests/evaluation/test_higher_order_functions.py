@@ -12,7 +12,7 @@ import pytest
 
 from sparkcep.compiler.lowering import ValueColumns
 from sparkcep.evaluation.binding import Semantics
-from tests.evaluation.harness import Refused, bound, evaluate_all, lower
+from tests.evaluation.harness import bound, forms_of, lower, one_value, Refused
 
 TYPES = {"(`ai`)": "array<int>", "(`ai2`)": "array<int>", "(`vi`)": "int", "(`vl`)": "bigint",
          "(`mi`)": "map<int,string>", "(`ms`)": "map<string,int>", "(`vs`)": "string", "(`vd`)": "double",
@@ -20,16 +20,11 @@ TYPES = {"(`ai`)": "array<int>", "(`ai2`)": "array<int>", "(`vi`)": "int", "(`vl
 
 
 def _forms(qualified: str, values: dict, semantics: Semantics = Semantics()) -> dict:
-    columns = ValueColumns()
-    expression = lower(qualified, columns)
-    return evaluate_all(expression, [values[t] for t in columns.texts], [TYPES[t] for t in columns.texts],
-                        semantics)
+    return forms_of(qualified, values, TYPES, semantics)
 
 
 def _one(qualified: str, values: dict, semantics: Semantics = Semantics()):
-    forms = _forms(qualified, values, semantics)
-    assert len({repr(v) for v in forms.values()}) == 1, forms
-    return next(iter(forms.values()))
+    return one_value(qualified, values, TYPES, semantics)
 
 
 def _type(qualified: str) -> str:
